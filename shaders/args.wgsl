@@ -1,0 +1,28 @@
+// args.wgsl — one thread turns the counters into indirect arguments, so the frame's work
+// follows the particle counts without a CPU read-back.
+
+@group(0) @binding(0) var<storage, read_write> counters: Counters;
+@group(0) @binding(1) var<storage, read_write> args: IndirectArgs;
+
+// After emit: size the simulate dispatch from the alive count, reset the next list.
+@compute @workgroup_size(1)
+fn after_emit() {
+    let n = atomicLoad(&counters.alive);
+    args.sim_x = (n + WORKGROUP - 1u) / WORKGROUP;
+    args.sim_y = 1u;
+    args.sim_z = 1u;
+    atomicStore(&counters.next_alive, 0u);
+}
+
+// After simulate: the next list becomes current (the bind groups swap on the CPU side);
+// the draw takes one instance per alive particle, four vertices (a strip) each.
+@compute @workgroup_size(1)
+fn after_simulate() {
+    let n = atomicLoad(&counters.next_alive);
+    atomicStore(&counters.alive, n);
+    atomicStore(&counters.next_alive, 0u);
+    args.draw_vertex_count = 4u;
+    args.draw_instance_count = n;
+    args.draw_first_vertex = 0u;
+    args.draw_first_instance = 0u;
+}

@@ -1,0 +1,139 @@
+// common.wgsl — shared by every pass (prepended by src/shaders.rs).
+//
+// Every struct here has a Rust mirror in src/types.rs with a layout test.
+
+// One particle: 64 bytes.
+struct Particle {
+    pos: vec3<f32>,      // world position, metres
+    age: f32,            // seconds since it was emitted
+    vel: vec3<f32>,      // metres per second
+    lifetime: f32,       // seconds; the particle dies when age >= lifetime
+    color: u32,          // start colour, rgba8 unorm (pack4x8unorm), straight alpha
+    size: f32,           // start diameter, metres
+    rotation: f32,       // radians about the view axis
+    spin: f32,           // radians per second
+    id: u32,             // emission ordinal (wraps at 2^32): a stable key independent of the slot
+    emitter: u32,        // index of the emitter that spawned it
+    _pad0: u32,
+    _pad1: u32,
+}
+
+// Atomic counters of one pool (32 bytes). `killed` is not stored: killed = emitted - alive.
+struct Counters {
+    dead: atomic<i32>,       // entries in the dead list (i32: a failed pop dips below zero briefly)
+    alive: atomic<u32>,      // entries in the current alive list
+    next_alive: atomic<u32>, // entries appended to the next alive list by simulate
+    emitted: atomic<u32>,    // particles emitted since the pool was created
+    dropped: atomic<u32>,    // spawn requests that found the dead list empty
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+// Indirect arguments written on the GPU from the counters (32 bytes).
+struct IndirectArgs {
+    sim_x: u32,              // dispatch_workgroups_indirect for simulate, offset 0
+    sim_y: u32,
+    sim_z: u32,
+    _pad0: u32,
+    draw_vertex_count: u32,  // draw_indirect, offset 16
+    draw_instance_count: u32,
+    draw_first_vertex: u32,
+    draw_first_instance: u32,
+}
+
+// Per-frame camera and clock.
+struct FrameUniforms {
+    view_proj: mat4x4<f32>,
+    eye: vec3<f32>,
+    dt: f32,
+    cam_right: vec3<f32>,
+    time: f32,
+    cam_up: vec3<f32>,
+    frame: u32,
+}
+
+// Per-effect constants: forces, bounds, over-life curves.
+struct EffectParams {
+    gravity: vec3<f32>,
+    drag: f32,               // linear drag towards the wind velocity, 1/s
+    wind: vec3<f32>,         // air velocity, m/s
+    integrator: u32,         // 0 explicit Euler, 1 symplectic Euler
+    bounds_min: vec3<f32>,
+    bounds_mode: u32,        // 0 none, 1 kill outside, 2 wrap (periodic box)
+    bounds_max: vec3<f32>,
+    seed: u32,
+    color_end: vec4<f32>,    // multiplies the start colour at the end of life
+    size_end: f32,           // multiplies the start size at the end of life
+    capacity: u32,
+    _pad0: u32,
+    _pad1: u32,
+}
+
+const MAX_EMITTERS: u32 = 8u;
+
+const SHAPE_POINT: u32 = 0u;
+const SHAPE_BOX: u32 = 1u;
+const SHAPE_SPHERE: u32 = 2u;
+const SHAPE_SPHERE_SURFACE: u32 = 3u;
+const SHAPE_DISK: u32 = 4u;
+
+const VELOCITY_LINEAR: u32 = 0u;
+const VELOCITY_RADIAL: u32 = 1u;
+
+// One emitter as the emit pass sees it this frame.
+struct EmitterParams {
+    shape: u32,
+    spawn_first: u32,        // first spawn ordinal of this emitter within this frame's request
+    spawn_count: u32,
+    velocity_mode: u32,
+    p0: vec4<f32>,           // point / centre / box min (xyz); radius (w)
+    p1: vec4<f32>,           // box max / disk normal (xyz)
+    vel_mean: vec4<f32>,     // linear: xyz; radial: w = speed
+    vel_var: vec4<f32>,
+    color_mean: vec4<f32>,
+    color_var: vec4<f32>,
+    life_size: vec4<f32>,    // lifetime mean, var, size mean, var
+    rot_spin: vec4<f32>,     // rotation mean, var, spin mean, var
+}
+
+struct EmitUniforms {
+    request: u32,            // spawns requested this frame, all emitters
+    id_base: u32,            // id of the first spawn this frame (spawns requested before it)
+    emitter_count: u32,
+    _pad0: u32,
+    emitters: array<EmitterParams, MAX_EMITTERS>,
+}
+
+const WORKGROUP: u32 = 64u;
+const TAU: f32 = 6.283185307179586;
+
+// PCG hash (Jarzynski & Olano 2020). Mirrored in src/cpu.rs.
+fn pcg_hash(v: u32) -> u32 {
+    let state = v * 747796405u + 2891336453u;
+    let word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
+    return (word >> 22u) ^ word;
+}
+
+// Uniform float in [0, 1) from 24 bits; advances the state.
+fn rand01(state: ptr<function, u32>) -> f32 {
+    *state = pcg_hash(*state);
+    return f32(*state >> 8u) * (1.0 / 16777216.0);
+}
+
+// mean ± variance, uniform (seed 002: mean + rand·variance with rand in [-1, 1]).
+fn rand_range(state: ptr<function, u32>, mean: f32, variance: f32) -> f32 {
+    return mean + variance * (2.0 * rand01(state) - 1.0);
+}
+
+fn unit_vector(state: ptr<function, u32>) -> vec3<f32> {
+    let z = 2.0 * rand01(state) - 1.0;
+    let phi = TAU * rand01(state);
+    let r = sqrt(max(0.0, 1.0 - z * z));
+    return vec3<f32>(r * cos(phi), r * sin(phi), z);
+}
+
+// Normalised age in [0, 1].
+fn life_t(p: Particle) -> f32 {
+    return clamp(p.age / p.lifetime, 0.0, 1.0);
+}

@@ -1,0 +1,131 @@
+// emit.wgsl — spawn this frame's requested particles.
+//
+// One thread per requested spawn. Each thread pops an index from the dead list with an
+// atomic; a pop that finds the list empty is undone and counted as dropped. The new
+// particle is initialised from its emitter (every attribute mean ± variance) and appended
+// to the current alive list. Emitted/dropped totals and the alive append use one global
+// atomic per workgroup each.
+
+@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read> dead_list: array<u32>;
+@group(0) @binding(2) var<storage, read_write> alive_list: array<u32>;
+@group(0) @binding(3) var<storage, read_write> counters: Counters;
+@group(0) @binding(4) var<uniform> emit: EmitUniforms;
+@group(0) @binding(5) var<uniform> effect: EffectParams;
+
+var<workgroup> wg_emitted: atomic<u32>;
+var<workgroup> wg_dropped: atomic<u32>;
+var<workgroup> wg_base: u32;
+
+fn emitter_of(ordinal: u32) -> u32 {
+    var e = 0u;
+    for (var i = 1u; i < emit.emitter_count; i++) {
+        if ordinal >= emit.emitters[i].spawn_first {
+            e = i;
+        }
+    }
+    return e;
+}
+
+fn spawn_position(em: EmitterParams, state: ptr<function, u32>) -> vec3<f32> {
+    switch em.shape {
+        case SHAPE_BOX: {
+            let ux = rand01(state);
+            let uy = rand01(state);
+            let uz = rand01(state);
+            return mix(em.p0.xyz, em.p1.xyz, vec3<f32>(ux, uy, uz));
+        }
+        case SHAPE_SPHERE: {
+            let dir = unit_vector(state);
+            let u = rand01(state);
+            return em.p0.xyz + dir * (em.p0.w * pow(u, 1.0 / 3.0));
+        }
+        case SHAPE_SPHERE_SURFACE: {
+            return em.p0.xyz + unit_vector(state) * em.p0.w;
+        }
+        case SHAPE_DISK: {
+            let n = normalize(em.p1.xyz);
+            let helper = select(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), abs(n.x) > 0.9);
+            let t = normalize(cross(n, helper));
+            let b = cross(n, t);
+            let u = rand01(state);
+            let phi = TAU * rand01(state);
+            let r = em.p0.w * sqrt(u);
+            return em.p0.xyz + (t * cos(phi) + b * sin(phi)) * r;
+        }
+        default: {
+            return em.p0.xyz;
+        }
+    }
+}
+
+fn spawn_particle(ordinal: u32) -> Particle {
+    let e = emitter_of(ordinal);
+    let em = emit.emitters[e];
+    let id = emit.id_base + ordinal;
+    var state = pcg_hash(id ^ pcg_hash(effect.seed));
+
+    var p: Particle;
+    p.pos = spawn_position(em, &state);
+    if em.velocity_mode == VELOCITY_RADIAL {
+        let dir = unit_vector(&state);
+        let speed = rand_range(&state, em.vel_mean.w, em.vel_var.w);
+        p.vel = dir * speed;
+    } else {
+        let vx = rand_range(&state, em.vel_mean.x, em.vel_var.x);
+        let vy = rand_range(&state, em.vel_mean.y, em.vel_var.y);
+        let vz = rand_range(&state, em.vel_mean.z, em.vel_var.z);
+        p.vel = vec3<f32>(vx, vy, vz);
+    }
+    p.age = 0.0;
+    p.lifetime = max(rand_range(&state, em.life_size.x, em.life_size.y), 1e-6);
+    let cr = rand_range(&state, em.color_mean.x, em.color_var.x);
+    let cg = rand_range(&state, em.color_mean.y, em.color_var.y);
+    let cb = rand_range(&state, em.color_mean.z, em.color_var.z);
+    let ca = rand_range(&state, em.color_mean.w, em.color_var.w);
+    p.color = pack4x8unorm(vec4<f32>(cr, cg, cb, ca));
+    p.size = max(rand_range(&state, em.life_size.z, em.life_size.w), 0.0);
+    p.rotation = rand_range(&state, em.rot_spin.x, em.rot_spin.y);
+    p.spin = rand_range(&state, em.rot_spin.z, em.rot_spin.w);
+    p.id = id;
+    p.emitter = e;
+    p._pad0 = 0u;
+    p._pad1 = 0u;
+    return p;
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let ordinal = gid.x;
+    var slot = 0u;
+    var local = 0u;
+    var emitted = false;
+    if ordinal < emit.request {
+        let old = atomicSub(&counters.dead, 1);
+        if old > 0 {
+            slot = dead_list[u32(old - 1)];
+            particles[slot] = spawn_particle(ordinal);
+            local = atomicAdd(&wg_emitted, 1u);
+            emitted = true;
+        } else {
+            atomicAdd(&counters.dead, 1);
+            atomicAdd(&wg_dropped, 1u);
+        }
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        let n = atomicLoad(&wg_emitted);
+        let d = atomicLoad(&wg_dropped);
+        if n > 0u {
+            wg_base = atomicAdd(&counters.alive, n);
+            atomicAdd(&counters.emitted, n);
+        }
+        if d > 0u {
+            atomicAdd(&counters.dropped, d);
+        }
+    }
+    workgroupBarrier();
+    if emitted {
+        alive_list[wg_base + local] = slot;
+    }
+}

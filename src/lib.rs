@@ -1,0 +1,2 @@
+pub mod shaders;
+pub mod types;

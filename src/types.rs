@@ -1,0 +1,305 @@
+//! Rust mirrors of the structs in `shaders/common.wgsl`.
+//!
+//! Storage-buffer structs that the CPU reads back are `bytemuck::Pod` with explicit padding;
+//! uniform structs are written with `encase`. A unit test checks every size and field offset
+//! against naga's layouter run on the WGSL source.
+
+use bytemuck::{Pod, Zeroable};
+use encase::ShaderType;
+use glam::{Mat4, Vec3, Vec4};
+
+/// Bytes per particle in the pool.
+pub const PARTICLE_SIZE: u64 = std::mem::size_of::<Particle>() as u64;
+/// Threads per workgroup of the per-particle passes (`WORKGROUP` in WGSL).
+pub const WORKGROUP: u32 = 64;
+/// Emitters per effect (`MAX_EMITTERS` in WGSL).
+pub const MAX_EMITTERS: usize = 8;
+
+/// One particle as stored on the GPU (64 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Particle {
+    /// World position, metres.
+    pub pos: Vec3,
+    /// Seconds since emission.
+    pub age: f32,
+    /// Metres per second.
+    pub vel: Vec3,
+    /// Seconds; the particle dies when `age >= lifetime`.
+    pub lifetime: f32,
+    /// Start colour, rgba8 unorm packed as WGSL's `pack4x8unorm`.
+    pub color: u32,
+    /// Start diameter, metres.
+    pub size: f32,
+    /// Radians about the view axis.
+    pub rotation: f32,
+    /// Radians per second.
+    pub spin: f32,
+    /// Emission ordinal: a stable key that does not depend on the pool slot.
+    pub id: u32,
+    /// Emitter that spawned it.
+    pub emitter: u32,
+    pub _pad: [u32; 2],
+}
+
+/// The pool's atomic counters (32 bytes). Killed particles are `emitted - alive`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct Counters {
+    /// Entries in the dead list.
+    pub dead: i32,
+    /// Entries in the current alive list.
+    pub alive: u32,
+    /// Scratch count of the next alive list (zero between frames).
+    pub next_alive: u32,
+    /// Particles emitted since creation (wraps at 2^32).
+    pub emitted: u32,
+    /// Spawn requests that found the dead list empty.
+    pub dropped: u32,
+    pub _pad: [u32; 3],
+}
+
+/// Indirect arguments written on the GPU (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct IndirectArgs {
+    /// `dispatch_workgroups_indirect` arguments of simulate (byte offset 0).
+    pub sim: [u32; 3],
+    pub _pad: u32,
+    /// `draw_indirect` arguments (byte offset [`IndirectArgs::DRAW_OFFSET`]).
+    pub draw: [u32; 4],
+}
+
+impl IndirectArgs {
+    /// Byte offset of the simulate dispatch arguments.
+    pub const SIM_OFFSET: u64 = 0;
+    /// Byte offset of the draw arguments.
+    pub const DRAW_OFFSET: u64 = 16;
+}
+
+/// Per-frame camera and clock.
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct FrameUniforms {
+    pub view_proj: Mat4,
+    pub eye: Vec3,
+    pub dt: f32,
+    pub cam_right: Vec3,
+    pub time: f32,
+    pub cam_up: Vec3,
+    pub frame: u32,
+}
+
+/// Per-effect constants.
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct EffectParams {
+    pub gravity: Vec3,
+    pub drag: f32,
+    pub wind: Vec3,
+    pub integrator: u32,
+    pub bounds_min: Vec3,
+    pub bounds_mode: u32,
+    pub bounds_max: Vec3,
+    pub seed: u32,
+    pub color_end: Vec4,
+    pub size_end: f32,
+    pub capacity: u32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+}
+
+/// One emitter as the emit pass sees it this frame.
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct EmitterParams {
+    pub shape: u32,
+    pub spawn_first: u32,
+    pub spawn_count: u32,
+    pub velocity_mode: u32,
+    pub p0: Vec4,
+    pub p1: Vec4,
+    pub vel_mean: Vec4,
+    pub vel_var: Vec4,
+    pub color_mean: Vec4,
+    pub color_var: Vec4,
+    pub life_size: Vec4,
+    pub rot_spin: Vec4,
+}
+
+/// This frame's spawn request.
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct EmitUniforms {
+    pub request: u32,
+    pub id_base: u32,
+    pub emitter_count: u32,
+    pub _pad0: u32,
+    pub emitters: [EmitterParams; MAX_EMITTERS],
+}
+
+/// Bytes of `value` laid out as a WGSL uniform.
+pub fn uniform_bytes<T: ShaderType + encase::internal::WriteInto>(value: &T) -> Vec<u8> {
+    let mut buf = encase::UniformBuffer::new(Vec::<u8>::new());
+    // Writing into a growable Vec cannot run out of space.
+    buf.write(value).expect("encase write into Vec");
+    buf.into_inner()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    struct Layouts {
+        module: naga::Module,
+        layouter: naga::proc::Layouter,
+    }
+
+    impl Layouts {
+        fn new() -> Self {
+            let src = crate::shaders::COMMON;
+            let module = naga::front::wgsl::parse_str(src).expect("common.wgsl parses");
+            let mut layouter = naga::proc::Layouter::default();
+            layouter.update(module.to_ctx()).expect("layout");
+            Layouts { module, layouter }
+        }
+
+        /// (size, [(member name, offset)]) of a WGSL struct.
+        fn of(&self, name: &str) -> (u32, Vec<(String, u32)>) {
+            for (handle, ty) in self.module.types.iter() {
+                if ty.name.as_deref() == Some(name) {
+                    if let naga::TypeInner::Struct { members, span } = &ty.inner {
+                        let m = members
+                            .iter()
+                            .map(|m| (m.name.clone().unwrap_or_default(), m.offset))
+                            .collect();
+                        assert_eq!(self.layouter[handle].size, *span);
+                        return (*span, m);
+                    }
+                }
+            }
+            panic!("struct {name} not found in common.wgsl");
+        }
+
+        fn offset(&self, name: &str, member: &str) -> u32 {
+            let (_, m) = self.of(name);
+            m.iter()
+                .find(|(n, _)| n == member)
+                .unwrap_or_else(|| panic!("{name}.{member} missing"))
+                .1
+        }
+    }
+
+    macro_rules! check_pod {
+        ($l:expr, $ty:ident, [$($field:ident => $wgsl:literal),* $(,)?]) => {{
+            let (size, _) = $l.of(stringify!($ty));
+            assert_eq!(size as usize, size_of::<$ty>(), "size of {}", stringify!($ty));
+            $(assert_eq!(
+                $l.offset(stringify!($ty), $wgsl) as usize,
+                offset_of!($ty, $field),
+                "{}.{}", stringify!($ty), $wgsl
+            );)*
+        }};
+    }
+
+    #[test]
+    fn pod_structs_match_wgsl() {
+        let l = Layouts::new();
+        check_pod!(l, Particle, [pos => "pos", age => "age", vel => "vel", lifetime => "lifetime",
+            color => "color", size => "size", rotation => "rotation", spin => "spin", id => "id",
+            emitter => "emitter"]);
+        check_pod!(l, Counters, [dead => "dead", alive => "alive", next_alive => "next_alive",
+            emitted => "emitted", dropped => "dropped"]);
+        check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count"]);
+        assert_eq!(
+            l.offset("IndirectArgs", "draw_vertex_count") as u64,
+            IndirectArgs::DRAW_OFFSET
+        );
+        assert_eq!(PARTICLE_SIZE, 64);
+    }
+
+    /// encase's layout of a value, compared with naga's: size and the offsets of the given
+    /// members, found by writing a marker value into one field at a time.
+    fn check_uniform<T: ShaderType + encase::internal::WriteInto + Default + Copy>(
+        l: &Layouts,
+        name: &str,
+        fields: &[(&str, fn(&mut T))],
+    ) {
+        let (size, _) = l.of(name);
+        assert_eq!(T::min_size().get(), size as u64, "size of {name}");
+        let base = uniform_bytes(&T::default());
+        for (member, set) in fields {
+            let mut v = T::default();
+            set(&mut v);
+            let bytes = uniform_bytes(&v);
+            let first = bytes
+                .iter()
+                .zip(&base)
+                .position(|(a, b)| a != b)
+                .expect("marker changes the bytes")
+                / 4
+                * 4; // every scalar is 4 bytes: round to the start of the changed one
+            assert_eq!(first as u32, l.offset(name, member), "{name}.{member}");
+        }
+    }
+
+    #[test]
+    fn uniform_structs_match_wgsl() {
+        let l = Layouts::new();
+        check_uniform::<FrameUniforms>(
+            &l,
+            "FrameUniforms",
+            &[
+                ("view_proj", |v| v.view_proj = Mat4::from_cols_array(&[2.0; 16])),
+                ("eye", |v| v.eye = Vec3::ONE),
+                ("dt", |v| v.dt = 1.0),
+                ("cam_right", |v| v.cam_right = Vec3::ONE),
+                ("time", |v| v.time = 1.0),
+                ("cam_up", |v| v.cam_up = Vec3::ONE),
+                ("frame", |v| v.frame = 1),
+            ],
+        );
+        check_uniform::<EffectParams>(
+            &l,
+            "EffectParams",
+            &[
+                ("gravity", |v| v.gravity = Vec3::ONE),
+                ("drag", |v| v.drag = 1.0),
+                ("wind", |v| v.wind = Vec3::ONE),
+                ("integrator", |v| v.integrator = 1),
+                ("bounds_min", |v| v.bounds_min = Vec3::ONE),
+                ("bounds_mode", |v| v.bounds_mode = 1),
+                ("bounds_max", |v| v.bounds_max = Vec3::ONE),
+                ("seed", |v| v.seed = 1),
+                ("color_end", |v| v.color_end = Vec4::ONE),
+                ("size_end", |v| v.size_end = 1.0),
+                ("capacity", |v| v.capacity = 1),
+            ],
+        );
+        check_uniform::<EmitterParams>(
+            &l,
+            "EmitterParams",
+            &[
+                ("shape", |v| v.shape = 1),
+                ("spawn_first", |v| v.spawn_first = 1),
+                ("spawn_count", |v| v.spawn_count = 1),
+                ("velocity_mode", |v| v.velocity_mode = 1),
+                ("p0", |v| v.p0 = Vec4::ONE),
+                ("p1", |v| v.p1 = Vec4::ONE),
+                ("vel_mean", |v| v.vel_mean = Vec4::ONE),
+                ("vel_var", |v| v.vel_var = Vec4::ONE),
+                ("color_mean", |v| v.color_mean = Vec4::ONE),
+                ("color_var", |v| v.color_var = Vec4::ONE),
+                ("life_size", |v| v.life_size = Vec4::ONE),
+                ("rot_spin", |v| v.rot_spin = Vec4::ONE),
+            ],
+        );
+        check_uniform::<EmitUniforms>(
+            &l,
+            "EmitUniforms",
+            &[
+                ("request", |v| v.request = 1),
+                ("id_base", |v| v.id_base = 1),
+                ("emitter_count", |v| v.emitter_count = 1),
+                ("emitters", |v| v.emitters[0].shape = 1),
+            ],
+        );
+    }
+}
