@@ -46,7 +46,11 @@ impl Shader {
 
     /// The composed module source: common.wgsl followed by the pass.
     pub fn source(self) -> String {
-        format!("{COMMON}\n// ---- {}.wgsl ----\n{}", self.name(), self.body())
+        format!(
+            "{COMMON}\n// ---- {}.wgsl ----\n{}",
+            self.name(),
+            self.body()
+        )
     }
 
     /// Create the shader module on `device`.

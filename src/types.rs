@@ -247,7 +247,9 @@ mod tests {
             &l,
             "FrameUniforms",
             &[
-                ("view_proj", |v| v.view_proj = Mat4::from_cols_array(&[2.0; 16])),
+                ("view_proj", |v| {
+                    v.view_proj = Mat4::from_cols_array(&[2.0; 16])
+                }),
                 ("eye", |v| v.eye = Vec3::ONE),
                 ("dt", |v| v.dt = 1.0),
                 ("cam_right", |v| v.cam_right = Vec3::ONE),

@@ -1,0 +1,49 @@
+//! A perspective camera (right-handed, wgpu clip space with depth 0..1).
+
+use glam::{Mat4, Vec3};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    pub eye: Vec3,
+    pub target: Vec3,
+    pub up: Vec3,
+    /// Vertical field of view, radians.
+    pub fov_y: f32,
+    /// Width / height.
+    pub aspect: f32,
+    pub near: f32,
+    pub far: f32,
+}
+
+impl Camera {
+    pub fn look_at(eye: Vec3, target: Vec3, aspect: f32) -> Self {
+        Camera {
+            eye,
+            target,
+            up: Vec3::Y,
+            fov_y: 60f32.to_radians(),
+            aspect,
+            near: 0.05,
+            far: 500.0,
+        }
+    }
+
+    pub fn view(&self) -> Mat4 {
+        glam::camera::rh::view::look_at_mat4(self.eye, self.target, self.up)
+    }
+
+    pub fn proj(&self) -> Mat4 {
+        glam::camera::rh::proj::directx::perspective(self.fov_y, self.aspect, self.near, self.far)
+    }
+
+    /// Projection × view, column-major, wgpu clip space.
+    pub fn view_proj(&self) -> Mat4 {
+        self.proj() * self.view()
+    }
+
+    /// World-space right and up axes of the view (billboard axes).
+    pub fn axes(&self) -> (Vec3, Vec3) {
+        let v = self.view();
+        (v.row(0).truncate(), v.row(1).truncate())
+    }
+}

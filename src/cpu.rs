@@ -1,0 +1,198 @@
+//! The CPU twin of emit + simulate: the same spawn clock, random streams and arithmetic as
+//! the WGSL, so GPU tests can compare against it particle by particle (keyed by `id`).
+//!
+//! Which spawn requests are dropped when the dead list runs dry depends on GPU scheduling,
+//! so comparisons are exact only while nothing is dropped.
+
+use std::collections::BTreeMap;
+use std::f32::consts::TAU;
+
+use glam::{Vec3, Vec4};
+
+use crate::effect::{EffectDesc, SpawnClock};
+use crate::system::clamp_request;
+use crate::types::{EffectParams, EmitUniforms, EmitterParams, Particle};
+
+/// PCG hash, as `pcg_hash` in common.wgsl.
+pub fn pcg_hash(v: u32) -> u32 {
+    let state = v.wrapping_mul(747796405).wrapping_add(2891336453);
+    let word = ((state >> ((state >> 28) + 4)) ^ state).wrapping_mul(277803737);
+    (word >> 22) ^ word
+}
+
+struct Rng(u32);
+
+impl Rng {
+    fn next01(&mut self) -> f32 {
+        self.0 = pcg_hash(self.0);
+        (self.0 >> 8) as f32 * (1.0 / 16777216.0)
+    }
+
+    fn range(&mut self, mean: f32, variance: f32) -> f32 {
+        mean + variance * (2.0 * self.next01() - 1.0)
+    }
+
+    fn unit_vector(&mut self) -> Vec3 {
+        let z = 2.0 * self.next01() - 1.0;
+        let phi = TAU * self.next01();
+        let r = (1.0 - z * z).max(0.0).sqrt();
+        Vec3::new(r * phi.cos(), r * phi.sin(), z)
+    }
+}
+
+/// WGSL `pack4x8unorm`.
+pub fn pack4x8unorm(c: Vec4) -> u32 {
+    let q = |x: f32| (0.5 + 255.0 * x.clamp(0.0, 1.0)).floor() as u32;
+    q(c.x) | (q(c.y) << 8) | (q(c.z) << 16) | (q(c.w) << 24)
+}
+
+fn spawn_position(em: &EmitterParams, rng: &mut Rng) -> Vec3 {
+    match em.shape {
+        1 => {
+            let u = Vec3::new(rng.next01(), rng.next01(), rng.next01());
+            em.p0.truncate() * (Vec3::ONE - u) + em.p1.truncate() * u
+        }
+        2 => {
+            let dir = rng.unit_vector();
+            let u = rng.next01();
+            em.p0.truncate() + dir * (em.p0.w * u.powf(1.0 / 3.0))
+        }
+        3 => em.p0.truncate() + rng.unit_vector() * em.p0.w,
+        4 => {
+            let n = em.p1.truncate().normalize();
+            let helper = if n.x.abs() > 0.9 { Vec3::Y } else { Vec3::X };
+            let t = n.cross(helper).normalize();
+            let b = n.cross(t);
+            let u = rng.next01();
+            let phi = TAU * rng.next01();
+            let r = em.p0.w * u.sqrt();
+            em.p0.truncate() + (t * phi.cos() + b * phi.sin()) * r
+        }
+        _ => em.p0.truncate(),
+    }
+}
+
+/// The particle the emit pass creates for spawn `ordinal` of this frame.
+pub fn spawn(emit: &EmitUniforms, effect: &EffectParams, ordinal: u32) -> Particle {
+    let e = (1..emit.emitter_count as usize)
+        .filter(|&i| ordinal >= emit.emitters[i].spawn_first)
+        .next_back()
+        .unwrap_or(0);
+    let em = &emit.emitters[e];
+    let id = emit.id_base.wrapping_add(ordinal);
+    let mut rng = Rng(pcg_hash(id ^ pcg_hash(effect.seed)));
+    let pos = spawn_position(em, &mut rng);
+    let vel = if em.velocity_mode == 1 {
+        let dir = rng.unit_vector();
+        dir * rng.range(em.vel_mean.w, em.vel_var.w)
+    } else {
+        let x = rng.range(em.vel_mean.x, em.vel_var.x);
+        let y = rng.range(em.vel_mean.y, em.vel_var.y);
+        let z = rng.range(em.vel_mean.z, em.vel_var.z);
+        Vec3::new(x, y, z)
+    };
+    let lifetime = rng.range(em.life_size.x, em.life_size.y).max(1e-6);
+    let r = rng.range(em.color_mean.x, em.color_var.x);
+    let g = rng.range(em.color_mean.y, em.color_var.y);
+    let b = rng.range(em.color_mean.z, em.color_var.z);
+    let a = rng.range(em.color_mean.w, em.color_var.w);
+    let size = rng.range(em.life_size.z, em.life_size.w).max(0.0);
+    let rotation = rng.range(em.rot_spin.x, em.rot_spin.y);
+    let spin = rng.range(em.rot_spin.z, em.rot_spin.w);
+    Particle {
+        pos,
+        age: 0.0,
+        vel,
+        lifetime,
+        color: pack4x8unorm(Vec4::new(r, g, b, a)),
+        size,
+        rotation,
+        spin,
+        id,
+        emitter: e as u32,
+        _pad: [0; 2],
+    }
+}
+
+fn wrap1(x: f32, lo: f32, hi: f32) -> f32 {
+    if x >= lo && x <= hi {
+        return x;
+    }
+    let extent = hi - lo;
+    x - extent * ((x - lo) / extent).floor()
+}
+
+/// One simulate step of one particle, as `step` in simulate.wgsl; false when it dies.
+pub fn step(p: &mut Particle, effect: &EffectParams, dt: f32) -> bool {
+    let v = p.vel;
+    let a = effect.gravity + effect.drag * (effect.wind - v);
+    let v_new = v + a * dt;
+    let mut x = if effect.integrator == 1 {
+        p.pos + v_new * dt
+    } else {
+        p.pos + v * dt
+    };
+    p.vel = v_new;
+    p.age += dt;
+    p.rotation += p.spin * dt;
+    let mut alive = p.age < p.lifetime;
+    let (lo, hi) = (effect.bounds_min, effect.bounds_max);
+    match effect.bounds_mode {
+        1 => alive = alive && x.cmpge(lo).all() && x.cmple(hi).all(),
+        2 => {
+            x = Vec3::new(
+                wrap1(x.x, lo.x, hi.x),
+                wrap1(x.y, lo.y, hi.y),
+                wrap1(x.z, lo.z, hi.z),
+            )
+        }
+        _ => {}
+    }
+    p.pos = x;
+    alive
+}
+
+/// Emit + simulate on the CPU, particles keyed by id.
+pub struct CpuTwin {
+    desc: EffectDesc,
+    effect: EffectParams,
+    capacity: u32,
+    clock: SpawnClock,
+    pub particles: BTreeMap<u32, Particle>,
+    pub emitted: u64,
+    pub dropped: u64,
+}
+
+impl CpuTwin {
+    pub fn new(desc: &EffectDesc, capacity: u32, seed: u32) -> Self {
+        CpuTwin {
+            desc: desc.clone(),
+            effect: desc.effect_params(seed, capacity),
+            capacity,
+            clock: SpawnClock::default(),
+            particles: BTreeMap::new(),
+            emitted: 0,
+            dropped: 0,
+        }
+    }
+
+    /// One frame of `dt` seconds: emit, then simulate everything alive.
+    pub fn frame(&mut self, dt: f32) {
+        let id_base = self.clock.requested_total as u32;
+        let counts = self.clock.advance(&self.desc, dt);
+        let clamped = clamp_request(&counts, self.capacity);
+        self.dropped += counts.iter().sum::<u64>() - clamped.iter().map(|&c| c as u64).sum::<u64>();
+        let emit = self.desc.emit_uniforms(&clamped, id_base);
+        for ordinal in 0..emit.request {
+            if self.particles.len() < self.capacity as usize {
+                let p = spawn(&emit, &self.effect, ordinal);
+                self.particles.insert(p.id, p);
+                self.emitted += 1;
+            } else {
+                self.dropped += 1;
+            }
+        }
+        let effect = self.effect;
+        self.particles.retain(|_, p| step(p, &effect, dt));
+    }
+}

@@ -1,0 +1,58 @@
+//! Snow (seed 000's wrapping box, seed 001's drifting flakes, seed 002's mean ± variance):
+//! the whole box is filled at t = 0, flakes sink at a terminal speed set by drag towards the
+//! wind and re-enter at the top when they fall through the floor.
+
+use glam::Vec3;
+
+use crate::camera::Camera;
+use crate::effect::*;
+
+const HALF: f32 = 12.0;
+const HEIGHT: f32 = 12.0;
+
+pub fn effect(capacity: u32) -> EffectDesc {
+    let min = [-HALF, 0.0, -HALF];
+    let max = [HALF, HEIGHT, HALF];
+    EffectDesc {
+        name: "snow".into(),
+        emitters: vec![EmitterDesc {
+            shape: Shape::Box { min, max },
+            rate: 0.0,
+            bursts: vec![Burst {
+                time: 0.0,
+                count: capacity,
+                every: None,
+                cycles: None,
+            }],
+            velocity: Velocity::Linear {
+                mean: [0.3, -1.0, 0.1],
+                variance: [0.2, 0.3, 0.2],
+            },
+            lifetime: Range::new(3600.0, 0.0),
+            size: Range::new(0.035, 0.015),
+            color: ColorRange {
+                mean: [0.95, 0.97, 1.0, 0.85],
+                variance: [0.05, 0.03, 0.0, 0.15],
+            },
+            rotation: Range::new(0.0, 3.14),
+            spin: Range::new(0.0, 5.5),
+        }],
+        forces: Forces {
+            gravity: [0.0, -1.5, 0.0],
+            wind: [0.6, 0.0, 0.2],
+            drag: 1.5,
+        },
+        integrator: Integrator::ExplicitEuler,
+        bounds: Some(Bounds {
+            min,
+            max,
+            on_exit: OnExit::Wrap,
+        }),
+        over_life: OverLife::default(),
+        blend: Blend::Alpha,
+    }
+}
+
+pub fn camera(aspect: f32) -> Camera {
+    Camera::look_at(Vec3::new(0.0, 1.6, 9.0), Vec3::new(0.0, 4.0, -4.0), aspect)
+}

@@ -1,0 +1,138 @@
+//! Adapter and device selection, headless (no window or surface needed).
+//!
+//! * `WGPU_BACKEND` (e.g. `vulkan`, `gl`) restricts the backends, as in every wgpu program.
+//! * `FLURRY_ADAPTER=cpu|gpu|<name substring>` forces an adapter; without it the highest
+//!   performance adapter wins (discrete, integrated, virtual, then CPU).
+//! * No adapter at all is an [`Error::NoAdapter`] that says what to install.
+
+use crate::error::{Error, Result};
+
+/// A device and queue with the adapter they came from.
+pub struct GpuContext {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+}
+
+/// Features flurry uses when the adapter has them (timestamps for the profiler).
+pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
+    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
+    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES);
+
+impl GpuContext {
+    /// Pick an adapter (see the module docs) and create a device with the adapter's limits.
+    pub fn new_headless() -> Result<Self> {
+        let wanted = std::env::var("FLURRY_ADAPTER")
+            .ok()
+            .filter(|s| !s.is_empty());
+        Self::with_adapter(wanted.as_deref())
+    }
+
+    /// As [`GpuContext::new_headless`] with an explicit choice instead of `FLURRY_ADAPTER`.
+    pub fn with_adapter(wanted: Option<&str>) -> Result<Self> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = pick_adapter(&instance, wanted)?;
+        let (device, queue) = request_device(&adapter)?;
+        Ok(GpuContext {
+            instance,
+            adapter,
+            device,
+            queue,
+        })
+    }
+
+    /// `"name (backend, type)"` of the adapter in use.
+    pub fn adapter_name(&self) -> String {
+        describe(&self.adapter.get_info())
+    }
+
+    /// True on a CPU rasteriser such as lavapipe.
+    pub fn is_cpu(&self) -> bool {
+        self.adapter.get_info().device_type == wgpu::DeviceType::Cpu
+    }
+
+    /// Wait until all submitted work is done.
+    pub fn wait(&self) -> Result<()> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map(|_| ())
+            .map_err(|e| Error::Readback(e.to_string()))
+    }
+}
+
+fn describe(info: &wgpu::AdapterInfo) -> String {
+    format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+}
+
+fn rank(t: wgpu::DeviceType) -> u32 {
+    match t {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Cpu => 3,
+        wgpu::DeviceType::Other => 4,
+    }
+}
+
+fn matches(info: &wgpu::AdapterInfo, wanted: &str) -> bool {
+    match wanted.to_ascii_lowercase().as_str() {
+        "cpu" => info.device_type == wgpu::DeviceType::Cpu,
+        "gpu" => matches!(
+            info.device_type,
+            wgpu::DeviceType::DiscreteGpu
+                | wgpu::DeviceType::IntegratedGpu
+                | wgpu::DeviceType::VirtualGpu
+        ),
+        name => info.name.to_ascii_lowercase().contains(name),
+    }
+}
+
+fn pick_adapter(instance: &wgpu::Instance, wanted: Option<&str>) -> Result<wgpu::Adapter> {
+    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    if adapters.is_empty() {
+        let backend = std::env::var("WGPU_BACKEND")
+            .map(|b| format!(" (WGPU_BACKEND={b})"))
+            .unwrap_or_default();
+        return Err(Error::NoAdapter { detail: backend });
+    }
+    let mut candidates: Vec<wgpu::Adapter> = adapters
+        .iter()
+        .filter(|a| wanted.is_none_or(|w| matches(&a.get_info(), w)))
+        .cloned()
+        .collect();
+    if candidates.is_empty() {
+        let available = adapters
+            .iter()
+            .map(|a| describe(&a.get_info()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(Error::AdapterNotFound {
+            wanted: wanted.unwrap_or_default().to_string(),
+            available,
+        });
+    }
+    // Best type first; among equals prefer a native backend over GL.
+    candidates.sort_by_key(|a| {
+        let info = a.get_info();
+        (rank(info.device_type), info.backend == wgpu::Backend::Gl)
+    });
+    Ok(candidates.swap_remove(0))
+}
+
+fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue)> {
+    let features = adapter.features() & OPTIONAL_FEATURES;
+    let desc = wgpu::DeviceDescriptor {
+        label: Some("flurry"),
+        required_features: features,
+        required_limits: adapter.limits(),
+        experimental_features: wgpu::ExperimentalFeatures::disabled(),
+        memory_hints: wgpu::MemoryHints::Performance,
+        trace: wgpu::Trace::Off,
+    };
+    pollster::block_on(adapter.request_device(&desc)).map_err(|source| Error::RequestDevice {
+        adapter: describe(&adapter.get_info()),
+        source,
+    })
+}

@@ -1,0 +1,115 @@
+//! Draw pass (`shaders/draw.wgsl`): camera-facing billboards pulled from the alive list by
+//! `draw_indirect` (instance count written on the GPU), into an Rgba16Float target.
+
+use super::{bind_buffers, layout, storage, uniform};
+use crate::effect::Blend;
+use crate::pool::ParticlePool;
+use crate::shaders::Shader;
+use crate::types::IndirectArgs;
+
+/// Format of the particle colour target.
+pub const PARTICLE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+
+pub struct DrawPass {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::RenderPipeline,
+}
+
+fn blend_state(blend: Blend) -> wgpu::BlendState {
+    let color = match blend {
+        // premultiplied colour: additive is (One, One), "over" is (One, OneMinusSrcAlpha)
+        Blend::Additive => wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::One,
+            dst_factor: wgpu::BlendFactor::One,
+            operation: wgpu::BlendOperation::Add,
+        },
+        Blend::Alpha => wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::One,
+            dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
+            operation: wgpu::BlendOperation::Add,
+        },
+    };
+    wgpu::BlendState {
+        color,
+        alpha: wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::One,
+            dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
+            operation: wgpu::BlendOperation::Add,
+        },
+    }
+}
+
+impl DrawPass {
+    pub fn new(device: &wgpu::Device, blend: Blend) -> Self {
+        let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
+        let v = wgpu::ShaderStages::VERTEX;
+        let layout = layout(
+            device,
+            "draw",
+            &[
+                storage(0, true, v),
+                storage(1, true, v),
+                uniform(2, vf),
+                uniform(3, vf),
+            ],
+        );
+        let module = Shader::Draw.module(device);
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("draw"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("draw"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleStrip,
+                ..Default::default()
+            },
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: PARTICLE_FORMAT,
+                    blend: Some(blend_state(blend)),
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        DrawPass { layout, pipeline }
+    }
+
+    /// Bind group drawing the particles listed in `draw_list`.
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        pool: &ParticlePool,
+        draw_list: &wgpu::Buffer,
+        frame: &wgpu::Buffer,
+        effect: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        bind_buffers(
+            device,
+            "draw",
+            &self.layout,
+            &[&pool.particles, draw_list, frame, effect],
+        )
+    }
+
+    pub fn record(&self, pass: &mut wgpu::RenderPass, bind: &wgpu::BindGroup, pool: &ParticlePool) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, bind, &[]);
+        pass.draw_indirect(&pool.args, IndirectArgs::DRAW_OFFSET);
+    }
+}

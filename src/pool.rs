@@ -1,0 +1,151 @@
+//! The particle pool: particle storage, the dead list, two alive lists (current and next,
+//! swapped every frame), the atomic counters and the indirect arguments.
+//!
+//! The dead list starts with every index (top of the stack = index 0). All counting happens
+//! on the GPU; the CPU reads the pool only when asked ([`ParticlePool::snapshot`]), never in
+//! the frame loop.
+
+use wgpu::util::DeviceExt;
+
+use crate::error::{Error, Result};
+use crate::readback::read_buffer;
+use crate::types::{Counters, IndirectArgs, Particle, PARTICLE_SIZE, WORKGROUP};
+
+/// GPU buffers of one pool.
+pub struct ParticlePool {
+    pub capacity: u32,
+    pub particles: wgpu::Buffer,
+    pub dead: wgpu::Buffer,
+    pub alive: [wgpu::Buffer; 2],
+    pub counters: wgpu::Buffer,
+    pub args: wgpu::Buffer,
+}
+
+/// The pool read back to the CPU (tests, `flurry stats --dump`).
+#[derive(Clone, Debug)]
+pub struct PoolSnapshot {
+    pub counters: Counters,
+    /// Every slot, alive or not.
+    pub particles: Vec<Particle>,
+    /// The current alive list (`counters.alive` entries).
+    pub alive: Vec<u32>,
+    /// The dead list (`counters.dead` entries).
+    pub dead: Vec<u32>,
+    pub args: IndirectArgs,
+}
+
+/// The largest capacity `limits` allow, with the limit that binds.
+pub fn max_capacity(limits: &wgpu::Limits) -> (u64, &'static str, u64) {
+    let storage = limits.max_storage_buffer_binding_size as u64;
+    let buffer = limits.max_buffer_size;
+    let (limit_name, limit) = if storage <= buffer {
+        ("max_storage_buffer_binding_size", storage)
+    } else {
+        ("max_buffer_size", buffer)
+    };
+    let by_dispatch = limits.max_compute_workgroups_per_dimension as u64 * WORKGROUP as u64;
+    let by_bytes = limit / PARTICLE_SIZE;
+    (
+        by_bytes.min(by_dispatch).min(u32::MAX as u64),
+        limit_name,
+        limit,
+    )
+}
+
+/// Check a requested capacity against the device; the error names the flag, value and range.
+pub fn check_capacity(device: &wgpu::Device, adapter: &str, requested: u64) -> Result<u32> {
+    let (max, limit_name, limit) = max_capacity(&device.limits());
+    if requested == 0 {
+        return Err(crate::error::Invalid::new(
+            "--particles",
+            0,
+            format!("1..={max} on {adapter}"),
+        )
+        .into());
+    }
+    if requested > max {
+        return Err(Error::CapacityTooLarge {
+            requested,
+            max,
+            bytes: requested.saturating_mul(PARTICLE_SIZE),
+            limit,
+            limit_name,
+            adapter: adapter.to_string(),
+        });
+    }
+    Ok(requested as u32)
+}
+
+impl ParticlePool {
+    /// Allocate a pool of `capacity` particles (checked with [`check_capacity`] first).
+    pub fn new(device: &wgpu::Device, capacity: u32) -> Self {
+        let n = capacity as u64;
+        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+        let buffer = |label: &str, size: u64, usage: wgpu::BufferUsages| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let particles = buffer("flurry.particles", n * PARTICLE_SIZE, storage);
+        let dead_init: Vec<u32> = (0..capacity).rev().collect();
+        let dead = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.dead"),
+            contents: bytemuck::cast_slice(&dead_init),
+            usage: storage | wgpu::BufferUsages::COPY_DST,
+        });
+        let alive = [
+            buffer("flurry.alive_a", n * 4, storage),
+            buffer("flurry.alive_b", n * 4, storage),
+        ];
+        let counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.counters"),
+            contents: bytemuck::bytes_of(&Counters {
+                dead: capacity as i32,
+                ..Default::default()
+            }),
+            usage: storage | wgpu::BufferUsages::COPY_DST,
+        });
+        let args = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.indirect_args"),
+            contents: bytemuck::bytes_of(&IndirectArgs::default()),
+            usage: storage | wgpu::BufferUsages::INDIRECT,
+        });
+        ParticlePool {
+            capacity,
+            particles,
+            dead,
+            alive,
+            counters,
+            args,
+        }
+    }
+
+    /// Read the pool back; `current` is the index of the current alive list. Blocks.
+    pub fn snapshot(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        current: usize,
+    ) -> Result<PoolSnapshot> {
+        let counters: Counters =
+            bytemuck::pod_read_unaligned(&read_buffer(device, queue, &self.counters, 0, 32)?);
+        let args: IndirectArgs =
+            bytemuck::pod_read_unaligned(&read_buffer(device, queue, &self.args, 0, 32)?);
+        let n = self.capacity as u64;
+        let particles = read_buffer(device, queue, &self.particles, 0, n * PARTICLE_SIZE)?;
+        let alive_n = (counters.alive as u64).min(n);
+        let dead_n = (counters.dead.max(0) as u64).min(n);
+        let alive = read_buffer(device, queue, &self.alive[current], 0, alive_n * 4)?;
+        let dead = read_buffer(device, queue, &self.dead, 0, dead_n * 4)?;
+        Ok(PoolSnapshot {
+            counters,
+            particles: bytemuck::pod_collect_to_vec(&particles),
+            alive: bytemuck::pod_collect_to_vec(&alive),
+            dead: bytemuck::pod_collect_to_vec(&dead),
+            args,
+        })
+    }
+}

@@ -1,0 +1,169 @@
+//! Per-pass GPU timing.
+//!
+//! Every pass is opened through [`compute_pass`] / [`render_pass`], which wrap it in a
+//! wgpu-profiler scope when a profiler is given (timestamps read back a few frames late).
+//! On CPU adapters (lavapipe) timestamps inside a frame are misattributed once a render
+//! pass runs, so [`Timing::CpuSync`] instead submits each pass on its own and times it on
+//! the clock; the report says which mode produced its numbers.
+
+use std::collections::BTreeMap;
+
+use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
+
+/// Open a compute pass named `label` (profiled when `profiler` is given) and record into it.
+pub fn compute_pass(
+    encoder: &mut wgpu::CommandEncoder,
+    profiler: Option<&GpuProfiler>,
+    label: &str,
+    f: impl FnOnce(&mut wgpu::ComputePass),
+) {
+    match profiler {
+        Some(p) => {
+            let mut scope = p.scope(label, encoder);
+            let mut pass = scope.scoped_compute_pass(label);
+            f(&mut pass);
+        }
+        None => {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes: None,
+            });
+            f(&mut pass);
+        }
+    }
+}
+
+/// Open a render pass named `label` (profiled when `profiler` is given) and record into it.
+pub fn render_pass(
+    encoder: &mut wgpu::CommandEncoder,
+    profiler: Option<&GpuProfiler>,
+    desc: wgpu::RenderPassDescriptor<'_>,
+    label: &str,
+    f: impl FnOnce(&mut wgpu::RenderPass),
+) {
+    match profiler {
+        Some(p) => {
+            let mut scope = p.scope(label, encoder);
+            let mut pass = scope.scoped_render_pass(label, desc);
+            f(&mut pass);
+        }
+        None => {
+            let mut pass = encoder.begin_render_pass(&desc);
+            f(&mut pass);
+        }
+    }
+}
+
+/// How per-pass times were measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// GPU timestamp queries around every pass.
+    GpuTimestamps,
+    /// Each pass submitted on its own and waited for; wall-clock time.
+    CpuSync,
+}
+
+impl Timing {
+    pub fn name(self) -> &'static str {
+        match self {
+            Timing::GpuTimestamps => "gpu-timestamps",
+            Timing::CpuSync => "cpu-sync",
+        }
+    }
+
+    /// The default for an adapter: CPU adapters misattribute timestamps.
+    pub fn default_for(is_cpu: bool, has_timestamps: bool) -> Self {
+        if is_cpu || !has_timestamps {
+            Timing::CpuSync
+        } else {
+            Timing::GpuTimestamps
+        }
+    }
+}
+
+/// A profiler for [`Timing::GpuTimestamps`].
+pub fn gpu_profiler(device: &wgpu::Device) -> Option<GpuProfiler> {
+    GpuProfiler::new(
+        device,
+        GpuProfilerSettings {
+            enable_timer_queries: true,
+            enable_debug_groups: true,
+            max_num_pending_frames: 4,
+        },
+    )
+    .ok()
+}
+
+/// Per-pass samples in milliseconds, in first-seen order.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    order: Vec<String>,
+    ms: BTreeMap<String, Vec<f64>>,
+}
+
+impl Samples {
+    pub fn add(&mut self, pass: &str, ms: f64) {
+        if !self.ms.contains_key(pass) {
+            self.order.push(pass.to_string());
+        }
+        self.ms.entry(pass.to_string()).or_default().push(ms);
+    }
+
+    /// Add the top-level scopes of one finished profiler frame (nested scopes folded in).
+    pub fn add_gpu_frame(&mut self, results: &[GpuTimerQueryResult]) {
+        for r in results {
+            if let Some(t) = &r.time {
+                self.add(&r.label, (t.end - t.start) * 1e3);
+            }
+        }
+    }
+
+    /// (pass, median, min, max) in first-seen order.
+    pub fn summary(&self) -> Vec<(String, f64, f64, f64)> {
+        self.order
+            .iter()
+            .map(|name| {
+                let v = &self.ms[name];
+                (name.clone(), median(v), min(v), max(v))
+            })
+            .collect()
+    }
+}
+
+pub fn median(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        0.5 * (s[n / 2 - 1] + s[n / 2])
+    }
+}
+
+fn min(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+fn max(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// Host memory bandwidth: best of a few copies of a 256 MiB buffer, GB/s counted as bytes
+/// read plus bytes written (the figure a pass's traffic is compared with).
+pub fn memcpy_gb_s() -> f64 {
+    let n = 256 << 20;
+    let src = vec![1u8; n];
+    let mut dst = vec![0u8; n];
+    let mut best = f64::INFINITY;
+    for _ in 0..5 {
+        let t = std::time::Instant::now();
+        dst.copy_from_slice(std::hint::black_box(&src));
+        std::hint::black_box(&mut dst);
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    2.0 * n as f64 / best / 1e9
+}

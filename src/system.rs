@@ -1,0 +1,259 @@
+//! `ParticleSystem`: one effect's pool and passes, recorded into the host's encoder.
+//!
+//! Per frame: [`ParticleSystem::update`] writes the uniforms (camera, clock, this frame's
+//! spawn request); [`ParticleSystem::encode_compute`] records emit → args → simulate → args;
+//! [`ParticleSystem::record_draw`] records the indirect draw into a render pass the caller
+//! opened on an Rgba16Float target. Nothing here submits or waits.
+
+use wgpu_profiler::GpuProfiler;
+
+use crate::camera::Camera;
+use crate::effect::{EffectDesc, SpawnClock};
+use crate::error::Result;
+use crate::passes::{args::ArgsPass, draw::DrawPass, emit::EmitPass, simulate::SimulatePass};
+use crate::pool::{ParticlePool, PoolSnapshot};
+use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
+
+/// The compute steps of one frame, in order (`profile` can submit each on its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Emit, then size the simulate dispatch.
+    Emit,
+    /// Simulate, then write the draw arguments.
+    Simulate,
+}
+
+impl Step {
+    pub const ALL: [Step; 2] = [Step::Emit, Step::Simulate];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Emit => "emit",
+            Step::Simulate => "simulate",
+        }
+    }
+}
+
+/// Totals of a system, from a read-back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stats {
+    pub capacity: u32,
+    pub alive: u32,
+    pub dead: u32,
+    pub emitted_total: u64,
+    pub dropped_total: u64,
+    pub killed_total: u64,
+    pub requested_total: u64,
+}
+
+pub struct ParticleSystem {
+    desc: EffectDesc,
+    pool: ParticlePool,
+    frame_buf: wgpu::Buffer,
+    effect_buf: wgpu::Buffer,
+    emit_buf: wgpu::Buffer,
+    emit: EmitPass,
+    args: ArgsPass,
+    simulate: SimulatePass,
+    draw: DrawPass,
+    emit_bind: [wgpu::BindGroup; 2],
+    simulate_bind: [wgpu::BindGroup; 2],
+    draw_bind: [wgpu::BindGroup; 2],
+    args_bind: wgpu::BindGroup,
+    clock: SpawnClock,
+    /// Updates so far; this frame emits into alive list `(frames - 1) % 2`.
+    frames: u64,
+    request: u32,
+    dropped_on_cpu: u64,
+}
+
+fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+impl ParticleSystem {
+    /// Build the pool and pipelines for `desc` (validated) with `capacity` particles
+    /// (checked by [`crate::pool::check_capacity`]) and a random `seed`.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        desc: &EffectDesc,
+        capacity: u32,
+        seed: u32,
+    ) -> Result<Self> {
+        use encase::ShaderType;
+        desc.validate()?;
+        let pool = ParticlePool::new(device, capacity);
+        let frame_buf = uniform_buffer(device, "flurry.frame", FrameUniforms::min_size().get());
+        let effect_buf = uniform_buffer(device, "flurry.effect", EffectParams::min_size().get());
+        let emit_buf = uniform_buffer(device, "flurry.emit", EmitUniforms::min_size().get());
+        queue.write_buffer(
+            &effect_buf,
+            0,
+            &uniform_bytes(&desc.effect_params(seed, capacity)),
+        );
+        let emit = EmitPass::new(device);
+        let args = ArgsPass::new(device);
+        let simulate = SimulatePass::new(device);
+        let draw = DrawPass::new(device, desc.blend);
+        let per_list = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
+        let emit_bind = per_list(&|c| emit.bind(device, &pool, c, &emit_buf, &effect_buf));
+        let simulate_bind = per_list(&|c| simulate.bind(device, &pool, c, &frame_buf, &effect_buf));
+        // after simulating from list c, the particles to draw are in list 1 - c
+        let draw_bind =
+            per_list(&|c| draw.bind(device, &pool, &pool.alive[1 - c], &frame_buf, &effect_buf));
+        let args_bind = args.bind(device, &pool);
+        Ok(ParticleSystem {
+            desc: desc.clone(),
+            pool,
+            frame_buf,
+            effect_buf,
+            emit_buf,
+            emit,
+            args,
+            simulate,
+            draw,
+            emit_bind,
+            simulate_bind,
+            draw_bind,
+            args_bind,
+            clock: SpawnClock::default(),
+            frames: 0,
+            request: 0,
+            dropped_on_cpu: 0,
+        })
+    }
+
+    pub fn desc(&self) -> &EffectDesc {
+        &self.desc
+    }
+
+    pub fn capacity(&self) -> u32 {
+        self.pool.capacity
+    }
+
+    pub fn pool(&self) -> &ParticlePool {
+        &self.pool
+    }
+
+    /// Seconds simulated so far.
+    pub fn time(&self) -> f64 {
+        self.clock.time
+    }
+
+    /// Alive list this frame's emit appends to.
+    fn current(&self) -> usize {
+        (self.frames.saturating_sub(1) % 2) as usize
+    }
+
+    /// Alive list holding the particles after the last encoded frame.
+    pub fn live_list(&self) -> usize {
+        if self.frames == 0 {
+            0
+        } else {
+            1 - self.current()
+        }
+    }
+
+    /// Advance the clock by `dt` seconds and write this frame's uniforms.
+    pub fn update(&mut self, queue: &wgpu::Queue, dt: f32, camera: &Camera) {
+        let id_base = self.clock.requested_total as u32;
+        let counts = self.clock.advance(&self.desc, dt);
+        let clamped = clamp_request(&counts, self.pool.capacity);
+        self.dropped_on_cpu +=
+            counts.iter().sum::<u64>() - clamped.iter().map(|&c| c as u64).sum::<u64>();
+        let emit = self.desc.emit_uniforms(&clamped, id_base);
+        self.request = emit.request;
+        self.frames += 1;
+        let (cam_right, cam_up) = camera.axes();
+        let frame = FrameUniforms {
+            view_proj: camera.view_proj(),
+            eye: camera.eye,
+            dt,
+            cam_right,
+            time: self.clock.time as f32,
+            cam_up,
+            frame: self.frames as u32,
+        };
+        queue.write_buffer(&self.frame_buf, 0, &uniform_bytes(&frame));
+        queue.write_buffer(&self.emit_buf, 0, &uniform_bytes(&emit));
+    }
+
+    /// Record one compute step into an open compute pass.
+    pub fn record_step(&self, step: Step, pass: &mut wgpu::ComputePass) {
+        let c = self.current();
+        match step {
+            Step::Emit => {
+                self.emit.record(pass, &self.emit_bind[c], self.request);
+                self.args.record_after_emit(pass, &self.args_bind);
+            }
+            Step::Simulate => {
+                self.simulate
+                    .record(pass, &self.simulate_bind[c], &self.pool);
+                self.args.record_after_simulate(pass, &self.args_bind);
+            }
+        }
+    }
+
+    /// Record every compute step of the frame, each in its own (optionally profiled) pass.
+    pub fn encode_compute(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        profiler: Option<&GpuProfiler>,
+    ) {
+        for step in Step::ALL {
+            crate::profiler::compute_pass(encoder, profiler, step.name(), |pass| {
+                self.record_step(step, pass)
+            });
+        }
+    }
+
+    /// Record the indirect draw of the live particles into an Rgba16Float render pass.
+    pub fn record_draw(&self, pass: &mut wgpu::RenderPass) {
+        self.draw
+            .record(pass, &self.draw_bind[self.current()], &self.pool);
+    }
+
+    /// Read the pool back (blocks; for tests and `stats`).
+    pub fn snapshot(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<PoolSnapshot> {
+        self.pool.snapshot(device, queue, self.live_list())
+    }
+
+    /// Totals from a snapshot of this system.
+    pub fn stats(&self, snap: &PoolSnapshot) -> Stats {
+        let emitted = snap.counters.emitted as u64;
+        Stats {
+            capacity: self.pool.capacity,
+            alive: snap.counters.alive,
+            dead: snap.counters.dead.max(0) as u32,
+            emitted_total: emitted,
+            dropped_total: snap.counters.dropped as u64 + self.dropped_on_cpu,
+            killed_total: emitted - snap.counters.alive as u64,
+            requested_total: self.clock.requested_total,
+        }
+    }
+
+    /// The buffers a later pass may bind (frame uniforms, effect constants).
+    pub fn uniforms(&self) -> (&wgpu::Buffer, &wgpu::Buffer) {
+        (&self.frame_buf, &self.effect_buf)
+    }
+}
+
+/// Limit a frame's request to the pool's capacity (anything beyond it must drop anyway);
+/// later emitters lose first. The excess is counted as dropped by the caller.
+pub fn clamp_request(counts: &[u64], capacity: u32) -> Vec<u32> {
+    let mut left = capacity as u64;
+    counts
+        .iter()
+        .map(|&c| {
+            let take = c.min(left);
+            left -= take;
+            take as u32
+        })
+        .collect()
+}
