@@ -75,8 +75,7 @@ fn spawn_position(em: &EmitterParams, rng: &mut Rng) -> Vec3 {
 /// The particle the emit pass creates for spawn `ordinal` of this frame.
 pub fn spawn(emit: &EmitUniforms, effect: &EffectParams, ordinal: u32) -> Particle {
     let e = (1..emit.emitter_count as usize)
-        .filter(|&i| ordinal >= emit.emitters[i].spawn_first)
-        .next_back()
+        .rfind(|&i| ordinal >= emit.emitters[i].spawn_first)
         .unwrap_or(0);
     let em = &emit.emitters[e];
     let id = emit.id_base.wrapping_add(ordinal);

@@ -336,8 +336,8 @@ impl EffectDesc {
                     "mean - variance > 0 seconds (every particle must live)",
                 );
             }
-            v.scalar(&f("size"), e.size);
             v.range(&f("size.mean"), e.size.mean, 0.0, 1e6, "0..=1e6 metres");
+            v.variance(&f("size.variance"), e.size.variance);
             for c in 0..4 {
                 v.range(
                     &f(&format!("color.mean[{c}]")),
@@ -528,27 +528,19 @@ impl Checker {
         }
     }
 
+    fn variance(&mut self, field: &str, x: f32) {
+        self.range(field, x, 0.0, f32::MAX, "a finite number >= 0");
+    }
+
     fn nonneg_vec(&mut self, field: &str, v: [f32; 3]) {
         for (i, x) in v.iter().enumerate() {
-            self.range(
-                &format!("{field}[{i}]"),
-                *x,
-                0.0,
-                f32::MAX,
-                "a finite number >= 0",
-            );
+            self.variance(&format!("{field}[{i}]"), *x);
         }
     }
 
     fn scalar(&mut self, field: &str, r: Range) {
         self.finite(&format!("{field}.mean"), r.mean);
-        self.range(
-            &format!("{field}.variance"),
-            r.variance,
-            0.0,
-            f32::MAX,
-            "a finite number >= 0",
-        );
+        self.variance(&format!("{field}.variance"), r.variance);
     }
 
     fn ordered(&mut self, field: &str, min: [f32; 3], max: [f32; 3]) {

@@ -129,7 +129,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn check(file: &PathBuf) -> ExitCode {
+fn check(file: &std::path::Path) -> ExitCode {
     match EffectDesc::from_file(file) {
         Ok(desc) => {
             println!("{}: ok ({} emitters)", file.display(), desc.emitters.len());

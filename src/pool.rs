@@ -36,7 +36,7 @@ pub struct PoolSnapshot {
 
 /// The largest capacity `limits` allow, with the limit that binds.
 pub fn max_capacity(limits: &wgpu::Limits) -> (u64, &'static str, u64) {
-    let storage = limits.max_storage_buffer_binding_size as u64;
+    let storage = limits.max_storage_buffer_binding_size;
     let buffer = limits.max_buffer_size;
     let (limit_name, limit) = if storage <= buffer {
         ("max_storage_buffer_binding_size", storage)

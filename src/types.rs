@@ -215,12 +215,15 @@ mod tests {
         assert_eq!(PARTICLE_SIZE, 64);
     }
 
+    /// A member name and a function that writes a marker into it.
+    type Marker<T> = (&'static str, fn(&mut T));
+
     /// encase's layout of a value, compared with naga's: size and the offsets of the given
     /// members, found by writing a marker value into one field at a time.
     fn check_uniform<T: ShaderType + encase::internal::WriteInto + Default + Copy>(
         l: &Layouts,
         name: &str,
-        fields: &[(&str, fn(&mut T))],
+        fields: &[Marker<T>],
     ) {
         let (size, _) = l.of(name);
         assert_eq!(T::min_size().get(), size as u64, "size of {name}");

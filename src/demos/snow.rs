@@ -34,7 +34,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
                 mean: [0.95, 0.97, 1.0, 0.85],
                 variance: [0.05, 0.03, 0.0, 0.15],
             },
-            rotation: Range::new(0.0, 3.14),
+            rotation: Range::new(0.0, std::f32::consts::PI),
             spin: Range::new(0.0, 5.5),
         }],
         forces: Forces {

@@ -1,0 +1,220 @@
+//! The CLI as a process: its contract (JSON, dump) and its refusals of bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn flurry(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_flurry"))
+        .args(args)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .output()
+        .expect("run flurry")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit code `code` and a message on stderr containing every piece of `needles`.
+fn refused(args: &[&str], code: i32, needles: &[&str]) {
+    let o = flurry(args);
+    let err = stderr(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{args:?}: exit code; stderr: {err}"
+    );
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: stderr lacks {n:?}: {err}");
+    }
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    dir.join(name)
+}
+
+#[test]
+fn bad_particle_counts_are_refused_with_the_allowed_range() {
+    refused(
+        &["stats", "snow", "--particles", "-5"],
+        2,
+        &["--particles", "-5", "allowed 1..="],
+    );
+    refused(
+        &["stats", "snow", "--particles", "0"],
+        2,
+        &["--particles", "0", "allowed 1..="],
+    );
+    // 4M particles × 64 B exceed lavapipe's 128 MiB storage binding (and any adapter's
+    // limit at 2^40): the message names the limit and the largest pool allowed
+    refused(
+        &["stats", "snow", "--particles", "17179869184"],
+        2,
+        &["--particles 17179869184", "max_", "allowed 1..="],
+    );
+}
+
+#[test]
+fn bad_sizes_and_demos_are_refused() {
+    refused(
+        &["demo", "snow", "--headless", "--size", "0x0"],
+        2,
+        &["--size", "0x0", "allowed 1..="],
+    );
+    refused(
+        &["demo", "snow", "--size", "wide"],
+        2,
+        &["--size", "WIDTHxHEIGHT"],
+    );
+    refused(
+        &["demo", "volcano"],
+        2,
+        &["volcano", "possible values", "snow", "fireworks"],
+    );
+    refused(
+        &["stats", "snow", "--dt", "NaN"],
+        2,
+        &["--dt", "NaN", "0 < dt <= 1"],
+    );
+}
+
+fn bad_effect(name: &str, from: &str, to: &str) -> PathBuf {
+    let src = include_str!("../effects/fountain.ron");
+    assert!(src.contains(from), "fountain.ron lacks {from}");
+    let path = tmp(name);
+    std::fs::write(&path, src.replacen(from, to, 1)).unwrap();
+    path
+}
+
+#[test]
+fn bad_effect_files_are_refused_naming_the_field() {
+    let cases = [
+        (
+            "negative-rate.ron",
+            "rate: 4000.0",
+            "rate: -5.0",
+            "emitters[0].rate = -5",
+        ),
+        (
+            "zero-life.ron",
+            "lifetime: (mean: 1.8, variance: 0.3)",
+            "lifetime: (mean: 0.0)",
+            "emitters[0].lifetime",
+        ),
+        ("nan.ron", "drag: 0.2", "drag: NaN", "forces.drag = NaN"),
+        (
+            "unknown-field.ron",
+            "blend: Alpha",
+            "blend: Alpha, sparkle: 3",
+            "sparkle",
+        ),
+        (
+            "malformed.ron",
+            "emitters: [",
+            "emitters: [[",
+            "effect file",
+        ),
+    ];
+    for (file, from, to, needle) in cases {
+        let path = bad_effect(file, from, to);
+        let p = path.to_str().unwrap();
+        refused(&["check", p], 1, &[needle]);
+        refused(&["stats", "--effect", p, "--frames", "1"], 2, &[needle]);
+    }
+}
+
+#[test]
+fn shipped_effect_files_pass_check() {
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/effects")).unwrap() {
+        let path = entry.unwrap().path();
+        let o = flurry(&["check", path.to_str().unwrap()]);
+        assert!(o.status.success(), "{}: {}", path.display(), stderr(&o));
+    }
+}
+
+#[test]
+fn stats_dump_holds_every_index_once_and_recycles() {
+    let dump = tmp("fireworks-dump.json");
+    let o = flurry(&[
+        "stats",
+        "fireworks",
+        "--particles",
+        "16384",
+        "--frames",
+        "200",
+        "--dt",
+        "0.016",
+        "--seed",
+        "7",
+        "--dump",
+        dump.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    for key in [
+        "demo",
+        "capacity",
+        "frames",
+        "alive",
+        "dead",
+        "visible",
+        "emitted_total",
+        "dropped_total",
+        "killed_total",
+    ] {
+        assert!(last.get(key).is_some(), "stats JSON lacks {key}: {last}");
+    }
+    assert_eq!(last["capacity"], 16384);
+    assert!(
+        last["emitted_total"].as_u64().unwrap() > 16384,
+        "no recycling: {last}"
+    );
+    let d: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();
+    let mut seen = vec![0u32; 16384];
+    for p in d["alive"].as_array().unwrap() {
+        seen[p["index"].as_u64().unwrap() as usize] += 1;
+        assert_eq!(p["pos"].as_array().unwrap().len(), 3);
+        assert!(p["age"].as_f64().unwrap() < p["lifetime"].as_f64().unwrap());
+    }
+    for i in d["dead"].as_array().unwrap() {
+        seen[i.as_u64().unwrap() as usize] += 1;
+    }
+    assert!(
+        seen.iter().all(|&n| n == 1),
+        "an index is missing or repeated"
+    );
+    assert_eq!(d["camera"]["view_proj"].as_array().unwrap().len(), 16);
+    assert_eq!(
+        d["visible_sorted"].as_array().unwrap().len() as u64,
+        last["visible"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn headless_demo_writes_a_png() {
+    let out = tmp("snow.png");
+    let o = flurry(&[
+        "demo",
+        "snow",
+        "--headless",
+        "--frames",
+        "5",
+        "--particles",
+        "4096",
+        "--size",
+        "64x48",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(out.to_str().unwrap()),
+        "does not say where the PNG went"
+    );
+    let img = image::open(&out).unwrap();
+    assert_eq!((img.width(), img.height()), (64, 48));
+}

@@ -1,0 +1,32 @@
+//! Shared helpers of the GPU tests: an adapter or a failure that says what to install.
+#![allow(dead_code)]
+
+use flurry::GpuContext;
+
+/// The headless GPU; no adapter is a test failure with the install hint, never a skip.
+pub fn gpu() -> GpuContext {
+    // lavapipe prints a harmless warning when XDG_RUNTIME_DIR is unset
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        let dir = std::env::temp_dir().join("flurry-xdg");
+        let _ = std::fs::create_dir_all(&dir);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        }
+        std::env::set_var("XDG_RUNTIME_DIR", &dir);
+    }
+    match GpuContext::new_headless() {
+        Ok(gpu) => gpu,
+        Err(e) => panic!("GPU tests need an adapter: {e}"),
+    }
+}
+
+/// Relative closeness with an absolute floor of 1 (|a - b| <= tol · max(1, |b|)).
+pub fn close(a: f32, b: f32, tol: f32) -> bool {
+    (a - b).abs() <= tol * b.abs().max(1.0)
+}
+
+pub fn close3(a: glam::Vec3, b: glam::Vec3, tol: f32) -> bool {
+    close(a.x, b.x, tol) && close(a.y, b.y, tol) && close(a.z, b.z, tol)
+}
