@@ -37,8 +37,8 @@ pub fn effect(capacity: u32) -> EffectDesc {
             size: Range::new(0.18, 0.06),
             // random colours around the shell's hue
             color: ColorRange {
-                mean: [r * 0.8, g * 0.8, b * 0.8, 1.0],
-                variance: [0.2, 0.2, 0.2, 0.0],
+                mean: [r * 0.9, g * 0.9, b * 0.9, 0.55],
+                variance: [0.1, 0.1, 0.1, 0.15],
             },
             rotation: Range::default(),
             spin: Range::default(),
