@@ -101,6 +101,9 @@ struct ProfileArgs {
     /// Write the results as JSON.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Write every timed pass as a chrome://tracing / Perfetto JSON trace.
+    #[arg(long)]
+    trace: Option<PathBuf>,
 }
 
 fn parse_size(s: &str) -> Result<(i64, i64), String> {
@@ -390,6 +393,12 @@ fn profile(a: ProfileArgs) -> Result<(), Error> {
     let report = json!({"adapter": gpu.adapter_name(), "timing": timing.name(), "particles": capacity,
         "alive": alive, "frames": a.frames, "scale": 1.0, "size": [size.0, size.1], "passes": passes,
         "frame_ms": frame_ms, "memcpy_gb_s": memcpy, "simulate_gb_s": simulate_gb_s});
+    if let Some(path) = &a.trace {
+        std::fs::write(path, samples.chrome_trace()).map_err(|source| Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+    }
     if let Some(path) = &a.json {
         std::fs::write(
             path,

@@ -99,6 +99,16 @@ pub fn gpu_profiler(device: &wgpu::Device) -> Option<GpuProfiler> {
 pub struct Samples {
     order: Vec<String>,
     ms: BTreeMap<String, Vec<f64>>,
+    spans: Vec<Span>,
+    epoch: Option<std::time::Instant>,
+}
+
+/// One timed pass on a common clock, for the chrome trace.
+#[derive(Clone, Debug)]
+pub struct Span {
+    pub name: String,
+    pub start_s: f64,
+    pub dur_s: f64,
 }
 
 impl Samples {
@@ -114,8 +124,37 @@ impl Samples {
         for r in results {
             if let Some(t) = &r.time {
                 self.add(&r.label, (t.end - t.start) * 1e3);
+                self.spans.push(Span {
+                    name: r.label.clone(),
+                    start_s: t.start,
+                    dur_s: t.end - t.start,
+                });
             }
         }
+    }
+
+    /// Add a pass timed on the CPU clock from `start` for `dur`.
+    pub fn add_timed(&mut self, pass: &str, start: std::time::Instant, dur: std::time::Duration) {
+        let epoch = *self.epoch.get_or_insert(start);
+        self.add(pass, dur.as_secs_f64() * 1e3);
+        self.spans.push(Span {
+            name: pass.to_string(),
+            start_s: start.duration_since(epoch).as_secs_f64(),
+            dur_s: dur.as_secs_f64(),
+        });
+    }
+
+    /// Every span as a chrome://tracing (Perfetto) JSON array.
+    pub fn chrome_trace(&self) -> String {
+        let events: Vec<_> = self
+            .spans
+            .iter()
+            .map(|s| {
+                serde_json::json!({"name": s.name, "ph": "X", "pid": 0, "tid": 0,
+                    "ts": s.start_s * 1e6, "dur": s.dur_s * 1e6})
+            })
+            .collect();
+        serde_json::Value::Array(events).to_string()
     }
 
     /// (pass, median, min, max) in first-seen order.

@@ -152,8 +152,8 @@ impl Scene {
         let start = Instant::now();
         gpu.queue.submit([encoder.finish()]);
         gpu.wait()?;
-        let ms = start.elapsed().as_secs_f64() * 1e3;
-        samples.add(name, ms);
-        Ok(ms)
+        let elapsed = start.elapsed();
+        samples.add_timed(name, start, elapsed);
+        Ok(elapsed.as_secs_f64() * 1e3)
     }
 }
