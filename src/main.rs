@@ -172,6 +172,13 @@ fn setup(common: &Common, default_particles: u32) -> Result<(GpuContext, u32, Op
     Ok((gpu, capacity, dt))
 }
 
+fn write_file(path: &std::path::Path, contents: String) -> Result<(), Error> {
+    std::fs::write(path, contents).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// Frame clock: fixed `dt`, or the real time since the previous frame (capped at 0.1 s).
 struct Clock {
     fixed: Option<f32>,
@@ -210,16 +217,7 @@ fn demo(a: DemoArgs) -> Result<(), Error> {
             println!("no display (DISPLAY / WAYLAND_DISPLAY unset): rendering headless");
         }
     }
-    let desc = a.demo.effect(capacity);
-    let mut scene = Scene::new(
-        &gpu,
-        &desc,
-        capacity,
-        a.common.seed,
-        size,
-        |aspect| a.demo.camera(aspect),
-        a.demo.background(),
-    )?;
+    let mut scene = Scene::for_demo(&gpu, a.demo, capacity, a.common.seed, size)?;
     // headless frames advance at 60 Hz unless --dt says otherwise
     let dt = dt.unwrap_or(1.0 / 60.0);
     let start = Instant::now();
@@ -301,10 +299,7 @@ fn stats(a: StatsArgs) -> Result<(), Error> {
             "camera": {"eye": scene.camera.eye.to_array(),
                        "view_proj": scene.camera.view_proj().to_cols_array()},
         });
-        std::fs::write(path, dump.to_string()).map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })?;
+        write_file(path, dump.to_string())?;
     }
     println!(
         "{}",
@@ -336,16 +331,7 @@ fn profile(a: ProfileArgs) -> Result<(), Error> {
         Some(_) => Timing::GpuTimestamps,
         None => Timing::default_for(gpu.is_cpu(), has_ts),
     };
-    let desc = a.demo.effect(capacity);
-    let mut scene = Scene::new(
-        &gpu,
-        &desc,
-        capacity,
-        a.common.seed,
-        size,
-        |x| a.demo.camera(x),
-        a.demo.background(),
-    )?;
+    let mut scene = Scene::for_demo(&gpu, a.demo, capacity, a.common.seed, size)?;
     let dt = dt.unwrap_or(1.0 / 60.0);
     // warm-up: fill the pool, compile pipelines
     for _ in 0..3 {
@@ -394,20 +380,13 @@ fn profile(a: ProfileArgs) -> Result<(), Error> {
         "alive": alive, "frames": a.frames, "scale": 1.0, "size": [size.0, size.1], "passes": passes,
         "frame_ms": frame_ms, "memcpy_gb_s": memcpy, "simulate_gb_s": simulate_gb_s});
     if let Some(path) = &a.trace {
-        std::fs::write(path, samples.chrome_trace()).map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })?;
+        write_file(path, samples.chrome_trace())?;
     }
     if let Some(path) = &a.json {
-        std::fs::write(
+        write_file(
             path,
             serde_json::to_string_pretty(&report).unwrap_or_default(),
-        )
-        .map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })?;
+        )?;
     }
     Ok(())
 }

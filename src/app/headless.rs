@@ -48,6 +48,35 @@ fn texture(
     })
 }
 
+fn clear_attachment(
+    view: &wgpu::TextureView,
+    clear: wgpu::Color,
+) -> wgpu::RenderPassColorAttachment<'_> {
+    wgpu::RenderPassColorAttachment {
+        view,
+        depth_slice: None,
+        resolve_target: None,
+        ops: wgpu::Operations {
+            load: wgpu::LoadOp::Clear(clear),
+            store: wgpu::StoreOp::Store,
+        },
+    }
+}
+
+fn pass_desc<'a>(
+    label: &'a str,
+    attachments: &'a [Option<wgpu::RenderPassColorAttachment<'a>>],
+) -> wgpu::RenderPassDescriptor<'a> {
+    wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: attachments,
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    }
+}
+
 impl HeadlessTarget {
     /// Targets of `width × height` (checked against the device by the caller).
     pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
@@ -122,23 +151,8 @@ impl HeadlessTarget {
         encoder: &mut wgpu::CommandEncoder,
         profiler: Option<&GpuProfiler>,
     ) {
-        let attachment = wgpu::RenderPassColorAttachment {
-            view: &self.ldr_view,
-            depth_slice: None,
-            resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                store: wgpu::StoreOp::Store,
-            },
-        };
-        let desc = wgpu::RenderPassDescriptor {
-            label: Some("tonemap"),
-            color_attachments: &[Some(attachment)],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        };
+        let attachment = [Some(clear_attachment(&self.ldr_view, wgpu::Color::BLACK))];
+        let desc = pass_desc("tonemap", &attachment);
         render_pass(encoder, profiler, desc, "tonemap", |pass| {
             self.tonemap.record(pass, &self.tonemap_bind)
         });

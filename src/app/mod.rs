@@ -55,6 +55,26 @@ impl Scene {
         })
     }
 
+    /// A built-in demo's effect, camera and background.
+    pub fn for_demo(
+        gpu: &GpuContext,
+        demo: crate::Demo,
+        capacity: u32,
+        seed: u32,
+        size: (u32, u32),
+    ) -> Result<Self> {
+        let desc = demo.effect(capacity);
+        Self::new(
+            gpu,
+            &desc,
+            capacity,
+            seed,
+            size,
+            |a| demo.camera(a),
+            demo.background(),
+        )
+    }
+
     /// Record and submit one frame of `dt` seconds; `draw` adds the draw and tonemap passes.
     pub fn frame(&mut self, gpu: &GpuContext, dt: f32, draw: bool) {
         self.system.update(&gpu.queue, dt, &self.camera);

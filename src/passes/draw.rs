@@ -1,7 +1,7 @@
 //! Draw pass (`shaders/draw.wgsl`): camera-facing billboards pulled from the alive list by
 //! `draw_indirect` (instance count written on the GPU), into an Rgba16Float target.
 
-use super::{bind_buffers, layout, storage, uniform};
+use super::{bind_buffers, layout, render_pipeline, storage, uniform};
 use crate::effect::Blend;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -53,40 +53,17 @@ impl DrawPass {
                 uniform(3, vf),
             ],
         );
-        let module = Shader::Draw.module(device);
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("draw"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("draw"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
+        let pipeline = render_pipeline(
+            device,
+            Shader::Draw,
+            &layout,
+            wgpu::PrimitiveTopology::TriangleStrip,
+            wgpu::ColorTargetState {
+                format: PARTICLE_FORMAT,
+                blend: Some(blend_state(blend)),
+                write_mask: wgpu::ColorWrites::ALL,
             },
-            primitive: wgpu::PrimitiveState {
-                topology: wgpu::PrimitiveTopology::TriangleStrip,
-                ..Default::default()
-            },
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: PARTICLE_FORMAT,
-                    blend: Some(blend_state(blend)),
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        );
         DrawPass { layout, pipeline }
     }
 

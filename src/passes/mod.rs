@@ -84,6 +84,47 @@ pub(crate) fn compute_pipeline(
     })
 }
 
+/// A render pipeline for `vs_main`/`fs_main` of `shader`, no vertex buffers, one colour
+/// target, no depth.
+pub(crate) fn render_pipeline(
+    device: &wgpu::Device,
+    shader: crate::shaders::Shader,
+    layout: &wgpu::BindGroupLayout,
+    topology: wgpu::PrimitiveTopology,
+    target: wgpu::ColorTargetState,
+) -> wgpu::RenderPipeline {
+    let module = shader.module(device);
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(shader.name()),
+        bind_group_layouts: &[Some(layout)],
+        immediate_size: 0,
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(shader.name()),
+        layout: Some(&pipeline_layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState {
+            topology,
+            ..Default::default()
+        },
+        depth_stencil: None,
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs_main"),
+            compilation_options: Default::default(),
+            targets: &[Some(target)],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
 /// A bind group layout from entries.
 pub(crate) fn layout(
     device: &wgpu::Device,

@@ -1,6 +1,6 @@
 //! Tonemap pass (`shaders/tonemap.wgsl`): the HDR particle image to an LDR target.
 
-use super::layout;
+use super::{layout, render_pipeline};
 use crate::shaders::Shader;
 
 pub struct TonemapPass {
@@ -25,33 +25,13 @@ impl TonemapPass {
                 count: None,
             }],
         );
-        let module = Shader::Tonemap.module(device);
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("tonemap"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("tonemap"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(target_format.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = render_pipeline(
+            device,
+            Shader::Tonemap,
+            &layout,
+            wgpu::PrimitiveTopology::TriangleList,
+            target_format.into(),
+        );
         TonemapPass { layout, pipeline }
     }
 
