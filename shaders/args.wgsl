@@ -15,14 +15,23 @@ fn after_emit() {
 }
 
 // After simulate: the next list becomes current (the bind groups swap on the CPU side);
-// the draw takes one instance per alive particle, four vertices (a strip) each.
+// size the cull dispatch from it and reset the visible count.
 @compute @workgroup_size(1)
 fn after_simulate() {
     let n = atomicLoad(&counters.next_alive);
     atomicStore(&counters.alive, n);
     atomicStore(&counters.next_alive, 0u);
+    atomicStore(&counters.visible, 0u);
+    args.cull_x = (n + WORKGROUP - 1u) / WORKGROUP;
+    args.cull_y = 1u;
+    args.cull_z = 1u;
+}
+
+// After cull: one instance per visible particle, four vertices (a strip) each.
+@compute @workgroup_size(1)
+fn after_cull() {
     args.draw_vertex_count = 4u;
-    args.draw_instance_count = n;
+    args.draw_instance_count = atomicLoad(&counters.visible);
     args.draw_first_vertex = 0u;
     args.draw_first_instance = 0u;
 }

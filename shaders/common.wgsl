@@ -25,12 +25,12 @@ struct Counters {
     next_alive: atomic<u32>, // entries appended to the next alive list by simulate
     emitted: atomic<u32>,    // particles emitted since the pool was created
     dropped: atomic<u32>,    // spawn requests that found the dead list empty
+    visible: atomic<u32>,    // entries of the visible list written by cull this frame
     _pad0: u32,
     _pad1: u32,
-    _pad2: u32,
 }
 
-// Indirect arguments written on the GPU from the counters (32 bytes).
+// Indirect arguments written on the GPU from the counters (48 bytes).
 struct IndirectArgs {
     sim_x: u32,              // dispatch_workgroups_indirect for simulate, offset 0
     sim_y: u32,
@@ -40,6 +40,10 @@ struct IndirectArgs {
     draw_instance_count: u32,
     draw_first_vertex: u32,
     draw_first_instance: u32,
+    cull_x: u32,             // dispatch_workgroups_indirect for cull, offset 32
+    cull_y: u32,
+    cull_z: u32,
+    _pad1: u32,
 }
 
 // Per-frame camera and clock.
@@ -51,6 +55,8 @@ struct FrameUniforms {
     time: f32,
     cam_up: vec3<f32>,
     frame: u32,
+    // left, right, bottom, top, near, far: inside where dot(xyz, p) + w >= 0 (|xyz| = 1)
+    planes: array<vec4<f32>, 6>,
 }
 
 // Per-effect constants: forces, bounds, over-life curves.
@@ -133,7 +139,21 @@ fn unit_vector(state: ptr<function, u32>) -> vec3<f32> {
     return vec3<f32>(r * cos(phi), r * sin(phi), z);
 }
 
+// Sort key of a visible particle: ascending keys are back to front (largest distance
+// first). Distances are >= 0, so their f32 bits are monotonic; real keys stay below the
+// padding sentinel 0xffffffff.
+const SORT_SENTINEL: u32 = 0xffffffffu;
+
+fn sort_key(distance: f32) -> u32 {
+    return 0xfffffffeu - bitcast<u32>(max(distance, 0.0));
+}
+
 // Normalised age in [0, 1].
 fn life_t(p: Particle) -> f32 {
     return clamp(p.age / p.lifetime, 0.0, 1.0);
+}
+
+// Drawn radius (half the diameter, with size over life).
+fn drawn_radius(p: Particle, size_end: f32) -> f32 {
+    return 0.5 * p.size * mix(1.0, size_end, life_t(p));
 }

@@ -1,10 +1,11 @@
-// draw.wgsl — camera-facing billboards pulled from the alive list (no per-particle vertex
-// buffer): instance i draws particle draw_list[i] as a 4-vertex strip. The sprite is a
+// draw.wgsl — camera-facing billboards pulled from the visible list (no per-particle vertex
+// buffer), sorted back to front for alpha-blended effects: instance i draws particle
+// draw_list[i].y as a 4-vertex strip. The sprite is a
 // procedural soft disc; the output is premultiplied so one blend state serves additive
 // (One, One) and alpha (One, OneMinusSrcAlpha) effects.
 
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
-@group(0) @binding(1) var<storage, read> draw_list: array<u32>;
+@group(0) @binding(1) var<storage, read> draw_list: array<vec2<u32>>; // (key, index), draw order
 @group(0) @binding(2) var<uniform> frame: FrameUniforms;
 @group(0) @binding(3) var<uniform> effect: EffectParams;
 
@@ -16,10 +17,10 @@ struct VsOut {
 
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VsOut {
-    let p = particles[draw_list[ii]];
+    let p = particles[draw_list[ii].y];
     let corner = vec2<f32>(f32(vi & 1u), f32(vi >> 1u)) * 2.0 - 1.0;
     let t = life_t(p);
-    let radius = 0.5 * p.size * mix(1.0, effect.size_end, t);
+    let radius = drawn_radius(p, effect.size_end);
     let c = cos(p.rotation);
     let s = sin(p.rotation);
     let r = vec2<f32>(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * radius;

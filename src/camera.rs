@@ -1,6 +1,6 @@
 //! A perspective camera (right-handed, wgpu clip space with depth 0..1).
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec4};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
@@ -45,5 +45,16 @@ impl Camera {
     pub fn axes(&self) -> (Vec3, Vec3) {
         let v = self.view();
         (v.row(0).truncate(), v.row(1).truncate())
+    }
+}
+
+impl Camera {
+    /// Frustum planes (left, right, bottom, top, near, far) of `view_proj` in wgpu clip
+    /// space (0 <= z <= w), normalised so that `xyz·p + w` is the signed distance, positive
+    /// inside.
+    pub fn frustum_planes(&self) -> [Vec4; 6] {
+        let m = self.view_proj();
+        let (r0, r1, r2, r3) = (m.row(0), m.row(1), m.row(2), m.row(3));
+        [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2].map(|p| p / p.truncate().length())
     }
 }

@@ -213,9 +213,18 @@ pub struct EffectDesc {
     pub over_life: OverLife,
     #[serde(default)]
     pub blend: Blend,
+    /// Sort visible particles back to front; absent: sort alpha-blended effects only
+    /// (additive light does not depend on order).
+    #[serde(default)]
+    pub sort: Option<bool>,
 }
 
 impl EffectDesc {
+    /// Whether the visible list is sorted each frame.
+    pub fn sorts(&self) -> bool {
+        self.sort.unwrap_or(self.blend == Blend::Alpha)
+    }
+
     /// Parse and validate RON source.
     pub fn from_ron(src: &str) -> Result<Self> {
         Self::parse(src, None)

@@ -294,8 +294,7 @@ fn stats(a: StatsArgs) -> Result<(), Error> {
             "capacity": capacity,
             "alive": alive,
             "dead": snap.dead,
-            // no culling or sorting yet: the draw order is the alive list
-            "visible_sorted": snap.alive,
+            "visible_sorted": snap.visible.iter().map(|pair| pair[1]).collect::<Vec<_>>(),
             "camera": {"eye": scene.camera.eye.to_array(),
                        "view_proj": scene.camera.view_proj().to_cols_array()},
         });
@@ -304,7 +303,7 @@ fn stats(a: StatsArgs) -> Result<(), Error> {
     println!(
         "{}",
         json!({"demo": name, "capacity": capacity, "frames": a.frames, "alive": s.alive,
-               "dead": s.dead, "visible": s.alive, "emitted_total": s.emitted_total,
+               "dead": s.dead, "visible": s.visible, "emitted_total": s.emitted_total,
                "dropped_total": s.dropped_total, "killed_total": s.killed_total,
                "requested_total": s.requested_total})
     );

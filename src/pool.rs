@@ -8,6 +8,7 @@
 use wgpu::util::DeviceExt;
 
 use crate::error::{Error, Result};
+use crate::passes::sort::padded_len;
 use crate::readback::read_buffer;
 use crate::types::{Counters, IndirectArgs, Particle, PARTICLE_SIZE, WORKGROUP};
 
@@ -17,6 +18,9 @@ pub struct ParticlePool {
     pub particles: wgpu::Buffer,
     pub dead: wgpu::Buffer,
     pub alive: [wgpu::Buffer; 2],
+    /// Visible (sort key, index) pairs written by cull, sorted in place; padded to
+    /// [`padded_len`] pairs for the bitonic sort.
+    pub visible: wgpu::Buffer,
     pub counters: wgpu::Buffer,
     pub args: wgpu::Buffer,
 }
@@ -31,6 +35,8 @@ pub struct PoolSnapshot {
     pub alive: Vec<u32>,
     /// The dead list (`counters.dead` entries).
     pub dead: Vec<u32>,
+    /// The visible (key, index) pairs in draw order (`counters.visible` entries).
+    pub visible: Vec<[u32; 2]>,
     pub args: IndirectArgs,
 }
 
@@ -100,6 +106,7 @@ impl ParticlePool {
             buffer("flurry.alive_a", n * 4, storage),
             buffer("flurry.alive_b", n * 4, storage),
         ];
+        let visible = buffer("flurry.visible", padded_len(capacity) as u64 * 8, storage);
         let counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.counters"),
             contents: bytemuck::bytes_of(&Counters {
@@ -118,6 +125,7 @@ impl ParticlePool {
             particles,
             dead,
             alive,
+            visible,
             counters,
             args,
         }
@@ -132,19 +140,27 @@ impl ParticlePool {
     ) -> Result<PoolSnapshot> {
         let counters: Counters =
             bytemuck::pod_read_unaligned(&read_buffer(device, queue, &self.counters, 0, 32)?);
-        let args: IndirectArgs =
-            bytemuck::pod_read_unaligned(&read_buffer(device, queue, &self.args, 0, 32)?);
+        let args: IndirectArgs = bytemuck::pod_read_unaligned(&read_buffer(
+            device,
+            queue,
+            &self.args,
+            0,
+            std::mem::size_of::<IndirectArgs>() as u64,
+        )?);
         let n = self.capacity as u64;
         let particles = read_buffer(device, queue, &self.particles, 0, n * PARTICLE_SIZE)?;
         let alive_n = (counters.alive as u64).min(n);
         let dead_n = (counters.dead.max(0) as u64).min(n);
         let alive = read_buffer(device, queue, &self.alive[current], 0, alive_n * 4)?;
         let dead = read_buffer(device, queue, &self.dead, 0, dead_n * 4)?;
+        let visible_n = (counters.visible as u64).min(n);
+        let visible = read_buffer(device, queue, &self.visible, 0, visible_n * 8)?;
         Ok(PoolSnapshot {
             counters,
             particles: bytemuck::pod_collect_to_vec(&particles),
             alive: bytemuck::pod_collect_to_vec(&alive),
             dead: bytemuck::pod_collect_to_vec(&dead),
+            visible: bytemuck::pod_collect_to_vec(&visible),
             args,
         })
     }

@@ -9,16 +9,20 @@ pub enum Shader {
     Emit,
     Args,
     Simulate,
+    Cull,
+    Sort,
     Draw,
     Tonemap,
 }
 
 impl Shader {
     /// Every pass, for validation.
-    pub const ALL: [Shader; 5] = [
+    pub const ALL: [Shader; 7] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
+        Shader::Cull,
+        Shader::Sort,
         Shader::Draw,
         Shader::Tonemap,
     ];
@@ -29,6 +33,8 @@ impl Shader {
             Shader::Emit => "emit",
             Shader::Args => "args",
             Shader::Simulate => "simulate",
+            Shader::Cull => "cull",
+            Shader::Sort => "sort",
             Shader::Draw => "draw",
             Shader::Tonemap => "tonemap",
         }
@@ -39,6 +45,8 @@ impl Shader {
             Shader::Emit => include_str!("../shaders/emit.wgsl"),
             Shader::Args => include_str!("../shaders/args.wgsl"),
             Shader::Simulate => include_str!("../shaders/simulate.wgsl"),
+            Shader::Cull => include_str!("../shaders/cull.wgsl"),
+            Shader::Sort => include_str!("../shaders/sort.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::Tonemap => include_str!("../shaders/tonemap.wgsl"),
         }

@@ -10,7 +10,10 @@ use wgpu_profiler::GpuProfiler;
 use crate::camera::Camera;
 use crate::effect::{EffectDesc, SpawnClock};
 use crate::error::Result;
-use crate::passes::{args::ArgsPass, draw::DrawPass, emit::EmitPass, simulate::SimulatePass};
+use crate::passes::sort::{SortBinding, SortPass, SortPlan};
+use crate::passes::{
+    args::ArgsPass, cull::CullPass, draw::DrawPass, emit::EmitPass, simulate::SimulatePass,
+};
 use crate::pool::{ParticlePool, PoolSnapshot};
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
 
@@ -19,17 +22,23 @@ use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
 pub enum Step {
     /// Emit, then size the simulate dispatch.
     Emit,
-    /// Simulate, then write the draw arguments.
+    /// Simulate, then size the cull dispatch.
     Simulate,
+    /// Frustum cull into the visible list, then write the draw arguments.
+    Cull,
+    /// Sort the visible list back to front (effects that sort; others record nothing).
+    Sort,
 }
 
 impl Step {
-    pub const ALL: [Step; 2] = [Step::Emit, Step::Simulate];
+    pub const ALL: [Step; 4] = [Step::Emit, Step::Simulate, Step::Cull, Step::Sort];
 
     pub fn name(self) -> &'static str {
         match self {
             Step::Emit => "emit",
             Step::Simulate => "simulate",
+            Step::Cull => "cull",
+            Step::Sort => "sort",
         }
     }
 }
@@ -40,6 +49,7 @@ pub struct Stats {
     pub capacity: u32,
     pub alive: u32,
     pub dead: u32,
+    pub visible: u32,
     pub emitted_total: u64,
     pub dropped_total: u64,
     pub killed_total: u64,
@@ -55,10 +65,15 @@ pub struct ParticleSystem {
     emit: EmitPass,
     args: ArgsPass,
     simulate: SimulatePass,
+    cull: CullPass,
+    sort: SortPass,
+    sort_plan: Option<SortPlan>,
     draw: DrawPass,
     emit_bind: [wgpu::BindGroup; 2],
     simulate_bind: [wgpu::BindGroup; 2],
-    draw_bind: [wgpu::BindGroup; 2],
+    cull_bind: [wgpu::BindGroup; 2],
+    sort_bind: Option<SortBinding>,
+    draw_bind: wgpu::BindGroup,
     args_bind: wgpu::BindGroup,
     clock: SpawnClock,
     /// Updates so far; this frame emits into alive list `(frames - 1) % 2`.
@@ -100,13 +115,19 @@ impl ParticleSystem {
         let emit = EmitPass::new(device);
         let args = ArgsPass::new(device);
         let simulate = SimulatePass::new(device);
+        let cull = CullPass::new(device);
+        let sort = SortPass::new(device);
         let draw = DrawPass::new(device, desc.blend);
         let per_list = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
         let emit_bind = per_list(&|c| emit.bind(device, &pool, c, &emit_buf, &effect_buf));
         let simulate_bind = per_list(&|c| simulate.bind(device, &pool, c, &frame_buf, &effect_buf));
-        // after simulating from list c, the particles to draw are in list 1 - c
-        let draw_bind =
-            per_list(&|c| draw.bind(device, &pool, &pool.alive[1 - c], &frame_buf, &effect_buf));
+        // after simulating from list c, the live particles are in list 1 - c
+        let cull_bind = per_list(&|c| cull.bind(device, &pool, 1 - c, &frame_buf, &effect_buf));
+        let sort_plan = desc.sorts().then(|| SortPlan::bitonic(device, capacity));
+        let sort_bind = sort_plan
+            .as_ref()
+            .map(|plan| sort.bind(device, plan, &pool.visible, &pool.counters));
+        let draw_bind = draw.bind(device, &pool, &frame_buf, &effect_buf);
         let args_bind = args.bind(device, &pool);
         Ok(ParticleSystem {
             desc: desc.clone(),
@@ -117,9 +138,14 @@ impl ParticleSystem {
             emit,
             args,
             simulate,
+            cull,
+            sort,
+            sort_plan,
             draw,
             emit_bind,
             simulate_bind,
+            cull_bind,
+            sort_bind,
             draw_bind,
             args_bind,
             clock: SpawnClock::default(),
@@ -179,9 +205,17 @@ impl ParticleSystem {
             time: self.clock.time as f32,
             cam_up,
             frame: self.frames as u32,
+            planes: camera.frustum_planes(),
         };
         queue.write_buffer(&self.frame_buf, 0, &uniform_bytes(&frame));
         queue.write_buffer(&self.emit_buf, 0, &uniform_bytes(&emit));
+    }
+
+    /// The compute steps this system records each frame (no sort for effects that skip it).
+    pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
+        Step::ALL
+            .into_iter()
+            .filter(|&s| s != Step::Sort || self.sort_plan.is_some())
     }
 
     /// Record one compute step into an open compute pass.
@@ -197,6 +231,15 @@ impl ParticleSystem {
                     .record(pass, &self.simulate_bind[c], &self.pool);
                 self.args.record_after_simulate(pass, &self.args_bind);
             }
+            Step::Cull => {
+                self.cull.record(pass, &self.cull_bind[c], &self.pool);
+                self.args.record_after_cull(pass, &self.args_bind);
+            }
+            Step::Sort => {
+                if let (Some(plan), Some(bind)) = (&self.sort_plan, &self.sort_bind) {
+                    self.sort.record(pass, plan, bind);
+                }
+            }
         }
     }
 
@@ -206,7 +249,7 @@ impl ParticleSystem {
         encoder: &mut wgpu::CommandEncoder,
         profiler: Option<&GpuProfiler>,
     ) {
-        for step in Step::ALL {
+        for step in self.steps() {
             crate::profiler::compute_pass(encoder, profiler, step.name(), |pass| {
                 self.record_step(step, pass)
             });
@@ -215,8 +258,7 @@ impl ParticleSystem {
 
     /// Record the indirect draw of the live particles into an Rgba16Float render pass.
     pub fn record_draw(&self, pass: &mut wgpu::RenderPass) {
-        self.draw
-            .record(pass, &self.draw_bind[self.current()], &self.pool);
+        self.draw.record(pass, &self.draw_bind, &self.pool);
     }
 
     /// Read the pool back (blocks; for tests and `stats`).
@@ -231,6 +273,7 @@ impl ParticleSystem {
             capacity: self.pool.capacity,
             alive: snap.counters.alive,
             dead: snap.counters.dead.max(0) as u32,
+            visible: snap.counters.visible,
             emitted_total: emitted,
             dropped_total: snap.counters.dropped as u64 + self.dropped_on_cpu,
             killed_total: emitted - snap.counters.alive as u64,

@@ -56,10 +56,12 @@ pub struct Counters {
     pub emitted: u32,
     /// Spawn requests that found the dead list empty.
     pub dropped: u32,
-    pub _pad: [u32; 3],
+    /// Entries of the visible list written by cull this frame.
+    pub visible: u32,
+    pub _pad: [u32; 2],
 }
 
-/// Indirect arguments written on the GPU (32 bytes).
+/// Indirect arguments written on the GPU (48 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct IndirectArgs {
@@ -68,6 +70,9 @@ pub struct IndirectArgs {
     pub _pad: u32,
     /// `draw_indirect` arguments (byte offset [`IndirectArgs::DRAW_OFFSET`]).
     pub draw: [u32; 4],
+    /// `dispatch_workgroups_indirect` arguments of cull (byte offset 32).
+    pub cull: [u32; 3],
+    pub _pad1: u32,
 }
 
 impl IndirectArgs {
@@ -75,6 +80,21 @@ impl IndirectArgs {
     pub const SIM_OFFSET: u64 = 0;
     /// Byte offset of the draw arguments.
     pub const DRAW_OFFSET: u64 = 16;
+    /// Byte offset of the cull dispatch arguments.
+    pub const CULL_OFFSET: u64 = 32;
+}
+
+/// One step of the bitonic sort (`SortStep` in sort.wgsl; 16 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct SortStep {
+    /// Stage: the size of the bitonic sequences being merged.
+    pub k: u32,
+    /// Compare stride of a global step.
+    pub j: u32,
+    /// 0 local sort, 1 global step, 2 local merge.
+    pub kind: u32,
+    pub _pad: u32,
 }
 
 /// Per-frame camera and clock.
@@ -87,6 +107,8 @@ pub struct FrameUniforms {
     pub time: f32,
     pub cam_up: Vec3,
     pub frame: u32,
+    /// Frustum planes (left, right, bottom, top, near, far), inside where `xyz·p + w >= 0`.
+    pub planes: [Vec4; 6],
 }
 
 /// Per-effect constants.
@@ -154,8 +176,9 @@ mod tests {
 
     impl Layouts {
         fn new() -> Self {
-            let src = crate::shaders::COMMON;
-            let module = naga::front::wgsl::parse_str(src).expect("common.wgsl parses");
+            // sort.wgsl adds SortStep to the common structs
+            let src = crate::shaders::Shader::Sort.source();
+            let module = naga::front::wgsl::parse_str(&src).expect("common + sort parse");
             let mut layouter = naga::proc::Layouter::default();
             layouter.update(module.to_ctx()).expect("layout");
             Layouts { module, layouter }
@@ -206,12 +229,17 @@ mod tests {
             color => "color", size => "size", rotation => "rotation", spin => "spin", id => "id",
             emitter => "emitter"]);
         check_pod!(l, Counters, [dead => "dead", alive => "alive", next_alive => "next_alive",
-            emitted => "emitted", dropped => "dropped"]);
-        check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count"]);
+            emitted => "emitted", dropped => "dropped", visible => "visible"]);
+        check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x"]);
+        assert_eq!(
+            l.offset("IndirectArgs", "cull_x") as u64,
+            IndirectArgs::CULL_OFFSET
+        );
         assert_eq!(
             l.offset("IndirectArgs", "draw_vertex_count") as u64,
             IndirectArgs::DRAW_OFFSET
         );
+        check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind"]);
         assert_eq!(PARTICLE_SIZE, 64);
     }
 
@@ -259,6 +287,7 @@ mod tests {
                 ("time", |v| v.time = 1.0),
                 ("cam_up", |v| v.cam_up = Vec3::ONE),
                 ("frame", |v| v.frame = 1),
+                ("planes", |v| v.planes[0] = Vec4::ONE),
             ],
         );
         check_uniform::<EffectParams>(

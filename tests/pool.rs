@@ -82,6 +82,7 @@ fn churny() -> EffectDesc {
         }),
         over_life: OverLife::default(),
         blend: Blend::Additive,
+        sort: None,
     }
 }
 
@@ -191,6 +192,7 @@ fn twin_effect() -> EffectDesc {
         }),
         over_life: OverLife::default(),
         blend: Blend::Alpha,
+        sort: None,
     }
 }
 
@@ -304,6 +306,7 @@ fn constant_acceleration(integrator: Integrator) -> EffectDesc {
         bounds: None,
         over_life: OverLife::default(),
         blend: Blend::Alpha,
+        sort: None,
     }
 }
 

@@ -63,6 +63,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
             size_end: 0.6,
         },
         blend: Blend::Additive,
+        sort: None,
     }
 }
 

@@ -50,6 +50,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
         }),
         over_life: OverLife::default(),
         blend: Blend::Alpha,
+        sort: None,
     }
 }
 

@@ -1,5 +1,6 @@
 //! Indirect-argument passes (`shaders/args.wgsl`): one thread turns counters into the
-//! simulate dispatch (after emit) and the draw arguments (after simulate).
+//! simulate dispatch (after emit), the cull dispatch (after simulate) and the draw
+//! arguments (after cull).
 
 use super::{bind_buffers, compute_pipeline, layout, storage};
 use crate::pool::ParticlePool;
@@ -11,6 +12,7 @@ pub struct ArgsPass {
     layout: wgpu::BindGroupLayout,
     after_emit: wgpu::ComputePipeline,
     after_simulate: wgpu::ComputePipeline,
+    after_cull: wgpu::ComputePipeline,
 }
 
 impl ArgsPass {
@@ -23,6 +25,7 @@ impl ArgsPass {
         ArgsPass {
             after_emit: compute_pipeline(device, Shader::Args, "after_emit", &layout),
             after_simulate: compute_pipeline(device, Shader::Args, "after_simulate", &layout),
+            after_cull: compute_pipeline(device, Shader::Args, "after_cull", &layout),
             layout,
         }
     }
@@ -39,6 +42,12 @@ impl ArgsPass {
 
     pub fn record_after_simulate(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
         pass.set_pipeline(&self.after_simulate);
+        pass.set_bind_group(0, bind, &[]);
+        pass.dispatch_workgroups(1, 1, 1);
+    }
+
+    pub fn record_after_cull(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
+        pass.set_pipeline(&self.after_cull);
         pass.set_bind_group(0, bind, &[]);
         pass.dispatch_workgroups(1, 1, 1);
     }

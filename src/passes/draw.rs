@@ -1,4 +1,4 @@
-//! Draw pass (`shaders/draw.wgsl`): camera-facing billboards pulled from the alive list by
+//! Draw pass (`shaders/draw.wgsl`): camera-facing billboards pulled from the visible list by
 //! `draw_indirect` (instance count written on the GPU), into an Rgba16Float target.
 
 use super::{bind_buffers, layout, render_pipeline, storage, uniform};
@@ -67,12 +67,11 @@ impl DrawPass {
         DrawPass { layout, pipeline }
     }
 
-    /// Bind group drawing the particles listed in `draw_list`.
+    /// Bind group drawing the pool's visible list in order.
     pub fn bind(
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
-        draw_list: &wgpu::Buffer,
         frame: &wgpu::Buffer,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
@@ -80,7 +79,7 @@ impl DrawPass {
             device,
             "draw",
             &self.layout,
-            &[&pool.particles, draw_list, frame, effect],
+            &[&pool.particles, &pool.visible, frame, effect],
         )
     }
 

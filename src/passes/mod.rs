@@ -2,9 +2,11 @@
 //! layout once and records itself into a pass the caller opens.
 
 pub mod args;
+pub mod cull;
 pub mod draw;
 pub mod emit;
 pub mod simulate;
+pub mod sort;
 pub mod tonemap;
 
 /// A storage-buffer layout entry.

@@ -1,0 +1,54 @@
+// cull.wgsl — frustum culling of the alive list.
+//
+// Each alive particle's bounding sphere (position, drawn radius) is tested against the six
+// frustum planes; visible ones are appended to the visible list as (key, index) with
+// key = sort_key(distance to the eye), one global atomic per workgroup.
+
+@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read> alive_list: array<u32>;
+@group(0) @binding(2) var<storage, read_write> visible: array<vec2<u32>>;
+@group(0) @binding(3) var<storage, read_write> counters: Counters;
+@group(0) @binding(4) var<uniform> frame: FrameUniforms;
+@group(0) @binding(5) var<uniform> effect: EffectParams;
+
+var<workgroup> wg_count: atomic<u32>;
+var<workgroup> wg_base: u32;
+
+fn in_frustum(center: vec3<f32>, radius: f32) -> bool {
+    for (var i = 0u; i < 6u; i++) {
+        let plane = frame.planes[i];
+        if dot(plane.xyz, center) + plane.w < -radius {
+            return false;
+        }
+    }
+    return true;
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let n = atomicLoad(&counters.alive);
+    var shown = false;
+    var local = 0u;
+    var index = 0u;
+    var key = 0u;
+    if gid.x < n {
+        index = alive_list[gid.x];
+        let p = particles[index];
+        if in_frustum(p.pos, drawn_radius(p, effect.size_end)) {
+            shown = true;
+            key = sort_key(distance(p.pos, frame.eye));
+            local = atomicAdd(&wg_count, 1u);
+        }
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        let c = atomicLoad(&wg_count);
+        if c > 0u {
+            wg_base = atomicAdd(&counters.visible, c);
+        }
+    }
+    workgroupBarrier();
+    if shown {
+        visible[wg_base + local] = vec2<u32>(key, index);
+    }
+}
