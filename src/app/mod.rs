@@ -1,6 +1,7 @@
 //! Programs built on the library: headless frames (PNG out) and the profiler loop.
 
 pub mod headless;
+pub mod sort_bench;
 
 use std::time::Instant;
 

@@ -1,0 +1,134 @@
+//! The CLI's flags (clap).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use flurry::Demo;
+
+#[derive(Parser)]
+#[command(
+    name = "flurry",
+    version,
+    about = "GPU compute-driven particles on wgpu"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run a demo; renders headless to a PNG with --headless or when no display exists.
+    Demo(DemoArgs),
+    /// Simulate a demo or effect file and print counts as JSON (last line).
+    Stats(StatsArgs),
+    /// Time every GPU pass of a demo.
+    Profile(ProfileArgs),
+    /// Validate an effect file (exit 1 with the reasons when it is refused).
+    Check { file: PathBuf },
+}
+
+#[derive(Args)]
+pub struct Common {
+    /// Pool capacity (particles); 1 up to what the adapter's buffer limits allow.
+    #[arg(long, allow_hyphen_values = true)]
+    pub particles: Option<i64>,
+    /// Random seed; the same seed reproduces a run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u32,
+    /// Fixed time step in seconds (0 < dt <= 1); without it the clock is real time.
+    #[arg(long, allow_hyphen_values = true)]
+    pub dt: Option<f64>,
+}
+
+#[derive(Args)]
+pub struct DemoArgs {
+    pub demo: Demo,
+    #[command(flatten)]
+    pub common: Common,
+    /// Output size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
+    pub size: (i64, i64),
+    /// Render offscreen and write a PNG instead of opening a window.
+    #[arg(long)]
+    pub headless: bool,
+    /// Frames to render headless.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub frames: u32,
+    /// PNG path for headless output (default flurry-<demo>.png).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct StatsArgs {
+    /// A built-in demo (or use --effect).
+    #[arg(required_unless_present = "effect", conflicts_with = "effect")]
+    pub demo: Option<Demo>,
+    /// An effect file in RON.
+    #[arg(long)]
+    pub effect: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub frames: u32,
+    /// Write the GPU state after the last frame as JSON.
+    #[arg(long)]
+    pub dump: Option<PathBuf>,
+}
+
+/// What `profile` measures: a demo's passes, or the sort on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProfileTarget {
+    Snow,
+    Fireworks,
+    /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
+    Sort,
+}
+
+impl ProfileTarget {
+    pub fn demo(self) -> Option<Demo> {
+        match self {
+            ProfileTarget::Snow => Some(Demo::Snow),
+            ProfileTarget::Fireworks => Some(Demo::Fireworks),
+            ProfileTarget::Sort => None,
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct ProfileArgs {
+    pub target: ProfileTarget,
+    /// Keys to sort (`profile sort`).
+    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u32).range(1..))]
+    pub keys: u32,
+    /// Alternating runs of each sort (`profile sort`).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+    #[command(flatten)]
+    pub common: Common,
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub frames: u32,
+    /// Target size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
+    pub size: (i64, i64),
+    /// Timing mode; default: cpu-sync on CPU adapters, gpu-timestamps elsewhere.
+    #[arg(long, value_parser = ["gpu-timestamps", "cpu-sync"])]
+    pub timing: Option<String>,
+    /// Write the results as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Write every timed pass as a chrome://tracing / Perfetto JSON trace.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+}
+
+pub fn parse_size(s: &str) -> Result<(i64, i64), String> {
+    let err = || format!("--size {s}: expected WIDTHxHEIGHT, e.g. 1280x720");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(err)?;
+    Ok((
+        w.trim().parse().map_err(|_| err())?,
+        h.trim().parse().map_err(|_| err())?,
+    ))
+}

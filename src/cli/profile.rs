@@ -1,0 +1,98 @@
+//! `flurry profile`: time every GPU pass of a demo.
+
+use serde_json::json;
+
+use flurry::app::{check_size, Scene};
+use flurry::error::{Error, Invalid};
+use flurry::profiler::{memcpy_gb_s, Timing};
+use flurry::Demo;
+
+use super::args::ProfileArgs;
+use super::{setup, write_file};
+
+pub fn run(a: ProfileArgs) -> Result<(), Error> {
+    match a.target.demo() {
+        Some(demo) => passes(a, demo),
+        None => super::profile_sort::run(a),
+    }
+}
+
+fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
+    let (gpu, capacity, dt) = setup(&a.common, demo.default_particles())?;
+    let size = check_size(&gpu, a.size.0, a.size.1)?;
+    let has_ts = gpu
+        .device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY);
+    let timing = match a.timing.as_deref() {
+        Some("cpu-sync") => Timing::CpuSync,
+        Some(_) if !has_ts => {
+            return Err(Invalid::new(
+                "--timing",
+                "gpu-timestamps",
+                "cpu-sync (this adapter has no timestamp queries)",
+            )
+            .into())
+        }
+        Some(_) => Timing::GpuTimestamps,
+        None => Timing::default_for(gpu.is_cpu(), has_ts),
+    };
+    let mut scene = Scene::for_demo(&gpu, demo, capacity, a.common.seed, size)?;
+    let dt = dt.unwrap_or(1.0 / 60.0);
+    // warm-up: fill the pool, compile pipelines
+    for _ in 0..3 {
+        scene.frame(&gpu, dt, true);
+    }
+    gpu.wait()?;
+    let samples = scene.profile(&gpu, a.frames, dt, timing)?;
+    let snap = scene.system.snapshot(&gpu.device, &gpu.queue)?;
+    let alive = snap.counters.alive;
+    let memcpy = memcpy_gb_s();
+    println!(
+        "{} on {} ({}), {} particles ({} alive), {} frames, {}x{}",
+        demo.name(),
+        gpu.adapter_name(),
+        timing.name(),
+        capacity,
+        alive,
+        a.frames,
+        size.0,
+        size.1
+    );
+    println!(
+        "{:<10} {:>10} {:>10} {:>10}",
+        "pass", "median ms", "min", "max"
+    );
+    let mut passes = serde_json::Map::new();
+    let mut frame_ms = 0.0;
+    let mut simulate_ms = 0.0;
+    for (name, med, lo, hi) in samples.summary() {
+        println!("{name:<10} {med:>10.3} {lo:>10.3} {hi:>10.3}");
+        match name.as_str() {
+            "frame" => frame_ms = med,
+            _ => {
+                if name == "simulate" {
+                    simulate_ms = med;
+                }
+                passes.insert(name, json!(med));
+            }
+        }
+    }
+    // simulate reads and writes each particle (64 B + 64 B) and one index in, one out
+    let simulate_gb_s = alive as f64 * 136.0 / (simulate_ms * 1e-3) / 1e9;
+    println!("memcpy {memcpy:.1} GB/s (read + write); simulate moves {simulate_gb_s:.1} GB/s ({:.0}% of it)",
+        100.0 * simulate_gb_s / memcpy);
+    let report = json!({"adapter": gpu.adapter_name(), "timing": timing.name(), "particles": capacity,
+        "alive": alive, "frames": a.frames, "scale": 1.0, "size": [size.0, size.1], "passes": passes,
+        "frame_ms": frame_ms, "memcpy_gb_s": memcpy, "simulate_gb_s": simulate_gb_s});
+    if let Some(path) = &a.trace {
+        write_file(path, samples.chrome_trace())?;
+    }
+    if let Some(path) = &a.json {
+        write_file(
+            path,
+            serde_json::to_string_pretty(&report).unwrap_or_default(),
+        )?;
+    }
+    Ok(())
+}

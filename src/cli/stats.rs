@@ -1,0 +1,78 @@
+//! `flurry stats`: simulate, print counts as JSON, optionally dump the pool.
+
+use serde_json::json;
+
+use flurry::app::Scene;
+use flurry::effect::EffectDesc;
+use flurry::error::Error;
+use flurry::{Camera, Demo};
+
+use super::args::StatsArgs;
+use super::{setup, write_file, Clock};
+
+pub fn run(a: StatsArgs) -> Result<(), Error> {
+    let file_desc = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
+    let default_particles = a.demo.map_or(16_384, Demo::default_particles);
+    let (gpu, capacity, dt) = setup(&a.common, default_particles)?;
+    let (desc, name, camera, background): (EffectDesc, String, Box<dyn Fn(f32) -> Camera>, _) =
+        match (a.demo, file_desc) {
+            (Some(d), _) => (
+                d.effect(capacity),
+                d.name().into(),
+                Box::new(move |x| d.camera(x)),
+                d.background(),
+            ),
+            (None, Some(desc)) => {
+                let name = desc.name.clone();
+                let cam = |aspect| {
+                    Camera::look_at(glam::Vec3::new(0.0, 5.0, 15.0), glam::Vec3::ZERO, aspect)
+                };
+                (desc, name, Box::new(cam), [0.0, 0.0, 0.0, 1.0])
+            }
+            (None, None) => unreachable!("clap requires a demo or --effect"),
+        };
+    let mut scene = Scene::new(
+        &gpu,
+        &desc,
+        capacity,
+        a.common.seed,
+        (320, 240),
+        camera,
+        background,
+    )?;
+    let mut clock = Clock::new(dt);
+    for _ in 0..a.frames {
+        let dt = clock.tick();
+        scene.frame(&gpu, dt, false);
+    }
+    let snap = scene.system.snapshot(&gpu.device, &gpu.queue)?;
+    let s = scene.system.stats(&snap);
+    if let Some(path) = &a.dump {
+        let alive: Vec<_> = snap
+            .alive
+            .iter()
+            .map(|&i| {
+                let p = &snap.particles[i as usize];
+                json!({"index": i, "id": p.id, "pos": p.pos.to_array(), "vel": p.vel.to_array(),
+                       "age": p.age, "lifetime": p.lifetime})
+            })
+            .collect();
+        let dump = json!({
+            "capacity": capacity,
+            "alive": alive,
+            "dead": snap.dead,
+            "visible_sorted": snap.visible.iter().map(|pair| pair[1]).collect::<Vec<_>>(),
+            "camera": {"eye": scene.camera.eye.to_array(),
+                       "view_proj": scene.camera.view_proj().to_cols_array()},
+        });
+        write_file(path, dump.to_string())?;
+    }
+    println!(
+        "{}",
+        json!({"demo": name, "capacity": capacity, "frames": a.frames, "alive": s.alive,
+               "dead": s.dead, "visible": s.visible, "emitted_total": s.emitted_total,
+               "dropped_total": s.dropped_total, "killed_total": s.killed_total,
+               "requested_total": s.requested_total})
+    );
+    Ok(())
+}
