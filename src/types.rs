@@ -90,11 +90,12 @@ impl IndirectArgs {
 pub struct SortStep {
     /// Stage: the size of the bitonic sequences being merged.
     pub k: u32,
-    /// Compare stride of a global step.
+    /// Largest compare stride of the dispatch.
     pub j: u32,
-    /// 0 local sort, 1 global step, 2 local merge.
+    /// 0 chunk sort, 1 fused steps.
     pub kind: u32,
-    pub _pad: u32,
+    /// Steps fused in the dispatch (`STEPS` of its pipeline).
+    pub steps: u32,
 }
 
 /// Per-frame camera and clock.
@@ -239,7 +240,7 @@ mod tests {
             l.offset("IndirectArgs", "draw_vertex_count") as u64,
             IndirectArgs::DRAW_OFFSET
         );
-        check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind"]);
+        check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         assert_eq!(PARTICLE_SIZE, 64);
     }
 

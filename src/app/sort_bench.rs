@@ -123,6 +123,28 @@ impl SortBench {
         Ok(start.elapsed())
     }
 
+    /// Time every dispatch of the bitonic plan on its own (submit + wait each): (k, j,
+    /// steps) and milliseconds, for finding where a sort spends its time.
+    pub fn dispatch_times(&self, gpu: &GpuContext) -> Result<Vec<(Option<(u32, u32, u32)>, f64)>> {
+        let mut out = vec![];
+        for i in 0..self.bitonic.dispatches() {
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                self.pass
+                    .record_dispatch(&mut pass, &self.bitonic, &self.bind_bitonic, i);
+            }
+            let start = Instant::now();
+            gpu.queue.submit([encoder.finish()]);
+            gpu.wait()?;
+            out.push((
+                SortPass::describe(&self.bitonic, i),
+                start.elapsed().as_secs_f64() * 1e3,
+            ));
+        }
+        Ok(out)
+    }
+
     /// The first `count` pairs (the uploaded count) as they are now.
     pub fn read(&self, gpu: &GpuContext) -> Result<Vec<[u32; 2]>> {
         let bytes = read_buffer(

@@ -70,7 +70,20 @@ pub(crate) fn compute_pipeline(
     entry: &str,
     layout: &wgpu::BindGroupLayout,
 ) -> wgpu::ComputePipeline {
-    let module = shader.module(device);
+    compute_pipeline_with(device, shader, entry, layout, &[])
+}
+
+/// As [`compute_pipeline`], with the module specialised by [`Shader::source_with`].
+///
+/// [`Shader::source_with`]: crate::shaders::Shader::source_with
+pub(crate) fn compute_pipeline_with(
+    device: &wgpu::Device,
+    shader: crate::shaders::Shader,
+    entry: &str,
+    layout: &wgpu::BindGroupLayout,
+    consts: &[(&str, u32)],
+) -> wgpu::ComputePipeline {
+    let module = shader.module_with(device, consts);
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(shader.name()),
         bind_group_layouts: &[Some(layout)],

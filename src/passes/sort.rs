@@ -1,27 +1,37 @@
 //! Sort pass (`shaders/sort.wgsl`): bitonic sort of the visible (key, index) pairs.
 //!
-//! A [`SortPlan`] is the list of dispatches for a capacity. [`SortPlan::bitonic`] sorts
-//! blocks of [`BLOCK`] pairs in workgroup memory, runs only strides >= BLOCK as global
-//! steps and finishes every stage in workgroup memory; all its dispatches are indirect,
-//! sized on the GPU from the visible count. [`SortPlan::naive`] dispatches every (k, j)
-//! step globally over the whole padded buffer: the baseline `flurry profile sort` measures.
+//! A [`SortPlan`] is the list of dispatches for a capacity. [`SortPlan::bitonic`] keeps
+//! groups of 2^[`MAX_STEPS`] = 128 pairs per thread in registers: one dispatch sorts every
+//! run of 128 pairs, and each later dispatch runs up to seven steps of a stage, so a
+//! 1M-pair sort makes 33 passes over memory instead of 210; its dispatches are indirect,
+//! sized on the GPU from the visible count.
+//!
+//! Why registers and not workgroup memory: on lavapipe a pass costs about the same
+//! whether it runs one step or seven (≈2.5 ms per pass over 1M pairs, measured with
+//! `cargo run --release --example sort_dispatches`), and a first version that sorted
+//! 2048-pair blocks in workgroup memory with barriers ran slower than the naive sort
+//! (649 ms against 436 ms for 1M pairs). Fewer passes is what pays. [`SortPlan::naive`] dispatches every (k, j) step of the
+//! network on its own over the whole padded buffer: the baseline `flurry profile sort`
+//! measures.
 
 use wgpu::util::DeviceExt;
 
-use super::{layout, storage};
+use super::{compute_pipeline, compute_pipeline_with, layout, storage};
 use crate::shaders::Shader;
 use crate::types::SortStep;
 
-/// Pairs sorted per workgroup in workgroup memory (`BLOCK` in sort.wgsl).
-pub const BLOCK: u32 = 2048;
+/// Most network steps fused into one dispatch (`MAX_GROUP` = 2^MAX_STEPS in sort.wgsl).
+pub const MAX_STEPS: u32 = 7;
 /// Threads per sort workgroup (`SORT_THREADS`).
-const THREADS: u32 = 256;
+const THREADS: u32 = 64;
+/// Shortest sorted length (`MIN_LEN`): one workgroup of full groups.
+pub const MIN_LEN: u32 = (1 << MAX_STEPS) * THREADS;
 /// Key of padding pairs; real keys are smaller (`SORT_SENTINEL`).
 pub const SENTINEL: u32 = u32::MAX;
 
 /// Pairs the sorted buffer must hold for `capacity` visible particles.
 pub fn padded_len(capacity: u32) -> u32 {
-    capacity.max(1).next_power_of_two().max(BLOCK)
+    capacity.max(1).next_power_of_two().max(MIN_LEN)
 }
 
 /// The key cull writes for a distance (`sort_key` in common.wgsl): ascending keys are far
@@ -37,9 +47,9 @@ pub struct SortPass {
     args_layout: wgpu::BindGroupLayout,
     sort_layout: wgpu::BindGroupLayout,
     args: wgpu::ComputePipeline,
-    local_sort: wgpu::ComputePipeline,
-    local_merge: wgpu::ComputePipeline,
-    global_step: wgpu::ComputePipeline,
+    chunk_sort: wgpu::ComputePipeline,
+    /// `fused[r - 1]` runs r steps.
+    fused: Vec<wgpu::ComputePipeline>,
 }
 
 /// The dispatches that sort up to `len` pairs.
@@ -52,6 +62,10 @@ pub struct SortPlan {
     uniforms: wgpu::Buffer,
     table: wgpu::Buffer,
     dispatch: wgpu::Buffer,
+}
+
+fn step(k: u32, j: u32, kind: u32, steps: u32) -> SortStep {
+    SortStep { k, j, kind, steps }
 }
 
 impl SortPlan {
@@ -90,30 +104,27 @@ impl SortPlan {
         }
     }
 
-    /// Workgroup-local stages plus global steps only for strides >= BLOCK.
+    /// Runs of 2^MAX_STEPS sorted in registers, then every stage in dispatches of up to
+    /// MAX_STEPS steps.
     pub fn bitonic(device: &wgpu::Device, capacity: u32) -> Self {
         let len = padded_len(capacity);
-        let step = |k, j, kind| SortStep {
-            k,
-            j,
-            kind,
-            _pad: 0,
-        };
-        let mut steps = vec![step(BLOCK, 0, 0)];
-        let mut k = 2 * BLOCK;
+        let mut steps = vec![step(1 << MAX_STEPS, 0, 0, MAX_STEPS)];
+        let mut k = 2 << MAX_STEPS;
         while k <= len {
-            let mut j = k / 2;
-            while j >= BLOCK {
-                steps.push(step(k, j, 1));
-                j /= 2;
+            // steps j = k/2 .. 1 (log2 k of them), MAX_STEPS at a time from the top
+            let mut left = k.trailing_zeros();
+            while left > 0 {
+                let r = left.min(MAX_STEPS);
+                steps.push(step(k, 1 << (left - 1), 1, r));
+                left -= r;
             }
-            steps.push(step(k, BLOCK / 2, 2));
             k *= 2;
         }
         Self::new(device, steps, len, true)
     }
 
-    /// Every (k, j) step as a global dispatch over all `len` pairs (padded by the caller).
+    /// Every (k, j) step as its own global dispatch over all `len` pairs (padded by the
+    /// caller).
     pub fn naive(device: &wgpu::Device, capacity: u32) -> Self {
         let len = padded_len(capacity);
         let mut steps = vec![];
@@ -121,12 +132,7 @@ impl SortPlan {
         while k <= len {
             let mut j = k / 2;
             while j >= 1 {
-                steps.push(SortStep {
-                    k,
-                    j,
-                    kind: 1,
-                    _pad: 0,
-                });
+                steps.push(step(k, j, 1, 1));
                 j /= 2;
             }
             k *= 2;
@@ -190,12 +196,15 @@ impl SortPass {
                 },
             ],
         );
-        let pipeline = |entry, layout| super::compute_pipeline(device, Shader::Sort, entry, layout);
+        let with_steps = |entry, r: u32| {
+            compute_pipeline_with(device, Shader::Sort, entry, &sort_layout, &[("STEPS", r)])
+        };
         SortPass {
-            args: pipeline("sort_args", &args_layout),
-            local_sort: pipeline("local_sort", &sort_layout),
-            local_merge: pipeline("local_merge", &sort_layout),
-            global_step: pipeline("global_step", &sort_layout),
+            args: compute_pipeline(device, Shader::Sort, "sort_args", &args_layout),
+            chunk_sort: with_steps("chunk_sort", MAX_STEPS),
+            fused: (1..=MAX_STEPS)
+                .map(|r| with_steps("fused_steps", r))
+                .collect(),
             args_layout,
             sort_layout,
         }
@@ -238,24 +247,44 @@ impl SortPass {
 
     /// Record every dispatch of `plan`.
     pub fn record(&self, pass: &mut wgpu::ComputePass, plan: &SortPlan, bind: &SortBinding) {
-        if plan.indirect {
+        for i in 0..plan.dispatches() {
+            self.record_dispatch(pass, plan, bind, i);
+        }
+    }
+
+    /// Record dispatch `i` of `plan` alone (the argument pass is dispatch 0 of an indirect
+    /// plan; later ones read what it wrote).
+    pub fn record_dispatch(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        plan: &SortPlan,
+        bind: &SortBinding,
+        i: usize,
+    ) {
+        if plan.indirect && i == 0 {
             pass.set_pipeline(&self.args);
             pass.set_bind_group(0, &bind.args, &[]);
             pass.dispatch_workgroups((plan.steps.len() as u32).div_ceil(64), 1, 1);
+            return;
         }
-        for (i, s) in plan.steps.iter().enumerate() {
-            let pipeline = match s.kind {
-                0 => &self.local_sort,
-                1 => &self.global_step,
-                _ => &self.local_merge,
-            };
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &bind.sort, &[(i as u64 * plan.stride) as u32]);
-            if plan.indirect {
-                pass.dispatch_workgroups_indirect(&plan.dispatch, 12 * i as u64);
-            } else {
-                pass.dispatch_workgroups((plan.len / 2).div_ceil(THREADS), 1, 1);
-            }
+        let i = i - plan.indirect as usize;
+        let s = plan.steps[i];
+        let pipeline = match s.kind {
+            0 => &self.chunk_sort,
+            _ => &self.fused[s.steps as usize - 1],
+        };
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &bind.sort, &[(i as u64 * plan.stride) as u32]);
+        if plan.indirect {
+            pass.dispatch_workgroups_indirect(&plan.dispatch, 12 * i as u64);
+        } else {
+            pass.dispatch_workgroups((plan.len >> s.steps) / THREADS, 1, 1);
         }
+    }
+
+    /// (k, largest stride, steps) of dispatch `i` (None for the argument pass).
+    pub fn describe(plan: &SortPlan, i: usize) -> Option<(u32, u32, u32)> {
+        let i = i.checked_sub(plan.indirect as usize)?;
+        plan.steps.get(i).map(|s| (s.k, s.j, s.steps))
     }
 }
