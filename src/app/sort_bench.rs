@@ -10,6 +10,9 @@ use crate::passes::sort::{SortBinding, SortPass, SortPlan, SENTINEL};
 use crate::readback::read_buffer;
 use crate::types::Counters;
 
+/// A sort dispatch, (k, j, steps) or None for the argument pass, and its milliseconds.
+pub type DispatchTime = (Option<(u32, u32, u32)>, f64);
+
 /// Which sort to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SortKind {
@@ -125,7 +128,7 @@ impl SortBench {
 
     /// Time every dispatch of the bitonic plan on its own (submit + wait each): (k, j,
     /// steps) and milliseconds, for finding where a sort spends its time.
-    pub fn dispatch_times(&self, gpu: &GpuContext) -> Result<Vec<(Option<(u32, u32, u32)>, f64)>> {
+    pub fn dispatch_times(&self, gpu: &GpuContext) -> Result<Vec<DispatchTime>> {
         let mut out = vec![];
         for i in 0..self.bitonic.dispatches() {
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
