@@ -42,7 +42,7 @@ pub fn run(a: ProfileArgs) -> Result<(), Error> {
         gpu.adapter_name(),
         a.runs
     );
-    println!("  bitonic (workgroup-local stages) {bitonic:>10.3} ms  {dispatches:>4} dispatches  {:.1} Mkeys/s", n as f64 / bitonic / 1e3);
+    println!("  bitonic (128-pair register groups){bitonic:>10.3} ms  {dispatches:>4} dispatches  {:.1} Mkeys/s", n as f64 / bitonic / 1e3);
     println!(
         "  naive (every step global)        {naive:>10.3} ms  {naive_dispatches:>4} dispatches"
     );
