@@ -27,10 +27,10 @@ fn after_simulate() {
     args.cull_z = 1u;
 }
 
-// After cull: one instance per visible particle, four vertices (a strip) each.
+// After cull: one instance per visible particle, three vertices (one triangle) each.
 @compute @workgroup_size(1)
 fn after_cull() {
-    args.draw_vertex_count = 4u;
+    args.draw_vertex_count = 3u;
     args.draw_instance_count = atomicLoad(&counters.visible);
     args.draw_first_vertex = 0u;
     args.draw_first_instance = 0u;

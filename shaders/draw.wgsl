@@ -1,6 +1,8 @@
 // draw.wgsl — camera-facing billboards pulled from the visible list (no per-particle vertex
 // buffer), sorted back to front for alpha-blended effects: instance i draws particle
-// draw_list[i].y as a 4-vertex strip. The sprite is a
+// draw_list[i].y as one triangle around its disc (3 vertices and 1 triangle instead of a
+// quad's 4 and 2: measured 154 -> 137 ms for 262,144 snow particles at 1920x1080 on
+// lavapipe, whose draw cost is per primitive far more than per pixel). The sprite is a
 // procedural soft disc; the output is premultiplied so one blend state serves additive
 // (One, One) and alpha (One, OneMinusSrcAlpha) effects.
 
@@ -18,7 +20,9 @@ struct VsOut {
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VsOut {
     let p = particles[draw_list[ii].y];
-    let corner = vec2<f32>(f32(vi & 1u), f32(vi >> 1u)) * 2.0 - 1.0;
+    // one triangle circumscribing the unit disc: corners at radius 2, 120° apart
+    let angle = 1.5707963 + 2.0943951 * f32(vi);
+    let corner = 2.0 * vec2<f32>(cos(angle), sin(angle));
     let t = life_t(p);
     let radius = drawn_radius(p, effect.size_end);
     let c = cos(p.rotation);

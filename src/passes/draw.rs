@@ -57,7 +57,7 @@ impl DrawPass {
             device,
             Shader::Draw,
             &layout,
-            wgpu::PrimitiveTopology::TriangleStrip,
+            wgpu::PrimitiveTopology::TriangleList,
             wgpu::ColorTargetState {
                 format: PARTICLE_FORMAT,
                 blend: Some(blend_state(blend)),
