@@ -57,6 +57,15 @@ struct FrameUniforms {
     frame: u32,
     // left, right, bottom, top, near, far: inside where dot(xyz, p) + w >= 0 (|xyz| = 1)
     planes: array<vec4<f32>, 6>,
+    near: f32,               // projection planes, metres (depth 0 at near, 1 at far)
+    far: f32,
+    _pad0: f32,
+    _pad1: f32,
+}
+
+// Distance along the view axis of a [0, 1] depth (perspective, 0 = near plane).
+fn linear_depth(d: f32, near: f32, far: f32) -> f32 {
+    return near * far / (far - d * (far - near));
 }
 
 // Per-effect constants: forces, bounds, over-life curves.
@@ -72,8 +81,8 @@ struct EffectParams {
     color_end: vec4<f32>,    // multiplies the start colour at the end of life
     size_end: f32,           // multiplies the start size at the end of life
     capacity: u32,
-    _pad0: u32,
-    _pad1: u32,
+    soft_distance: f32,      // metres over which a particle fades in front of the scene (0: hard)
+    additive: u32,           // 1 for additive blending (leaves the target's alpha alone)
 }
 
 const MAX_EMITTERS: u32 = 8u;

@@ -217,6 +217,10 @@ pub struct EffectDesc {
     /// (additive light does not depend on order).
     #[serde(default)]
     pub sort: Option<bool>,
+    /// Soft particles: metres over which a particle fades out as it nears the scene
+    /// behind it (0: hard intersections).
+    #[serde(default)]
+    pub soft_distance: f32,
 }
 
 impl EffectDesc {
@@ -421,8 +425,8 @@ impl EffectDesc {
             color_end: self.over_life.color_end.into(),
             size_end: self.over_life.size_end,
             capacity,
-            _pad0: 0,
-            _pad1: 0,
+            soft_distance: self.soft_distance,
+            additive: (self.blend == Blend::Additive) as u32,
         }
     }
 

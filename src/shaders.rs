@@ -12,19 +12,23 @@ pub enum Shader {
     Cull,
     Sort,
     Draw,
-    Tonemap,
+    Downsample,
+    Composite,
+    Host,
 }
 
 impl Shader {
     /// Every pass, for validation.
-    pub const ALL: [Shader; 7] = [
+    pub const ALL: [Shader; 9] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
         Shader::Cull,
         Shader::Sort,
         Shader::Draw,
-        Shader::Tonemap,
+        Shader::Downsample,
+        Shader::Composite,
+        Shader::Host,
     ];
 
     /// File stem under `shaders/`.
@@ -36,7 +40,9 @@ impl Shader {
             Shader::Cull => "cull",
             Shader::Sort => "sort",
             Shader::Draw => "draw",
-            Shader::Tonemap => "tonemap",
+            Shader::Downsample => "downsample",
+            Shader::Composite => "composite",
+            Shader::Host => "host",
         }
     }
 
@@ -48,7 +54,9 @@ impl Shader {
             Shader::Cull => include_str!("../shaders/cull.wgsl"),
             Shader::Sort => include_str!("../shaders/sort.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
-            Shader::Tonemap => include_str!("../shaders/tonemap.wgsl"),
+            Shader::Downsample => include_str!("../shaders/downsample.wgsl"),
+            Shader::Composite => include_str!("../shaders/composite.wgsl"),
+            Shader::Host => include_str!("../shaders/host.wgsl"),
         }
     }
 

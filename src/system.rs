@@ -206,6 +206,10 @@ impl ParticleSystem {
             cam_up,
             frame: self.frames as u32,
             planes: camera.frustum_planes(),
+            near: camera.near,
+            far: camera.far,
+            _pad0: 0.0,
+            _pad1: 0.0,
         };
         queue.write_buffer(&self.frame_buf, 0, &uniform_bytes(&frame));
         queue.write_buffer(&self.emit_buf, 0, &uniform_bytes(&emit));

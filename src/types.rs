@@ -110,6 +110,11 @@ pub struct FrameUniforms {
     pub frame: u32,
     /// Frustum planes (left, right, bottom, top, near, far), inside where `xyz·p + w >= 0`.
     pub planes: [Vec4; 6],
+    /// Projection near and far planes, metres.
+    pub near: f32,
+    pub far: f32,
+    pub _pad0: f32,
+    pub _pad1: f32,
 }
 
 /// Per-effect constants.
@@ -126,8 +131,10 @@ pub struct EffectParams {
     pub color_end: Vec4,
     pub size_end: f32,
     pub capacity: u32,
-    pub _pad0: u32,
-    pub _pad1: u32,
+    /// Soft-particle fade distance, metres (0: hard edges against the scene).
+    pub soft_distance: f32,
+    /// 1 for additive blending.
+    pub additive: u32,
 }
 
 /// One emitter as the emit pass sees it this frame.
@@ -157,6 +164,53 @@ pub struct EmitUniforms {
     pub emitters: [EmitterParams; MAX_EMITTERS],
 }
 
+/// Parameters of the depth downsample (`DownsampleParams` in downsample.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct DownsampleParams {
+    /// Host texels per low-resolution texel, per axis.
+    pub factor: u32,
+    /// 0 when the host gave no depth buffer.
+    pub has_depth: u32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+}
+
+/// Parameters of the composite (`CompositeParams` in composite.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct CompositeParams {
+    pub near: f32,
+    pub far: f32,
+    /// Relative view-depth difference that marks a depth edge.
+    pub threshold: f32,
+    /// 1: nearest-depth upsampling; 0: bilinear.
+    pub nearest_depth: u32,
+    /// 1: tonemap particle colour for an LDR host.
+    pub tonemap: u32,
+    pub has_depth: u32,
+    /// Host target size, pixels.
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Quads of the stand-in host scene (`HostQuad` in host.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct HostQuad {
+    pub center: Vec4,
+    pub u: Vec4,
+    pub v: Vec4,
+    pub color: Vec4,
+}
+
+/// Most quads in a stand-in host scene (`MAX_QUADS`).
+pub const MAX_HOST_QUADS: usize = 8;
+
+/// The stand-in host scene's uniforms (`HostUniforms` in host.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct HostUniforms {
+    pub view_proj: Mat4,
+    pub quads: [HostQuad; MAX_HOST_QUADS],
+}
+
 /// Bytes of `value` laid out as a WGSL uniform.
 pub fn uniform_bytes<T: ShaderType + encase::internal::WriteInto>(value: &T) -> Vec<u8> {
     let mut buf = encase::UniformBuffer::new(Vec::<u8>::new());
@@ -170,36 +224,43 @@ mod tests {
     use super::*;
     use std::mem::{offset_of, size_of};
 
+    /// Every composed module with naga's layout of its types.
     struct Layouts {
-        module: naga::Module,
-        layouter: naga::proc::Layouter,
+        modules: Vec<(naga::Module, naga::proc::Layouter)>,
     }
 
     impl Layouts {
         fn new() -> Self {
-            // sort.wgsl adds SortStep to the common structs
-            let src = crate::shaders::Shader::Sort.source();
-            let module = naga::front::wgsl::parse_str(&src).expect("common + sort parse");
-            let mut layouter = naga::proc::Layouter::default();
-            layouter.update(module.to_ctx()).expect("layout");
-            Layouts { module, layouter }
+            let modules = crate::shaders::Shader::ALL
+                .iter()
+                .map(|shader| {
+                    let src = shader.source();
+                    let module = naga::front::wgsl::parse_str(&src).expect("module parses");
+                    let mut layouter = naga::proc::Layouter::default();
+                    layouter.update(module.to_ctx()).expect("layout");
+                    (module, layouter)
+                })
+                .collect();
+            Layouts { modules }
         }
 
         /// (size, [(member name, offset)]) of a WGSL struct.
         fn of(&self, name: &str) -> (u32, Vec<(String, u32)>) {
-            for (handle, ty) in self.module.types.iter() {
-                if ty.name.as_deref() == Some(name) {
-                    if let naga::TypeInner::Struct { members, span } = &ty.inner {
-                        let m = members
-                            .iter()
-                            .map(|m| (m.name.clone().unwrap_or_default(), m.offset))
-                            .collect();
-                        assert_eq!(self.layouter[handle].size, *span);
-                        return (*span, m);
+            for (module, layouter) in &self.modules {
+                for (handle, ty) in module.types.iter() {
+                    if ty.name.as_deref() == Some(name) {
+                        if let naga::TypeInner::Struct { members, span } = &ty.inner {
+                            let m = members
+                                .iter()
+                                .map(|m| (m.name.clone().unwrap_or_default(), m.offset))
+                                .collect();
+                            assert_eq!(layouter[handle].size, *span);
+                            return (*span, m);
+                        }
                     }
                 }
             }
-            panic!("struct {name} not found in common.wgsl");
+            panic!("struct {name} not found in any shader");
         }
 
         fn offset(&self, name: &str, member: &str) -> u32 {
@@ -289,6 +350,8 @@ mod tests {
                 ("cam_up", |v| v.cam_up = Vec3::ONE),
                 ("frame", |v| v.frame = 1),
                 ("planes", |v| v.planes[0] = Vec4::ONE),
+                ("near", |v| v.near = 1.0),
+                ("far", |v| v.far = 1.0),
             ],
         );
         check_uniform::<EffectParams>(
@@ -306,6 +369,8 @@ mod tests {
                 ("color_end", |v| v.color_end = Vec4::ONE),
                 ("size_end", |v| v.size_end = 1.0),
                 ("capacity", |v| v.capacity = 1),
+                ("soft_distance", |v| v.soft_distance = 1.0),
+                ("additive", |v| v.additive = 1),
             ],
         );
         check_uniform::<EmitterParams>(
@@ -324,6 +389,48 @@ mod tests {
                 ("color_var", |v| v.color_var = Vec4::ONE),
                 ("life_size", |v| v.life_size = Vec4::ONE),
                 ("rot_spin", |v| v.rot_spin = Vec4::ONE),
+            ],
+        );
+        check_uniform::<DownsampleParams>(
+            &l,
+            "DownsampleParams",
+            &[
+                ("factor", |v| v.factor = 1),
+                ("has_depth", |v| v.has_depth = 1),
+            ],
+        );
+        check_uniform::<CompositeParams>(
+            &l,
+            "CompositeParams",
+            &[
+                ("near", |v| v.near = 1.0),
+                ("far", |v| v.far = 1.0),
+                ("threshold", |v| v.threshold = 1.0),
+                ("nearest_depth", |v| v.nearest_depth = 1),
+                ("tonemap", |v| v.tonemap = 1),
+                ("has_depth", |v| v.has_depth = 1),
+                ("width", |v| v.width = 1),
+                ("height", |v| v.height = 1),
+            ],
+        );
+        check_uniform::<HostQuad>(
+            &l,
+            "HostQuad",
+            &[
+                ("center", |v| v.center = Vec4::ONE),
+                ("u", |v| v.u = Vec4::ONE),
+                ("v", |v| v.v = Vec4::ONE),
+                ("color", |v| v.color = Vec4::ONE),
+            ],
+        );
+        check_uniform::<HostUniforms>(
+            &l,
+            "HostUniforms",
+            &[
+                ("view_proj", |v| {
+                    v.view_proj = Mat4::from_cols_array(&[2.0; 16])
+                }),
+                ("quads", |v| v.quads[0].center = Vec4::ONE),
             ],
         );
         check_uniform::<EmitUniforms>(

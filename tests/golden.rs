@@ -1,4 +1,5 @@
-//! Small headless renders of each demo against committed PNGs (mean-error tolerance).
+//! Small headless renders against committed PNGs (mean-error tolerance): each demo, and a
+//! wall in front of a particle cloud at particle-target scales 1 and 1/2.
 //! `FLURRY_BLESS=1 cargo test --test golden` rewrites them; a failure writes
 //! `tests/golden/<name>-actual.png` and `<name>-diff.png` beside the golden image.
 
@@ -6,26 +7,17 @@ mod common;
 
 use std::path::PathBuf;
 
+use common::Render;
 use flurry::app::Scene;
-use flurry::Demo;
+use flurry::{Demo, Scale, Settings};
 use image::RgbaImage;
 
 /// Mean absolute difference per channel, 0..255.
 const TOLERANCE: f64 = 2.0;
 
-fn render(demo: Demo, capacity: u32, frames: u32) -> RgbaImage {
+fn render_demo(demo: Demo, capacity: u32, frames: u32) -> RgbaImage {
     let gpu = common::gpu();
-    let desc = demo.effect(capacity);
-    let mut scene = Scene::new(
-        &gpu,
-        &desc,
-        capacity,
-        1,
-        (128, 96),
-        |a| demo.camera(a),
-        demo.background(),
-    )
-    .unwrap();
+    let mut scene = Scene::for_demo(&gpu, demo, capacity, 1, (128, 96)).unwrap();
     for _ in 0..frames {
         scene.frame(&gpu, 1.0 / 60.0, true);
     }
@@ -83,14 +75,28 @@ fn lit_fraction(img: &RgbaImage) -> f64 {
 
 #[test]
 fn snow_golden() {
-    let img = render(Demo::Snow, 16_384, 30);
+    let img = render_demo(Demo::Snow, 16_384, 30);
     assert!(lit_fraction(&img) > 0.01, "snow shows no flakes");
     check("snow", img);
 }
 
 #[test]
 fn fireworks_golden() {
-    let img = render(Demo::Fireworks, 4096, 40);
+    let img = render_demo(Demo::Fireworks, 4096, 40);
     assert!(lit_fraction(&img) > 0.005, "fireworks show no sparks");
     check("fireworks", img);
+}
+
+#[test]
+fn wall_goldens_at_scales_1_and_half() {
+    let gpu = common::gpu();
+    for (name, scale) in [("wall-scale1", Scale::Full), ("wall-scale0.5", Scale::Half)] {
+        let settings = Settings {
+            scale,
+            ..Default::default()
+        };
+        let img = common::wall_scene(&gpu, settings).render(&gpu);
+        assert!(lit_fraction(&img) > 0.05, "{name}: no particles");
+        check(name, img);
+    }
 }

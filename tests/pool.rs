@@ -83,6 +83,7 @@ fn churny() -> EffectDesc {
         over_life: OverLife::default(),
         blend: Blend::Additive,
         sort: None,
+        soft_distance: 0.0,
     }
 }
 
@@ -193,6 +194,7 @@ fn twin_effect() -> EffectDesc {
         over_life: OverLife::default(),
         blend: Blend::Alpha,
         sort: None,
+        soft_distance: 0.0,
     }
 }
 
@@ -307,6 +309,7 @@ fn constant_acceleration(integrator: Integrator) -> EffectDesc {
         over_life: OverLife::default(),
         blend: Blend::Alpha,
         sort: None,
+        soft_distance: 0.0,
     }
 }
 

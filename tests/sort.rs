@@ -55,9 +55,9 @@ fn visible_set_matches_an_independent_cpu_frustum_test() {
     for _ in 0..5 {
         scene.frame(&gpu, 0.016, false);
     }
-    let snap = scene.system.snapshot(&gpu.device, &gpu.queue).unwrap();
+    let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
     let planes = planes_from_corners(scene.camera.view_proj());
-    let size_end = scene.system.desc().over_life.size_end;
+    let size_end = scene.system().desc().over_life.size_end;
     let gpu_visible: HashSet<u32> = snap.visible.iter().map(|p| p[1]).collect();
     assert_eq!(
         gpu_visible.len(),
@@ -111,7 +111,7 @@ fn draw_order_is_back_to_front_in_a_scene() {
     for _ in 0..10 {
         scene.frame(&gpu, 0.016, false);
     }
-    let snap = scene.system.snapshot(&gpu.device, &gpu.queue).unwrap();
+    let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
     assert!(snap.visible.len() > 1000);
     assert_eq!(
         snap.args.draw[1] as usize,

@@ -1,28 +1,27 @@
-//! Offscreen frames: particles into an Rgba16Float target, tonemapped into an sRGB texture
-//! that can be read back as a PNG. No window, no surface.
+//! An offscreen host: an sRGB colour target and a depth buffer (no window, no surface),
+//! with a stand-in scene, read back as a PNG.
 
 use std::path::Path;
 
 use wgpu_profiler::GpuProfiler;
 
+use super::host::{HostScene, HOST_DEPTH_FORMAT};
 use crate::error::{Error, Result};
-use crate::passes::draw::PARTICLE_FORMAT;
-use crate::passes::tonemap::TonemapPass;
 use crate::profiler::render_pass;
 use crate::readback::map_and_copy;
-use crate::system::ParticleSystem;
+use crate::renderer::{color_attachment, FrameTargets, Targets};
 
-/// Format of the LDR output image.
+/// Format of the host's colour target (LDR: the composite tonemaps particles into it).
 pub const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
 pub struct HeadlessTarget {
     pub width: u32,
     pub height: u32,
-    hdr_view: wgpu::TextureView,
-    ldr: wgpu::Texture,
-    ldr_view: wgpu::TextureView,
-    tonemap: TonemapPass,
-    tonemap_bind: wgpu::BindGroup,
+    color: wgpu::Texture,
+    color_view: wgpu::TextureView,
+    depth_view: wgpu::TextureView,
+    /// The host's own geometry, drawn before the particles.
+    pub scene: HostScene,
 }
 
 fn texture(
@@ -48,65 +47,38 @@ fn texture(
     })
 }
 
-fn clear_attachment(
-    view: &wgpu::TextureView,
-    clear: wgpu::Color,
-) -> wgpu::RenderPassColorAttachment<'_> {
-    wgpu::RenderPassColorAttachment {
-        view,
-        depth_slice: None,
-        resolve_target: None,
-        ops: wgpu::Operations {
-            load: wgpu::LoadOp::Clear(clear),
-            store: wgpu::StoreOp::Store,
-        },
-    }
-}
-
-fn pass_desc<'a>(
-    label: &'a str,
-    attachments: &'a [Option<wgpu::RenderPassColorAttachment<'a>>],
-) -> wgpu::RenderPassDescriptor<'a> {
-    wgpu::RenderPassDescriptor {
-        label: Some(label),
-        color_attachments: attachments,
-        depth_stencil_attachment: None,
-        timestamp_writes: None,
-        occlusion_query_set: None,
-        multiview_mask: None,
-    }
-}
-
 impl HeadlessTarget {
+    /// The formats a renderer drawing into this host needs.
+    pub const TARGETS: Targets = Targets {
+        color_format: OUTPUT_FORMAT,
+        depth_format: Some(HOST_DEPTH_FORMAT),
+    };
+
     /// Targets of `width × height` (checked against the device by the caller).
     pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
         use wgpu::TextureUsages as U;
-        let hdr = texture(
+        let size = (width, height);
+        let color = texture(
             device,
-            "flurry.particle_target",
-            (width, height),
-            PARTICLE_FORMAT,
-            U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
-        );
-        let ldr = texture(
-            device,
-            "flurry.output",
-            (width, height),
+            "flurry.host_color",
+            size,
             OUTPUT_FORMAT,
             U::RENDER_ATTACHMENT | U::COPY_SRC,
         );
-        let hdr_view = hdr.create_view(&Default::default());
-        let ldr_view = ldr.create_view(&Default::default());
-        let tonemap = TonemapPass::new(device, OUTPUT_FORMAT);
-        let tonemap_bind = tonemap.bind(device, &hdr_view);
+        let depth = texture(
+            device,
+            "flurry.host_depth",
+            size,
+            HOST_DEPTH_FORMAT,
+            U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
+        );
         HeadlessTarget {
             width,
             height,
-            hdr_view,
-            ldr,
-            ldr_view,
-            tonemap,
-            tonemap_bind,
+            color_view: color.create_view(&Default::default()),
+            depth_view: depth.create_view(&Default::default()),
+            color,
+            scene: HostScene::new(device, OUTPUT_FORMAT),
         }
     }
 
@@ -114,59 +86,57 @@ impl HeadlessTarget {
         self.width as f32 / self.height as f32
     }
 
-    /// Clear to `background` and draw the system's particles.
-    pub fn encode_draw(
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// The views a renderer composites into.
+    pub fn frame(&self) -> FrameTargets<'_> {
+        FrameTargets {
+            color: &self.color_view,
+            depth: Some(&self.depth_view),
+        }
+    }
+
+    /// The host's own pass: clear to `background` (linear) and far depth, draw the scene.
+    pub fn encode_scene(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        system: &ParticleSystem,
         background: [f64; 4],
         profiler: Option<&GpuProfiler>,
     ) {
         let [r, g, b, a] = background;
-        let attachment = wgpu::RenderPassColorAttachment {
-            view: &self.hdr_view,
-            depth_slice: None,
-            resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                store: wgpu::StoreOp::Store,
-            },
-        };
+        let clear = wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a });
+        let attachments = [Some(color_attachment(&self.color_view, clear))];
         let desc = wgpu::RenderPassDescriptor {
-            label: Some("draw"),
-            color_attachments: &[Some(attachment)],
-            depth_stencil_attachment: None,
+            label: Some("host"),
+            color_attachments: &attachments,
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
             timestamp_writes: None,
             occlusion_query_set: None,
             multiview_mask: None,
         };
-        render_pass(encoder, profiler, desc, "draw", |pass| {
-            system.record_draw(pass)
+        render_pass(encoder, profiler, desc, "host", |pass| {
+            self.scene.record(pass)
         });
     }
 
-    /// Tonemap the particle image into the output texture.
-    pub fn encode_tonemap(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        profiler: Option<&GpuProfiler>,
-    ) {
-        let attachment = [Some(clear_attachment(&self.ldr_view, wgpu::Color::BLACK))];
-        let desc = pass_desc("tonemap", &attachment);
-        render_pass(encoder, profiler, desc, "tonemap", |pass| {
-            self.tonemap.record(pass, &self.tonemap_bind)
-        });
-    }
-
-    /// Read the output image back as tightly packed RGBA8 (sRGB). Blocks.
+    /// Read the colour target back as tightly packed RGBA8 (sRGB). Blocks.
     pub fn read_rgba(
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> Result<image::RgbaImage> {
         let row = self.width * 4;
-        let padded =
-            row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let padded = row.div_ceil(align) * align;
         let staging = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flurry.png_readback"),
             size: padded as u64 * self.height as u64,
@@ -175,7 +145,7 @@ impl HeadlessTarget {
         });
         let mut encoder = device.create_command_encoder(&Default::default());
         encoder.copy_texture_to_buffer(
-            self.ldr.as_image_copy(),
+            self.color.as_image_copy(),
             wgpu::TexelCopyBufferInfo {
                 buffer: &staging,
                 layout: wgpu::TexelCopyBufferLayout {
@@ -184,7 +154,7 @@ impl HeadlessTarget {
                     rows_per_image: Some(self.height),
                 },
             },
-            self.ldr.size(),
+            self.color.size(),
         );
         queue.submit([encoder.finish()]);
         let bytes = map_and_copy(device, &staging)?;
@@ -197,7 +167,7 @@ impl HeadlessTarget {
             .ok_or_else(|| Error::Readback("image size mismatch".into()))
     }
 
-    /// Read the output back and write it as a PNG.
+    /// Read the colour target back and write it as a PNG.
     pub fn save_png(&self, device: &wgpu::Device, queue: &wgpu::Queue, path: &Path) -> Result<()> {
         let img = self.read_rgba(device, queue)?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {

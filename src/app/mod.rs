@@ -1,23 +1,27 @@
-//! Programs built on the library: headless frames (PNG out) and the profiler loop.
+//! Programs built on the library: a headless host (PNG out), the profiler loop, the sort
+//! on its own.
 
 pub mod headless;
+pub mod host;
 pub mod sort_bench;
 
 use std::time::Instant;
 
 use crate::camera::Camera;
 use crate::effect::EffectDesc;
-use crate::error::{Invalid, Result};
+use crate::error::{Error, Invalid, Result};
 use crate::gpu::GpuContext;
 use crate::profiler::{Samples, Timing};
-use crate::system::{ParticleSystem, Step};
+use crate::renderer::{ParticleRenderer, Pass, Settings};
+use crate::system::ParticleSystem;
 use headless::HeadlessTarget;
 
-/// A system, a camera and an offscreen target: everything one headless run needs.
+/// A renderer with one effect, a camera and an offscreen host: one headless run.
 pub struct Scene {
-    pub system: ParticleSystem,
+    pub renderer: ParticleRenderer,
     pub target: HeadlessTarget,
     pub camera: Camera,
+    /// The host's clear colour (linear).
     pub background: [f64; 4],
 }
 
@@ -36,6 +40,7 @@ pub fn check_size(gpu: &GpuContext, width: i64, height: i64) -> Result<(u32, u32
 }
 
 impl Scene {
+    /// `desc` with `capacity` particles seen by `camera(aspect)` over `background`.
     pub fn new(
         gpu: &GpuContext,
         desc: &EffectDesc,
@@ -43,16 +48,16 @@ impl Scene {
         seed: u32,
         (width, height): (u32, u32),
         camera: impl FnOnce(f32) -> Camera,
-        background: [f64; 4],
     ) -> Result<Self> {
-        let system = ParticleSystem::new(&gpu.device, &gpu.queue, desc, capacity, seed)?;
         let target = HeadlessTarget::new(&gpu.device, width, height);
-        let camera = camera(target.aspect());
+        let mut renderer =
+            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default());
+        renderer.add_effect(&gpu.device, &gpu.queue, desc, capacity, seed)?;
         Ok(Scene {
-            system,
+            renderer,
+            camera: camera(target.aspect()),
             target,
-            camera,
-            background,
+            background: [0.0, 0.0, 0.0, 1.0],
         })
     }
 
@@ -65,26 +70,46 @@ impl Scene {
         size: (u32, u32),
     ) -> Result<Self> {
         let desc = demo.effect(capacity);
-        Self::new(
-            gpu,
-            &desc,
-            capacity,
-            seed,
-            size,
-            |a| demo.camera(a),
-            demo.background(),
-        )
+        let mut scene = Self::new(gpu, &desc, capacity, seed, size, |a| demo.camera(a))?;
+        scene.background = demo.background();
+        Ok(scene)
     }
 
-    /// Record and submit one frame of `dt` seconds; `draw` adds the draw and tonemap passes.
+    /// The scene's effect.
+    pub fn system(&self) -> &ParticleSystem {
+        &self.renderer.systems()[0]
+    }
+
+    pub fn with_settings(mut self, settings: Settings) -> Self {
+        self.renderer.set_settings(settings);
+        self
+    }
+
+    fn update(&mut self, gpu: &GpuContext, dt: f32) {
+        let size = self.target.size();
+        self.renderer
+            .update(&gpu.device, &gpu.queue, dt, &self.camera, size);
+        self.target.scene.update(&gpu.queue, &self.camera);
+    }
+
+    /// Record and submit one frame of `dt` seconds; `draw` adds the host scene, the
+    /// particle draw and the composite.
     pub fn frame(&mut self, gpu: &GpuContext, dt: f32, draw: bool) {
-        self.system.update(&gpu.queue, dt, &self.camera);
+        self.update(gpu, dt);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        self.system.encode_compute(&mut encoder, None);
+        let frame = self.target.frame();
         if draw {
             self.target
-                .encode_draw(&mut encoder, &self.system, self.background, None);
-            self.target.encode_tonemap(&mut encoder, None);
+                .encode_scene(&mut encoder, self.background, None);
+            self.renderer
+                .encode(&gpu.device, &mut encoder, &frame, None);
+        } else {
+            for pass in self.renderer.passes() {
+                if let Pass::Compute(_) = pass {
+                    self.renderer
+                        .encode_pass(&gpu.device, &mut encoder, &frame, pass, None);
+                }
+            }
         }
         gpu.queue.submit([encoder.finish()]);
     }
@@ -97,66 +122,65 @@ impl Scene {
         dt: f32,
         timing: Timing,
     ) -> Result<Samples> {
-        let mut samples = Samples::default();
         match timing {
-            Timing::CpuSync => {
-                for _ in 0..frames {
-                    self.system.update(&gpu.queue, dt, &self.camera);
-                    let mut total = 0.0;
-                    for step in Step::ALL {
-                        total += self.timed(gpu, &mut samples, step.name(), |s, e| {
-                            crate::profiler::compute_pass(e, None, step.name(), |p| {
-                                s.system.record_step(step, p)
-                            })
-                        })?;
-                    }
-                    total += self.timed(gpu, &mut samples, "draw", |s, e| {
-                        s.target.encode_draw(e, &s.system, s.background, None)
-                    })?;
-                    total += self.timed(gpu, &mut samples, "tonemap", |s, e| {
-                        s.target.encode_tonemap(e, None)
-                    })?;
-                    samples.add("frame", total);
-                }
-            }
-            Timing::GpuTimestamps => {
-                let mut profiler = crate::profiler::gpu_profiler(&gpu.device).ok_or_else(|| {
-                    crate::error::Error::Readback("cannot create a GPU profiler".into())
-                })?;
-                let period = gpu.queue.get_timestamp_period();
-                let drain = |profiler: &mut wgpu_profiler::GpuProfiler, samples: &mut Samples| {
-                    while let Some(results) = profiler.process_finished_frame(period) {
-                        samples.add_gpu_frame(&results);
-                        let total: f64 = results
-                            .iter()
-                            .filter_map(|r| r.time.as_ref().map(|t| (t.end - t.start) * 1e3))
-                            .sum();
-                        samples.add("frame", total);
-                    }
-                };
-                for _ in 0..frames {
-                    self.system.update(&gpu.queue, dt, &self.camera);
-                    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                    self.system.encode_compute(&mut encoder, Some(&profiler));
-                    self.target.encode_draw(
-                        &mut encoder,
-                        &self.system,
-                        self.background,
-                        Some(&profiler),
-                    );
-                    self.target.encode_tonemap(&mut encoder, Some(&profiler));
-                    profiler.resolve_queries(&mut encoder);
-                    gpu.queue.submit([encoder.finish()]);
-                    profiler
-                        .end_frame()
-                        .map_err(|e| crate::error::Error::Readback(e.to_string()))?;
-                    let _ = gpu.device.poll(wgpu::PollType::Poll);
-                    drain(&mut profiler, &mut samples);
-                }
-                gpu.wait()?;
-                drain(&mut profiler, &mut samples);
-            }
+            Timing::CpuSync => self.profile_cpu_sync(gpu, frames, dt),
+            Timing::GpuTimestamps => self.profile_timestamps(gpu, frames, dt),
         }
+    }
+
+    /// Every pass submitted on its own and waited for.
+    fn profile_cpu_sync(&mut self, gpu: &GpuContext, frames: u32, dt: f32) -> Result<Samples> {
+        let mut samples = Samples::default();
+        for _ in 0..frames {
+            self.update(gpu, dt);
+            let mut total = self.timed(gpu, &mut samples, "host", |s, e| {
+                s.target.encode_scene(e, s.background, None)
+            })?;
+            for pass in self.renderer.passes() {
+                total += self.timed(gpu, &mut samples, pass.name(), |s, e| {
+                    let frame = s.target.frame();
+                    s.renderer.encode_pass(&gpu.device, e, &frame, pass, None)
+                })?;
+            }
+            samples.add("frame", total);
+        }
+        Ok(samples)
+    }
+
+    /// One submission per frame with a timestamp scope around every pass.
+    fn profile_timestamps(&mut self, gpu: &GpuContext, frames: u32, dt: f32) -> Result<Samples> {
+        let mut samples = Samples::default();
+        let mut profiler = crate::profiler::gpu_profiler(&gpu.device)
+            .ok_or_else(|| Error::Readback("cannot create a GPU profiler".into()))?;
+        let period = gpu.queue.get_timestamp_period();
+        let drain = |profiler: &mut wgpu_profiler::GpuProfiler, samples: &mut Samples| {
+            while let Some(results) = profiler.process_finished_frame(period) {
+                samples.add_gpu_frame(&results);
+                let total: f64 = results
+                    .iter()
+                    .filter_map(|r| r.time.as_ref().map(|t| (t.end - t.start) * 1e3))
+                    .sum();
+                samples.add("frame", total);
+            }
+        };
+        for _ in 0..frames {
+            self.update(gpu, dt);
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            self.target
+                .encode_scene(&mut encoder, self.background, Some(&profiler));
+            let frame = self.target.frame();
+            self.renderer
+                .encode(&gpu.device, &mut encoder, &frame, Some(&profiler));
+            profiler.resolve_queries(&mut encoder);
+            gpu.queue.submit([encoder.finish()]);
+            profiler
+                .end_frame()
+                .map_err(|e| Error::Readback(e.to_string()))?;
+            let _ = gpu.device.poll(wgpu::PollType::Poll);
+            drain(&mut profiler, &mut samples);
+        }
+        gpu.wait()?;
+        drain(&mut profiler, &mut samples);
         Ok(samples)
     }
 

@@ -45,7 +45,7 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
     }
     gpu.wait()?;
     let samples = scene.profile(&gpu, a.frames, dt, timing)?;
-    let snap = scene.system.snapshot(&gpu.device, &gpu.queue)?;
+    let snap = scene.system().snapshot(&gpu.device, &gpu.queue)?;
     let alive = snap.counters.alive;
     let memcpy = memcpy_gb_s();
     println!(

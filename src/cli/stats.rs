@@ -14,39 +14,27 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
     let file_desc = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
     let default_particles = a.demo.map_or(16_384, Demo::default_particles);
     let (gpu, capacity, dt) = setup(&a.common, default_particles)?;
-    let (desc, name, camera, background): (EffectDesc, String, Box<dyn Fn(f32) -> Camera>, _) =
-        match (a.demo, file_desc) {
-            (Some(d), _) => (
-                d.effect(capacity),
-                d.name().into(),
-                Box::new(move |x| d.camera(x)),
-                d.background(),
-            ),
-            (None, Some(desc)) => {
-                let name = desc.name.clone();
-                let cam = |aspect| {
-                    Camera::look_at(glam::Vec3::new(0.0, 5.0, 15.0), glam::Vec3::ZERO, aspect)
-                };
-                (desc, name, Box::new(cam), [0.0, 0.0, 0.0, 1.0])
-            }
-            (None, None) => unreachable!("clap requires a demo or --effect"),
-        };
-    let mut scene = Scene::new(
-        &gpu,
-        &desc,
-        capacity,
-        a.common.seed,
-        (320, 240),
-        camera,
-        background,
-    )?;
+    let size = (320, 240);
+    let (mut scene, name) = match (a.demo, file_desc) {
+        (Some(d), _) => (
+            Scene::for_demo(&gpu, d, capacity, a.common.seed, size)?,
+            d.name().to_string(),
+        ),
+        (None, Some(desc)) => {
+            let cam =
+                |aspect| Camera::look_at(glam::Vec3::new(0.0, 5.0, 15.0), glam::Vec3::ZERO, aspect);
+            let scene = Scene::new(&gpu, &desc, capacity, a.common.seed, size, cam)?;
+            (scene, desc.name)
+        }
+        (None, None) => unreachable!("clap requires a demo or --effect"),
+    };
     let mut clock = Clock::new(dt);
     for _ in 0..a.frames {
         let dt = clock.tick();
         scene.frame(&gpu, dt, false);
     }
-    let snap = scene.system.snapshot(&gpu.device, &gpu.queue)?;
-    let s = scene.system.stats(&snap);
+    let snap = scene.system().snapshot(&gpu.device, &gpu.queue)?;
+    let s = scene.system().stats(&snap);
     if let Some(path) = &a.dump {
         let alive: Vec<_> = snap
             .alive

@@ -51,6 +51,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
         over_life: OverLife::default(),
         blend: Blend::Alpha,
         sort: None,
+        soft_distance: 0.0,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Draw pass (`shaders/draw.wgsl`): camera-facing billboards pulled from the visible list by
 //! `draw_indirect` (instance count written on the GPU), into an Rgba16Float target.
 
-use super::{bind_buffers, layout, render_pipeline, storage, uniform};
+use super::{bind_buffers, layout, render_pipeline, storage, texture, uniform};
 use crate::effect::Blend;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -56,13 +56,14 @@ impl DrawPass {
         let pipeline = render_pipeline(
             device,
             Shader::Draw,
-            &layout,
+            &[&layout, &target_layout(device)],
             wgpu::PrimitiveTopology::TriangleList,
             wgpu::ColorTargetState {
                 format: PARTICLE_FORMAT,
                 blend: Some(blend_state(blend)),
                 write_mask: wgpu::ColorWrites::ALL,
             },
+            None,
         );
         DrawPass { layout, pipeline }
     }
@@ -83,9 +84,20 @@ impl DrawPass {
         )
     }
 
+    /// Draw into a pass whose bind group 1 ([`target_layout`]) is already set.
     pub fn record(&self, pass: &mut wgpu::RenderPass, bind: &wgpu::BindGroup, pool: &ParticlePool) {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind, &[]);
         pass.draw_indirect(&pool.args, IndirectArgs::DRAW_OFFSET);
     }
+}
+
+/// Bind group 1 of the draw: the particle target's scene depth (an R32Float texture).
+pub fn target_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let depth = wgpu::TextureSampleType::Float { filterable: false };
+    layout(
+        device,
+        "draw_target",
+        &[texture(0, depth, wgpu::ShaderStages::FRAGMENT)],
+    )
 }

@@ -2,15 +2,16 @@
 //! layout once and records itself into a pass the caller opens.
 
 pub mod args;
+pub mod composite;
 pub mod cull;
+pub mod downsample;
 pub mod draw;
 pub mod emit;
 pub mod simulate;
 pub mod sort;
-pub mod tonemap;
 
 /// A storage-buffer layout entry.
-pub(crate) fn storage(
+pub fn storage(
     binding: u32,
     read_only: bool,
     visibility: wgpu::ShaderStages,
@@ -28,7 +29,7 @@ pub(crate) fn storage(
 }
 
 /// A uniform-buffer layout entry.
-pub(crate) fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+pub fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility,
@@ -42,7 +43,7 @@ pub(crate) fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::Bin
 }
 
 /// A bind group over whole buffers, binding i = buffers[i].
-pub(crate) fn bind_buffers(
+pub fn bind_buffers(
     device: &wgpu::Device,
     label: &str,
     layout: &wgpu::BindGroupLayout,
@@ -64,7 +65,7 @@ pub(crate) fn bind_buffers(
 }
 
 /// A compute pipeline for `entry` of `shader` with one bind group layout.
-pub(crate) fn compute_pipeline(
+pub fn compute_pipeline(
     device: &wgpu::Device,
     shader: crate::shaders::Shader,
     entry: &str,
@@ -76,7 +77,7 @@ pub(crate) fn compute_pipeline(
 /// As [`compute_pipeline`], with the module specialised by [`Shader::source_with`].
 ///
 /// [`Shader::source_with`]: crate::shaders::Shader::source_with
-pub(crate) fn compute_pipeline_with(
+pub fn compute_pipeline_with(
     device: &wgpu::Device,
     shader: crate::shaders::Shader,
     entry: &str,
@@ -100,18 +101,20 @@ pub(crate) fn compute_pipeline_with(
 }
 
 /// A render pipeline for `vs_main`/`fs_main` of `shader`, no vertex buffers, one colour
-/// target, no depth.
-pub(crate) fn render_pipeline(
+/// target, bind groups 0.. from `layouts`, optional depth.
+pub fn render_pipeline(
     device: &wgpu::Device,
     shader: crate::shaders::Shader,
-    layout: &wgpu::BindGroupLayout,
+    layouts: &[&wgpu::BindGroupLayout],
     topology: wgpu::PrimitiveTopology,
     target: wgpu::ColorTargetState,
+    depth_stencil: Option<wgpu::DepthStencilState>,
 ) -> wgpu::RenderPipeline {
     let module = shader.module(device);
+    let layouts: Vec<_> = layouts.iter().map(|l| Some(*l)).collect();
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(shader.name()),
-        bind_group_layouts: &[Some(layout)],
+        bind_group_layouts: &layouts,
         immediate_size: 0,
     });
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -127,7 +130,7 @@ pub(crate) fn render_pipeline(
             topology,
             ..Default::default()
         },
-        depth_stencil: None,
+        depth_stencil,
         multisample: Default::default(),
         fragment: Some(wgpu::FragmentState {
             module: &module,
@@ -140,8 +143,26 @@ pub(crate) fn render_pipeline(
     })
 }
 
+/// A sampled-texture layout entry (2D, float).
+pub fn texture(
+    binding: u32,
+    sample_type: wgpu::TextureSampleType,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
 /// A bind group layout from entries.
-pub(crate) fn layout(
+pub fn layout(
     device: &wgpu::Device,
     label: &str,
     entries: &[wgpu::BindGroupLayoutEntry],

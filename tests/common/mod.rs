@@ -30,3 +30,82 @@ pub fn close(a: f32, b: f32, tol: f32) -> bool {
 pub fn close3(a: glam::Vec3, b: glam::Vec3, tol: f32) -> bool {
     close(a.x, b.x, tol) && close(a.y, b.y, tol) && close(a.z, b.z, tol)
 }
+
+use flurry::app::Scene;
+use flurry::effect::*;
+use flurry::types::HostQuad;
+use flurry::{Camera, Settings};
+use glam::Vec3;
+
+/// Linear grey of the test wall, and its sRGB byte.
+pub const WALL_GREY: f32 = 0.3;
+
+/// A static cloud of orange particles (radius 1.5 m at the origin) behind an opaque grey
+/// wall at z = 2 that covers the left half of a 128×96 view from (0, 0, 6).
+pub fn wall_scene(gpu: &GpuContext, settings: Settings) -> Scene {
+    let desc = EffectDesc {
+        name: "cloud".into(),
+        emitters: vec![EmitterDesc {
+            shape: Shape::Sphere {
+                center: [0.0; 3],
+                radius: 1.5,
+                surface: false,
+            },
+            rate: 0.0,
+            bursts: vec![Burst {
+                time: 0.0,
+                count: 4096,
+                every: None,
+                cycles: None,
+            }],
+            velocity: Velocity::Linear {
+                mean: [0.0; 3],
+                variance: [0.0; 3],
+            },
+            lifetime: Range::new(100.0, 0.0),
+            size: Range::new(0.15, 0.05),
+            color: ColorRange {
+                mean: [1.0, 0.5, 0.1, 0.9],
+                variance: [0.0; 4],
+            },
+            rotation: Range::default(),
+            spin: Range::default(),
+        }],
+        forces: Forces {
+            gravity: [0.0; 3],
+            wind: [0.0; 3],
+            drag: 0.0,
+        },
+        integrator: Integrator::ExplicitEuler,
+        bounds: None,
+        over_life: OverLife::default(),
+        blend: Blend::Alpha,
+        sort: None,
+        soft_distance: 0.0,
+    };
+    let camera = |aspect| Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, aspect);
+    let mut scene = Scene::new(gpu, &desc, 4096, 1, (128, 96), camera)
+        .unwrap()
+        .with_settings(settings);
+    scene.background = [0.0, 0.0, 0.0, 1.0];
+    scene.target.scene.quads = vec![HostQuad::rect(
+        Vec3::new(-2.0, 0.0, 2.0),
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::new(0.0, 3.0, 0.0),
+        Vec3::splat(WALL_GREY),
+    )];
+    scene
+}
+
+pub trait Render {
+    /// Two frames (emit, then draw) and the host's image.
+    fn render(self, gpu: &GpuContext) -> image::RgbaImage;
+}
+
+impl Render for Scene {
+    fn render(mut self, gpu: &GpuContext) -> image::RgbaImage {
+        self.frame(gpu, 0.01, true);
+        self.frame(gpu, 0.01, true);
+        self.target.read_rgba(&gpu.device, &gpu.queue).unwrap()
+    }
+}

@@ -1,0 +1,88 @@
+// composite.wgsl — upsample the low-resolution particle image and blend it (premultiplied,
+// One / OneMinusSrcAlpha) onto the host's colour target.
+//
+// Bilinear upsampling bleeds particle colour across depth edges (a halo on the near
+// object). Nearest-depth upsampling (Cantlay, GPU Gems 3 ch. 23) compares the four
+// low-resolution depths around the pixel with the host's full-resolution depth: where they
+// all agree it samples bilinearly, otherwise it takes the texel whose depth is closest.
+// On an LDR host the particle colour is tonemapped (ACES fit); an HDR host gets it as is.
+
+struct CompositeParams {
+    near: f32,
+    far: f32,
+    threshold: f32,   // relative view-depth difference that marks an edge
+    nearest_depth: u32,
+    tonemap: u32,
+    has_depth: u32,
+    width: u32,       // host target size, pixels
+    height: u32,
+}
+
+@group(0) @binding(0) var low_color: texture_2d<f32>;
+@group(0) @binding(1) var low_depth: texture_2d<f32>;
+@group(0) @binding(2) var host_depth: texture_depth_2d;
+@group(0) @binding(3) var bilinear: sampler;
+@group(0) @binding(4) var<uniform> params: CompositeParams;
+
+struct VsOut {
+    @builtin(position) clip: vec4<f32>,
+}
+
+// One triangle covering the screen.
+@vertex
+fn vs_main(@builtin(vertex_index) vi: u32) -> VsOut {
+    let uv = vec2<f32>(f32((vi << 1u) & 2u), f32(vi & 2u));
+    var out: VsOut;
+    out.clip = vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
+    return out;
+}
+
+fn aces(x: vec3<f32>) -> vec3<f32> {
+    let a = 2.51;
+    let b = 0.03;
+    let c = 2.43;
+    let d = 0.59;
+    let e = 0.14;
+    return clamp((x * (a * x + b)) / (x * (c * x + d) + e), vec3<f32>(0.0), vec3<f32>(1.0));
+}
+
+fn view_depth(d: f32) -> f32 {
+    return linear_depth(d, params.near, params.far);
+}
+
+fn upsample(pixel: vec2<u32>) -> vec4<f32> {
+    let low = vec2<i32>(textureDimensions(low_color));
+    let uv = (vec2<f32>(pixel) + 0.5) / vec2<f32>(f32(params.width), f32(params.height));
+    let blended = textureSampleLevel(low_color, bilinear, uv, 0.0);
+    if params.nearest_depth == 0u || params.has_depth == 0u {
+        return blended;
+    }
+    let here = view_depth(textureLoad(host_depth, pixel, 0));
+    let q = uv * vec2<f32>(low) - 0.5;
+    let origin = vec2<i32>(floor(q));
+    var best = vec2<i32>(0);
+    var best_diff = 1e30;
+    var worst_diff = 0.0;
+    for (var i = 0; i < 4; i++) {
+        let t = clamp(origin + vec2<i32>(i & 1, i >> 1), vec2<i32>(0), low - 1);
+        let diff = abs(view_depth(textureLoad(low_depth, t, 0).r) - here);
+        if diff < best_diff {
+            best_diff = diff;
+            best = t;
+        }
+        worst_diff = max(worst_diff, diff);
+    }
+    if worst_diff <= params.threshold * here {
+        return blended;
+    }
+    return textureLoad(low_color, best, 0);
+}
+
+@fragment
+fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
+    var c = upsample(vec2<u32>(in.clip.xy));
+    if params.tonemap == 1u {
+        c = vec4<f32>(aces(max(c.rgb, vec3<f32>(0.0))), c.a);
+    }
+    return c;
+}

@@ -1,0 +1,108 @@
+//! Composite pass (`shaders/composite.wgsl`): upsample the particle target (bilinear or
+//! nearest-depth) and blend it, premultiplied, onto the host's colour target.
+
+use super::{layout, render_pipeline, texture, uniform};
+use crate::shaders::Shader;
+
+pub struct CompositePass {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::RenderPipeline,
+    sampler: wgpu::Sampler,
+}
+
+impl CompositePass {
+    /// A pipeline writing the host's `color_format`.
+    pub fn new(device: &wgpu::Device, color_format: wgpu::TextureFormat) -> Self {
+        let f = wgpu::ShaderStages::FRAGMENT;
+        let layout = layout(
+            device,
+            "composite",
+            &[
+                texture(0, wgpu::TextureSampleType::Float { filterable: true }, f),
+                texture(1, wgpu::TextureSampleType::Float { filterable: false }, f),
+                texture(2, wgpu::TextureSampleType::Depth, f),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: f,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+                uniform(4, f),
+            ],
+        );
+        let premultiplied_over = wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::One,
+            dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
+            operation: wgpu::BlendOperation::Add,
+        };
+        let pipeline = render_pipeline(
+            device,
+            Shader::Composite,
+            &[&layout],
+            wgpu::PrimitiveTopology::TriangleList,
+            wgpu::ColorTargetState {
+                format: color_format,
+                blend: Some(wgpu::BlendState {
+                    color: premultiplied_over,
+                    alpha: premultiplied_over,
+                }),
+                write_mask: wgpu::ColorWrites::ALL,
+            },
+            None,
+        );
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("flurry.composite"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        CompositePass {
+            layout,
+            pipeline,
+            sampler,
+        }
+    }
+
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        low_color: &wgpu::TextureView,
+        low_depth: &wgpu::TextureView,
+        host_depth: &wgpu::TextureView,
+        params: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        let view = wgpu::BindingResource::TextureView;
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("composite"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: view(low_color),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: view(low_depth),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: view(host_depth),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: params.as_entire_binding(),
+                },
+            ],
+        })
+    }
+
+    pub fn record(&self, pass: &mut wgpu::RenderPass, bind: &wgpu::BindGroup) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, bind, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}

@@ -1,0 +1,432 @@
+//! `ParticleRenderer`: the render node. The host gives its device, queue, encoder and the
+//! colour and depth views of its frame; the renderer records its passes into the encoder and
+//! never submits, never blocks and never owns a window.
+//!
+//! Per frame: compute steps of every effect (emit, simulate, cull, sort) → the host depth
+//! downsampled to the particle target (farthest of each footprint) → every effect drawn into
+//! the low-resolution Rgba16Float target, depth-tested against it with a soft-particle fade
+//! → the target upsampled (nearest-depth or bilinear) and blended onto the host's colour.
+
+use wgpu_profiler::GpuProfiler;
+
+use crate::camera::Camera;
+use crate::effect::EffectDesc;
+use crate::error::{Invalid, Result};
+use crate::passes::composite::CompositePass;
+use crate::passes::downsample::{DownsamplePass, LOW_DEPTH_FORMAT};
+use crate::passes::draw::{target_layout, PARTICLE_FORMAT};
+use crate::profiler::{compute_pass, render_pass};
+use crate::system::{ParticleSystem, Step};
+use crate::types::{uniform_bytes, CompositeParams, DownsampleParams};
+
+/// Resolution of the particle target relative to the host's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scale {
+    #[default]
+    Full,
+    Half,
+    Quarter,
+}
+
+impl Scale {
+    /// Host pixels per particle-target pixel, per axis.
+    pub fn factor(self) -> u32 {
+        match self {
+            Scale::Full => 1,
+            Scale::Half => 2,
+            Scale::Quarter => 4,
+        }
+    }
+
+    pub fn value(self) -> f32 {
+        1.0 / self.factor() as f32
+    }
+
+    /// 1, 0.5 or 0.25; anything else is refused naming `field`.
+    pub fn from_value(field: &str, x: f64) -> Result<Self> {
+        match x {
+            1.0 => Ok(Scale::Full),
+            0.5 => Ok(Scale::Half),
+            0.25 => Ok(Scale::Quarter),
+            _ => Err(Invalid::new(field, x, "1, 0.5 or 0.25").into()),
+        }
+    }
+}
+
+/// How the particle target is brought back to the host's resolution.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Upsample {
+    Bilinear,
+    /// Bilinear except at depth edges, where the texel of closest depth is taken.
+    #[default]
+    NearestDepth,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub scale: Scale,
+    pub upsample: Upsample,
+    /// Relative view-depth difference that nearest-depth upsampling treats as an edge.
+    pub edge_threshold: f32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            scale: Scale::Full,
+            upsample: Upsample::NearestDepth,
+            edge_threshold: 0.1,
+        }
+    }
+}
+
+/// Formats of the host's targets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Targets {
+    pub color_format: wgpu::TextureFormat,
+    /// The host's depth format; its views must show the depth aspect only.
+    pub depth_format: Option<wgpu::TextureFormat>,
+}
+
+/// One frame of the host.
+pub struct FrameTargets<'a> {
+    pub color: &'a wgpu::TextureView,
+    pub depth: Option<&'a wgpu::TextureView>,
+}
+
+/// The passes of a frame, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// One compute step of every effect.
+    Compute(Step),
+    Downsample,
+    Draw,
+    Composite,
+}
+
+impl Pass {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pass::Compute(step) => step.name(),
+            Pass::Downsample => "downsample",
+            Pass::Draw => "draw",
+            Pass::Composite => "composite",
+        }
+    }
+}
+
+/// Size-dependent resources.
+struct LowRes {
+    host: (u32, u32),
+    size: (u32, u32),
+    color: wgpu::TextureView,
+    depth: wgpu::TextureView,
+    draw_bind: wgpu::BindGroup,
+}
+
+pub struct ParticleRenderer {
+    settings: Settings,
+    targets: Targets,
+    systems: Vec<ParticleSystem>,
+    downsample: DownsamplePass,
+    composite: CompositePass,
+    target_layout: wgpu::BindGroupLayout,
+    downsample_buf: wgpu::Buffer,
+    composite_buf: wgpu::Buffer,
+    /// Bound where the host has no depth (the shaders do not read it then).
+    no_depth: wgpu::TextureView,
+    low: Option<LowRes>,
+}
+
+fn is_hdr(format: wgpu::TextureFormat) -> bool {
+    use wgpu::TextureFormat as F;
+    matches!(format, F::Rgba16Float | F::Rgba32Float | F::Rg11b10Ufloat)
+}
+
+fn texture(
+    device: &wgpu::Device,
+    label: &str,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
+}
+
+fn uniform_buffer<T: encase::ShaderType>(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: T::min_size().get(),
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+impl ParticleRenderer {
+    pub fn new(device: &wgpu::Device, targets: Targets, settings: Settings) -> Self {
+        use wgpu::TextureUsages as U;
+        ParticleRenderer {
+            downsample: DownsamplePass::new(device),
+            composite: CompositePass::new(device, targets.color_format),
+            target_layout: target_layout(device),
+            downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
+            composite_buf: uniform_buffer::<CompositeParams>(device, "flurry.composite"),
+            no_depth: texture(
+                device,
+                "flurry.no_depth",
+                (1, 1),
+                wgpu::TextureFormat::Depth32Float,
+                U::TEXTURE_BINDING,
+            ),
+            settings,
+            targets,
+            systems: Vec::new(),
+            low: None,
+        }
+    }
+
+    /// Add an effect with a pool of `capacity` particles; returns its index.
+    pub fn add_effect(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        desc: &EffectDesc,
+        capacity: u32,
+        seed: u32,
+    ) -> Result<usize> {
+        self.systems
+            .push(ParticleSystem::new(device, queue, desc, capacity, seed)?);
+        Ok(self.systems.len() - 1)
+    }
+
+    pub fn systems(&self) -> &[ParticleSystem] {
+        &self.systems
+    }
+
+    pub fn system(&self, index: usize) -> Option<&ParticleSystem> {
+        self.systems.get(index)
+    }
+
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    /// New settings take effect at the next [`ParticleRenderer::update`].
+    pub fn set_settings(&mut self, settings: Settings) {
+        if settings.scale != self.settings.scale {
+            self.low = None;
+        }
+        self.settings = settings;
+    }
+
+    /// Size of the particle target for a host of `size`.
+    pub fn target_size(&self, (w, h): (u32, u32)) -> (u32, u32) {
+        let f = self.settings.scale.factor();
+        (w.div_ceil(f).max(1), h.div_ceil(f).max(1))
+    }
+
+    /// Advance every effect by `dt` seconds for `camera`, and size the particle target for
+    /// a host frame of `size` pixels (reallocated only when the size changes).
+    pub fn update(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        dt: f32,
+        camera: &Camera,
+        size: (u32, u32),
+    ) {
+        for system in &mut self.systems {
+            system.update(queue, dt, camera);
+        }
+        if self.low.as_ref().is_none_or(|l| l.host != size) {
+            self.low = Some(self.allocate(device, size));
+        }
+        let has_depth = self.targets.depth_format.is_some() as u32;
+        let downsample = DownsampleParams {
+            factor: self.settings.scale.factor(),
+            has_depth,
+            ..Default::default()
+        };
+        let composite = CompositeParams {
+            near: camera.near,
+            far: camera.far,
+            threshold: self.settings.edge_threshold,
+            nearest_depth: (self.settings.upsample == Upsample::NearestDepth) as u32,
+            tonemap: !is_hdr(self.targets.color_format) as u32,
+            has_depth,
+            width: size.0,
+            height: size.1,
+        };
+        queue.write_buffer(&self.downsample_buf, 0, &uniform_bytes(&downsample));
+        queue.write_buffer(&self.composite_buf, 0, &uniform_bytes(&composite));
+    }
+
+    fn allocate(&self, device: &wgpu::Device, host: (u32, u32)) -> LowRes {
+        use wgpu::TextureUsages as U;
+        let size = self.target_size(host);
+        let color = texture(
+            device,
+            "flurry.particle_target",
+            size,
+            PARTICLE_FORMAT,
+            U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
+        );
+        let depth = texture(
+            device,
+            "flurry.particle_depth",
+            size,
+            LOW_DEPTH_FORMAT,
+            U::STORAGE_BINDING | U::TEXTURE_BINDING,
+        );
+        let draw_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("draw_target"),
+            layout: &self.target_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&depth),
+            }],
+        });
+        LowRes {
+            host,
+            size,
+            color,
+            depth,
+            draw_bind,
+        }
+    }
+
+    /// The passes [`ParticleRenderer::encode`] records, in order.
+    pub fn passes(&self) -> Vec<Pass> {
+        let mut passes: Vec<Pass> = Step::ALL
+            .into_iter()
+            .filter(|&step| self.systems.iter().any(|s| s.steps().any(|t| t == step)))
+            .map(Pass::Compute)
+            .collect();
+        passes.extend([Pass::Downsample, Pass::Draw, Pass::Composite]);
+        passes
+    }
+
+    /// Record the whole frame (after [`ParticleRenderer::update`]).
+    pub fn encode(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameTargets,
+        profiler: Option<&GpuProfiler>,
+    ) {
+        for pass in self.passes() {
+            self.encode_pass(device, encoder, frame, pass, profiler);
+        }
+    }
+
+    /// Record one pass of the frame (profilers submit them one at a time).
+    pub fn encode_pass(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameTargets,
+        pass: Pass,
+        profiler: Option<&GpuProfiler>,
+    ) {
+        let Some(low) = &self.low else {
+            return; // update() has not run: nothing to draw into
+        };
+        let host_depth = frame.depth.unwrap_or(&self.no_depth);
+        match pass {
+            Pass::Compute(step) => compute_pass(encoder, profiler, step.name(), |p| {
+                for system in &self.systems {
+                    if system.steps().any(|s| s == step) {
+                        system.record_step(step, p);
+                    }
+                }
+            }),
+            Pass::Downsample => {
+                let bind =
+                    self.downsample
+                        .bind(device, host_depth, &low.depth, &self.downsample_buf);
+                compute_pass(encoder, profiler, "downsample", |p| {
+                    self.downsample.record(p, &bind, low.size)
+                });
+            }
+            Pass::Draw => {
+                let clear = wgpu::Color::TRANSPARENT;
+                let attachments = [Some(color_attachment(
+                    &low.color,
+                    wgpu::LoadOp::Clear(clear),
+                ))];
+                render_pass(
+                    encoder,
+                    profiler,
+                    pass_desc("draw", &attachments),
+                    "draw",
+                    |p| {
+                        p.set_bind_group(1, &low.draw_bind, &[]);
+                        for system in &self.systems {
+                            system.record_draw(p);
+                        }
+                    },
+                );
+            }
+            Pass::Composite => {
+                let bind = self.composite.bind(
+                    device,
+                    &low.color,
+                    &low.depth,
+                    host_depth,
+                    &self.composite_buf,
+                );
+                let attachments = [Some(color_attachment(frame.color, wgpu::LoadOp::Load))];
+                let desc = pass_desc("composite", &attachments);
+                render_pass(encoder, profiler, desc, "composite", |p| {
+                    self.composite.record(p, &bind)
+                });
+            }
+        }
+    }
+}
+
+/// A colour attachment that stores.
+pub fn color_attachment(
+    view: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPassColorAttachment<'_> {
+    wgpu::RenderPassColorAttachment {
+        view,
+        depth_slice: None,
+        resolve_target: None,
+        ops: wgpu::Operations {
+            load,
+            store: wgpu::StoreOp::Store,
+        },
+    }
+}
+
+/// A render pass over `attachments` with no depth.
+pub fn pass_desc<'a>(
+    label: &'a str,
+    attachments: &'a [Option<wgpu::RenderPassColorAttachment<'a>>],
+) -> wgpu::RenderPassDescriptor<'a> {
+    wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: attachments,
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    }
+}
