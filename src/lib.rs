@@ -2,23 +2,41 @@
 //!
 //! A GPU compute-driven particle engine on wgpu. Every particle lives in GPU buffers: a
 //! pool with a dead list and two alive lists, filled by an emit pass and advanced by a
-//! simulate pass (explicit Euler) with workgroup-aggregated atomic appends; indirect
-//! arguments are written on the GPU, and the draw pulls billboards straight from the alive
-//! list. The CPU writes a few uniforms per frame and records commands; it never reads
+//! simulate pass (explicit Euler) with workgroup-aggregated atomic appends, culled to the
+//! frustum and sorted back to front on the GPU; indirect arguments are written on the GPU,
+//! the draw pulls billboards from the sorted visible list into a low-resolution target
+//! depth-tested against the host's depth, and a composite upsamples it onto the host's
+//! image. The CPU writes a few uniforms per frame and records commands; it never reads
 //! particles back in the frame loop, never submits on the host's behalf and never blocks.
 //!
+//! [`ParticleRenderer`] is the render node: the host gives its device, queue, encoder and
+//! the colour and depth views of its frame.
+//!
 //! ```no_run
-//! use flurry::{Camera, EffectDesc, GpuContext, ParticleSystem};
+//! use flurry::{Camera, FrameTargets, GpuContext, ParticleRenderer, Settings, Targets};
 //! # fn main() -> Result<(), flurry::Error> {
 //! let gpu = GpuContext::new_headless()?;
-//! let desc = flurry::Demo::Snow.effect(16_384);
-//! let mut snow = ParticleSystem::new(&gpu.device, &gpu.queue, &desc, 16_384, 7)?;
+//! # let target = |format, usage| gpu.device.create_texture(&wgpu::TextureDescriptor {
+//! #     label: None, size: wgpu::Extent3d { width: 640, height: 360, depth_or_array_layers: 1 },
+//! #     mip_level_count: 1, sample_count: 1, dimension: wgpu::TextureDimension::D2, format,
+//! #     usage, view_formats: &[] }).create_view(&Default::default());
+//! # use wgpu::TextureUsages as U;
+//! // the host's frame: an sRGB colour target and a depth buffer it drew its scene into
+//! let color = target(wgpu::TextureFormat::Rgba8UnormSrgb, U::RENDER_ATTACHMENT);
+//! let depth = target(wgpu::TextureFormat::Depth32Float, U::RENDER_ATTACHMENT | U::TEXTURE_BINDING);
+//! let targets = Targets {
+//!     color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
+//!     depth_format: Some(wgpu::TextureFormat::Depth32Float),
+//! };
+//! let mut particles = ParticleRenderer::new(&gpu.device, targets, Settings::default());
+//! let snow = flurry::Demo::Snow.effect(16_384);
+//! particles.add_effect(&gpu.device, &gpu.queue, &snow, 16_384, 7)?;
 //! let camera = Camera::look_at(glam::Vec3::new(0.0, 2.0, 10.0), glam::Vec3::ZERO, 16.0 / 9.0);
 //! // each frame
-//! snow.update(&gpu.queue, 1.0 / 60.0, &camera);
+//! particles.update(&gpu.device, &gpu.queue, 1.0 / 60.0, &camera, (640, 360));
 //! let mut encoder = gpu.device.create_command_encoder(&Default::default());
-//! snow.encode_compute(&mut encoder, None);
-//! // ... open a render pass on an Rgba16Float target and call snow.record_draw(&mut pass)
+//! let frame = FrameTargets { color: &color, depth: Some(&depth) };
+//! particles.encode(&gpu.device, &mut encoder, &frame, None);
 //! gpu.queue.submit([encoder.finish()]); // the host submits, never the library
 //! # Ok(()) }
 //! ```

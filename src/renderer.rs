@@ -22,8 +22,8 @@ use crate::types::{uniform_bytes, CompositeParams, DownsampleParams};
 /// Resolution of the particle target relative to the host's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Scale {
-    #[default]
     Full,
+    #[default]
     Half,
     Quarter,
 }
@@ -70,10 +70,14 @@ pub struct Settings {
     pub edge_threshold: f32,
 }
 
+/// Half resolution by default: for 262,144 snow particles at 1920x1080 on lavapipe,
+/// draw + composite measured 188 ms at scale 1, 129 ms at 1/2 and 111 ms at 1/4
+/// (`flurry profile snow --particles 262144 --frames 12 --size 1920x1080 --scale S`);
+/// 1/4 visibly coarsens small particles.
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            scale: Scale::Full,
+            scale: Scale::Half,
             upsample: Upsample::NearestDepth,
             edge_threshold: 0.1,
         }

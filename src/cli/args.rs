@@ -42,6 +42,30 @@ pub struct Common {
     pub dt: Option<f64>,
 }
 
+/// How particles reach the host's image.
+#[derive(Args)]
+pub struct RenderArgs {
+    /// Particle target resolution relative to the output: 1, 0.5 or 0.25.
+    #[arg(long, allow_hyphen_values = true)]
+    pub scale: Option<f64>,
+    /// Upsampling of the particle target: nearest-depth or bilinear.
+    #[arg(long, value_parser = ["nearest-depth", "bilinear"])]
+    pub upsample: Option<String>,
+}
+
+impl RenderArgs {
+    pub fn settings(&self) -> Result<flurry::Settings, flurry::Error> {
+        let mut s = flurry::Settings::default();
+        if let Some(x) = self.scale {
+            s.scale = flurry::Scale::from_value("--scale", x)?;
+        }
+        if self.upsample.as_deref() == Some("bilinear") {
+            s.upsample = flurry::Upsample::Bilinear;
+        }
+        Ok(s)
+    }
+}
+
 #[derive(Args)]
 pub struct DemoArgs {
     pub demo: Demo,
@@ -50,6 +74,8 @@ pub struct DemoArgs {
     /// Output size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
     pub size: (i64, i64),
+    #[command(flatten)]
+    pub render: RenderArgs,
     /// Render offscreen and write a PNG instead of opening a window.
     #[arg(long)]
     pub headless: bool,
@@ -113,6 +139,8 @@ pub struct ProfileArgs {
     /// Target size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
     pub size: (i64, i64),
+    #[command(flatten)]
+    pub render: RenderArgs,
     /// Timing mode; default: cpu-sync on CPU adapters, gpu-timestamps elsewhere.
     #[arg(long, value_parser = ["gpu-timestamps", "cpu-sync"])]
     pub timing: Option<String>,

@@ -37,7 +37,9 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
         Some(_) => Timing::GpuTimestamps,
         None => Timing::default_for(gpu.is_cpu(), has_ts),
     };
-    let mut scene = Scene::for_demo(&gpu, demo, capacity, a.common.seed, size)?;
+    let settings = a.render.settings()?;
+    let mut scene =
+        Scene::for_demo(&gpu, demo, capacity, a.common.seed, size)?.with_settings(settings);
     let dt = dt.unwrap_or(1.0 / 60.0);
     // warm-up: fill the pool, compile pipelines
     for _ in 0..3 {
@@ -83,7 +85,7 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
     println!("memcpy {memcpy:.1} GB/s (read + write); simulate moves {simulate_gb_s:.1} GB/s ({:.0}% of it)",
         100.0 * simulate_gb_s / memcpy);
     let report = json!({"adapter": gpu.adapter_name(), "timing": timing.name(), "particles": capacity,
-        "alive": alive, "frames": a.frames, "scale": 1.0, "size": [size.0, size.1], "passes": passes,
+        "alive": alive, "frames": a.frames, "scale": settings.scale.value(), "size": [size.0, size.1], "passes": passes,
         "frame_ms": frame_ms, "memcpy_gb_s": memcpy, "simulate_gb_s": simulate_gb_s});
     if let Some(path) = &a.trace {
         write_file(path, samples.chrome_trace())?;
