@@ -14,9 +14,11 @@ struct Particle {
     spin: f32,           // radians per second
     id: u32,             // emission ordinal (wraps at 2^32): a stable key independent of the slot
     emitter: u32,        // index of the emitter that spawned it
-    _pad0: u32,
-    _pad1: u32,
+    flags: u32,          // FLAG_SETTLED: at rest on the scene (depth collision, settle)
+    settled_at: f32,     // age when it settled
 }
+
+const FLAG_SETTLED: u32 = 1u;
 
 // Atomic counters of one pool (32 bytes). `killed` is not stored: killed = emitted - alive.
 struct Counters {
@@ -26,7 +28,7 @@ struct Counters {
     emitted: atomic<u32>,    // particles emitted since the pool was created
     dropped: atomic<u32>,    // spawn requests that found the dead list empty
     visible: atomic<u32>,    // entries of the visible list written by cull this frame
-    _pad0: u32,
+    hits: atomic<u32>,       // depth-collision hits since creation (the hook for hit events)
     _pad1: u32,
 }
 
@@ -83,7 +85,20 @@ struct EffectParams {
     capacity: u32,
     soft_distance: f32,      // metres over which a particle fades in front of the scene (0: hard)
     additive: u32,           // 1 for additive blending (leaves the target's alpha alone)
+    collision: u32,          // COLLIDE_*: response to the scene's depth
+    restitution: f32,        // bounce: normal speed kept
+    friction: f32,           // bounce: fraction of tangential speed lost
+    thickness: f32,          // metres behind the stored surface that still count as a hit
+    settle_time: f32,        // settle: seconds at rest, fading out, before dying
+    _pad0: f32,
+    _pad1: f32,
+    _pad2: f32,
 }
+
+const COLLIDE_NONE: u32 = 0u;
+const COLLIDE_BOUNCE: u32 = 1u;
+const COLLIDE_KILL: u32 = 2u;
+const COLLIDE_SETTLE: u32 = 3u;
 
 const MAX_EMITTERS: u32 = 8u;
 

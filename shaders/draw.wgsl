@@ -36,6 +36,10 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     out.uv = corner;
     out.color = unpack4x8unorm(p.color) * mix(vec4<f32>(1.0), effect.color_end, t);
+    if (p.flags & FLAG_SETTLED) != 0u {
+        // settled on the scene: fade out over settle_time
+        out.color.a *= clamp(1.0 - (p.age - p.settled_at) / effect.settle_time, 0.0, 1.0);
+    }
     return out;
 }
 

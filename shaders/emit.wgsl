@@ -89,8 +89,8 @@ fn spawn_particle(ordinal: u32) -> Particle {
     p.spin = rand_range(&state, em.rot_spin.z, em.rot_spin.w);
     p.id = id;
     p.emitter = e;
-    p._pad0 = 0u;
-    p._pad1 = 0u;
+    p.flags = 0u;
+    p.settled_at = 0.0;
     return p;
 }
 

@@ -1,6 +1,7 @@
 // simulate.wgsl — advance every particle of the current alive list by one step.
 //
-// Forces: gravity plus linear drag towards the wind velocity, a = g + k·(wind − v).
+// Forces: gravity plus linear drag towards the wind velocity, a = g + k·(wind − v);
+// then depth collision (bounce, kill or settle) against the previous frame's depth.
 // Explicit Euler: v' = v + a·dt, x' = x + v·dt (the old v); symplectic Euler uses v'.
 // Survivors are appended to the next alive list, the dead to the dead list, each with one
 // global atomic per workgroup (a per-particle global atomic doubles the pass on CPU drivers).
@@ -12,6 +13,20 @@
 @group(0) @binding(4) var<storage, read_write> counters: Counters;
 @group(0) @binding(5) var<uniform> frame: FrameUniforms;
 @group(0) @binding(6) var<uniform> effect: EffectParams;
+
+// Depth collision against the previous frame's host depth (at the particle target's
+// resolution, farthest of each footprint) seen through the previous frame's camera.
+struct CollisionFrame {
+    prev_view_proj: mat4x4<f32>,
+    prev_inv_view_proj: mat4x4<f32>,
+    near: f32,
+    far: f32,
+    enabled: u32,        // 0 until a previous frame with host depth exists
+    _pad: u32,
+}
+
+@group(1) @binding(0) var prev_depth: texture_2d<f32>;
+@group(1) @binding(1) var<uniform> collision: CollisionFrame;
 
 var<workgroup> wg_alive: atomic<u32>;
 var<workgroup> wg_dead: atomic<u32>;
@@ -27,9 +42,125 @@ fn wrap1(x: f32, lo: f32, hi: f32) -> f32 {
     return x - extent * floor((x - lo) / extent);
 }
 
+// Where a world position lands in the previous frame.
+struct Projected {
+    texel: vec2<i32>,
+    view_depth: f32,     // distance along the view axis (clip w)
+    on_screen: bool,
+}
+
+fn project(x: vec3<f32>) -> Projected {
+    var out: Projected;
+    out.on_screen = false;
+    let c = collision.prev_view_proj * vec4<f32>(x, 1.0);
+    if c.w <= 0.0 {
+        return out;
+    }
+    let ndc = c.xyz / c.w;
+    if abs(ndc.x) > 1.0 || abs(ndc.y) > 1.0 || ndc.z < 0.0 || ndc.z > 1.0 {
+        return out;
+    }
+    let size = vec2<i32>(textureDimensions(prev_depth));
+    let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
+    out.texel = clamp(vec2<i32>(uv * vec2<f32>(size)), vec2<i32>(0), size - 1);
+    out.view_depth = c.w;
+    out.on_screen = true;
+    return out;
+}
+
+fn stored_depth(t: vec2<i32>) -> f32 {
+    return textureLoad(prev_depth, t, 0).r;
+}
+
+// World position of the stored surface at texel t.
+fn surface_point(t: vec2<i32>) -> vec3<f32> {
+    let uv = (vec2<f32>(t) + 0.5) / vec2<f32>(textureDimensions(prev_depth));
+    let ndc = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, stored_depth(t), 1.0);
+    let w = collision.prev_inv_view_proj * ndc;
+    return w.xyz / w.w;
+}
+
+// Neighbour of t along `axis` on the side with the smaller depth step (the other side may
+// cross a silhouette); returns the surface vector from t towards it, signed as +axis.
+fn tangent(t: vec2<i32>, axis: vec2<i32>) -> vec3<f32> {
+    let size = vec2<i32>(textureDimensions(prev_depth));
+    let plus = t + axis;
+    let minus = t - axis;
+    let has_plus = all(plus < size);
+    let has_minus = all(minus >= vec2<i32>(0));
+    let d = stored_depth(t);
+    var use_plus = has_plus;
+    if has_plus && has_minus {
+        use_plus = abs(stored_depth(plus) - d) <= abs(d - stored_depth(minus));
+    }
+    let c = surface_point(t);
+    if use_plus {
+        return surface_point(plus) - c;
+    }
+    return c - surface_point(minus);
+}
+
+// Surface normal at texel t, facing the side `toward` is on.
+fn surface_normal(t: vec2<i32>, toward: vec3<f32>) -> vec3<f32> {
+    var n = normalize(cross(tangent(t, vec2<i32>(1, 0)), tangent(t, vec2<i32>(0, 1))));
+    if dot(n, toward - surface_point(t)) < 0.0 {
+        n = -n;
+    }
+    return n;
+}
+
+// The particle moved from x_old to *x (velocity *v): if it crossed the stored surface
+// from the front and is behind it by less than the thickness, respond. Returns false
+// when the response kills it. Off-screen positions and the far plane never collide.
+fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f32>>, v: ptr<function, vec3<f32>>) -> bool {
+    let now = project(*x);
+    if !now.on_screen {
+        return true;
+    }
+    let d = stored_depth(now.texel);
+    if d >= 1.0 {
+        return true;
+    }
+    let behind = now.view_depth - linear_depth(d, collision.near, collision.far);
+    if behind <= 0.0 || behind >= effect.thickness {
+        return true;
+    }
+    let before = project(x_old);
+    if before.on_screen {
+        let there = linear_depth(stored_depth(before.texel), collision.near, collision.far);
+        if before.view_depth > there {
+            return true; // it was behind the surface already: passing behind an object
+        }
+    }
+    atomicAdd(&counters.hits, 1u);
+    if effect.collision == COLLIDE_KILL {
+        return false;
+    }
+    let n = surface_normal(now.texel, x_old);
+    // back onto the surface along its normal, a millimetre in front
+    *x = *x - n * (dot(*x - surface_point(now.texel), n) - 1e-3);
+    if effect.collision == COLLIDE_SETTLE {
+        *v = vec3<f32>(0.0);
+        (*p).flags = (*p).flags | FLAG_SETTLED;
+        (*p).settled_at = (*p).age;
+        return true;
+    }
+    let vn = dot(*v, n);
+    if vn < 0.0 {
+        let tangential = *v - vn * n;
+        *v = tangential * (1.0 - effect.friction) - effect.restitution * vn * n;
+    }
+    return true;
+}
+
 // One step for one particle; returns false when it dies.
 fn step(p: ptr<function, Particle>) -> bool {
     let dt = frame.dt;
+    if ((*p).flags & FLAG_SETTLED) != 0u {
+        // at rest on the scene: it fades over settle_time (draw.wgsl), then dies
+        (*p).age = (*p).age + dt;
+        return (*p).age - (*p).settled_at < effect.settle_time;
+    }
     let v = (*p).vel;
     let a = effect.gravity + effect.drag * (effect.wind - v);
     let v_new = v + a * dt;
@@ -39,10 +170,14 @@ fn step(p: ptr<function, Particle>) -> bool {
     } else {
         x = (*p).pos + v * dt;
     }
-    (*p).vel = v_new;
     (*p).age = (*p).age + dt;
     (*p).rotation = (*p).rotation + (*p).spin * dt;
     var alive = (*p).age < (*p).lifetime;
+    var v_out = v_new;
+    if effect.collision != COLLIDE_NONE && collision.enabled == 1u {
+        alive = collide(p, (*p).pos, &x, &v_out) && alive;
+    }
+    (*p).vel = v_out;
     let lo = effect.bounds_min;
     let hi = effect.bounds_max;
     if effect.bounds_mode == 1u {

@@ -109,7 +109,8 @@ pub fn spawn(emit: &EmitUniforms, effect: &EffectParams, ordinal: u32) -> Partic
         spin,
         id,
         emitter: e as u32,
-        _pad: [0; 2],
+        flags: 0,
+        settled_at: 0.0,
     }
 }
 

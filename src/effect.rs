@@ -197,6 +197,39 @@ pub enum Blend {
     Alpha,
 }
 
+/// What a particle does when it hits the scene in the depth buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Response {
+    /// Reflect: the normal speed times `restitution` (0..=1), the tangential speed times
+    /// `1 - friction` (0..=1).
+    Bounce {
+        restitution: f32,
+        #[serde(default)]
+        friction: f32,
+    },
+    /// Die on contact.
+    Kill,
+    /// Stop on the surface, stay `time` seconds fading out, then die (snow coming to rest).
+    Settle { time: f32 },
+}
+
+/// Screen-space collision with the host's depth (the previous frame's, seen through the
+/// previous frame's camera). Only positions on screen and in front of the far plane can
+/// collide: particles off screen or behind everything pass through.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Collision {
+    pub response: Response,
+    /// Metres behind the stored surface that still count as a hit; deeper means the
+    /// particle is passing behind the object, not into it.
+    #[serde(default = "default_thickness")]
+    pub thickness: f32,
+}
+
+fn default_thickness() -> f32 {
+    0.5
+}
+
 /// A whole effect.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -221,6 +254,9 @@ pub struct EffectDesc {
     /// behind it (0: hard intersections).
     #[serde(default)]
     pub soft_distance: f32,
+    /// Depth-buffer collision with the host's scene; none when absent.
+    #[serde(default)]
+    pub collision: Option<Collision>,
 }
 
 impl EffectDesc {
@@ -427,6 +463,28 @@ impl EffectDesc {
             capacity,
             soft_distance: self.soft_distance,
             additive: (self.blend == Blend::Additive) as u32,
+            collision: match self.collision.map(|c| c.response) {
+                None => 0,
+                Some(Response::Bounce { .. }) => 1,
+                Some(Response::Kill) => 2,
+                Some(Response::Settle { .. }) => 3,
+            },
+            restitution: match self.collision.map(|c| c.response) {
+                Some(Response::Bounce { restitution, .. }) => restitution,
+                _ => 0.0,
+            },
+            friction: match self.collision.map(|c| c.response) {
+                Some(Response::Bounce { friction, .. }) => friction,
+                _ => 0.0,
+            },
+            thickness: self.collision.map_or(0.0, |c| c.thickness),
+            settle_time: match self.collision.map(|c| c.response) {
+                Some(Response::Settle { time }) => time,
+                _ => 0.0,
+            },
+            _pad0: 0.0,
+            _pad1: 0.0,
+            _pad2: 0.0,
         }
     }
 

@@ -2,8 +2,10 @@
 //! colour and depth views of its frame; the renderer records its passes into the encoder and
 //! never submits, never blocks and never owns a window.
 //!
-//! Per frame: compute steps of every effect (emit, simulate, cull, sort) → the host depth
-//! downsampled to the particle target (farthest of each footprint) → every effect drawn into
+//! Per frame: compute steps of every effect (emit, simulate with depth collision against
+//! the previous frame's depth, cull, sort) → the host depth downsampled to the particle
+//! target (farthest of each footprint; kept for the next frame's collisions) → every effect
+//! drawn into
 //! the low-resolution Rgba16Float target, depth-tested against it with a soft-particle fade
 //! → the target upsampled (nearest-depth or bilinear) and blended onto the host's colour.
 
@@ -15,9 +17,10 @@ use crate::error::{Invalid, Result};
 use crate::passes::composite::CompositePass;
 use crate::passes::downsample::{DownsamplePass, LOW_DEPTH_FORMAT};
 use crate::passes::draw::{target_layout, PARTICLE_FORMAT};
+use crate::passes::simulate::collision_bind;
 use crate::profiler::{compute_pass, render_pass};
 use crate::system::{ParticleSystem, Step};
-use crate::types::{uniform_bytes, CompositeParams, DownsampleParams};
+use crate::types::{uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams};
 
 /// Resolution of the particle target relative to the host's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -126,6 +129,8 @@ struct LowRes {
     color: wgpu::TextureView,
     depth: wgpu::TextureView,
     draw_bind: wgpu::BindGroup,
+    /// Simulate's view of `depth` (holding the previous frame's) and its camera.
+    collision_bind: wgpu::BindGroup,
 }
 
 pub struct ParticleRenderer {
@@ -137,6 +142,11 @@ pub struct ParticleRenderer {
     target_layout: wgpu::BindGroupLayout,
     downsample_buf: wgpu::Buffer,
     composite_buf: wgpu::Buffer,
+    collision_buf: wgpu::Buffer,
+    /// The camera of the previous update: the one the stored depth was seen through.
+    prev_camera: Option<Camera>,
+    /// Set when a downsample is recorded: the next frame may collide with its depth.
+    depth_recorded: std::cell::Cell<bool>,
     /// Bound where the host has no depth (the shaders do not read it then).
     no_depth: wgpu::TextureView,
     low: Option<LowRes>,
@@ -190,6 +200,9 @@ impl ParticleRenderer {
             target_layout: target_layout(device),
             downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
             composite_buf: uniform_buffer::<CompositeParams>(device, "flurry.composite"),
+            collision_buf: uniform_buffer::<CollisionFrame>(device, "flurry.collision"),
+            prev_camera: None,
+            depth_recorded: std::cell::Cell::new(false),
             no_depth: texture(
                 device,
                 "flurry.no_depth",
@@ -257,10 +270,25 @@ impl ParticleRenderer {
         for system in &mut self.systems {
             system.update(queue, dt, camera);
         }
-        if self.low.as_ref().is_none_or(|l| l.host != size) {
+        let fresh = self.low.as_ref().is_none_or(|l| l.host != size);
+        if fresh {
             self.low = Some(self.allocate(device, size));
         }
         let has_depth = self.targets.depth_format.is_some() as u32;
+        // the particle target's depth still holds the previous frame's, unless it was just
+        // (re)allocated or no downsample was recorded since
+        let stored = self.depth_recorded.replace(false) && !fresh && has_depth == 1;
+        let prev = self.prev_camera.replace(*camera).unwrap_or(*camera);
+        let prev_view_proj = prev.view_proj();
+        let collision = CollisionFrame {
+            prev_view_proj,
+            prev_inv_view_proj: prev_view_proj.inverse(),
+            near: prev.near,
+            far: prev.far,
+            enabled: stored as u32,
+            _pad: 0,
+        };
+        queue.write_buffer(&self.collision_buf, 0, &uniform_bytes(&collision));
         let downsample = DownsampleParams {
             factor: self.settings.scale.factor(),
             has_depth,
@@ -305,12 +333,14 @@ impl ParticleRenderer {
                 resource: wgpu::BindingResource::TextureView(&depth),
             }],
         });
+        let collision_bind = collision_bind(device, &depth, &self.collision_buf);
         LowRes {
             host,
             size,
             color,
             depth,
             draw_bind,
+            collision_bind,
         }
     }
 
@@ -355,11 +385,12 @@ impl ParticleRenderer {
             Pass::Compute(step) => compute_pass(encoder, profiler, step.name(), |p| {
                 for system in &self.systems {
                     if system.steps().any(|s| s == step) {
-                        system.record_step(step, p);
+                        system.record_step_with(step, p, &low.collision_bind);
                     }
                 }
             }),
             Pass::Downsample => {
+                self.depth_recorded.set(true);
                 let bind =
                     self.downsample
                         .bind(device, host_depth, &low.depth, &self.downsample_buf);

@@ -75,6 +75,8 @@ pub struct ParticleSystem {
     sort_bind: Option<SortBinding>,
     draw_bind: wgpu::BindGroup,
     args_bind: wgpu::BindGroup,
+    /// Collision bind group for use without a renderer: nothing to collide with.
+    no_collision: wgpu::BindGroup,
     clock: SpawnClock,
     /// Updates so far; this frame emits into alive list `(frames - 1) % 2`.
     frames: u64,
@@ -129,6 +131,33 @@ impl ParticleSystem {
             .map(|plan| sort.bind(device, plan, &pool.visible, &pool.counters));
         let draw_bind = draw.bind(device, &pool, &frame_buf, &effect_buf);
         let args_bind = args.bind(device, &pool);
+        let no_collision = {
+            use encase::ShaderType;
+            let depth = device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some("flurry.no_collision_depth"),
+                    size: wgpu::Extent3d {
+                        width: 1,
+                        height: 1,
+                        depth_or_array_layers: 1,
+                    },
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: crate::passes::downsample::LOW_DEPTH_FORMAT,
+                    usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                    view_formats: &[],
+                })
+                .create_view(&Default::default());
+            // a zeroed CollisionFrame: enabled = 0
+            let frame = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("flurry.no_collision"),
+                size: crate::types::CollisionFrame::min_size().get(),
+                usage: wgpu::BufferUsages::UNIFORM,
+                mapped_at_creation: false,
+            });
+            crate::passes::simulate::collision_bind(device, &depth, &frame)
+        };
         Ok(ParticleSystem {
             desc: desc.clone(),
             pool,
@@ -148,6 +177,7 @@ impl ParticleSystem {
             sort_bind,
             draw_bind,
             args_bind,
+            no_collision,
             clock: SpawnClock::default(),
             frames: 0,
             request: 0,
@@ -222,8 +252,19 @@ impl ParticleSystem {
             .filter(|&s| s != Step::Sort || self.sort_plan.is_some())
     }
 
-    /// Record one compute step into an open compute pass.
+    /// Record one compute step into an open compute pass (no depth collision).
     pub fn record_step(&self, step: Step, pass: &mut wgpu::ComputePass) {
+        self.record_step_with(step, pass, &self.no_collision);
+    }
+
+    /// Record one compute step; simulate collides against `collision`
+    /// ([`crate::passes::simulate::collision_bind`]).
+    pub fn record_step_with(
+        &self,
+        step: Step,
+        pass: &mut wgpu::ComputePass,
+        collision: &wgpu::BindGroup,
+    ) {
         let c = self.current();
         match step {
             Step::Emit => {
@@ -231,6 +272,7 @@ impl ParticleSystem {
                 self.args.record_after_emit(pass, &self.args_bind);
             }
             Step::Simulate => {
+                pass.set_bind_group(1, collision, &[]);
                 self.simulate
                     .record(pass, &self.simulate_bind[c], &self.pool);
                 self.args.record_after_simulate(pass, &self.args_bind);

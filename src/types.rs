@@ -39,7 +39,15 @@ pub struct Particle {
     pub id: u32,
     /// Emitter that spawned it.
     pub emitter: u32,
-    pub _pad: [u32; 2],
+    /// [`Particle::SETTLED`] when at rest on the scene.
+    pub flags: u32,
+    /// Age when it settled.
+    pub settled_at: f32,
+}
+
+impl Particle {
+    /// Flag: at rest on the scene after a settling collision (`FLAG_SETTLED`).
+    pub const SETTLED: u32 = 1;
 }
 
 /// The pool's atomic counters (32 bytes). Killed particles are `emitted - alive`.
@@ -58,7 +66,9 @@ pub struct Counters {
     pub dropped: u32,
     /// Entries of the visible list written by cull this frame.
     pub visible: u32,
-    pub _pad: [u32; 2],
+    /// Depth-collision hits since creation.
+    pub hits: u32,
+    pub _pad: u32,
 }
 
 /// Indirect arguments written on the GPU (48 bytes).
@@ -135,6 +145,27 @@ pub struct EffectParams {
     pub soft_distance: f32,
     /// 1 for additive blending.
     pub additive: u32,
+    /// 0 none, 1 bounce, 2 kill, 3 settle.
+    pub collision: u32,
+    pub restitution: f32,
+    pub friction: f32,
+    pub thickness: f32,
+    pub settle_time: f32,
+    pub _pad0: f32,
+    pub _pad1: f32,
+    pub _pad2: f32,
+}
+
+/// The previous frame as depth collision sees it (`CollisionFrame` in simulate.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct CollisionFrame {
+    pub prev_view_proj: Mat4,
+    pub prev_inv_view_proj: Mat4,
+    pub near: f32,
+    pub far: f32,
+    /// 0 until a previous frame's depth exists (and never without host depth).
+    pub enabled: u32,
+    pub _pad: u32,
 }
 
 /// One emitter as the emit pass sees it this frame.
@@ -289,9 +320,9 @@ mod tests {
         let l = Layouts::new();
         check_pod!(l, Particle, [pos => "pos", age => "age", vel => "vel", lifetime => "lifetime",
             color => "color", size => "size", rotation => "rotation", spin => "spin", id => "id",
-            emitter => "emitter"]);
+            emitter => "emitter", flags => "flags", settled_at => "settled_at"]);
         check_pod!(l, Counters, [dead => "dead", alive => "alive", next_alive => "next_alive",
-            emitted => "emitted", dropped => "dropped", visible => "visible"]);
+            emitted => "emitted", dropped => "dropped", visible => "visible", hits => "hits"]);
         check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x"]);
         assert_eq!(
             l.offset("IndirectArgs", "cull_x") as u64,
@@ -371,6 +402,26 @@ mod tests {
                 ("capacity", |v| v.capacity = 1),
                 ("soft_distance", |v| v.soft_distance = 1.0),
                 ("additive", |v| v.additive = 1),
+                ("collision", |v| v.collision = 1),
+                ("restitution", |v| v.restitution = 1.0),
+                ("friction", |v| v.friction = 1.0),
+                ("thickness", |v| v.thickness = 1.0),
+                ("settle_time", |v| v.settle_time = 1.0),
+            ],
+        );
+        check_uniform::<CollisionFrame>(
+            &l,
+            "CollisionFrame",
+            &[
+                ("prev_view_proj", |v| {
+                    v.prev_view_proj = Mat4::from_cols_array(&[2.0; 16])
+                }),
+                ("prev_inv_view_proj", |v| {
+                    v.prev_inv_view_proj = Mat4::from_cols_array(&[2.0; 16])
+                }),
+                ("near", |v| v.near = 1.0),
+                ("far", |v| v.far = 1.0),
+                ("enabled", |v| v.enabled = 1),
             ],
         );
         check_uniform::<EmitterParams>(

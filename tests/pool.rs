@@ -84,6 +84,7 @@ fn churny() -> EffectDesc {
         blend: Blend::Additive,
         sort: None,
         soft_distance: 0.0,
+        collision: None,
     }
 }
 
@@ -195,6 +196,7 @@ fn twin_effect() -> EffectDesc {
         blend: Blend::Alpha,
         sort: None,
         soft_distance: 0.0,
+        collision: None,
     }
 }
 
@@ -310,6 +312,7 @@ fn constant_acceleration(integrator: Integrator) -> EffectDesc {
         blend: Blend::Alpha,
         sort: None,
         soft_distance: 0.0,
+        collision: None,
     }
 }
 

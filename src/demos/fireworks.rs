@@ -65,6 +65,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
         blend: Blend::Additive,
         sort: None,
         soft_distance: 0.0,
+        collision: None,
     }
 }
 

@@ -52,6 +52,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
         blend: Blend::Alpha,
         sort: None,
         soft_distance: 0.0,
+        collision: None,
     }
 }
 

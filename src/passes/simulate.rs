@@ -1,7 +1,7 @@
 //! Simulate pass (`shaders/simulate.wgsl`): forces, Euler step, age, spin, death by
 //! lifetime or bounds; survivors to the next alive list, the dead to the dead list.
 
-use super::{bind_buffers, compute_pipeline, layout, storage, uniform};
+use super::{bind_buffers, layout, storage, texture, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::IndirectArgs;
@@ -28,7 +28,21 @@ impl SimulatePass {
                 uniform(6, C),
             ],
         );
-        let pipeline = compute_pipeline(device, Shader::Simulate, "main", &layout);
+        let module = Shader::Simulate.module(device);
+        let collision = collision_layout(device);
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("simulate"),
+            bind_group_layouts: &[Some(&layout), Some(&collision)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("simulate"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
         SimulatePass { layout, pipeline }
     }
 
@@ -57,7 +71,8 @@ impl SimulatePass {
         )
     }
 
-    /// Indirect dispatch sized on the GPU from the alive count.
+    /// Indirect dispatch sized on the GPU from the alive count; bind group 1
+    /// ([`collision_layout`]) must be set.
     pub fn record(
         &self,
         pass: &mut wgpu::ComputePass,
@@ -68,4 +83,32 @@ impl SimulatePass {
         pass.set_bind_group(0, bind, &[]);
         pass.dispatch_workgroups_indirect(&pool.args, IndirectArgs::SIM_OFFSET);
     }
+}
+
+/// Bind group 1 of simulate: the previous frame's depth (R32Float) and its camera.
+pub fn collision_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let depth = wgpu::TextureSampleType::Float { filterable: false };
+    layout(device, "collision", &[texture(0, depth, C), uniform(1, C)])
+}
+
+/// A collision bind group over `depth` and a [`crate::types::CollisionFrame`] uniform.
+pub fn collision_bind(
+    device: &wgpu::Device,
+    depth: &wgpu::TextureView,
+    frame: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("collision"),
+        layout: &collision_layout(device),
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(depth),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: frame.as_entire_binding(),
+            },
+        ],
+    })
 }
