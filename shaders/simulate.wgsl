@@ -15,7 +15,8 @@
 @group(0) @binding(6) var<uniform> effect: EffectParams;
 
 // Depth collision against the previous frame's host depth (at the particle target's
-// resolution, farthest of each footprint) seen through the previous frame's camera.
+// resolution: farthest and nearest of each footprint) seen through the previous frame's
+// camera.
 struct CollisionFrame {
     prev_view_proj: mat4x4<f32>,
     prev_inv_view_proj: mat4x4<f32>,
@@ -68,8 +69,15 @@ fn project(x: vec3<f32>) -> Projected {
     return out;
 }
 
+// The surface's depth at the centre of texel t: the middle of the footprint's depth range
+// (exact for a plane; the farthest alone lies off the plane where the footprint slopes),
+// or the nearest where the footprint also sees the background.
 fn stored_depth(t: vec2<i32>) -> f32 {
-    return textureLoad(prev_depth, t, 0).r;
+    let d = textureLoad(prev_depth, t, 0);
+    if d.r >= 1.0 {
+        return d.g;
+    }
+    return 0.5 * (d.r + d.g);
 }
 
 // World position of the stored surface at texel t.
@@ -117,20 +125,32 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     if !now.on_screen {
         return true;
     }
-    let d = stored_depth(now.texel);
-    if d >= 1.0 {
-        return true;
+    let stored = textureLoad(prev_depth, now.texel, 0).rg;
+    if stored.y >= 1.0 {
+        return true; // nothing but the far plane here
     }
-    let behind = now.view_depth - linear_depth(d, collision.near, collision.far);
-    if behind <= 0.0 || behind >= effect.thickness {
-        return true;
-    }
-    let before = project(x_old);
-    if before.on_screen {
-        let there = linear_depth(stored_depth(before.texel), collision.near, collision.far);
-        if before.view_depth > there {
-            return true; // it was behind the surface already: passing behind an object
+    // The surface spans the depths the texel's footprint samples, widened by its four
+    // neighbours' (the samples sit at pixel centres, so the continuous footprint reaches
+    // half a sample beyond them: on ground seen at a grazing angle that is tens of cm).
+    // The far plane, where a footprint also sees the background, is not a surface.
+    // Deeper than the interval by the thickness or more, the particle is passing behind
+    // an object.
+    let size = vec2<i32>(textureDimensions(prev_depth));
+    var near_d = stored.y;
+    var far_d = select(stored.y, stored.x, stored.x < 1.0);
+    for (var i = 0; i < 4; i++) {
+        let offset = vec2<i32>(select(-1, 1, (i & 1) == 1), 0);
+        let t = clamp(now.texel + select(offset, offset.yx, i >= 2), vec2<i32>(0), size - 1);
+        let n = textureLoad(prev_depth, t, 0).rg;
+        if n.y < 1.0 {
+            near_d = min(near_d, n.y);
+            far_d = max(far_d, select(n.y, n.x, n.x < 1.0));
         }
+    }
+    let front = linear_depth(near_d, collision.near, collision.far);
+    let back = linear_depth(far_d, collision.near, collision.far);
+    if now.view_depth <= front || now.view_depth >= back + effect.thickness {
+        return true;
     }
     atomicAdd(&counters.hits, 1u);
     if effect.collision == COLLIDE_KILL {

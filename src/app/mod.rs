@@ -8,6 +8,7 @@ pub mod sort_bench;
 use std::time::Instant;
 
 use crate::camera::Camera;
+use crate::demos::Stage;
 use crate::effect::EffectDesc;
 use crate::error::{Error, Invalid, Result};
 use crate::gpu::GpuContext;
@@ -69,9 +70,23 @@ impl Scene {
         seed: u32,
         size: (u32, u32),
     ) -> Result<Self> {
-        let desc = demo.effect(capacity);
-        let mut scene = Self::new(gpu, &desc, capacity, seed, size, |a| demo.camera(a))?;
+        Self::for_demo_in(gpu, demo, Stage::Empty, capacity, seed, size)
+    }
+
+    /// A built-in demo on a host stage (`--scene`).
+    pub fn for_demo_in(
+        gpu: &GpuContext,
+        demo: crate::Demo,
+        stage: Stage,
+        capacity: u32,
+        seed: u32,
+        size: (u32, u32),
+    ) -> Result<Self> {
+        let desc = demo.effect_in(stage, capacity);
+        let camera = |a| demo.camera_in(stage, a);
+        let mut scene = Self::new(gpu, &desc, capacity, seed, size, camera)?;
         scene.background = demo.background();
+        scene.target.scene.quads = stage.quads();
         Ok(scene)
     }
 
@@ -92,23 +107,19 @@ impl Scene {
         self.target.scene.update(&gpu.queue, &self.camera);
     }
 
-    /// Record and submit one frame of `dt` seconds; `draw` adds the host scene, the
-    /// particle draw and the composite.
+    /// Record and submit one frame of `dt` seconds. Without `draw` only the host scene,
+    /// the compute steps and the depth downsample run (what simulation and collision need),
+    /// not the particle draw and composite.
     pub fn frame(&mut self, gpu: &GpuContext, dt: f32, draw: bool) {
         self.update(gpu, dt);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         let frame = self.target.frame();
-        if draw {
-            self.target
-                .encode_scene(&mut encoder, self.background, None);
-            self.renderer
-                .encode(&gpu.device, &mut encoder, &frame, None);
-        } else {
-            for pass in self.renderer.passes() {
-                if let Pass::Compute(_) = pass {
-                    self.renderer
-                        .encode_pass(&gpu.device, &mut encoder, &frame, pass, None);
-                }
+        self.target
+            .encode_scene(&mut encoder, self.background, None);
+        for pass in self.renderer.passes() {
+            if draw || matches!(pass, Pass::Compute(_) | Pass::Downsample) {
+                self.renderer
+                    .encode_pass(&gpu.device, &mut encoder, &frame, pass, None);
             }
         }
         gpu.queue.submit([encoder.finish()]);

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use flurry::demos::Stage;
 use flurry::Demo;
 
 #[derive(Parser)]
@@ -40,6 +41,9 @@ pub struct Common {
     /// Fixed time step in seconds (0 < dt <= 1); without it the clock is real time.
     #[arg(long, allow_hyphen_values = true)]
     pub dt: Option<f64>,
+    /// The host scene: empty, or a ground plane at y = 0 that particles collide with.
+    #[arg(long, value_enum, default_value_t = Stage::Empty)]
+    pub scene: Stage,
 }
 
 /// How particles reach the host's image.

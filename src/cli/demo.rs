@@ -21,7 +21,8 @@ pub fn run(a: DemoArgs) -> Result<(), Error> {
     }
     let settings = a.render.settings()?;
     let mut scene =
-        Scene::for_demo(&gpu, a.demo, capacity, a.common.seed, size)?.with_settings(settings);
+        Scene::for_demo_in(&gpu, a.demo, a.common.scene, capacity, a.common.seed, size)?
+            .with_settings(settings);
     // headless frames advance at 60 Hz unless --dt says otherwise
     let dt = dt.unwrap_or(1.0 / 60.0);
     let start = Instant::now();

@@ -38,8 +38,8 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
         None => Timing::default_for(gpu.is_cpu(), has_ts),
     };
     let settings = a.render.settings()?;
-    let mut scene =
-        Scene::for_demo(&gpu, demo, capacity, a.common.seed, size)?.with_settings(settings);
+    let mut scene = Scene::for_demo_in(&gpu, demo, a.common.scene, capacity, a.common.seed, size)?
+        .with_settings(settings);
     let dt = dt.unwrap_or(1.0 / 60.0);
     // warm-up: fill the pool, compile pipelines
     for _ in 0..3 {

@@ -3,8 +3,10 @@
 use serde_json::json;
 
 use flurry::app::Scene;
+use flurry::demos::Stage;
 use flurry::effect::EffectDesc;
 use flurry::error::Error;
+use flurry::types::Particle;
 use flurry::{Camera, Demo};
 
 use super::args::StatsArgs;
@@ -17,13 +19,19 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
     let size = (320, 240);
     let (mut scene, name) = match (a.demo, file_desc) {
         (Some(d), _) => (
-            Scene::for_demo(&gpu, d, capacity, a.common.seed, size)?,
+            Scene::for_demo_in(&gpu, d, a.common.scene, capacity, a.common.seed, size)?,
             d.name().to_string(),
         ),
         (None, Some(desc)) => {
-            let cam =
-                |aspect| Camera::look_at(glam::Vec3::new(0.0, 5.0, 15.0), glam::Vec3::ZERO, aspect);
-            let scene = Scene::new(&gpu, &desc, capacity, a.common.seed, size, cam)?;
+            let stage = a.common.scene;
+            let cam = |aspect| match stage {
+                Stage::Empty => {
+                    Camera::look_at(glam::Vec3::new(0.0, 5.0, 15.0), glam::Vec3::ZERO, aspect)
+                }
+                Stage::Plane => Demo::Snow.camera_in(stage, aspect),
+            };
+            let mut scene = Scene::new(&gpu, &desc, capacity, a.common.seed, size, cam)?;
+            scene.target.scene.quads = stage.quads();
             (scene, desc.name)
         }
         (None, None) => unreachable!("clap requires a demo or --effect"),
@@ -35,6 +43,11 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
     }
     let snap = scene.system().snapshot(&gpu.device, &gpu.queue)?;
     let s = scene.system().stats(&snap);
+    let settled = snap
+        .alive
+        .iter()
+        .filter(|&&i| snap.particles[i as usize].flags & Particle::SETTLED != 0)
+        .count();
     if let Some(path) = &a.dump {
         let alive: Vec<_> = snap
             .alive
@@ -42,7 +55,8 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
             .map(|&i| {
                 let p = &snap.particles[i as usize];
                 json!({"index": i, "id": p.id, "pos": p.pos.to_array(), "vel": p.vel.to_array(),
-                       "age": p.age, "lifetime": p.lifetime})
+                       "age": p.age, "lifetime": p.lifetime,
+                       "settled": p.flags & Particle::SETTLED != 0})
             })
             .collect();
         let dump = json!({
@@ -60,7 +74,8 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
         json!({"demo": name, "capacity": capacity, "frames": a.frames, "alive": s.alive,
                "dead": s.dead, "visible": s.visible, "emitted_total": s.emitted_total,
                "dropped_total": s.dropped_total, "killed_total": s.killed_total,
-               "requested_total": s.requested_total})
+               "requested_total": s.requested_total, "hits_total": snap.counters.hits,
+               "settled": settled})
     );
     Ok(())
 }

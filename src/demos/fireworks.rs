@@ -72,3 +72,21 @@ pub fn effect(capacity: u32) -> EffectDesc {
 pub fn camera(aspect: f32) -> Camera {
     Camera::look_at(Vec3::new(0.0, 4.0, 8.0), Vec3::new(0.0, 9.0, -14.0), aspect)
 }
+
+/// Fireworks over the ground plane: sparks that reach it bounce.
+pub fn effect_over_ground(capacity: u32) -> EffectDesc {
+    let mut e = effect(capacity);
+    e.bounds = Some(Bounds {
+        min: [-100.0, -2.0, -100.0],
+        max: [100.0, 100.0, 100.0],
+        on_exit: OnExit::Kill,
+    });
+    e.collision = Some(Collision {
+        response: Response::Bounce {
+            restitution: 0.4,
+            friction: 0.3,
+        },
+        thickness: 0.5,
+    });
+    e
+}

@@ -3,8 +3,37 @@
 mod fireworks;
 mod snow;
 
+use glam::Vec3;
+
 use crate::camera::Camera;
 use crate::effect::EffectDesc;
+use crate::types::HostQuad;
+
+/// The host scene a demo runs in (`--scene`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Stage {
+    /// Nothing but the background.
+    #[default]
+    Empty,
+    /// A flat ground plane at y = 0 seen from a camera above it; particles collide with it
+    /// (snow settles, fireworks bounce).
+    Plane,
+}
+
+impl Stage {
+    /// The stage's opaque geometry.
+    pub fn quads(self) -> Vec<HostQuad> {
+        match self {
+            Stage::Empty => vec![],
+            Stage::Plane => vec![HostQuad::rect(
+                Vec3::ZERO,
+                Vec3::new(60.0, 0.0, 0.0),
+                Vec3::new(0.0, 0.0, 60.0),
+                Vec3::new(0.05, 0.055, 0.07),
+            )],
+        }
+    }
+}
 
 /// The demos `flurry demo|stats|profile` know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -28,6 +57,27 @@ impl Demo {
         match self {
             Demo::Snow => snow::effect(capacity),
             Demo::Fireworks => fireworks::effect(capacity),
+        }
+    }
+
+    /// The effect for `stage`: over the plane it collides with the ground.
+    pub fn effect_in(self, stage: Stage, capacity: u32) -> EffectDesc {
+        match (self, stage) {
+            (_, Stage::Empty) => self.effect(capacity),
+            (Demo::Snow, Stage::Plane) => snow::effect_over_ground(capacity),
+            (Demo::Fireworks, Stage::Plane) => fireworks::effect_over_ground(capacity),
+        }
+    }
+
+    /// The camera for `stage`: over the plane it looks down at the ground.
+    pub fn camera_in(self, stage: Stage, aspect: f32) -> Camera {
+        let look = |eye: Vec3, target: Vec3| Camera::look_at(eye, target, aspect);
+        match (self, stage) {
+            (_, Stage::Empty) => self.camera(aspect),
+            (Demo::Snow, Stage::Plane) => look(Vec3::new(0.0, 6.0, 14.0), Vec3::ZERO),
+            (Demo::Fireworks, Stage::Plane) => {
+                look(Vec3::new(0.0, 4.0, 12.0), Vec3::new(0.0, 4.0, -14.0))
+            }
         }
     }
 

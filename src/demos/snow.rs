@@ -59,3 +59,31 @@ pub fn effect(capacity: u32) -> EffectDesc {
 pub fn camera(aspect: f32) -> Camera {
     Camera::look_at(Vec3::new(0.0, 1.6, 9.0), Vec3::new(0.0, 4.0, -4.0), aspect)
 }
+
+/// Snow over the ground plane: flakes settle where they land on screen, rest 4 s fading
+/// out, then die; a layer at the top of the box replaces them. Flakes that land off screen
+/// fall through (screen-space collision cannot see there) and die at a kill plane 5 cm
+/// below the ground, before the wind can carry them into view under it.
+pub fn effect_over_ground(capacity: u32) -> EffectDesc {
+    let mut e = effect(capacity);
+    let mut top = e.emitters[0].clone();
+    top.shape = Shape::Box {
+        min: [-HALF, HEIGHT - 1.0, -HALF],
+        max: [HALF, HEIGHT, HALF],
+    };
+    top.bursts.clear();
+    top.rate = capacity as f32 / 12.0;
+    top.lifetime = Range::new(60.0, 10.0);
+    e.emitters[0].lifetime = Range::new(60.0, 10.0);
+    e.emitters.push(top);
+    e.bounds = Some(Bounds {
+        min: [-HALF, -0.05, -HALF],
+        max: [HALF, HEIGHT, HALF],
+        on_exit: OnExit::Kill,
+    });
+    e.collision = Some(Collision {
+        response: Response::Settle { time: 4.0 },
+        thickness: 0.5,
+    });
+    e
+}

@@ -6,8 +6,8 @@ use crate::shaders::Shader;
 
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
-/// Format of the downsampled depth.
-pub const LOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+/// Format of the downsampled depth: farthest (r) and nearest (g) of each footprint.
+pub const LOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
 
 pub struct DownsamplePass {
     layout: wgpu::BindGroupLayout,

@@ -92,7 +92,7 @@ impl DrawPass {
     }
 }
 
-/// Bind group 1 of the draw: the particle target's scene depth (an R32Float texture).
+/// Bind group 1 of the draw: the particle target's scene depth (Rg32Float: farthest, nearest).
 pub fn target_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let depth = wgpu::TextureSampleType::Float { filterable: false };
     layout(

@@ -85,7 +85,7 @@ impl SimulatePass {
     }
 }
 
-/// Bind group 1 of simulate: the previous frame's depth (R32Float) and its camera.
+/// Bind group 1 of simulate: the previous frame's depth (Rg32Float: farthest, nearest) and its camera.
 pub fn collision_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let depth = wgpu::TextureSampleType::Float { filterable: false };
     layout(device, "collision", &[texture(0, depth, C), uniform(1, C)])
