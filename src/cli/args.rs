@@ -133,6 +133,9 @@ pub struct ProfileArgs {
     /// Keys to sort (`profile sort`).
     #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u32).range(1..))]
     pub keys: u32,
+    /// Profile the demo with its depth collision switched off (to measure what it costs).
+    #[arg(long)]
+    pub no_collision: bool,
     /// Alternating runs of each sort (`profile sort`).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,

@@ -38,8 +38,16 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
         None => Timing::default_for(gpu.is_cpu(), has_ts),
     };
     let settings = a.render.settings()?;
-    let mut scene = Scene::for_demo_in(&gpu, demo, a.common.scene, capacity, a.common.seed, size)?
-        .with_settings(settings);
+    let stage = a.common.scene;
+    let mut desc = demo.effect_in(stage, capacity);
+    if a.no_collision {
+        desc.collision = None;
+    }
+    let camera = |aspect| demo.camera_in(stage, aspect);
+    let mut scene =
+        Scene::new(&gpu, &desc, capacity, a.common.seed, size, camera)?.with_settings(settings);
+    scene.background = demo.background();
+    scene.target.scene.quads = stage.quads();
     let dt = dt.unwrap_or(1.0 / 60.0);
     // warm-up: fill the pool, compile pipelines
     for _ in 0..3 {
