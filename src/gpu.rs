@@ -33,7 +33,17 @@ impl GpuContext {
     pub fn with_adapter(wanted: Option<&str>) -> Result<Self> {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter = pick_adapter(&instance, wanted)?;
+        Self::with_instance(instance, wanted, None)
+    }
+
+    /// A device on `instance` whose adapter can present to `surface` (if given);
+    /// `FLURRY_ADAPTER` applies as in [`GpuContext::new_headless`].
+    pub fn with_instance(
+        instance: wgpu::Instance,
+        wanted: Option<&str>,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self> {
+        let adapter = pick_adapter(&instance, wanted, surface)?;
         let (device, queue) = request_device(&adapter)?;
         Ok(GpuContext {
             instance,
@@ -89,8 +99,16 @@ fn matches(info: &wgpu::AdapterInfo, wanted: &str) -> bool {
     }
 }
 
-fn pick_adapter(instance: &wgpu::Instance, wanted: Option<&str>) -> Result<wgpu::Adapter> {
-    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+fn pick_adapter(
+    instance: &wgpu::Instance,
+    wanted: Option<&str>,
+    surface: Option<&wgpu::Surface<'_>>,
+) -> Result<wgpu::Adapter> {
+    let adapters: Vec<wgpu::Adapter> =
+        pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()))
+            .into_iter()
+            .filter(|a| surface.is_none_or(|s| a.is_surface_supported(s)))
+            .collect();
     if adapters.is_empty() {
         let backend = std::env::var("WGPU_BACKEND")
             .map(|b| format!(" (WGPU_BACKEND={b})"))

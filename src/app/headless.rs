@@ -7,9 +7,8 @@ use wgpu_profiler::GpuProfiler;
 
 use super::host::{HostScene, HOST_DEPTH_FORMAT};
 use crate::error::{Error, Result};
-use crate::profiler::render_pass;
 use crate::readback::map_and_copy;
-use crate::renderer::{color_attachment, FrameTargets, Targets};
+use crate::renderer::{FrameTargets, Targets};
 
 /// Format of the host's colour target (LDR: the composite tonemaps particles into it).
 pub const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -105,27 +104,8 @@ impl HeadlessTarget {
         background: [f64; 4],
         profiler: Option<&GpuProfiler>,
     ) {
-        let [r, g, b, a] = background;
-        let clear = wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a });
-        let attachments = [Some(color_attachment(&self.color_view, clear))];
-        let desc = wgpu::RenderPassDescriptor {
-            label: Some("host"),
-            color_attachments: &attachments,
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &self.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        };
-        render_pass(encoder, profiler, desc, "host", |pass| {
-            self.scene.record(pass)
-        });
+        let views = (&self.color_view, &self.depth_view);
+        self.scene.encode(encoder, views, background, profiler);
     }
 
     /// Read the colour target back as tightly packed RGBA8 (sRGB). Blocks.

@@ -4,8 +4,12 @@
 
 use glam::Vec3;
 
+use wgpu_profiler::GpuProfiler;
+
 use crate::camera::Camera;
 use crate::passes::{layout, render_pipeline, uniform};
+use crate::profiler::render_pass;
+use crate::renderer::color_attachment;
 use crate::shaders::Shader;
 use crate::types::{uniform_bytes, HostQuad, HostUniforms, MAX_HOST_QUADS};
 
@@ -76,6 +80,36 @@ impl HostScene {
             *slot = *q;
         }
         queue.write_buffer(&self.buffer, 0, &uniform_bytes(&u));
+    }
+
+    /// The host's pass: clear `color` to `background` (linear) and `depth` to far, draw
+    /// the quads.
+    pub fn encode(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        (color, depth): (&wgpu::TextureView, &wgpu::TextureView),
+        background: [f64; 4],
+        profiler: Option<&GpuProfiler>,
+    ) {
+        let [r, g, b, a] = background;
+        let clear = wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a });
+        let attachments = [Some(color_attachment(color, clear))];
+        let desc = wgpu::RenderPassDescriptor {
+            label: Some("host"),
+            color_attachments: &attachments,
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        };
+        render_pass(encoder, profiler, desc, "host", |pass| self.record(pass));
     }
 
     /// Draw the quads into a pass with the host's colour and depth attached.

@@ -4,6 +4,7 @@
 pub mod headless;
 pub mod host;
 pub mod sort_bench;
+pub mod window;
 
 use std::time::Instant;
 

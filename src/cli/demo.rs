@@ -1,8 +1,9 @@
-//! `flurry demo`: render a demo (headless to a PNG for now).
+//! `flurry demo`: a demo in a window, or headless to a PNG (asked for, or no display).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
+use flurry::app::window::{self, NoDisplay, WindowOptions};
 use flurry::app::{check_size, Scene};
 use flurry::error::Error;
 
@@ -12,14 +13,42 @@ use super::{has_display, setup};
 pub fn run(a: DemoArgs) -> Result<(), Error> {
     let (gpu, capacity, dt) = setup(&a.common, a.demo.default_particles())?;
     let size = check_size(&gpu, a.size.0, a.size.1)?;
+    let settings = a.render.settings()?;
     if !a.headless {
-        if has_display() {
-            println!("windowed demos are not built yet; rendering headless instead");
-        } else {
+        if !has_display() {
             println!("no display (DISPLAY / WAYLAND_DISPLAY unset): rendering headless");
+        } else {
+            let options = WindowOptions {
+                demo: a.demo,
+                stage: a.common.scene,
+                capacity,
+                seed: a.common.seed,
+                settings,
+                dt,
+                size,
+            };
+            drop(gpu);
+            match window::run(options) {
+                Ok(()) => return Ok(()),
+                Err(Err(e)) => return Err(e),
+                Err(Ok(NoDisplay(why))) => {
+                    println!("cannot open a window ({why}): rendering headless");
+                    return headless(a, capacity, dt, size, settings);
+                }
+            }
         }
     }
-    let settings = a.render.settings()?;
+    headless(a, capacity, dt, size, settings)
+}
+
+fn headless(
+    a: DemoArgs,
+    capacity: u32,
+    dt: Option<f32>,
+    size: (u32, u32),
+    settings: flurry::Settings,
+) -> Result<(), Error> {
+    let gpu = flurry::GpuContext::new_headless()?;
     let mut scene =
         Scene::for_demo_in(&gpu, a.demo, a.common.scene, capacity, a.common.seed, size)?
             .with_settings(settings);

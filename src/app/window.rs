@@ -1,0 +1,460 @@
+//! Windowed demos (winit): the renderer composited onto a window's surface, with an orbit
+//! and fly camera.
+//!
+//! Mouse: drag to rotate, wheel to zoom. Keys: W/A/S/D/Q/E fly, Space pause, R reset,
+//! 1/2/4 particle-target scale 1, 1/2, 1/4, O sort on/off, U nearest-depth/bilinear
+//! upsampling, Esc quit. The title shows frames per second (and with P the per-pass GPU
+//! times) once a second.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Instant;
+
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::{Window, WindowId};
+
+use super::host::{HostScene, HOST_DEPTH_FORMAT};
+use crate::camera::{Camera, OrbitController};
+use crate::demos::{Demo, Stage};
+use crate::error::{Error, Result};
+use crate::gpu::GpuContext;
+use crate::profiler::Samples;
+use crate::renderer::{FrameTargets, ParticleRenderer, Scale, Settings, Targets, Upsample};
+
+/// What a windowed demo shows.
+#[derive(Clone, Copy, Debug)]
+pub struct WindowOptions {
+    pub demo: Demo,
+    pub stage: Stage,
+    pub capacity: u32,
+    pub seed: u32,
+    pub settings: Settings,
+    /// Fixed time step; real time when absent.
+    pub dt: Option<f32>,
+    pub size: (u32, u32),
+}
+
+/// Why no window could be opened (the caller falls back to headless).
+#[derive(Debug)]
+pub struct NoDisplay(pub String);
+
+/// Open a window and run the demo until it is closed. `Err(Ok(NoDisplay))` when this
+/// machine has no display to open a window on.
+pub fn run(
+    options: WindowOptions,
+) -> std::result::Result<(), std::result::Result<NoDisplay, Error>> {
+    let event_loop = EventLoop::new().map_err(|e| Ok(NoDisplay(e.to_string())))?;
+    let mut app = App {
+        options,
+        state: None,
+        error: None,
+    };
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| Err(Error::Readback(format!("event loop: {e}"))))?;
+    match app.error {
+        Some(e) => Err(Err(e)),
+        None => Ok(()),
+    }
+}
+
+struct App {
+    options: WindowOptions,
+    state: Option<State>,
+    error: Option<Error>,
+}
+
+struct State {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    gpu: GpuContext,
+    renderer: ParticleRenderer,
+    host: HostScene,
+    depth: wgpu::TextureView,
+    camera: Camera,
+    orbit: OrbitController,
+    sort: Option<bool>,
+    paused: bool,
+    keys: HashSet<KeyCode>,
+    dragging: bool,
+    cursor: Option<(f64, f64)>,
+    last: Instant,
+    title_at: Instant,
+    frames: u32,
+    profiler: Option<wgpu_profiler::GpuProfiler>,
+    samples: Samples,
+}
+
+fn depth_view(device: &wgpu::Device, config: &wgpu::SurfaceConfiguration) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("flurry.window_depth"),
+            size: wgpu::Extent3d {
+                width: config.width,
+                height: config.height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: HOST_DEPTH_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
+}
+
+impl State {
+    fn new(event_loop: &ActiveEventLoop, options: &WindowOptions) -> Result<Self> {
+        let attributes = Window::default_attributes()
+            .with_title(format!("flurry — {}", options.demo.name()))
+            .with_inner_size(winit::dpi::PhysicalSize::new(
+                options.size.0,
+                options.size.1,
+            ));
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .map_err(|e| Error::Readback(format!("cannot open a window: {e}")))?,
+        );
+        let instance = wgpu::Instance::new(
+            wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
+                event_loop.owned_display_handle(),
+            ))
+            .with_env(),
+        );
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(|e| Error::Readback(format!("cannot create a surface: {e}")))?;
+        let wanted = std::env::var("FLURRY_ADAPTER")
+            .ok()
+            .filter(|s| !s.is_empty());
+        let gpu = GpuContext::with_instance(instance, wanted.as_deref(), Some(&surface))?;
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
+            .ok_or_else(|| {
+                Error::Readback("the surface cannot be used with this adapter".into())
+            })?;
+        let caps = surface.get_capabilities(&gpu.adapter);
+        if let Some(srgb) = caps.formats.iter().find(|f| f.is_srgb()) {
+            config.format = *srgb;
+        }
+        config.present_mode = wgpu::PresentMode::AutoVsync;
+        surface.configure(&gpu.device, &config);
+        let camera = options
+            .demo
+            .camera_in(options.stage, config.width as f32 / config.height as f32);
+        let mut host = HostScene::new(&gpu.device, config.format);
+        host.quads = options.stage.quads();
+        let depth = depth_view(&gpu.device, &config);
+        let mut state = State {
+            renderer: ParticleRenderer::new(
+                &gpu.device,
+                Targets {
+                    color_format: config.format,
+                    depth_format: Some(HOST_DEPTH_FORMAT),
+                },
+                options.settings,
+            ),
+            window,
+            surface,
+            config,
+            host,
+            depth,
+            orbit: OrbitController::from_camera(&camera),
+            camera,
+            sort: None,
+            paused: false,
+            keys: HashSet::new(),
+            dragging: false,
+            cursor: None,
+            last: Instant::now(),
+            title_at: Instant::now(),
+            frames: 0,
+            profiler: None,
+            samples: Samples::default(),
+            gpu,
+        };
+        state.reset(options)?;
+        Ok(state)
+    }
+
+    /// A fresh effect (R, or after sort on/off).
+    fn reset(&mut self, options: &WindowOptions) -> Result<()> {
+        let mut desc = options.demo.effect_in(options.stage, options.capacity);
+        desc.sort = self.sort;
+        let settings = self.renderer.settings();
+        self.renderer = ParticleRenderer::new(
+            &self.gpu.device,
+            Targets {
+                color_format: self.config.format,
+                depth_format: Some(HOST_DEPTH_FORMAT),
+            },
+            settings,
+        );
+        self.renderer.add_effect(
+            &self.gpu.device,
+            &self.gpu.queue,
+            &desc,
+            options.capacity,
+            options.seed,
+        )?;
+        Ok(())
+    }
+
+    fn resize(&mut self, width: u32, height: u32) {
+        if width == 0 || height == 0 {
+            return; // minimised: keep the old configuration, draw nothing
+        }
+        self.config.width = width;
+        self.config.height = height;
+        self.surface.configure(&self.gpu.device, &self.config);
+        self.depth = depth_view(&self.gpu.device, &self.config);
+    }
+
+    fn key(&mut self, code: KeyCode, options: &WindowOptions) -> Result<()> {
+        let mut settings = self.renderer.settings();
+        match code {
+            KeyCode::Space => self.paused = !self.paused,
+            KeyCode::KeyR => self.reset(options)?,
+            KeyCode::Digit1 => settings.scale = Scale::Full,
+            KeyCode::Digit2 => settings.scale = Scale::Half,
+            KeyCode::Digit4 => settings.scale = Scale::Quarter,
+            KeyCode::KeyU => {
+                settings.upsample = match settings.upsample {
+                    Upsample::NearestDepth => Upsample::Bilinear,
+                    Upsample::Bilinear => Upsample::NearestDepth,
+                }
+            }
+            KeyCode::KeyO => {
+                let sorted = self.renderer.systems().iter().any(|s| s.desc().sorts());
+                self.sort = Some(!sorted);
+                self.reset(options)?;
+            }
+            KeyCode::KeyP => {
+                self.profiler = match self.profiler.take() {
+                    Some(_) => None,
+                    None => crate::profiler::gpu_profiler(&self.gpu.device),
+                };
+                self.samples = Samples::default();
+            }
+            _ => {}
+        }
+        self.renderer.set_settings(settings);
+        Ok(())
+    }
+
+    fn fly(&mut self, dt: f32) {
+        let axis = |plus: KeyCode, minus: KeyCode| {
+            self.keys.contains(&plus) as i32 as f32 - self.keys.contains(&minus) as i32 as f32
+        };
+        let forward = axis(KeyCode::KeyW, KeyCode::KeyS);
+        let right = axis(KeyCode::KeyD, KeyCode::KeyA);
+        let up = axis(KeyCode::KeyE, KeyCode::KeyQ);
+        self.orbit.fly(forward, right, up, dt);
+    }
+
+    fn render(&mut self, options: &WindowOptions) -> Result<()> {
+        let now = Instant::now();
+        let real = (now - self.last).as_secs_f32().clamp(1e-4, 0.1);
+        self.last = now;
+        self.fly(real);
+        self.orbit.apply(&mut self.camera);
+        self.camera.aspect = self.config.width as f32 / self.config.height as f32;
+        let dt = if self.paused {
+            0.0
+        } else {
+            options.dt.unwrap_or(real)
+        };
+        let size = (self.config.width, self.config.height);
+        let gpu = &self.gpu;
+        self.renderer
+            .update(&gpu.device, &gpu.queue, dt, &self.camera, size);
+        self.host.update(&gpu.queue, &self.camera);
+        let frame = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(f) => f,
+            wgpu::CurrentSurfaceTexture::Suboptimal(f) => {
+                self.surface.configure(&gpu.device, &self.config);
+                f
+            }
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Outdated => {
+                self.surface.configure(&gpu.device, &self.config);
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface = gpu
+                    .instance
+                    .create_surface(self.window.clone())
+                    .map_err(|e| Error::Readback(format!("cannot recreate the surface: {e}")))?;
+                self.surface.configure(&gpu.device, &self.config);
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Validation => {
+                return Err(Error::Readback("surface validation error".into()));
+            }
+        };
+        let view = frame.texture.create_view(&Default::default());
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let profiler = self.profiler.as_ref();
+        self.host.encode(
+            &mut encoder,
+            (&view, &self.depth),
+            options.demo.background(),
+            profiler,
+        );
+        let targets = FrameTargets {
+            color: &view,
+            depth: Some(&self.depth),
+        };
+        self.renderer
+            .encode(&gpu.device, &mut encoder, &targets, profiler);
+        if let Some(p) = self.profiler.as_mut() {
+            p.resolve_queries(&mut encoder);
+        }
+        gpu.queue.submit([encoder.finish()]);
+        gpu.queue.present(frame);
+        if let Some(p) = self.profiler.as_mut() {
+            let _ = p.end_frame();
+            while let Some(results) = p.process_finished_frame(gpu.queue.get_timestamp_period()) {
+                self.samples.add_gpu_frame(&results);
+            }
+        }
+        self.frames += 1;
+        self.title(options);
+        Ok(())
+    }
+
+    /// Frames per second (and per-pass GPU times) in the title, once a second.
+    fn title(&mut self, options: &WindowOptions) {
+        let elapsed = self.title_at.elapsed().as_secs_f64();
+        if elapsed < 1.0 {
+            return;
+        }
+        let s = self.renderer.settings();
+        let mut title = format!(
+            "flurry — {} — {} particles — {:.1} fps — scale {} — {}{}",
+            options.demo.name(),
+            options.capacity,
+            self.frames as f64 / elapsed,
+            s.scale.value(),
+            if self.renderer.systems().iter().any(|x| x.desc().sorts()) {
+                "sorted"
+            } else {
+                "unsorted"
+            },
+            if self.paused { " — paused" } else { "" },
+        );
+        for (pass, median, _, _) in self.samples.summary() {
+            title.push_str(&format!(" | {pass} {median:.2} ms"));
+        }
+        self.window.set_title(&title);
+        self.samples = Samples::default();
+        self.frames = 0;
+        self.title_at = Instant::now();
+    }
+}
+
+impl App {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: Error) {
+        self.error = Some(e);
+        event_loop.exit();
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.state.is_some() {
+            return;
+        }
+        match State::new(event_loop, &self.options) {
+            Ok(state) => {
+                state.window.request_redraw();
+                self.state = Some(state);
+            }
+            Err(e) => self.fail(event_loop, e),
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        let options = self.options;
+        let Some(state) = self.state.as_mut() else {
+            return;
+        };
+        let result = match event {
+            WindowEvent::CloseRequested => {
+                event_loop.exit();
+                Ok(())
+            }
+            WindowEvent::Resized(size) => {
+                state.resize(size.width, size.height);
+                Ok(())
+            }
+            WindowEvent::RedrawRequested => {
+                let r = if state.config.width > 0 && state.window.inner_size().width > 0 {
+                    state.render(&options)
+                } else {
+                    Ok(())
+                };
+                state.window.request_redraw();
+                r
+            }
+            WindowEvent::KeyboardInput { event, .. } => match event.physical_key {
+                PhysicalKey::Code(KeyCode::Escape) => {
+                    event_loop.exit();
+                    Ok(())
+                }
+                PhysicalKey::Code(code) => {
+                    if event.state == ElementState::Pressed {
+                        let first = state.keys.insert(code);
+                        if first {
+                            state.key(code, &options)
+                        } else {
+                            Ok(())
+                        }
+                    } else {
+                        state.keys.remove(&code);
+                        Ok(())
+                    }
+                }
+                _ => Ok(()),
+            },
+            WindowEvent::MouseInput {
+                state: s,
+                button: MouseButton::Left,
+                ..
+            } => {
+                state.dragging = s == ElementState::Pressed;
+                Ok(())
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                if let (true, Some((x, y))) = (state.dragging, state.cursor) {
+                    state
+                        .orbit
+                        .rotate((position.x - x) as f32, (position.y - y) as f32);
+                }
+                state.cursor = Some((position.x, position.y));
+                Ok(())
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                state.orbit.zoom(steps);
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        if let Err(e) = result {
+            self.fail(event_loop, e);
+        }
+    }
+}
