@@ -259,6 +259,10 @@ impl ParticleRenderer {
 
     /// Advance every effect by `dt` seconds for `camera`, and size the particle target for
     /// a host frame of `size` pixels (reallocated only when the size changes).
+    ///
+    /// Each update writes this frame's uniforms (camera, spawn request); follow it with one
+    /// [`ParticleRenderer::encode`] that the host submits. A frame that is updated but never
+    /// submitted loses its spawns.
     pub fn update(
         &mut self,
         device: &wgpu::Device,

@@ -218,3 +218,47 @@ fn headless_demo_writes_a_png() {
     let img = image::open(&out).unwrap();
     assert_eq!((img.width(), img.height()), (64, 48));
 }
+
+#[test]
+fn profile_reports_every_pass_with_a_positive_time_and_a_trace() {
+    let json = tmp("profile.json");
+    let trace = tmp("trace.json");
+    let o = flurry(&[
+        "profile",
+        "snow",
+        "--particles",
+        "4096",
+        "--frames",
+        "4",
+        "--size",
+        "160x120",
+        "--json",
+        json.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let passes = report["passes"].as_object().unwrap();
+    for pass in [
+        "emit",
+        "simulate",
+        "cull",
+        "sort",
+        "downsample",
+        "draw",
+        "composite",
+    ] {
+        let ms = passes.get(pass).and_then(|v| v.as_f64()).unwrap_or(-1.0);
+        assert!(ms > 0.0, "pass {pass}: {ms} ms in {report}");
+    }
+    assert!(report["frame_ms"].as_f64().unwrap() > 0.0);
+    assert!(["cpu-sync", "gpu-timestamps"].contains(&report["timing"].as_str().unwrap()));
+    let events: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    for pass in passes.keys() {
+        let n = events.iter().filter(|e| e["name"] == pass.as_str()).count();
+        assert_eq!(n, 4, "trace: {n} events of {pass} for 4 frames");
+    }
+}

@@ -1,0 +1,87 @@
+//! The render node in a test host: two effects in one renderer, a resize between frames,
+//! and no work reaching the GPU unless the host submits.
+
+mod common;
+
+use flurry::app::headless::HeadlessTarget;
+use flurry::{Camera, Demo, ParticleRenderer, Settings};
+use glam::Vec3;
+
+#[test]
+fn two_effects_resize_and_only_the_host_submits() {
+    let gpu = common::gpu();
+    let mut renderer =
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default());
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron"));
+    let fountain = flurry::EffectDesc::from_file(path).unwrap();
+    let fountain_id = renderer
+        .add_effect(&gpu.device, &gpu.queue, &fountain, 4096, 1)
+        .unwrap();
+    let fireworks = renderer
+        .add_effect(
+            &gpu.device,
+            &gpu.queue,
+            &Demo::Fireworks.effect(4096),
+            4096,
+            2,
+        )
+        .unwrap();
+    let camera = Camera::look_at(
+        Vec3::new(0.0, 4.0, 14.0),
+        Vec3::new(0.0, 4.0, -10.0),
+        4.0 / 3.0,
+    );
+    let small = HeadlessTarget::new(&gpu.device, 96, 72);
+    let large = HeadlessTarget::new(&gpu.device, 160, 120);
+
+    // recorded but never submitted: the pools must be untouched (that frame's spawns are
+    // lost, as documented: every update wants a submitted encode)
+    renderer.update(&gpu.device, &gpu.queue, 0.02, &camera, small.size());
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    renderer.encode(&gpu.device, &mut encoder, &small.frame(), None);
+    drop(encoder);
+    for i in [fountain_id, fireworks] {
+        let s = renderer.system(i).unwrap();
+        let snap = s.snapshot(&gpu.device, &gpu.queue).unwrap();
+        assert_eq!(
+            snap.counters.emitted, 0,
+            "effect {i} ran without the host submitting"
+        );
+    }
+
+    // frames at one size, then another: the particle target follows
+    let mut submits = 0;
+    for (frames, target) in [(5, &small), (5, &large)] {
+        for _ in 0..frames {
+            renderer.update(&gpu.device, &gpu.queue, 0.1, &camera, target.size());
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+            renderer.encode(&gpu.device, &mut encoder, &target.frame(), None);
+            gpu.queue.submit([encoder.finish()]);
+            submits += 1;
+        }
+        assert_eq!(
+            renderer.target_size(target.size()),
+            (target.width.div_ceil(2), target.height.div_ceil(2))
+        );
+    }
+    assert_eq!(submits, 10);
+    for i in [fountain_id, fireworks] {
+        let snap = renderer
+            .system(i)
+            .unwrap()
+            .snapshot(&gpu.device, &gpu.queue)
+            .unwrap();
+        assert!(snap.counters.emitted > 0, "effect {i} never emitted");
+        assert!(snap.counters.visible > 0, "effect {i} shows nothing");
+    }
+    let img = large.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    let lit = img
+        .pixels()
+        .filter(|p| p.0[..3].iter().any(|&c| c > 60))
+        .count();
+    assert!(
+        lit > 50,
+        "the larger frame shows no particles ({lit} lit pixels)"
+    );
+}
