@@ -1,0 +1,398 @@
+//! Embedding flurry in an application that renders its own scene.
+//!
+//! The host draws a lit ground and a few boxes with its own pipeline and depth buffer, then
+//! hands its colour and depth views to flurry, which adds snow that falls behind and in
+//! front of the boxes and settles on them. Windowed by default:
+//!
+//! ```text
+//! cargo run --release --example embed
+//! cargo run --release --example embed -- --headless --frames 30 --out embed.png
+//! ```
+
+use std::sync::Arc;
+
+use flurry::effect::{Collision, Response};
+use flurry::{Camera, FrameTargets, GpuContext, ParticleRenderer, Settings, Targets};
+use glam::{Mat4, Vec3};
+use wgpu::util::DeviceExt;
+
+const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+const PARTICLES: u32 = 32_768;
+
+/// The host's own scene: unit cubes scaled and placed by instance matrices, lit by a sun.
+const SCENE_WGSL: &str = r#"
+struct Globals { view_proj: mat4x4<f32>, boxes: array<mat4x4<f32>, 8> }
+@group(0) @binding(0) var<uniform> g: Globals;
+struct Out { @builtin(position) clip: vec4<f32>, @location(0) normal: vec3<f32>, @location(1) tint: f32 }
+@vertex fn vs(@location(0) pos: vec3<f32>, @location(1) normal: vec3<f32>, @builtin(instance_index) i: u32) -> Out {
+    let m = g.boxes[i];
+    var o: Out;
+    o.clip = g.view_proj * m * vec4<f32>(pos, 1.0);
+    o.normal = normalize((m * vec4<f32>(normal, 0.0)).xyz);
+    o.tint = select(0.55, 0.25, i == 0u);
+    return o;
+}
+@fragment fn fs(i: Out) -> @location(0) vec4<f32> {
+    let sun = normalize(vec3<f32>(0.4, 1.0, 0.3));
+    let light = 0.15 + 0.85 * max(dot(i.normal, sun), 0.0);
+    return vec4<f32>(vec3<f32>(i.tint * light) * vec3<f32>(0.9, 0.85, 0.8), 1.0);
+}
+"#;
+
+/// A unit cube centred on the origin: 36 vertices of (position, normal).
+fn cube() -> Vec<[f32; 6]> {
+    let mut v = Vec::new();
+    for axis in 0..3 {
+        for sign in [-1.0f32, 1.0] {
+            let n = Vec3::from_array(std::array::from_fn(|k| if k == axis { sign } else { 0.0 }));
+            let (u, w) = (
+                Vec3::from_array(std::array::from_fn(|k| (k == (axis + 1) % 3) as u8 as f32)),
+                Vec3::from_array(std::array::from_fn(|k| (k == (axis + 2) % 3) as u8 as f32)),
+            );
+            let c = |a: f32, b: f32| (n + u * a + w * b) * 0.5;
+            for p in [
+                c(-1., -1.),
+                c(1., -1.),
+                c(1., 1.),
+                c(-1., -1.),
+                c(1., 1.),
+                c(-1., 1.),
+            ] {
+                v.push([p.x, p.y, p.z, n.x, n.y, n.z]);
+            }
+        }
+    }
+    v
+}
+
+/// The boxes: the ground slab first, then a few crates.
+fn boxes() -> Vec<Mat4> {
+    let at = |x: f32, z: f32, s: Vec3| {
+        Mat4::from_translation(Vec3::new(x, s.y * 0.5, z)) * Mat4::from_scale(s)
+    };
+    vec![
+        Mat4::from_translation(Vec3::new(0.0, -0.25, 0.0))
+            * Mat4::from_scale(Vec3::new(40.0, 0.5, 40.0)),
+        at(-3.0, 0.0, Vec3::new(2.0, 2.0, 2.0)),
+        at(2.5, -2.0, Vec3::new(1.5, 3.0, 1.5)),
+        at(0.5, 2.5, Vec3::new(3.0, 1.0, 1.5)),
+    ]
+}
+
+/// Everything the host owns, plus flurry's renderer.
+struct Host {
+    gpu: GpuContext,
+    pipeline: wgpu::RenderPipeline,
+    vertices: wgpu::Buffer,
+    globals: wgpu::Buffer,
+    bind: wgpu::BindGroup,
+    depth: wgpu::TextureView,
+    particles: ParticleRenderer,
+    camera: Camera,
+    size: (u32, u32),
+}
+
+impl Host {
+    fn new(
+        gpu: GpuContext,
+        color_format: wgpu::TextureFormat,
+        size: (u32, u32),
+    ) -> Result<Self, flurry::Error> {
+        let device = &gpu.device;
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("host scene"),
+            source: wgpu::ShaderSource::Wgsl(SCENE_WGSL.into()),
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: None,
+            entries: &[flurry::passes::uniform(0, wgpu::ShaderStages::VERTEX)],
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("host scene"),
+            layout: Some(
+                &device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: None,
+                    bind_group_layouts: &[Some(&layout)],
+                    immediate_size: 0,
+                }),
+            ),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs"),
+                compilation_options: Default::default(),
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: 24,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+                })],
+            },
+            primitive: Default::default(),
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH,
+                depth_write_enabled: Some(true),
+                depth_compare: Some(wgpu::CompareFunction::Less),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(color_format.into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("cube"),
+            contents: bytemuck::cast_slice(&cube()),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let globals = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("globals"),
+            size: 64 * 9,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind = flurry::passes::bind_buffers(device, "globals", &layout, &[&globals]);
+        // flurry: snow that settles on whatever the host's depth shows
+        let mut particles = ParticleRenderer::new(
+            device,
+            Targets {
+                color_format,
+                depth_format: Some(DEPTH),
+            },
+            Settings::default(),
+        );
+        let mut snow = flurry::Demo::Snow.effect(PARTICLES);
+        snow.collision = Some(Collision {
+            response: Response::Settle { time: 3.0 },
+            thickness: 0.4,
+        });
+        particles.add_effect(device, &gpu.queue, &snow, PARTICLES, 1)?;
+        let camera = Camera::look_at(Vec3::new(6.0, 5.0, 11.0), Vec3::new(0.0, 1.0, 0.0), 1.0);
+        let depth = depth_view(device, size);
+        Ok(Host {
+            pipeline,
+            vertices,
+            globals,
+            bind,
+            depth,
+            particles,
+            camera,
+            size,
+            gpu,
+        })
+    }
+
+    fn resize(&mut self, size: (u32, u32)) {
+        self.size = size;
+        self.depth = depth_view(&self.gpu.device, size);
+    }
+
+    /// One frame into `color`: the host's scene, then flurry; the host submits.
+    fn frame(&mut self, color: &wgpu::TextureView, dt: f32) {
+        let gpu = &self.gpu;
+        self.camera.aspect = self.size.0 as f32 / self.size.1 as f32;
+        let mut globals = vec![self.camera.view_proj()];
+        globals.extend(boxes());
+        globals.resize(9, Mat4::IDENTITY);
+        gpu.queue
+            .write_buffer(&self.globals, 0, bytemuck::cast_slice(&globals));
+        self.particles
+            .update(&gpu.device, &gpu.queue, dt, &self.camera, self.size);
+
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("host scene"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: color,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: 0.02,
+                            g: 0.03,
+                            b: 0.05,
+                            a: 1.0,
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.depth,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &self.bind, &[]);
+            pass.set_vertex_buffer(0, self.vertices.slice(..));
+            pass.draw(0..36, 0..boxes().len() as u32);
+        }
+        let targets = FrameTargets {
+            color,
+            depth: Some(&self.depth),
+        };
+        self.particles
+            .encode(&gpu.device, &mut encoder, &targets, None);
+        gpu.queue.submit([encoder.finish()]);
+    }
+}
+
+fn depth_view(device: &wgpu::Device, (width, height): (u32, u32)) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("host depth"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: DEPTH,
+            // flurry reads the host's depth: it must be bindable as a texture
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
+}
+
+/// Offscreen: `frames` frames into an sRGB texture, saved as a PNG.
+fn headless(frames: u32, out: &str) -> Result<(), flurry::Error> {
+    let size = (640, 400);
+    let gpu = GpuContext::new_headless()?;
+    let target = flurry::app::headless::HeadlessTarget::new(&gpu.device, size.0, size.1);
+    let mut host = Host::new(gpu, flurry::app::headless::OUTPUT_FORMAT, size)?;
+    for _ in 0..frames {
+        host.frame(target.frame().color, 1.0 / 30.0);
+    }
+    target.save_png(&host.gpu.device, &host.gpu.queue, std::path::Path::new(out))?;
+    println!("wrote {out}");
+    Ok(())
+}
+
+/// A window: the host's own winit loop.
+struct App {
+    window: Option<(
+        Arc<winit::window::Window>,
+        wgpu::Surface<'static>,
+        wgpu::SurfaceConfiguration,
+        Host,
+    )>,
+    last: std::time::Instant,
+}
+
+impl winit::application::ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &winit::event_loop::ActiveEventLoop) {
+        if self.window.is_some() {
+            return;
+        }
+        let window = Arc::new(
+            event_loop
+                .create_window(
+                    winit::window::Window::default_attributes().with_title("flurry embed"),
+                )
+                .expect("open a window"),
+        );
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle(
+            Box::new(event_loop.owned_display_handle()),
+        ));
+        let surface = instance.create_surface(window.clone()).expect("surface");
+        let gpu = GpuContext::with_instance(instance, None, Some(&surface)).expect("adapter");
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
+            .expect("surface config");
+        if let Some(f) = surface
+            .get_capabilities(&gpu.adapter)
+            .formats
+            .into_iter()
+            .find(|f| f.is_srgb())
+        {
+            config.format = f;
+        }
+        surface.configure(&gpu.device, &config);
+        let host = Host::new(gpu, config.format, (config.width, config.height)).expect("host");
+        window.request_redraw();
+        self.window = Some((window, surface, config, host));
+    }
+
+    fn window_event(
+        &mut self,
+        event_loop: &winit::event_loop::ActiveEventLoop,
+        _: winit::window::WindowId,
+        event: winit::event::WindowEvent,
+    ) {
+        use winit::event::WindowEvent;
+        let Some((window, surface, config, host)) = self.window.as_mut() else {
+            return;
+        };
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(s) if s.width > 0 && s.height > 0 => {
+                config.width = s.width;
+                config.height = s.height;
+                surface.configure(&host.gpu.device, config);
+                host.resize((s.width, s.height));
+            }
+            WindowEvent::RedrawRequested => {
+                let dt = self.last.elapsed().as_secs_f32().min(0.1);
+                self.last = std::time::Instant::now();
+                if let wgpu::CurrentSurfaceTexture::Success(frame)
+                | wgpu::CurrentSurfaceTexture::Suboptimal(frame) = surface.get_current_texture()
+                {
+                    let view = frame.texture.create_view(&Default::default());
+                    host.frame(&view, dt);
+                    host.gpu.queue.present(frame);
+                } else {
+                    surface.configure(&host.gpu.device, config);
+                }
+                window.request_redraw();
+            }
+            _ => {}
+        }
+    }
+}
+
+fn main() -> Result<(), flurry::Error> {
+    let args: Vec<String> = std::env::args().collect();
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    if args.iter().any(|a| a == "--headless") {
+        let frames = value("--frames").and_then(|f| f.parse().ok()).unwrap_or(30);
+        return headless(
+            frames,
+            &value("--out").unwrap_or_else(|| "embed.png".into()),
+        );
+    }
+    match winit::event_loop::EventLoop::new() {
+        Ok(event_loop) => {
+            let mut app = App {
+                window: None,
+                last: std::time::Instant::now(),
+            };
+            event_loop
+                .run_app(&mut app)
+                .map_err(|e| flurry::Error::Readback(e.to_string()))
+        }
+        Err(e) => {
+            println!("no display ({e}): rendering headless");
+            headless(30, "embed.png")
+        }
+    }
+}
