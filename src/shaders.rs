@@ -122,6 +122,13 @@ mod tests {
     }
 
     #[test]
+    fn simulate_without_collision_validates() {
+        let src = Shader::Simulate.source_with(&[("COLLIDE", 0)]);
+        assert!(src.contains("const COLLIDE: u32 = 0u;"));
+        validate(Shader::Simulate, &src);
+    }
+
+    #[test]
     fn sort_variants_validate() {
         for steps in 1..=crate::passes::sort::MAX_STEPS {
             let src = Shader::Sort.source_with(&[("STEPS", steps)]);

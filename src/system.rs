@@ -116,7 +116,7 @@ impl ParticleSystem {
         );
         let emit = EmitPass::new(device);
         let args = ArgsPass::new(device);
-        let simulate = SimulatePass::new(device);
+        let simulate = SimulatePass::new(device, desc.collision.is_some());
         let cull = CullPass::new(device);
         let sort = SortPass::new(device);
         let draw = DrawPass::new(device, desc.blend);

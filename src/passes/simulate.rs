@@ -14,7 +14,8 @@ pub struct SimulatePass {
 }
 
 impl SimulatePass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    /// `collide`: compile depth collision in (effects that have a collision response).
+    pub fn new(device: &wgpu::Device, collide: bool) -> Self {
         let layout = layout(
             device,
             "simulate",
@@ -28,7 +29,7 @@ impl SimulatePass {
                 uniform(6, C),
             ],
         );
-        let module = Shader::Simulate.module(device);
+        let module = Shader::Simulate.module_with(device, &[("COLLIDE", collide as u32)]);
         let collision = collision_layout(device);
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("simulate"),
