@@ -90,9 +90,27 @@ struct EffectParams {
     friction: f32,           // bounce: fraction of tangential speed lost
     thickness: f32,          // metres behind the stored surface that still count as a hit
     settle_time: f32,        // settle: seconds at rest, fading out, before dying
+    body_g: f32,             // gravitational constant of the massive bodies
+    body_count: u32,         // massive bodies (0: none)
     _pad0: f32,
-    _pad1: f32,
-    _pad2: f32,
+}
+
+const MAX_BODIES: u32 = 64u;
+
+// A massive body (a galaxy core): attracts every particle and the other bodies with
+// Plummer-softened gravity. 32 bytes.
+struct Body {
+    pos: vec3<f32>,
+    mass: f32,
+    vel: vec3<f32>,
+    softening: f32,
+}
+
+// Acceleration at x from body b: G m (b - x) / (|b - x|^2 + eps^2)^(3/2).
+fn body_accel(b: Body, x: vec3<f32>, g: f32) -> vec3<f32> {
+    let d = b.pos - x;
+    let r2 = dot(d, d) + b.softening * b.softening;
+    return d * (g * b.mass / (r2 * sqrt(r2)));
 }
 
 const COLLIDE_NONE: u32 = 0u;
@@ -108,8 +126,11 @@ const SHAPE_SPHERE: u32 = 2u;
 const SHAPE_SPHERE_SURFACE: u32 = 3u;
 const SHAPE_DISK: u32 = 4u;
 
+const SHAPE_EXP_DISK: u32 = 5u;
+
 const VELOCITY_LINEAR: u32 = 0u;
 const VELOCITY_RADIAL: u32 = 1u;
+const VELOCITY_ORBIT: u32 = 2u;
 
 // One emitter as the emit pass sees it this frame.
 struct EmitterParams {
@@ -118,8 +139,8 @@ struct EmitterParams {
     spawn_count: u32,
     velocity_mode: u32,
     p0: vec4<f32>,           // point / centre / box min (xyz); radius (w)
-    p1: vec4<f32>,           // box max / disk normal (xyz)
-    vel_mean: vec4<f32>,     // linear: xyz; radial: w = speed
+    p1: vec4<f32>,           // box max / disk normal (xyz); exp disk: scale length (w)
+    vel_mean: vec4<f32>,     // linear: xyz; radial: w = speed; orbit: x = body index
     vel_var: vec4<f32>,
     color_mean: vec4<f32>,
     color_var: vec4<f32>,

@@ -12,6 +12,7 @@
 @group(0) @binding(3) var<storage, read_write> counters: Counters;
 @group(0) @binding(4) var<uniform> emit: EmitUniforms;
 @group(0) @binding(5) var<uniform> effect: EffectParams;
+@group(0) @binding(6) var<storage, read> bodies: array<Body>;
 
 var<workgroup> wg_emitted: atomic<u32>;
 var<workgroup> wg_dropped: atomic<u32>;
@@ -53,10 +54,39 @@ fn spawn_position(em: EmitterParams, state: ptr<function, u32>) -> vec3<f32> {
             let r = em.p0.w * sqrt(u);
             return em.p0.xyz + (t * cos(phi) + b * sin(phi)) * r;
         }
+        case SHAPE_EXP_DISK: {
+            // p0 = (normal, max radius), p1 = (thickness, body, -, scale length)
+            let b = bodies[u32(em.p1.y)];
+            let n = normalize(em.p0.xyz);
+            let helper = select(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), abs(n.x) > 0.9);
+            let t = normalize(cross(n, helper));
+            let bt = cross(n, t);
+            // exponential surface density: r = -h ln(u1 u2) (a Gamma(2) draw), cut at max
+            let u1 = rand01(state);
+            let u2 = rand01(state);
+            let r = min(-em.p1.w * log(max(u1 * u2, 1e-12)), em.p0.w);
+            let phi = TAU * rand01(state);
+            let h = em.p1.x * (rand01(state) - 0.5);
+            return b.pos + (t * cos(phi) + bt * sin(phi)) * r + n * h;
+        }
         default: {
             return em.p0.xyz;
         }
     }
+}
+
+// Circular velocity about body b at x in the plane facing n (softened point mass).
+fn orbit_velocity(b: Body, x: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
+    let d = x - b.pos;
+    let axis = normalize(n);
+    let radial = d - axis * dot(d, axis);
+    let r = length(radial);
+    if r < 1e-6 {
+        return b.vel;
+    }
+    let r2 = r * r + b.softening * b.softening;
+    let speed = sqrt(effect.body_g * b.mass * r * r / (r2 * sqrt(r2)));
+    return b.vel + normalize(cross(axis, radial)) * speed;
 }
 
 fn spawn_particle(ordinal: u32) -> Particle {
@@ -71,6 +101,13 @@ fn spawn_particle(ordinal: u32) -> Particle {
         let dir = unit_vector(&state);
         let speed = rand_range(&state, em.vel_mean.w, em.vel_var.w);
         p.vel = dir * speed;
+    } else if em.velocity_mode == VELOCITY_ORBIT {
+        // mean = (body, dispersion), var = (normal)
+        let b = bodies[u32(em.vel_mean.x)];
+        let sx = rand_range(&state, 0.0, em.vel_mean.y);
+        let sy = rand_range(&state, 0.0, em.vel_mean.y);
+        let sz = rand_range(&state, 0.0, em.vel_mean.y);
+        p.vel = orbit_velocity(b, p.pos, em.vel_var.xyz) + vec3<f32>(sx, sy, sz);
     } else {
         let vx = rand_range(&state, em.vel_mean.x, em.vel_var.x);
         let vy = rand_range(&state, em.vel_mean.y, em.vel_var.y);

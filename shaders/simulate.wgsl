@@ -1,6 +1,7 @@
 // simulate.wgsl — advance every particle of the current alive list by one step.
 //
-// Forces: gravity plus linear drag towards the wind velocity, a = g + k·(wind − v);
+// Forces: gravity plus linear drag towards the wind velocity, a = g + k·(wind − v), plus
+// the pull of the effect's massive bodies (bodies.wgsl moves them after this pass);
 // then depth collision (bounce, kill or settle) against the previous frame's depth.
 // Explicit Euler: v' = v + a·dt, x' = x + v·dt (the old v); symplectic Euler uses v'.
 // Survivors are appended to the next alive list, the dead to the dead list, each with one
@@ -13,6 +14,7 @@
 @group(0) @binding(4) var<storage, read_write> counters: Counters;
 @group(0) @binding(5) var<uniform> frame: FrameUniforms;
 @group(0) @binding(6) var<uniform> effect: EffectParams;
+@group(0) @binding(7) var<storage, read> bodies: array<Body>;
 
 // Depth collision against the previous frame's host depth (at the particle target's
 // resolution: farthest and nearest of each footprint) seen through the previous frame's
@@ -186,7 +188,10 @@ fn step(p: ptr<function, Particle>) -> bool {
         return (*p).age - (*p).settled_at < effect.settle_time;
     }
     let v = (*p).vel;
-    let a = effect.gravity + effect.drag * (effect.wind - v);
+    var a = effect.gravity + effect.drag * (effect.wind - v);
+    for (var i = 0u; i < effect.body_count; i++) {
+        a += body_accel(bodies[i], (*p).pos, effect.body_g);
+    }
     let v_new = v + a * dt;
     var x: vec3<f32>;
     if effect.integrator == 1u {

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Invalid, Result};
-use crate::types::{EffectParams, EmitUniforms, EmitterParams, MAX_EMITTERS};
+use crate::types::{Body, EffectParams, EmitUniforms, EmitterParams, MAX_BODIES, MAX_EMITTERS};
 use glam::{Vec3, Vec4};
 
 /// A scalar drawn uniformly from `mean ± variance`.
@@ -55,6 +55,16 @@ pub enum Shape {
         radius: f32,
         normal: [f32; 3],
     },
+    /// A galaxy disk around massive body `body` (see [`Bodies`]): surface density falling
+    /// as exp(−r / scale_length) out to `max_radius`, ± `thickness` / 2 off the plane
+    /// facing `normal`.
+    Galaxy {
+        body: u32,
+        scale_length: f32,
+        max_radius: f32,
+        thickness: f32,
+        normal: [f32; 3],
+    },
 }
 
 /// Initial velocity.
@@ -64,6 +74,37 @@ pub enum Velocity {
     Linear { mean: [f32; 3], variance: [f32; 3] },
     /// A uniformly random direction on the unit sphere times a speed (fireworks, seed 001).
     Radial { speed: Range },
+    /// The circular orbit about massive body `body` in the plane facing `normal` (plus the
+    /// body's own velocity), with a random `dispersion` (m/s per axis) on top.
+    Orbit {
+        body: u32,
+        normal: [f32; 3],
+        #[serde(default)]
+        dispersion: f32,
+    },
+}
+
+/// A massive body: it attracts every particle of the effect and the other bodies
+/// (Plummer-softened gravity) and moves under their pull; particles do not pull back
+/// (Toomre & Toomre's restricted problem: massive cores, massless stars).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyDesc {
+    pub pos: [f32; 3],
+    #[serde(default)]
+    pub vel: [f32; 3],
+    pub mass: f32,
+    /// Softening length, metres (> 0).
+    pub softening: f32,
+}
+
+/// The massive bodies of an effect and their gravitational constant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bodies {
+    #[serde(default = "one")]
+    pub g: f32,
+    pub bodies: Vec<BodyDesc>,
 }
 
 /// `count` particles at `time` seconds, repeated every `every` seconds `cycles` times
@@ -257,6 +298,9 @@ pub struct EffectDesc {
     /// Depth-buffer collision with the host's scene; none when absent.
     #[serde(default)]
     pub collision: Option<Collision>,
+    /// Massive bodies that attract the particles (galaxy cores); none when absent.
+    #[serde(default)]
+    pub bodies: Option<Bodies>,
 }
 
 impl EffectDesc {
@@ -360,6 +404,67 @@ impl EffectDesc {
                         );
                     }
                 }
+                Shape::Galaxy { .. } => {} // checked with the bodies below
+            }
+            let n_bodies = self.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u32;
+            let mut body_index = |field: String, body: u32| {
+                if body >= n_bodies {
+                    let allowed = match n_bodies {
+                        0 => "a body index, but the effect has no bodies".to_string(),
+                        n => format!("0..{n} (the effect's bodies)"),
+                    };
+                    v.fail(&field, body, allowed);
+                }
+            };
+            if let Shape::Galaxy { body, .. } = e.shape {
+                body_index(f("shape.Galaxy.body"), body);
+            }
+            if let Velocity::Orbit { body, .. } = e.velocity {
+                body_index(f("velocity.Orbit.body"), body);
+            }
+            if let Shape::Galaxy {
+                scale_length,
+                max_radius,
+                thickness,
+                normal,
+                ..
+            } = e.shape
+            {
+                v.range(
+                    &f("shape.Galaxy.scale_length"),
+                    scale_length,
+                    1e-4,
+                    1e6,
+                    "1e-4..=1e6 metres",
+                );
+                v.range(
+                    &f("shape.Galaxy.max_radius"),
+                    max_radius,
+                    1e-4,
+                    1e6,
+                    "1e-4..=1e6 metres",
+                );
+                v.range(
+                    &f("shape.Galaxy.thickness"),
+                    thickness,
+                    0.0,
+                    1e6,
+                    "0..=1e6 metres",
+                );
+                v.vec(&f("shape.Galaxy.normal"), normal);
+            }
+            if let Velocity::Orbit {
+                normal, dispersion, ..
+            } = e.velocity
+            {
+                v.vec(&f("velocity.Orbit.normal"), normal);
+                v.range(
+                    &f("velocity.Orbit.dispersion"),
+                    dispersion,
+                    0.0,
+                    1e6,
+                    "0..=1e6 m/s",
+                );
             }
             v.range(&f("rate"), e.rate, 0.0, 1e9, "0..=1e9 particles per second");
             for (b, burst) in e.bursts.iter().enumerate() {
@@ -375,6 +480,7 @@ impl EffectDesc {
                     v.nonneg_vec(&f("velocity.Linear.variance"), variance);
                 }
                 Velocity::Radial { speed } => v.scalar(&f("velocity.Radial.speed"), speed),
+                Velocity::Orbit { .. } => {} // checked with the bodies above
             }
             v.scalar(&f("lifetime"), e.lifetime);
             let lo = e.lifetime.mean - e.lifetime.variance;
@@ -431,7 +537,91 @@ impl EffectDesc {
             1e3,
             "0..=1000",
         );
+        v.range(
+            "soft_distance",
+            self.soft_distance,
+            0.0,
+            1e3,
+            "0..=1000 metres",
+        );
+        if let Some(c) = &self.collision {
+            v.range(
+                "collision.thickness",
+                c.thickness,
+                1e-4,
+                1e3,
+                "1e-4..=1000 metres",
+            );
+            match c.response {
+                Response::Bounce {
+                    restitution,
+                    friction,
+                } => {
+                    v.range(
+                        "collision.response.Bounce.restitution",
+                        restitution,
+                        0.0,
+                        1.0,
+                        "0..=1",
+                    );
+                    v.range(
+                        "collision.response.Bounce.friction",
+                        friction,
+                        0.0,
+                        1.0,
+                        "0..=1",
+                    );
+                }
+                Response::Settle { time } => v.range(
+                    "collision.response.Settle.time",
+                    time,
+                    1e-3,
+                    1e6,
+                    "1e-3..=1e6 seconds",
+                ),
+                Response::Kill => {}
+            }
+        }
+        if let Some(b) = &self.bodies {
+            v.range("bodies.g", b.g, 0.0, 1e12, "0..=1e12");
+            if b.bodies.is_empty() || b.bodies.len() > MAX_BODIES {
+                let n = b.bodies.len();
+                v.fail(
+                    "bodies.bodies",
+                    format!("{n} bodies"),
+                    format!("1..={MAX_BODIES} bodies"),
+                );
+            }
+            for (i, body) in b.bodies.iter().enumerate() {
+                let f = |name: &str| format!("bodies.bodies[{i}].{name}");
+                v.vec(&f("pos"), body.pos);
+                v.vec(&f("vel"), body.vel);
+                v.range(&f("mass"), body.mass, 0.0, 1e12, "0..=1e12");
+                v.range(
+                    &f("softening"),
+                    body.softening,
+                    1e-4,
+                    1e6,
+                    "1e-4..=1e6 metres",
+                );
+            }
+        }
         v.0
+    }
+
+    /// The massive bodies' initial state, for the GPU.
+    pub fn initial_bodies(&self) -> Vec<Body> {
+        self.bodies.as_ref().map_or_else(Vec::new, |b| {
+            b.bodies
+                .iter()
+                .map(|d| Body {
+                    pos: d.pos.into(),
+                    mass: d.mass,
+                    vel: d.vel.into(),
+                    softening: d.softening,
+                })
+                .collect()
+        })
     }
 
     /// Per-effect GPU constants.
@@ -482,9 +672,9 @@ impl EffectDesc {
                 Some(Response::Settle { time }) => time,
                 _ => 0.0,
             },
+            body_g: self.bodies.as_ref().map_or(0.0, |b| b.g),
+            body_count: self.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u32,
             _pad0: 0.0,
-            _pad1: 0.0,
-            _pad2: 0.0,
         }
     }
 
@@ -533,6 +723,18 @@ fn emitter_params(e: &EmitterDesc, spawn_first: u32, spawn_count: u32) -> Emitte
             Vec3::from(center).extend(radius),
             Vec3::from(normal).extend(0.0),
         ),
+        // p0 = (normal, max radius), p1 = (thickness, body, 0, scale length)
+        Shape::Galaxy {
+            body,
+            scale_length,
+            max_radius,
+            thickness,
+            normal,
+        } => (
+            5,
+            Vec3::from(normal).extend(max_radius),
+            Vec4::new(thickness, body as f32, 0.0, scale_length),
+        ),
     };
     let (velocity_mode, vel_mean, vel_var) = match e.velocity {
         Velocity::Linear { mean, variance } => (
@@ -544,6 +746,16 @@ fn emitter_params(e: &EmitterDesc, spawn_first: u32, spawn_count: u32) -> Emitte
             1,
             Vec4::new(0.0, 0.0, 0.0, speed.mean),
             Vec4::new(0.0, 0.0, 0.0, speed.variance),
+        ),
+        // mean = (body, dispersion), var = (normal)
+        Velocity::Orbit {
+            body,
+            normal,
+            dispersion,
+        } => (
+            2,
+            Vec4::new(body as f32, dispersion, 0.0, 0.0),
+            Vec3::from(normal).extend(0.0),
         ),
     };
     EmitterParams {

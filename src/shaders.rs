@@ -9,6 +9,7 @@ pub enum Shader {
     Emit,
     Args,
     Simulate,
+    Bodies,
     Cull,
     Sort,
     Draw,
@@ -19,10 +20,11 @@ pub enum Shader {
 
 impl Shader {
     /// Every pass, for validation.
-    pub const ALL: [Shader; 9] = [
+    pub const ALL: [Shader; 10] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
+        Shader::Bodies,
         Shader::Cull,
         Shader::Sort,
         Shader::Draw,
@@ -37,6 +39,7 @@ impl Shader {
             Shader::Emit => "emit",
             Shader::Args => "args",
             Shader::Simulate => "simulate",
+            Shader::Bodies => "bodies",
             Shader::Cull => "cull",
             Shader::Sort => "sort",
             Shader::Draw => "draw",
@@ -51,6 +54,7 @@ impl Shader {
             Shader::Emit => include_str!("../shaders/emit.wgsl"),
             Shader::Args => include_str!("../shaders/args.wgsl"),
             Shader::Simulate => include_str!("../shaders/simulate.wgsl"),
+            Shader::Bodies => include_str!("../shaders/bodies.wgsl"),
             Shader::Cull => include_str!("../shaders/cull.wgsl"),
             Shader::Sort => include_str!("../shaders/sort.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),

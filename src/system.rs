@@ -10,12 +10,14 @@ use wgpu_profiler::GpuProfiler;
 use crate::camera::Camera;
 use crate::effect::{EffectDesc, SpawnClock};
 use crate::error::Result;
+use crate::passes::bodies::BodiesPass;
 use crate::passes::sort::{SortBinding, SortPass, SortPlan};
 use crate::passes::{
     args::ArgsPass, cull::CullPass, draw::DrawPass, emit::EmitPass, simulate::SimulatePass,
 };
 use crate::pool::{ParticlePool, PoolSnapshot};
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
+use wgpu::util::DeviceExt;
 
 /// The compute steps of one frame, in order (`profile` can submit each on its own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +73,9 @@ pub struct ParticleSystem {
     draw: DrawPass,
     emit_bind: [wgpu::BindGroup; 2],
     simulate_bind: [wgpu::BindGroup; 2],
+    /// The massive bodies (one unused slot when the effect has none).
+    bodies: wgpu::Buffer,
+    bodies_pass: Option<(BodiesPass, wgpu::BindGroup)>,
     cull_bind: [wgpu::BindGroup; 2],
     sort_bind: Option<SortBinding>,
     draw_bind: wgpu::BindGroup,
@@ -121,8 +126,23 @@ impl ParticleSystem {
         let sort = SortPass::new(device);
         let draw = DrawPass::new(device, desc.blend);
         let per_list = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
-        let emit_bind = per_list(&|c| emit.bind(device, &pool, c, &emit_buf, &effect_buf));
-        let simulate_bind = per_list(&|c| simulate.bind(device, &pool, c, &frame_buf, &effect_buf));
+        // massive bodies (at least one slot, so the bindings exist when there are none)
+        let mut initial = desc.initial_bodies();
+        let body_count = initial.len();
+        initial.resize(body_count.max(1), Default::default());
+        let bodies = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.bodies"),
+            contents: bytemuck::cast_slice(&initial),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        });
+        let emit_bind = per_list(&|c| emit.bind(device, &pool, c, &emit_buf, &effect_buf, &bodies));
+        let simulate_bind =
+            per_list(&|c| simulate.bind(device, &pool, c, &frame_buf, &effect_buf, &bodies));
+        let bodies_pass = (body_count > 0).then(|| {
+            let pass = BodiesPass::new(device);
+            let bind = pass.bind(device, &bodies, &frame_buf, &effect_buf);
+            (pass, bind)
+        });
         // after simulating from list c, the live particles are in list 1 - c
         let cull_bind = per_list(&|c| cull.bind(device, &pool, 1 - c, &frame_buf, &effect_buf));
         let sort_plan = desc.sorts().then(|| SortPlan::bitonic(device, capacity));
@@ -173,6 +193,8 @@ impl ParticleSystem {
             draw,
             emit_bind,
             simulate_bind,
+            bodies,
+            bodies_pass,
             cull_bind,
             sort_bind,
             draw_bind,
@@ -276,6 +298,9 @@ impl ParticleSystem {
                 self.simulate
                     .record(pass, &self.simulate_bind[c], &self.pool);
                 self.args.record_after_simulate(pass, &self.args_bind);
+                if let Some((bodies, bind)) = &self.bodies_pass {
+                    bodies.record(pass, bind);
+                }
             }
             Step::Cull => {
                 self.cull.record(pass, &self.cull_bind[c], &self.pool);
@@ -305,6 +330,17 @@ impl ParticleSystem {
     /// Record the indirect draw of the live particles into an Rgba16Float render pass.
     pub fn record_draw(&self, pass: &mut wgpu::RenderPass) {
         self.draw.record(pass, &self.draw_bind, &self.pool);
+    }
+
+    /// The massive bodies as they are now (blocks; for tests).
+    pub fn read_bodies(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<Vec<crate::types::Body>> {
+        let n = self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64;
+        let bytes = crate::readback::read_buffer(device, queue, &self.bodies, 0, n * 32)?;
+        Ok(bytemuck::pod_collect_to_vec(&bytes))
     }
 
     /// Read the pool back (blocks; for tests and `stats`).

@@ -151,9 +151,25 @@ pub struct EffectParams {
     pub friction: f32,
     pub thickness: f32,
     pub settle_time: f32,
+    /// Gravitational constant of the massive bodies.
+    pub body_g: f32,
+    /// Massive bodies (0: none).
+    pub body_count: u32,
     pub _pad0: f32,
-    pub _pad1: f32,
-    pub _pad2: f32,
+}
+
+/// Most massive bodies per effect (`MAX_BODIES`).
+pub const MAX_BODIES: usize = 64;
+
+/// A massive body (`Body` in common.wgsl; 32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Body {
+    pub pos: Vec3,
+    pub mass: f32,
+    pub vel: Vec3,
+    /// Plummer softening length.
+    pub softening: f32,
 }
 
 /// The previous frame as depth collision sees it (`CollisionFrame` in simulate.wgsl).
@@ -333,6 +349,7 @@ mod tests {
             IndirectArgs::DRAW_OFFSET
         );
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
+        check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);
         assert_eq!(PARTICLE_SIZE, 64);
     }
 
@@ -407,6 +424,8 @@ mod tests {
                 ("friction", |v| v.friction = 1.0),
                 ("thickness", |v| v.thickness = 1.0),
                 ("settle_time", |v| v.settle_time = 1.0),
+                ("body_g", |v| v.body_g = 1.0),
+                ("body_count", |v| v.body_count = 1),
             ],
         );
         check_uniform::<CollisionFrame>(

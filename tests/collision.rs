@@ -109,6 +109,7 @@ fn ball(restitution: f32) -> EffectDesc {
             },
             thickness: 0.5,
         }),
+        bodies: None,
     }
 }
 

@@ -85,6 +85,7 @@ fn churny() -> EffectDesc {
         sort: None,
         soft_distance: 0.0,
         collision: None,
+        bodies: None,
     }
 }
 
@@ -197,6 +198,7 @@ fn twin_effect() -> EffectDesc {
         sort: None,
         soft_distance: 0.0,
         collision: None,
+        bodies: None,
     }
 }
 
@@ -313,6 +315,7 @@ fn constant_acceleration(integrator: Integrator) -> EffectDesc {
         sort: None,
         soft_distance: 0.0,
         collision: None,
+        bodies: None,
     }
 }
 

@@ -53,6 +53,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
         sort: None,
         soft_distance: 0.0,
         collision: None,
+        bodies: None,
     }
 }
 

@@ -24,6 +24,7 @@ impl EmitPass {
                 storage(3, false, C),
                 uniform(4, C),
                 uniform(5, C),
+                storage(6, true, C),
             ],
         );
         let pipeline = compute_pipeline(device, Shader::Emit, "main", &layout);
@@ -38,6 +39,7 @@ impl EmitPass {
         current: usize,
         emit: &wgpu::Buffer,
         effect: &wgpu::Buffer,
+        bodies: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,
@@ -50,6 +52,7 @@ impl EmitPass {
                 &pool.counters,
                 emit,
                 effect,
+                bodies,
             ],
         )
     }

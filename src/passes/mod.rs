@@ -2,6 +2,7 @@
 //! layout once and records itself into a pass the caller opens.
 
 pub mod args;
+pub mod bodies;
 pub mod composite;
 pub mod cull;
 pub mod downsample;

@@ -27,6 +27,7 @@ impl SimulatePass {
                 storage(4, false, C),
                 uniform(5, C),
                 uniform(6, C),
+                storage(7, true, C),
             ],
         );
         let module = Shader::Simulate.module_with(device, &[("COLLIDE", collide as u32)]);
@@ -55,6 +56,7 @@ impl SimulatePass {
         current: usize,
         frame: &wgpu::Buffer,
         effect: &wgpu::Buffer,
+        bodies: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,
@@ -68,6 +70,7 @@ impl SimulatePass {
                 &pool.counters,
                 frame,
                 effect,
+                bodies,
             ],
         )
     }
