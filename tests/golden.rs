@@ -5,15 +5,10 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use common::Render;
 use flurry::app::Scene;
 use flurry::{Demo, Scale, Settings};
 use image::RgbaImage;
-
-/// Mean absolute difference per channel, 0..255.
-const TOLERANCE: f64 = 2.0;
 
 fn render_demo(demo: Demo, capacity: u32, frames: u32) -> RgbaImage {
     let gpu = common::gpu();
@@ -22,46 +17,6 @@ fn render_demo(demo: Demo, capacity: u32, frames: u32) -> RgbaImage {
         scene.frame(&gpu, 1.0 / 60.0, true);
     }
     scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap()
-}
-
-fn mean_error(a: &RgbaImage, b: &RgbaImage) -> f64 {
-    let sum: u64 = a
-        .as_raw()
-        .iter()
-        .zip(b.as_raw())
-        .map(|(&x, &y)| x.abs_diff(y) as u64)
-        .sum();
-    sum as f64 / a.as_raw().len() as f64
-}
-
-fn check(name: &str, actual: RgbaImage) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let golden_path = dir.join(format!("{name}.png"));
-    if std::env::var_os("FLURRY_BLESS").is_some() {
-        actual.save(&golden_path).unwrap();
-        return;
-    }
-    let golden = image::open(&golden_path)
-        .unwrap_or_else(|e| panic!("{}: {e} (FLURRY_BLESS=1 creates it)", golden_path.display()))
-        .to_rgba8();
-    assert_eq!(golden.dimensions(), actual.dimensions(), "{name}: size");
-    let err = mean_error(&golden, &actual);
-    if err > TOLERANCE {
-        actual.save(dir.join(format!("{name}-actual.png"))).unwrap();
-        let diff = RgbaImage::from_fn(actual.width(), actual.height(), |x, y| {
-            let (a, g) = (actual.get_pixel(x, y).0, golden.get_pixel(x, y).0);
-            image::Rgba([
-                a[0].abs_diff(g[0]),
-                a[1].abs_diff(g[1]),
-                a[2].abs_diff(g[2]),
-                255,
-            ])
-        });
-        diff.save(dir.join(format!("{name}-diff.png"))).unwrap();
-        panic!(
-            "{name}: mean error {err:.2} > {TOLERANCE} (see {name}-actual.png, {name}-diff.png)"
-        );
-    }
 }
 
 /// A picture that is all background would pass against a blank golden: demand particles.
@@ -77,14 +32,14 @@ fn lit_fraction(img: &RgbaImage) -> f64 {
 fn snow_golden() {
     let img = render_demo(Demo::Snow, 16_384, 30);
     assert!(lit_fraction(&img) > 0.01, "snow shows no flakes");
-    check("snow", img);
+    common::check_golden("snow", &img);
 }
 
 #[test]
 fn fireworks_golden() {
     let img = render_demo(Demo::Fireworks, 4096, 40);
     assert!(lit_fraction(&img) > 0.005, "fireworks show no sparks");
-    check("fireworks", img);
+    common::check_golden("fireworks", &img);
 }
 
 #[test]
@@ -97,6 +52,6 @@ fn wall_goldens_at_scales_1_and_half() {
         };
         let img = common::wall_scene(&gpu, settings).render(&gpu);
         assert!(lit_fraction(&img) > 0.05, "{name}: no particles");
-        check(name, img);
+        common::check_golden(name, &img);
     }
 }

@@ -113,6 +113,7 @@ pub struct StatsArgs {
 pub enum ProfileTarget {
     Snow,
     Fireworks,
+    Galaxy,
     /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
     Sort,
 }
@@ -122,6 +123,7 @@ impl ProfileTarget {
         match self {
             ProfileTarget::Snow => Some(Demo::Snow),
             ProfileTarget::Fireworks => Some(Demo::Fireworks),
+            ProfileTarget::Galaxy => Some(Demo::Galaxy),
             ProfileTarget::Sort => None,
         }
     }

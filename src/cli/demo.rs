@@ -53,7 +53,7 @@ fn headless(
         Scene::for_demo_in(&gpu, a.demo, a.common.scene, capacity, a.common.seed, size)?
             .with_settings(settings);
     // headless frames advance at 60 Hz unless --dt says otherwise
-    let dt = dt.unwrap_or(1.0 / 60.0);
+    let dt = dt.unwrap_or(a.demo.default_dt());
     let start = Instant::now();
     for _ in 0..a.frames {
         scene.frame(&gpu, dt, true);

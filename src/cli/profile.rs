@@ -48,7 +48,7 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
         Scene::new(&gpu, &desc, capacity, a.common.seed, size, camera)?.with_settings(settings);
     scene.background = demo.background();
     scene.target.scene.quads = stage.quads();
-    let dt = dt.unwrap_or(1.0 / 60.0);
+    let dt = dt.unwrap_or(demo.default_dt());
     // warm-up: fill the pool, compile pipelines
     for _ in 0..3 {
         scene.frame(&gpu, dt, true);

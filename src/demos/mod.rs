@@ -1,6 +1,7 @@
 //! Built-in demos: an effect sized to the pool, a camera and a background.
 
 mod fireworks;
+pub mod galaxy;
 mod snow;
 
 use glam::Vec3;
@@ -42,6 +43,8 @@ pub enum Demo {
     Snow,
     /// Additive bursts with random colours (seed 001).
     Fireworks,
+    /// Two disk galaxies colliding: massive cores, a million tracer stars (seed 000).
+    Galaxy,
 }
 
 impl Demo {
@@ -49,6 +52,7 @@ impl Demo {
         match self {
             Demo::Snow => "snow",
             Demo::Fireworks => "fireworks",
+            Demo::Galaxy => "galaxy",
         }
     }
 
@@ -57,6 +61,7 @@ impl Demo {
         match self {
             Demo::Snow => snow::effect(capacity),
             Demo::Fireworks => fireworks::effect(capacity),
+            Demo::Galaxy => galaxy::effect(capacity),
         }
     }
 
@@ -66,6 +71,7 @@ impl Demo {
             (_, Stage::Empty) => self.effect(capacity),
             (Demo::Snow, Stage::Plane) => snow::effect_over_ground(capacity),
             (Demo::Fireworks, Stage::Plane) => fireworks::effect_over_ground(capacity),
+            (Demo::Galaxy, Stage::Plane) => galaxy::effect(capacity),
         }
     }
 
@@ -78,6 +84,7 @@ impl Demo {
             (Demo::Fireworks, Stage::Plane) => {
                 look(Vec3::new(0.0, 4.0, 12.0), Vec3::new(0.0, 4.0, -14.0))
             }
+            (Demo::Galaxy, Stage::Plane) => self.camera(aspect),
         }
     }
 
@@ -86,6 +93,7 @@ impl Demo {
         match self {
             Demo::Snow => snow::camera(aspect),
             Demo::Fireworks => fireworks::camera(aspect),
+            Demo::Galaxy => galaxy::camera(aspect),
         }
     }
 
@@ -94,6 +102,7 @@ impl Demo {
         match self {
             Demo::Snow => [0.012, 0.018, 0.035, 1.0],
             Demo::Fireworks => [0.002, 0.002, 0.008, 1.0],
+            Demo::Galaxy => [0.0005, 0.0005, 0.0015, 1.0],
         }
     }
 
@@ -102,6 +111,16 @@ impl Demo {
         match self {
             Demo::Snow => 65_536,
             Demo::Fireworks => 65_536,
+            Demo::Galaxy => 1_048_576,
+        }
+    }
+
+    /// Seconds (simulation time units) per frame when the run asks for a fixed step
+    /// without giving one.
+    pub fn default_dt(self) -> f32 {
+        match self {
+            Demo::Galaxy => 0.02,
+            _ => 1.0 / 60.0,
         }
     }
 }

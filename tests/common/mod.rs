@@ -111,3 +111,50 @@ impl Render for Scene {
         self.target.read_rgba(&gpu.device, &gpu.queue).unwrap()
     }
 }
+
+use image::RgbaImage;
+use std::path::PathBuf;
+
+/// Mean absolute difference per channel, 0..255.
+const TOLERANCE: f64 = 2.0;
+
+fn mean_error(a: &RgbaImage, b: &RgbaImage) -> f64 {
+    let sum: u64 = a
+        .as_raw()
+        .iter()
+        .zip(b.as_raw())
+        .map(|(&x, &y)| x.abs_diff(y) as u64)
+        .sum();
+    sum as f64 / a.as_raw().len() as f64
+}
+
+/// Compare with (or, with FLURRY_BLESS set, write) `tests/golden/<name>.png`.
+pub fn check_golden(name: &str, actual: &RgbaImage) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let golden_path = dir.join(format!("{name}.png"));
+    if std::env::var_os("FLURRY_BLESS").is_some() {
+        actual.save(&golden_path).unwrap();
+        return;
+    }
+    let golden = image::open(&golden_path)
+        .unwrap_or_else(|e| panic!("{}: {e} (FLURRY_BLESS=1 creates it)", golden_path.display()))
+        .to_rgba8();
+    assert_eq!(golden.dimensions(), actual.dimensions(), "{name}: size");
+    let err = mean_error(&golden, actual);
+    if err > TOLERANCE {
+        actual.save(dir.join(format!("{name}-actual.png"))).unwrap();
+        let diff = RgbaImage::from_fn(actual.width(), actual.height(), |x, y| {
+            let (a, g) = (actual.get_pixel(x, y).0, golden.get_pixel(x, y).0);
+            image::Rgba([
+                a[0].abs_diff(g[0]),
+                a[1].abs_diff(g[1]),
+                a[2].abs_diff(g[2]),
+                255,
+            ])
+        });
+        diff.save(dir.join(format!("{name}-diff.png"))).unwrap();
+        panic!(
+            "{name}: mean error {err:.2} > {TOLERANCE} (see {name}-actual.png, {name}-diff.png)"
+        );
+    }
+}
