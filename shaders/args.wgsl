@@ -12,6 +12,7 @@ fn after_emit() {
     args.sim_y = 1u;
     args.sim_z = 1u;
     atomicStore(&counters.next_alive, 0u);
+    atomicStore(&counters.events, 0u);
 }
 
 // After simulate: the next list becomes current (the bind groups swap on the CPU side);

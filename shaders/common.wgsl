@@ -28,8 +28,17 @@ struct Counters {
     emitted: atomic<u32>,    // particles emitted since the pool was created
     dropped: atomic<u32>,    // spawn requests that found the dead list empty
     visible: atomic<u32>,    // entries of the visible list written by cull this frame
-    hits: atomic<u32>,       // depth-collision hits since creation (the hook for hit events)
-    _pad1: u32,
+    hits: atomic<u32>,       // depth-collision hits since creation
+    events: atomic<u32>,     // hit events written this frame (may exceed the event buffer)
+}
+
+// A depth-collision hit, for passes that react to it (splashes): where, the surface
+// normal, and the particle. 32 bytes.
+struct HitEvent {
+    pos: vec3<f32>,
+    particle: u32,
+    normal: vec3<f32>,
+    speed: f32,              // speed into the surface at the hit
 }
 
 // Indirect arguments written on the GPU from the counters (48 bytes).

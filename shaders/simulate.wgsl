@@ -15,6 +15,7 @@
 @group(0) @binding(5) var<uniform> frame: FrameUniforms;
 @group(0) @binding(6) var<uniform> effect: EffectParams;
 @group(0) @binding(7) var<storage, read> bodies: array<Body>;
+@group(0) @binding(8) var<storage, read_write> hit_events: array<HitEvent>;
 
 // Depth collision against the previous frame's host depth (at the particle target's
 // resolution: farthest and nearest of each footprint) seen through the previous frame's
@@ -135,36 +136,50 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     if stored.y >= 1.0 {
         return true; // nothing but the far plane here
     }
-    // The surface spans the depths the texel's footprint samples, widened by its four
-    // neighbours' (the samples sit at pixel centres, so the continuous footprint reaches
-    // half a sample beyond them: on ground seen at a grazing angle that is tens of cm).
-    // The far plane, where a footprint also sees the background, is not a surface.
+    // The surface spans the depths the texel's footprint samples, widened half-way towards
+    // its four neighbours' (the samples sit at pixel centres, so the continuous footprint
+    // reaches half a sample beyond them: on ground seen at a grazing angle that is tens of
+    // cm). The far plane, where a footprint also sees the background, is not a surface.
     // Deeper than the interval by the thickness or more, the particle is passing behind
     // an object.
     let size = vec2<i32>(textureDimensions(prev_depth));
-    var near_d = stored.y;
-    var far_d = select(stored.y, stored.x, stored.x < 1.0);
+    var front = linear_depth(stored.y, collision.near, collision.far);
+    var back = front;
+    if stored.x < 1.0 {
+        back = linear_depth(stored.x, collision.near, collision.far);
+    }
+    let front0 = front;
+    let back0 = back;
     for (var i = 0; i < 4; i++) {
         let offset = vec2<i32>(select(-1, 1, (i & 1) == 1), 0);
         let t = clamp(now.texel + select(offset, offset.yx, i >= 2), vec2<i32>(0), size - 1);
         let n = textureLoad(prev_depth, t, 0).rg;
         if n.y < 1.0 {
-            near_d = min(near_d, n.y);
-            far_d = max(far_d, select(n.y, n.x, n.x < 1.0));
+            let nb_front = linear_depth(n.y, collision.near, collision.far);
+            var nb_back = nb_front;
+            if n.x < 1.0 {
+                nb_back = linear_depth(n.x, collision.near, collision.far);
+            }
+            front = min(front, 0.5 * (front0 + nb_front));
+            back = max(back, 0.5 * (back0 + nb_back));
         }
     }
-    let front = linear_depth(near_d, collision.near, collision.far);
-    let back = linear_depth(far_d, collision.near, collision.far);
     if now.view_depth <= front || now.view_depth >= back + effect.thickness {
         return true;
     }
     atomicAdd(&counters.hits, 1u);
+    let n = surface_normal(now.texel, x_old);
+    // back onto the surface along its normal, a millimetre in front
+    let onto = *x - n * (dot(*x - surface_point(now.texel), n) - 1e-3);
+    // the hook for hit events: this frame's hits, as many as the buffer holds
+    let e = atomicAdd(&counters.events, 1u);
+    if e < arrayLength(&hit_events) {
+        hit_events[e] = HitEvent(onto, (*p).id, n, max(-dot(*v, n), 0.0));
+    }
     if effect.collision == COLLIDE_KILL {
         return false;
     }
-    let n = surface_normal(now.texel, x_old);
-    // back onto the surface along its normal, a millimetre in front
-    *x = *x - n * (dot(*x - surface_point(now.texel), n) - 1e-3);
+    *x = onto;
     if effect.collision == COLLIDE_SETTLE {
         *v = vec3<f32>(0.0);
         (*p).flags = (*p).flags | FLAG_SETTLED;

@@ -10,7 +10,7 @@ use wgpu::util::DeviceExt;
 use crate::error::{Error, Result};
 use crate::passes::sort::padded_len;
 use crate::readback::read_buffer;
-use crate::types::{Counters, IndirectArgs, Particle, PARTICLE_SIZE, WORKGROUP};
+use crate::types::{Counters, HitEvent, IndirectArgs, Particle, PARTICLE_SIZE, WORKGROUP};
 
 /// GPU buffers of one pool.
 pub struct ParticlePool {
@@ -23,6 +23,13 @@ pub struct ParticlePool {
     pub visible: wgpu::Buffer,
     pub counters: wgpu::Buffer,
     pub args: wgpu::Buffer,
+    /// This frame's depth-collision hits ([`HitEvent`], up to [`hit_event_capacity`]).
+    pub hit_events: wgpu::Buffer,
+}
+
+/// Hit events a pool of `capacity` keeps per frame (more are counted, not stored).
+pub fn hit_event_capacity(capacity: u32) -> u32 {
+    capacity.clamp(1, 4096)
 }
 
 /// The pool read back to the CPU (tests, `flurry stats --dump`).
@@ -37,6 +44,8 @@ pub struct PoolSnapshot {
     pub dead: Vec<u32>,
     /// The visible (key, index) pairs in draw order (`counters.visible` entries).
     pub visible: Vec<[u32; 2]>,
+    /// The last frame's depth-collision hits (as many as were stored).
+    pub hit_events: Vec<HitEvent>,
     pub args: IndirectArgs,
 }
 
@@ -120,7 +129,13 @@ impl ParticlePool {
             contents: bytemuck::bytes_of(&IndirectArgs::default()),
             usage: storage | wgpu::BufferUsages::INDIRECT,
         });
+        let hit_events = buffer(
+            "flurry.hit_events",
+            hit_event_capacity(capacity) as u64 * std::mem::size_of::<HitEvent>() as u64,
+            storage,
+        );
         ParticlePool {
+            hit_events,
             capacity,
             particles,
             dead,
@@ -155,12 +170,16 @@ impl ParticlePool {
         let dead = read_buffer(device, queue, &self.dead, 0, dead_n * 4)?;
         let visible_n = (counters.visible as u64).min(n);
         let visible = read_buffer(device, queue, &self.visible, 0, visible_n * 8)?;
+        let events_n = counters.events.min(hit_event_capacity(self.capacity)) as u64;
+        let event_size = std::mem::size_of::<HitEvent>() as u64;
+        let events = read_buffer(device, queue, &self.hit_events, 0, events_n * event_size)?;
         Ok(PoolSnapshot {
             counters,
             particles: bytemuck::pod_collect_to_vec(&particles),
             alive: bytemuck::pod_collect_to_vec(&alive),
             dead: bytemuck::pod_collect_to_vec(&dead),
             visible: bytemuck::pod_collect_to_vec(&visible),
+            hit_events: bytemuck::pod_collect_to_vec(&events),
             args,
         })
     }

@@ -68,7 +68,21 @@ pub struct Counters {
     pub visible: u32,
     /// Depth-collision hits since creation.
     pub hits: u32,
-    pub _pad: u32,
+    /// Hit events written this frame (more than the event buffer holds are counted only).
+    pub events: u32,
+}
+
+/// A depth-collision hit (`HitEvent` in common.wgsl; 32 bytes): the hook for passes that
+/// react to hits.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct HitEvent {
+    pub pos: Vec3,
+    /// Id of the particle that hit.
+    pub particle: u32,
+    pub normal: Vec3,
+    /// Speed into the surface at the hit.
+    pub speed: f32,
 }
 
 /// Indirect arguments written on the GPU (48 bytes).
@@ -338,7 +352,10 @@ mod tests {
             color => "color", size => "size", rotation => "rotation", spin => "spin", id => "id",
             emitter => "emitter", flags => "flags", settled_at => "settled_at"]);
         check_pod!(l, Counters, [dead => "dead", alive => "alive", next_alive => "next_alive",
-            emitted => "emitted", dropped => "dropped", visible => "visible", hits => "hits"]);
+            emitted => "emitted", dropped => "dropped", visible => "visible", hits => "hits",
+            events => "events"]);
+        check_pod!(l, HitEvent, [pos => "pos", particle => "particle", normal => "normal",
+            speed => "speed"]);
         check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x"]);
         assert_eq!(
             l.offset("IndirectArgs", "cull_x") as u64,

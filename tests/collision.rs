@@ -123,8 +123,18 @@ fn a_dropped_ball_rebounds_with_the_restitution() {
     // per particle: the fastest downward speed before the hit and upward speed after it
     let mut impact = vec![0.0f32; 256];
     let mut rebound = vec![0.0f32; 256];
+    let mut events = 0;
     for _ in 0..90 {
         let snap = run(&gpu, &mut scene, 1, 0.01);
+        // the hit events of this frame: on the ground, facing up; impacts (not the
+        // contacts of particles already moving away) carry the speed into the ground
+        for e in &snap.hit_events {
+            assert!(e.normal.y > 0.95, "hit normal {:?}", e.normal);
+            assert!(e.pos.y.abs() < 0.05, "hit at {:?}", e.pos);
+            assert!(e.particle < 256);
+        }
+        assert_eq!(snap.hit_events.len() as u32, snap.counters.events);
+        events += snap.hit_events.iter().filter(|e| e.speed > 1.0).count();
         for &i in &snap.alive {
             let p = &snap.particles[i as usize];
             let k = p.id as usize;
@@ -136,6 +146,10 @@ fn a_dropped_ball_rebounds_with_the_restitution() {
             }
         }
     }
+    assert!(
+        events >= 256,
+        "only {events} impact events for 256 particles"
+    );
     let bounced: Vec<f32> = (0..256)
         .filter(|&k| rebound[k] > 0.0)
         .map(|k| rebound[k] / impact[k])

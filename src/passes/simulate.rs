@@ -28,6 +28,7 @@ impl SimulatePass {
                 uniform(5, C),
                 uniform(6, C),
                 storage(7, true, C),
+                storage(8, false, C),
             ],
         );
         let module = Shader::Simulate.module_with(device, &[("COLLIDE", collide as u32)]);
@@ -71,6 +72,7 @@ impl SimulatePass {
                 frame,
                 effect,
                 bodies,
+                &pool.hit_events,
             ],
         )
     }
