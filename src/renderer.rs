@@ -160,26 +160,11 @@ fn is_hdr(format: wgpu::TextureFormat) -> bool {
 fn texture(
     device: &wgpu::Device,
     label: &str,
-    (width, height): (u32, u32),
+    size: (u32, u32),
     format: wgpu::TextureFormat,
     usage: wgpu::TextureUsages,
 ) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage,
-            view_formats: &[],
-        })
-        .create_view(&Default::default())
+    crate::gpu::texture_2d(device, label, size, format, usage).create_view(&Default::default())
 }
 
 fn uniform_buffer<T: encase::ShaderType>(device: &wgpu::Device, label: &str) -> wgpu::Buffer {

@@ -153,22 +153,14 @@ impl ParticleSystem {
         let args_bind = args.bind(device, &pool);
         let no_collision = {
             use encase::ShaderType;
-            let depth = device
-                .create_texture(&wgpu::TextureDescriptor {
-                    label: Some("flurry.no_collision_depth"),
-                    size: wgpu::Extent3d {
-                        width: 1,
-                        height: 1,
-                        depth_or_array_layers: 1,
-                    },
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
-                    format: crate::passes::downsample::LOW_DEPTH_FORMAT,
-                    usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                    view_formats: &[],
-                })
-                .create_view(&Default::default());
+            let depth = crate::gpu::texture_2d(
+                device,
+                "flurry.no_collision_depth",
+                (1, 1),
+                crate::passes::downsample::LOW_DEPTH_FORMAT,
+                wgpu::TextureUsages::TEXTURE_BINDING,
+            )
+            .create_view(&Default::default());
             // a zeroed CollisionFrame: enabled = 0
             let frame = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("flurry.no_collision"),

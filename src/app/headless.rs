@@ -7,6 +7,7 @@ use wgpu_profiler::GpuProfiler;
 
 use super::host::{HostScene, HOST_DEPTH_FORMAT};
 use crate::error::{Error, Result};
+use crate::gpu::texture_2d;
 use crate::readback::map_and_copy;
 use crate::renderer::{FrameTargets, Targets};
 
@@ -23,29 +24,6 @@ pub struct HeadlessTarget {
     pub scene: HostScene,
 }
 
-fn texture(
-    device: &wgpu::Device,
-    label: &str,
-    (width, height): (u32, u32),
-    format: wgpu::TextureFormat,
-    usage: wgpu::TextureUsages,
-) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage,
-        view_formats: &[],
-    })
-}
-
 impl HeadlessTarget {
     /// The formats a renderer drawing into this host needs.
     pub const TARGETS: Targets = Targets {
@@ -57,14 +35,14 @@ impl HeadlessTarget {
     pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
         use wgpu::TextureUsages as U;
         let size = (width, height);
-        let color = texture(
+        let color = texture_2d(
             device,
             "flurry.host_color",
             size,
             OUTPUT_FORMAT,
             U::RENDER_ATTACHMENT | U::COPY_SRC,
         );
-        let depth = texture(
+        let depth = texture_2d(
             device,
             "flurry.host_depth",
             size,

@@ -90,22 +90,16 @@ struct State {
 }
 
 fn depth_view(device: &wgpu::Device, config: &wgpu::SurfaceConfiguration) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("flurry.window_depth"),
-            size: wgpu::Extent3d {
-                width: config.width,
-                height: config.height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: HOST_DEPTH_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
-        .create_view(&Default::default())
+    use wgpu::TextureUsages as U;
+    let size = (config.width, config.height);
+    crate::gpu::texture_2d(
+        device,
+        "flurry.window_depth",
+        size,
+        HOST_DEPTH_FORMAT,
+        U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
+    )
+    .create_view(&Default::default())
 }
 
 impl State {
