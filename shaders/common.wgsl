@@ -101,7 +101,10 @@ struct EffectParams {
     settle_time: f32,        // settle: seconds at rest, fading out, before dying
     body_g: f32,             // gravitational constant of the massive bodies
     body_count: u32,         // massive bodies (0: none)
-    _pad0: f32,
+    nbody: u32,              // 1: every particle attracts every other (gravity.wgsl)
+    nbody_g: f32,
+    nbody_mass: f32,         // mass of each particle in N-body mode
+    nbody_softening: f32,
 }
 
 const MAX_BODIES: u32 = 64u;

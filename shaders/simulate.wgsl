@@ -16,6 +16,7 @@
 @group(0) @binding(6) var<uniform> effect: EffectParams;
 @group(0) @binding(7) var<storage, read> bodies: array<Body>;
 @group(0) @binding(8) var<storage, read_write> hit_events: array<HitEvent>;
+@group(0) @binding(9) var<storage, read> nbody_accel: array<vec4<f32>>;
 
 // Depth collision against the previous frame's host depth (at the particle target's
 // resolution: farthest and nearest of each footprint) seen through the previous frame's
@@ -195,7 +196,7 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
 }
 
 // One step for one particle; returns false when it dies.
-fn step(p: ptr<function, Particle>) -> bool {
+fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     let dt = frame.dt;
     if ((*p).flags & FLAG_SETTLED) != 0u {
         // at rest on the scene: it fades over settle_time (draw.wgsl), then dies
@@ -206,6 +207,9 @@ fn step(p: ptr<function, Particle>) -> bool {
     var a = effect.gravity + effect.drag * (effect.wind - v);
     for (var i = 0u; i < effect.body_count; i++) {
         a += body_accel(bodies[i], (*p).pos, effect.body_g);
+    }
+    if effect.nbody == 1u {
+        a += nbody_accel[slot].xyz;
     }
     let v_new = v + a * dt;
     var x: vec3<f32>;
@@ -243,7 +247,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if in_range {
         index = alive_in[gid.x];
         var p = particles[index];
-        survives = step(&p);
+        survives = step(&p, index);
         particles[index] = p;
         if survives {
             local = atomicAdd(&wg_alive, 1u);

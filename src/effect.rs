@@ -98,6 +98,20 @@ pub struct BodyDesc {
     pub softening: f32,
 }
 
+/// All-pairs gravity between the particles themselves (N-body mode, at most 65,536
+/// particles): every particle has `mass` and pulls every other with Plummer softening.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelfGravity {
+    #[serde(default = "one")]
+    pub g: f32,
+    pub mass: f32,
+    pub softening: f32,
+}
+
+/// Most particles an effect with [`SelfGravity`] may have (O(N²) work per step).
+pub const MAX_NBODY: u32 = 65_536;
+
 /// The massive bodies of an effect and their gravitational constant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -301,6 +315,9 @@ pub struct EffectDesc {
     /// Massive bodies that attract the particles (galaxy cores); none when absent.
     #[serde(default)]
     pub bodies: Option<Bodies>,
+    /// All-pairs gravity between the particles; none when absent.
+    #[serde(default)]
+    pub self_gravity: Option<SelfGravity>,
 }
 
 impl EffectDesc {
@@ -606,6 +623,17 @@ impl EffectDesc {
                 );
             }
         }
+        if let Some(n) = &self.self_gravity {
+            v.range("self_gravity.g", n.g, 0.0, 1e12, "0..=1e12");
+            v.range("self_gravity.mass", n.mass, 0.0, 1e12, "0..=1e12");
+            v.range(
+                "self_gravity.softening",
+                n.softening,
+                1e-4,
+                1e6,
+                "1e-4..=1e6 metres",
+            );
+        }
         v.0
     }
 
@@ -674,7 +702,10 @@ impl EffectDesc {
             },
             body_g: self.bodies.as_ref().map_or(0.0, |b| b.g),
             body_count: self.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u32,
-            _pad0: 0.0,
+            nbody: self.self_gravity.is_some() as u32,
+            nbody_g: self.self_gravity.map_or(0.0, |n| n.g),
+            nbody_mass: self.self_gravity.map_or(0.0, |n| n.mass),
+            nbody_softening: self.self_gravity.map_or(1.0, |n| n.softening),
         }
     }
 

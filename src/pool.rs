@@ -23,6 +23,8 @@ pub struct ParticlePool {
     pub visible: wgpu::Buffer,
     pub counters: wgpu::Buffer,
     pub args: wgpu::Buffer,
+    /// All-pairs gravity accelerations per slot (vec4; one slot when the effect has none).
+    pub accel: wgpu::Buffer,
     /// This frame's depth-collision hits ([`HitEvent`], up to [`hit_event_capacity`]).
     pub hit_events: wgpu::Buffer,
 }
@@ -93,7 +95,8 @@ pub fn check_capacity(device: &wgpu::Device, adapter: &str, requested: u64) -> R
 
 impl ParticlePool {
     /// Allocate a pool of `capacity` particles (checked with [`check_capacity`] first).
-    pub fn new(device: &wgpu::Device, capacity: u32) -> Self {
+    /// `nbody`: keep an acceleration per particle for all-pairs gravity.
+    pub fn new(device: &wgpu::Device, capacity: u32, nbody: bool) -> Self {
         let n = capacity as u64;
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
         let buffer = |label: &str, size: u64, usage: wgpu::BufferUsages| {
@@ -134,7 +137,10 @@ impl ParticlePool {
             hit_event_capacity(capacity) as u64 * std::mem::size_of::<HitEvent>() as u64,
             storage,
         );
+        let accel_slots = if nbody { n } else { 1 };
+        let accel = buffer("flurry.nbody_accel", accel_slots * 16, storage);
         ParticlePool {
+            accel,
             hit_events,
             capacity,
             particles,

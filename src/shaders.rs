@@ -9,6 +9,7 @@ pub enum Shader {
     Emit,
     Args,
     Simulate,
+    Gravity,
     Bodies,
     Cull,
     Sort,
@@ -20,10 +21,11 @@ pub enum Shader {
 
 impl Shader {
     /// Every pass, for validation.
-    pub const ALL: [Shader; 10] = [
+    pub const ALL: [Shader; 11] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
+        Shader::Gravity,
         Shader::Bodies,
         Shader::Cull,
         Shader::Sort,
@@ -40,6 +42,7 @@ impl Shader {
             Shader::Args => "args",
             Shader::Simulate => "simulate",
             Shader::Bodies => "bodies",
+            Shader::Gravity => "gravity",
             Shader::Cull => "cull",
             Shader::Sort => "sort",
             Shader::Draw => "draw",
@@ -55,6 +58,7 @@ impl Shader {
             Shader::Args => include_str!("../shaders/args.wgsl"),
             Shader::Simulate => include_str!("../shaders/simulate.wgsl"),
             Shader::Bodies => include_str!("../shaders/bodies.wgsl"),
+            Shader::Gravity => include_str!("../shaders/gravity.wgsl"),
             Shader::Cull => include_str!("../shaders/cull.wgsl"),
             Shader::Sort => include_str!("../shaders/sort.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),

@@ -11,6 +11,7 @@ use crate::camera::Camera;
 use crate::effect::{EffectDesc, SpawnClock};
 use crate::error::Result;
 use crate::passes::bodies::BodiesPass;
+use crate::passes::gravity::GravityPass;
 use crate::passes::sort::{SortBinding, SortPass, SortPlan};
 use crate::passes::{
     args::ArgsPass, cull::CullPass, draw::DrawPass, emit::EmitPass, simulate::SimulatePass,
@@ -24,6 +25,8 @@ use wgpu::util::DeviceExt;
 pub enum Step {
     /// Emit, then size the simulate dispatch.
     Emit,
+    /// All-pairs gravity between the particles (effects with self-gravity only).
+    Gravity,
     /// Simulate, then size the cull dispatch.
     Simulate,
     /// Frustum cull into the visible list, then write the draw arguments.
@@ -33,11 +36,18 @@ pub enum Step {
 }
 
 impl Step {
-    pub const ALL: [Step; 4] = [Step::Emit, Step::Simulate, Step::Cull, Step::Sort];
+    pub const ALL: [Step; 5] = [
+        Step::Emit,
+        Step::Gravity,
+        Step::Simulate,
+        Step::Cull,
+        Step::Sort,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Step::Emit => "emit",
+            Step::Gravity => "gravity",
             Step::Simulate => "simulate",
             Step::Cull => "cull",
             Step::Sort => "sort",
@@ -76,6 +86,7 @@ pub struct ParticleSystem {
     /// The massive bodies (one unused slot when the effect has none).
     bodies: wgpu::Buffer,
     bodies_pass: Option<(BodiesPass, wgpu::BindGroup)>,
+    gravity: Option<(GravityPass, [wgpu::BindGroup; 2])>,
     cull_bind: [wgpu::BindGroup; 2],
     sort_bind: Option<SortBinding>,
     draw_bind: wgpu::BindGroup,
@@ -110,7 +121,15 @@ impl ParticleSystem {
     ) -> Result<Self> {
         use encase::ShaderType;
         desc.validate()?;
-        let pool = ParticlePool::new(device, capacity);
+        if desc.self_gravity.is_some() && capacity > crate::effect::MAX_NBODY {
+            return Err(crate::error::Invalid::new(
+                "--particles",
+                capacity,
+                format!("1..={} for all-pairs gravity", crate::effect::MAX_NBODY),
+            )
+            .into());
+        }
+        let pool = ParticlePool::new(device, capacity, desc.self_gravity.is_some());
         let frame_buf = uniform_buffer(device, "flurry.frame", FrameUniforms::min_size().get());
         let effect_buf = uniform_buffer(device, "flurry.effect", EffectParams::min_size().get());
         let emit_buf = uniform_buffer(device, "flurry.emit", EmitUniforms::min_size().get());
@@ -138,6 +157,11 @@ impl ParticleSystem {
         let emit_bind = per_list(&|c| emit.bind(device, &pool, c, &emit_buf, &effect_buf, &bodies));
         let simulate_bind =
             per_list(&|c| simulate.bind(device, &pool, c, &frame_buf, &effect_buf, &bodies));
+        let gravity = desc.self_gravity.is_some().then(|| {
+            let pass = GravityPass::new(device);
+            let binds = per_list(&|c| pass.bind(device, &pool, c, &effect_buf));
+            (pass, binds)
+        });
         let bodies_pass = (body_count > 0).then(|| {
             let pass = BodiesPass::new(device);
             let bind = pass.bind(device, &bodies, &frame_buf, &effect_buf);
@@ -187,6 +211,7 @@ impl ParticleSystem {
             simulate_bind,
             bodies,
             bodies_pass,
+            gravity,
             cull_bind,
             sort_bind,
             draw_bind,
@@ -264,6 +289,7 @@ impl ParticleSystem {
         Step::ALL
             .into_iter()
             .filter(|&s| s != Step::Sort || self.sort_plan.is_some())
+            .filter(|&s| s != Step::Gravity || self.gravity.is_some())
     }
 
     /// Record one compute step into an open compute pass (no depth collision).
@@ -284,6 +310,11 @@ impl ParticleSystem {
             Step::Emit => {
                 self.emit.record(pass, &self.emit_bind[c], self.request);
                 self.args.record_after_emit(pass, &self.args_bind);
+            }
+            Step::Gravity => {
+                if let Some((gravity, binds)) = &self.gravity {
+                    gravity.record(pass, &binds[c], &self.pool);
+                }
             }
             Step::Simulate => {
                 pass.set_bind_group(1, collision, &[]);
@@ -322,6 +353,17 @@ impl ParticleSystem {
     /// Record the indirect draw of the live particles into an Rgba16Float render pass.
     pub fn record_draw(&self, pass: &mut wgpu::RenderPass) {
         self.draw.record(pass, &self.draw_bind, &self.pool);
+    }
+
+    /// The all-pairs gravity accelerations of the last frame, per slot (blocks; for tests).
+    pub fn read_nbody_accel(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<Vec<[f32; 4]>> {
+        let n = self.pool.capacity as u64;
+        let bytes = crate::readback::read_buffer(device, queue, &self.pool.accel, 0, n * 16)?;
+        Ok(bytemuck::pod_collect_to_vec(&bytes))
     }
 
     /// The massive bodies as they are now (blocks; for tests).

@@ -169,7 +169,11 @@ pub struct EffectParams {
     pub body_g: f32,
     /// Massive bodies (0: none).
     pub body_count: u32,
-    pub _pad0: f32,
+    /// 1: all-pairs gravity between the particles.
+    pub nbody: u32,
+    pub nbody_g: f32,
+    pub nbody_mass: f32,
+    pub nbody_softening: f32,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
@@ -443,6 +447,10 @@ mod tests {
                 ("settle_time", |v| v.settle_time = 1.0),
                 ("body_g", |v| v.body_g = 1.0),
                 ("body_count", |v| v.body_count = 1),
+                ("nbody", |v| v.nbody = 1),
+                ("nbody_g", |v| v.nbody_g = 1.0),
+                ("nbody_mass", |v| v.nbody_mass = 1.0),
+                ("nbody_softening", |v| v.nbody_softening = 1.0),
             ],
         );
         check_uniform::<CollisionFrame>(

@@ -110,6 +110,7 @@ fn ball(restitution: f32) -> EffectDesc {
             thickness: 0.5,
         }),
         bodies: None,
+        self_gravity: None,
     }
 }
 

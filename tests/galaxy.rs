@@ -72,6 +72,7 @@ fn ring(integrator: Integrator) -> EffectDesc {
                 softening: 0.1,
             }],
         }),
+        self_gravity: None,
     }
 }
 

@@ -86,6 +86,7 @@ fn churny() -> EffectDesc {
         soft_distance: 0.0,
         collision: None,
         bodies: None,
+        self_gravity: None,
     }
 }
 
@@ -199,6 +200,7 @@ fn twin_effect() -> EffectDesc {
         soft_distance: 0.0,
         collision: None,
         bodies: None,
+        self_gravity: None,
     }
 }
 
@@ -316,6 +318,7 @@ fn constant_acceleration(integrator: Integrator) -> EffectDesc {
         soft_distance: 0.0,
         collision: None,
         bodies: None,
+        self_gravity: None,
     }
 }
 

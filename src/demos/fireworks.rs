@@ -67,6 +67,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
         soft_distance: 0.0,
         collision: None,
         bodies: None,
+        self_gravity: None,
     }
 }
 

@@ -109,6 +109,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
             g: 1.0,
             bodies: vec![body(p0, v0, MASSES[0]), body(p1, v1, MASSES[1])],
         }),
+        self_gravity: None,
     }
 }
 

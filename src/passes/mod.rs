@@ -8,6 +8,7 @@ pub mod cull;
 pub mod downsample;
 pub mod draw;
 pub mod emit;
+pub mod gravity;
 pub mod simulate;
 pub mod sort;
 

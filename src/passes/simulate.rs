@@ -29,6 +29,7 @@ impl SimulatePass {
                 uniform(6, C),
                 storage(7, true, C),
                 storage(8, false, C),
+                storage(9, true, C),
             ],
         );
         let module = Shader::Simulate.module_with(device, &[("COLLIDE", collide as u32)]);
@@ -73,6 +74,7 @@ impl SimulatePass {
                 effect,
                 bodies,
                 &pool.hit_events,
+                &pool.accel,
             ],
         )
     }
