@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use flurry::demos::Stage;
+use flurry::demos::{GalaxyMode, Stage};
 use flurry::Demo;
 
 #[derive(Parser)]
@@ -44,6 +44,9 @@ pub struct Common {
     /// The host scene: empty, or a ground plane at y = 0 that particles collide with.
     #[arg(long, value_enum, default_value_t = Stage::Empty)]
     pub scene: Stage,
+    /// Galaxy gravity: massive cores and tracer stars, or all-pairs N-body (≤ 65,536 stars).
+    #[arg(long, value_enum, default_value_t = GalaxyMode::Collision)]
+    pub mode: GalaxyMode,
 }
 
 /// How particles reach the host's image.

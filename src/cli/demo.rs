@@ -10,7 +10,8 @@ use flurry::error::Error;
 use super::args::DemoArgs;
 use super::{has_display, setup};
 
-pub fn run(a: DemoArgs) -> Result<(), Error> {
+pub fn run(mut a: DemoArgs) -> Result<(), Error> {
+    a.demo = a.common.mode.apply(a.demo)?;
     let (gpu, capacity, dt) = setup(&a.common, a.demo.default_particles())?;
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let settings = a.render.settings()?;

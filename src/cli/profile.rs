@@ -12,7 +12,10 @@ use super::{setup, write_file};
 
 pub fn run(a: ProfileArgs) -> Result<(), Error> {
     match a.target.demo() {
-        Some(demo) => passes(a, demo),
+        Some(demo) => {
+            let demo = a.common.mode.apply(demo)?;
+            passes(a, demo)
+        }
         None => super::profile_sort::run(a),
     }
 }

@@ -14,10 +14,11 @@ use super::{setup, write_file, Clock};
 
 pub fn run(a: StatsArgs) -> Result<(), Error> {
     let file_desc = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
-    let default_particles = a.demo.map_or(16_384, Demo::default_particles);
+    let demo = a.demo.map(|d| a.common.mode.apply(d)).transpose()?;
+    let default_particles = demo.map_or(16_384, Demo::default_particles);
     let (gpu, capacity, dt) = setup(&a.common, default_particles)?;
     let size = (320, 240);
-    let (mut scene, name) = match (a.demo, file_desc) {
+    let (mut scene, name) = match (demo, file_desc) {
         (Some(d), _) => (
             Scene::for_demo_in(&gpu, d, a.common.scene, capacity, a.common.seed, size)?,
             d.name().to_string(),

@@ -118,3 +118,48 @@ pub fn camera(aspect: f32) -> Camera {
     c.near = 0.02;
     c
 }
+
+/// N-body mode: two star clusters of equal mass falling together under their own all-pairs
+/// gravity (at most 65,536 stars; G = 1, total mass 1).
+pub fn nbody_effect(capacity: u32) -> EffectDesc {
+    let n = capacity.min(MAX_NBODY);
+    let cluster = |center: [f32; 3], drift: [f32; 3], rgb: [f32; 3]| EmitterDesc {
+        shape: Shape::Sphere {
+            center,
+            radius: 1.0,
+            surface: false,
+        },
+        rate: 0.0,
+        bursts: vec![Burst {
+            time: 0.0,
+            count: (n / 2).max(1),
+            every: None,
+            cycles: None,
+        }],
+        velocity: Velocity::Linear {
+            mean: drift,
+            variance: [0.15; 3],
+        },
+        lifetime: Range::new(1e6, 0.0),
+        size: Range::new(0.05, 0.02),
+        color: ColorRange {
+            mean: [rgb[0], rgb[1], rgb[2], 0.4],
+            variance: [0.08, 0.08, 0.08, 0.1],
+        },
+        rotation: Range::default(),
+        spin: Range::default(),
+    };
+    let mut e = effect(capacity);
+    e.name = "nbody".into();
+    e.emitters = vec![
+        cluster([-1.8, 0.0, -0.6], [0.25, 0.0, 0.12], [1.0, 0.82, 0.5]),
+        cluster([1.8, 0.0, 0.6], [-0.25, 0.0, -0.12], [0.55, 0.7, 1.0]),
+    ];
+    e.bodies = None;
+    e.self_gravity = Some(SelfGravity {
+        g: 1.0,
+        mass: 1.0 / n as f32,
+        softening: 0.05,
+    });
+    e
+}

@@ -45,6 +45,34 @@ pub enum Demo {
     Fireworks,
     /// Two disk galaxies colliding: massive cores, a million tracer stars (seed 000).
     Galaxy,
+    /// The galaxy's N-body mode (`--mode nbody`): two self-gravitating star clusters.
+    #[value(skip)]
+    Nbody,
+}
+
+/// How the galaxy demo computes gravity (`--mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum GalaxyMode {
+    /// Massive cores pulling massless tracer stars (O(N·M)).
+    #[default]
+    Collision,
+    /// All-pairs gravity between at most 65,536 stars (O(N²)).
+    Nbody,
+}
+
+impl GalaxyMode {
+    /// The demo a `--mode` turns `demo` into; N-body mode exists for the galaxy only.
+    pub fn apply(self, demo: Demo) -> Result<Demo, crate::error::Invalid> {
+        match (self, demo) {
+            (GalaxyMode::Collision, d) => Ok(d),
+            (GalaxyMode::Nbody, Demo::Galaxy | Demo::Nbody) => Ok(Demo::Nbody),
+            (GalaxyMode::Nbody, d) => Err(crate::error::Invalid::new(
+                "--mode",
+                "nbody",
+                format!("with the galaxy demo only (not {})", d.name()),
+            )),
+        }
+    }
 }
 
 impl Demo {
@@ -53,6 +81,7 @@ impl Demo {
             Demo::Snow => "snow",
             Demo::Fireworks => "fireworks",
             Demo::Galaxy => "galaxy",
+            Demo::Nbody => "nbody",
         }
     }
 
@@ -62,6 +91,7 @@ impl Demo {
             Demo::Snow => snow::effect(capacity),
             Demo::Fireworks => fireworks::effect(capacity),
             Demo::Galaxy => galaxy::effect(capacity),
+            Demo::Nbody => galaxy::nbody_effect(capacity),
         }
     }
 
@@ -71,7 +101,7 @@ impl Demo {
             (_, Stage::Empty) => self.effect(capacity),
             (Demo::Snow, Stage::Plane) => snow::effect_over_ground(capacity),
             (Demo::Fireworks, Stage::Plane) => fireworks::effect_over_ground(capacity),
-            (Demo::Galaxy, Stage::Plane) => galaxy::effect(capacity),
+            (Demo::Galaxy | Demo::Nbody, Stage::Plane) => self.effect(capacity),
         }
     }
 
@@ -84,7 +114,7 @@ impl Demo {
             (Demo::Fireworks, Stage::Plane) => {
                 look(Vec3::new(0.0, 4.0, 12.0), Vec3::new(0.0, 4.0, -14.0))
             }
-            (Demo::Galaxy, Stage::Plane) => self.camera(aspect),
+            (Demo::Galaxy | Demo::Nbody, Stage::Plane) => self.camera(aspect),
         }
     }
 
@@ -93,7 +123,7 @@ impl Demo {
         match self {
             Demo::Snow => snow::camera(aspect),
             Demo::Fireworks => fireworks::camera(aspect),
-            Demo::Galaxy => galaxy::camera(aspect),
+            Demo::Galaxy | Demo::Nbody => galaxy::camera(aspect),
         }
     }
 
@@ -102,7 +132,7 @@ impl Demo {
         match self {
             Demo::Snow => [0.012, 0.018, 0.035, 1.0],
             Demo::Fireworks => [0.002, 0.002, 0.008, 1.0],
-            Demo::Galaxy => [0.0005, 0.0005, 0.0015, 1.0],
+            Demo::Galaxy | Demo::Nbody => [0.0005, 0.0005, 0.0015, 1.0],
         }
     }
 
@@ -112,6 +142,7 @@ impl Demo {
             Demo::Snow => 65_536,
             Demo::Fireworks => 65_536,
             Demo::Galaxy => 1_048_576,
+            Demo::Nbody => 16_384,
         }
     }
 
@@ -119,7 +150,7 @@ impl Demo {
     /// without giving one.
     pub fn default_dt(self) -> f32 {
         match self {
-            Demo::Galaxy => 0.02,
+            Demo::Galaxy | Demo::Nbody => 0.02,
             _ => 1.0 / 60.0,
         }
     }
