@@ -23,6 +23,10 @@ fn after_simulate() {
     atomicStore(&counters.alive, n);
     atomicStore(&counters.next_alive, 0u);
     atomicStore(&counters.visible, 0u);
+    // a further substep simulates the survivors
+    args.sim_x = (n + WORKGROUP - 1u) / WORKGROUP;
+    args.sim_y = 1u;
+    args.sim_z = 1u;
     args.cull_x = (n + WORKGROUP - 1u) / WORKGROUP;
     args.cull_y = 1u;
     args.cull_z = 1u;

@@ -224,6 +224,13 @@ impl ParticleRenderer {
         self.systems.get(index)
     }
 
+    /// Simulate every effect in `substeps` steps of dt / substeps per frame.
+    pub fn set_substeps(&mut self, substeps: u32) {
+        for system in &mut self.systems {
+            system.set_substeps(substeps);
+        }
+    }
+
     pub fn settings(&self) -> Settings {
         self.settings
     }

@@ -94,8 +94,14 @@ pub struct ParticleSystem {
     /// Collision bind group for use without a renderer: nothing to collide with.
     no_collision: wgpu::BindGroup,
     clock: SpawnClock,
-    /// Updates so far; this frame emits into alive list `(frames - 1) % 2`.
+    /// Updates so far.
     frames: u64,
+    /// The alive list this frame's emit appends to (and its first simulate reads).
+    list: usize,
+    /// The alive list holding the particles after the last encoded frame.
+    live: usize,
+    /// Simulate steps per frame, each of dt / substeps.
+    substeps: u32,
     request: u32,
     dropped_on_cpu: u64,
 }
@@ -168,7 +174,8 @@ impl ParticleSystem {
             (pass, bind)
         });
         // after simulating from list c, the live particles are in list 1 - c
-        let cull_bind = per_list(&|c| cull.bind(device, &pool, 1 - c, &frame_buf, &effect_buf));
+        // indexed by the list that holds the particles after simulate
+        let cull_bind = per_list(&|l| cull.bind(device, &pool, l, &frame_buf, &effect_buf));
         let sort_plan = desc.sorts().then(|| SortPlan::bitonic(device, capacity));
         let sort_bind = sort_plan
             .as_ref()
@@ -219,6 +226,9 @@ impl ParticleSystem {
             no_collision,
             clock: SpawnClock::default(),
             frames: 0,
+            list: 0,
+            live: 0,
+            substeps: 1,
             request: 0,
             dropped_on_cpu: 0,
         })
@@ -243,16 +253,22 @@ impl ParticleSystem {
 
     /// Alive list this frame's emit appends to.
     fn current(&self) -> usize {
-        (self.frames.saturating_sub(1) % 2) as usize
+        self.list
     }
 
     /// Alive list holding the particles after the last encoded frame.
     pub fn live_list(&self) -> usize {
-        if self.frames == 0 {
-            0
-        } else {
-            1 - self.current()
-        }
+        self.live
+    }
+
+    /// Simulate `substeps` (at least 1) steps of dt / substeps per frame, from the next
+    /// update on: orbits and collisions stay accurate at a frame rate the effect cannot.
+    pub fn set_substeps(&mut self, substeps: u32) {
+        self.substeps = substeps.max(1);
+    }
+
+    pub fn substeps(&self) -> u32 {
+        self.substeps
     }
 
     /// Advance the clock by `dt` seconds and write this frame's uniforms.
@@ -265,11 +281,13 @@ impl ParticleSystem {
         let emit = self.desc.emit_uniforms(&clamped, id_base);
         self.request = emit.request;
         self.frames += 1;
+        self.list = self.live;
+        self.live = (self.list + self.substeps as usize) % 2;
         let (cam_right, cam_up) = camera.axes();
         let frame = FrameUniforms {
             view_proj: camera.view_proj(),
             eye: camera.eye,
-            dt,
+            dt: dt / self.substeps as f32,
             cam_right,
             time: self.clock.time as f32,
             cam_up,
@@ -318,15 +336,26 @@ impl ParticleSystem {
             }
             Step::Simulate => {
                 pass.set_bind_group(1, collision, &[]);
-                self.simulate
-                    .record(pass, &self.simulate_bind[c], &self.pool);
-                self.args.record_after_simulate(pass, &self.args_bind);
-                if let Some((bodies, bind)) = &self.bodies_pass {
-                    bodies.record(pass, bind);
+                for sub in 0..self.substeps as usize {
+                    let c = (self.list + sub) % 2;
+                    if sub > 0 {
+                        // later substeps need the pull of the particles where they are now
+                        if let Some((gravity, binds)) = &self.gravity {
+                            gravity.record(pass, &binds[c], &self.pool);
+                        }
+                        pass.set_bind_group(1, collision, &[]);
+                    }
+                    self.simulate
+                        .record(pass, &self.simulate_bind[c], &self.pool);
+                    self.args.record_after_simulate(pass, &self.args_bind);
+                    if let Some((bodies, bind)) = &self.bodies_pass {
+                        bodies.record(pass, bind);
+                    }
                 }
             }
             Step::Cull => {
-                self.cull.record(pass, &self.cull_bind[c], &self.pool);
+                self.cull
+                    .record(pass, &self.cull_bind[self.live], &self.pool);
                 self.args.record_after_cull(pass, &self.args_bind);
             }
             Step::Sort => {

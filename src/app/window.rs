@@ -3,7 +3,7 @@
 //!
 //! Mouse: drag to rotate, wheel to zoom. Keys: W/A/S/D/Q/E fly, Space pause, R reset,
 //! 1/2/4 particle-target scale 1, 1/2, 1/4, O sort on/off, U nearest-depth/bilinear
-//! upsampling, Esc quit. The title shows frames per second (and with P the per-pass GPU
+//! upsampling, I explicit/symplectic Euler (resets), Esc quit. The title shows frames per second (and with P the per-pass GPU
 //! times) once a second.
 
 use std::collections::HashSet;
@@ -34,6 +34,8 @@ pub struct WindowOptions {
     pub settings: Settings,
     /// Fixed time step; real time when absent.
     pub dt: Option<f32>,
+    /// Simulate steps per frame.
+    pub substeps: u32,
     pub size: (u32, u32),
 }
 
@@ -78,6 +80,8 @@ struct State {
     camera: Camera,
     orbit: OrbitController,
     sort: Option<bool>,
+    /// Integrator override (I toggles explicit / symplectic Euler).
+    integrator: Option<crate::effect::Integrator>,
     paused: bool,
     keys: HashSet<KeyCode>,
     dragging: bool,
@@ -163,6 +167,7 @@ impl State {
             orbit: OrbitController::from_camera(&camera),
             camera,
             sort: None,
+            integrator: None,
             paused: false,
             keys: HashSet::new(),
             dragging: false,
@@ -182,6 +187,9 @@ impl State {
     fn reset(&mut self, options: &WindowOptions) -> Result<()> {
         let mut desc = options.demo.effect_in(options.stage, options.capacity);
         desc.sort = self.sort;
+        if let Some(integrator) = self.integrator {
+            desc.integrator = integrator;
+        }
         let settings = self.renderer.settings();
         self.renderer = ParticleRenderer::new(
             &self.gpu.device,
@@ -228,6 +236,15 @@ impl State {
             KeyCode::KeyO => {
                 let sorted = self.renderer.systems().iter().any(|s| s.desc().sorts());
                 self.sort = Some(!sorted);
+                self.reset(options)?;
+            }
+            KeyCode::KeyI => {
+                use crate::effect::Integrator;
+                let now = self.renderer.systems().first().map(|s| s.desc().integrator);
+                self.integrator = Some(match now {
+                    Some(Integrator::SymplecticEuler) => Integrator::ExplicitEuler,
+                    _ => Integrator::SymplecticEuler,
+                });
                 self.reset(options)?;
             }
             KeyCode::KeyP => {
@@ -333,10 +350,19 @@ impl State {
             return;
         }
         let s = self.renderer.settings();
+        let (time, integrator) = self
+            .renderer
+            .systems()
+            .first()
+            .map_or((0.0, "".into()), |x| {
+                (x.time(), format!("{:?}", x.desc().integrator))
+            });
         let mut title = format!(
-            "flurry — {} — {} particles — {:.1} fps — scale {} — {}{}",
+            "flurry — {} — {} particles — t {:.2} — {} — {:.1} fps — scale {} — {}{}",
             options.demo.name(),
             options.capacity,
+            time,
+            integrator,
             self.frames as f64 / elapsed,
             s.scale.value(),
             if self.renderer.systems().iter().any(|x| x.desc().sorts()) {

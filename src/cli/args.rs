@@ -44,6 +44,9 @@ pub struct Common {
     /// The host scene: empty, or a ground plane at y = 0 that particles collide with.
     #[arg(long, value_enum, default_value_t = Stage::Empty)]
     pub scene: Stage,
+    /// Simulate steps per frame (each of dt / substeps).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub substeps: u32,
     /// Galaxy gravity: massive cores and tracer stars, or all-pairs N-body (≤ 65,536 stars).
     #[arg(long, value_enum, default_value_t = GalaxyMode::Collision)]
     pub mode: GalaxyMode,

@@ -27,6 +27,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), Error> {
                 settings,
                 dt,
                 size,
+                substeps: a.common.substeps,
             };
             drop(gpu);
             match window::run(options) {
@@ -53,6 +54,7 @@ fn headless(
     let mut scene =
         Scene::for_demo_in(&gpu, a.demo, a.common.scene, capacity, a.common.seed, size)?
             .with_settings(settings);
+    scene.renderer.set_substeps(a.common.substeps);
     // headless frames advance at 60 Hz unless --dt says otherwise
     let dt = dt.unwrap_or(a.demo.default_dt());
     let start = Instant::now();

@@ -51,6 +51,7 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
         Scene::new(&gpu, &desc, capacity, a.common.seed, size, camera)?.with_settings(settings);
     scene.background = demo.background();
     scene.target.scene.quads = stage.quads();
+    scene.renderer.set_substeps(a.common.substeps);
     let dt = dt.unwrap_or(demo.default_dt());
     // warm-up: fill the pool, compile pipelines
     for _ in 0..3 {

@@ -37,6 +37,7 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
         }
         (None, None) => unreachable!("clap requires a demo or --effect"),
     };
+    scene.renderer.set_substeps(a.common.substeps);
     let mut clock = Clock::new(dt);
     for _ in 0..a.frames {
         let dt = clock.tick();
