@@ -36,6 +36,8 @@ pub struct WindowOptions {
     pub dt: Option<f32>,
     /// Simulate steps per frame.
     pub substeps: u32,
+    /// Galaxies in the galaxy demo (`--bodies`); its default when absent.
+    pub galaxies: Option<u32>,
     pub size: (u32, u32),
 }
 
@@ -185,7 +187,10 @@ impl State {
 
     /// A fresh effect (R, or after sort on/off).
     fn reset(&mut self, options: &WindowOptions) -> Result<()> {
-        let mut desc = options.demo.effect_in(options.stage, options.capacity);
+        let mut desc = match (options.demo, options.galaxies) {
+            (Demo::Galaxy, Some(m)) => crate::demos::galaxy::effect_with(options.capacity, m),
+            _ => options.demo.effect_in(options.stage, options.capacity),
+        };
         desc.sort = self.sort;
         if let Some(integrator) = self.integrator {
             desc.integrator = integrator;

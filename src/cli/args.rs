@@ -44,6 +44,9 @@ pub struct Common {
     /// The host scene: empty, or a ground plane at y = 0 that particles collide with.
     #[arg(long, value_enum, default_value_t = Stage::Empty)]
     pub scene: Stage,
+    /// Galaxies (massive cores) in the galaxy demo's collision mode.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub bodies: Option<u32>,
     /// Simulate steps per frame (each of dt / substeps).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub substeps: u32,

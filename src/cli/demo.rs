@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use flurry::app::check_size;
 use flurry::app::window::{self, NoDisplay, WindowOptions};
-use flurry::app::{check_size, Scene};
 use flurry::error::Error;
 
 use super::args::DemoArgs;
@@ -28,6 +28,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), Error> {
                 dt,
                 size,
                 substeps: a.common.substeps,
+                galaxies: a.common.bodies,
             };
             drop(gpu);
             match window::run(options) {
@@ -52,9 +53,7 @@ fn headless(
 ) -> Result<(), Error> {
     let gpu = flurry::GpuContext::new_headless()?;
     let mut scene =
-        Scene::for_demo_in(&gpu, a.demo, a.common.scene, capacity, a.common.seed, size)?
-            .with_settings(settings);
-    scene.renderer.set_substeps(a.common.substeps);
+        super::demo_scene(&gpu, a.demo, &a.common, capacity, size, false)?.with_settings(settings);
     // headless frames advance at 60 Hz unless --dt says otherwise
     let dt = dt.unwrap_or(a.demo.default_dt());
     let start = Instant::now();

@@ -92,3 +92,37 @@ pub fn has_display() -> bool {
         .iter()
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
+
+/// A demo's scene as the flags ask: `--scene`, `--bodies`, `--substeps`, and with
+/// `no_collision` its depth collision left out.
+pub fn demo_scene(
+    gpu: &GpuContext,
+    demo: flurry::Demo,
+    common: &Common,
+    capacity: u32,
+    size: (u32, u32),
+    no_collision: bool,
+) -> Result<flurry::app::Scene, Error> {
+    let stage = common.scene;
+    let mut desc = match (demo, common.bodies) {
+        (flurry::Demo::Galaxy, Some(m)) => flurry::demos::galaxy::effect_with(capacity, m),
+        (_, Some(_)) => {
+            return Err(Invalid::new(
+                "--bodies",
+                common.bodies.unwrap_or_default(),
+                "with the galaxy demo's collision mode only",
+            )
+            .into())
+        }
+        _ => demo.effect_in(stage, capacity),
+    };
+    if no_collision {
+        desc.collision = None;
+    }
+    let camera = |aspect| demo.camera_in(stage, aspect);
+    let mut scene = flurry::app::Scene::new(gpu, &desc, capacity, common.seed, size, camera)?;
+    scene.background = demo.background();
+    scene.target.scene.quads = stage.quads();
+    scene.renderer.set_substeps(common.substeps);
+    Ok(scene)
+}

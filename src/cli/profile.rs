@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use flurry::app::{check_size, Scene};
+use flurry::app::check_size;
 use flurry::error::{Error, Invalid};
 use flurry::profiler::{memcpy_gb_s, Timing};
 use flurry::Demo;
@@ -41,17 +41,8 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
         None => Timing::default_for(gpu.is_cpu(), has_ts),
     };
     let settings = a.render.settings()?;
-    let stage = a.common.scene;
-    let mut desc = demo.effect_in(stage, capacity);
-    if a.no_collision {
-        desc.collision = None;
-    }
-    let camera = |aspect| demo.camera_in(stage, aspect);
-    let mut scene =
-        Scene::new(&gpu, &desc, capacity, a.common.seed, size, camera)?.with_settings(settings);
-    scene.background = demo.background();
-    scene.target.scene.quads = stage.quads();
-    scene.renderer.set_substeps(a.common.substeps);
+    let mut scene = super::demo_scene(&gpu, demo, &a.common, capacity, size, a.no_collision)?
+        .with_settings(settings);
     let dt = dt.unwrap_or(demo.default_dt());
     // warm-up: fill the pool, compile pipelines
     for _ in 0..3 {
@@ -96,9 +87,20 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
     let simulate_gb_s = alive as f64 * 136.0 / (simulate_ms * 1e-3) / 1e9;
     println!("memcpy {memcpy:.1} GB/s (read + write); simulate moves {simulate_gb_s:.1} GB/s ({:.0}% of it)",
         100.0 * simulate_gb_s / memcpy);
-    let report = json!({"adapter": gpu.adapter_name(), "timing": timing.name(), "particles": capacity,
+    let mut report = json!({"adapter": gpu.adapter_name(), "timing": timing.name(), "particles": capacity,
         "alive": alive, "frames": a.frames, "scale": settings.scale.value(), "size": [size.0, size.1], "passes": passes,
         "frame_ms": frame_ms, "memcpy_gb_s": memcpy, "simulate_gb_s": simulate_gb_s});
+    if let Some(gravity_ms) = report["passes"]["gravity"].as_f64() {
+        // all-pairs gravity: N² interactions a step, 20 flops each by convention
+        let per_s = (alive as f64).powi(2) / (gravity_ms * 1e-3);
+        println!(
+            "gravity: {:.3e} interactions/s, {:.1} GFLOP/s",
+            per_s,
+            per_s * 20.0 / 1e9
+        );
+        report["interactions_per_s"] = json!(per_s);
+        report["gflops"] = json!(per_s * 20.0 / 1e9);
+    }
     if let Some(path) = &a.trace {
         write_file(path, samples.chrome_trace())?;
     }

@@ -20,7 +20,7 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
     let size = (320, 240);
     let (mut scene, name) = match (demo, file_desc) {
         (Some(d), _) => (
-            Scene::for_demo_in(&gpu, d, a.common.scene, capacity, a.common.seed, size)?,
+            super::demo_scene(&gpu, d, &a.common, capacity, size, false)?,
             d.name().to_string(),
         ),
         (None, Some(desc)) => {
@@ -37,7 +37,7 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
         }
         (None, None) => unreachable!("clap requires a demo or --effect"),
     };
-    scene.renderer.set_substeps(a.common.substeps);
+    scene.renderer.set_substeps(a.common.substeps); // also for --effect files
     let mut clock = Clock::new(dt);
     for _ in 0..a.frames {
         let dt = clock.tick();

@@ -70,6 +70,18 @@ fn population(
 }
 
 pub fn effect(capacity: u32) -> EffectDesc {
+    effect_with(capacity, 2)
+}
+
+/// Most galaxies in one effect (two emitters each).
+pub const MAX_GALAXIES: u32 = 4;
+
+/// `galaxies` disk galaxies (1..=4): two meet on the parabolic orbit; one sits alone; more
+/// start on a ring, falling together with a little swirl.
+pub fn effect_with(capacity: u32, galaxies: u32) -> EffectDesc {
+    if galaxies != 2 {
+        return group(capacity, galaxies.clamp(1, MAX_GALAXIES));
+    }
     let [(p0, v0), (p1, v1)] = cores(1.0, MASSES, START, PERICENTRE);
     let body = |p: Vec3, v: Vec3, mass| BodyDesc {
         pos: p.to_array(),
@@ -117,6 +129,47 @@ pub fn camera(aspect: f32) -> Camera {
     let mut c = Camera::look_at(Vec3::new(0.0, 11.0, 8.0), Vec3::new(0.0, 0.0, 0.5), aspect);
     c.near = 0.02;
     c
+}
+
+fn group(capacity: u32, galaxies: u32) -> EffectDesc {
+    let mut e = effect_with(capacity, 2);
+    let per = capacity / galaxies;
+    let mut bodies = vec![];
+    let mut emitters = vec![];
+    for k in 0..galaxies {
+        let angle = std::f32::consts::TAU * k as f32 / galaxies as f32;
+        let radius = if galaxies == 1 { 0.0 } else { START * 0.7 };
+        let pos = Vec3::new(angle.cos(), 0.0, angle.sin()) * radius;
+        let swirl = Vec3::new(-angle.sin(), 0.0, angle.cos()) * 0.15 * (galaxies > 1) as u32 as f32;
+        bodies.push(BodyDesc {
+            pos: pos.to_array(),
+            vel: swirl.to_array(),
+            mass: 1.0,
+            softening: SOFTENING,
+        });
+        let normal = [0.3 * angle.sin(), 1.0, 0.3 * angle.cos()];
+        emitters.push(population(
+            k,
+            (per * 3 / 4).max(1),
+            0.5,
+            2.2,
+            0.05,
+            normal,
+            [0.55, 0.7, 1.0],
+        ));
+        emitters.push(population(
+            k,
+            (per / 4).max(1),
+            0.12,
+            0.5,
+            0.12,
+            normal,
+            [1.0, 0.82, 0.5],
+        ));
+    }
+    e.emitters = emitters;
+    e.bodies = Some(Bodies { g: 1.0, bodies });
+    e
 }
 
 /// N-body mode: two star clusters of equal mass falling together under their own all-pairs
