@@ -63,5 +63,5 @@ pub use effect::EffectDesc;
 pub use error::{Error, Result};
 pub use gpu::GpuContext;
 pub use pool::{ParticlePool, PoolSnapshot};
-pub use renderer::{FrameTargets, ParticleRenderer, Scale, Settings, Targets, Upsample};
+pub use renderer::{EffectId, FrameTargets, ParticleRenderer, Scale, Settings, Targets, Upsample};
 pub use system::{ParticleSystem, Stats, Step};

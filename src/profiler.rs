@@ -87,7 +87,9 @@ pub fn gpu_profiler(device: &wgpu::Device) -> Option<GpuProfiler> {
         device,
         GpuProfilerSettings {
             enable_timer_queries: true,
-            enable_debug_groups: true,
+            // lavapipe crashes in vkCmdBeginDebugUtilsLabelEXT when debug builds of wgpu
+            // enable the debug-utils extension (seen with wgpu 30 / Mesa 22.3)
+            enable_debug_groups: false,
             max_num_pending_frames: 4,
         },
     )

@@ -101,6 +101,10 @@ pub struct FrameTargets<'a> {
     pub depth: Option<&'a wgpu::TextureView>,
 }
 
+/// Names an effect in a [`ParticleRenderer`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EffectId(u64);
+
 /// The passes of a frame, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pass {
@@ -137,6 +141,14 @@ pub struct ParticleRenderer {
     settings: Settings,
     targets: Targets,
     systems: Vec<ParticleSystem>,
+    /// `ids[i]` names `systems[i]`.
+    ids: Vec<EffectId>,
+    next_id: u64,
+    /// Per-pass GPU timing for library users ([`ParticleRenderer::enable_profiling`]).
+    profiler: Option<GpuProfiler>,
+    /// Kept to let the profiler's read-backs finish before it is dropped.
+    device: wgpu::Device,
+    pass_times: Vec<(String, f64)>,
     downsample: DownsamplePass,
     composite: CompositePass,
     target_layout: wgpu::BindGroupLayout,
@@ -198,11 +210,17 @@ impl ParticleRenderer {
             settings,
             targets,
             systems: Vec::new(),
+            ids: Vec::new(),
+            next_id: 0,
+            profiler: None,
+            device: device.clone(),
+            pass_times: Vec::new(),
             low: None,
         }
     }
 
-    /// Add an effect with a pool of `capacity` particles; returns its index.
+    /// Add an effect with a pool of `capacity` particles. Effects are drawn in the order
+    /// they were added, each sorted on its own.
     pub fn add_effect(
         &mut self,
         device: &wgpu::Device,
@@ -210,18 +228,58 @@ impl ParticleRenderer {
         desc: &EffectDesc,
         capacity: u32,
         seed: u32,
-    ) -> Result<usize> {
+    ) -> Result<EffectId> {
         self.systems
             .push(ParticleSystem::new(device, queue, desc, capacity, seed)?);
-        Ok(self.systems.len() - 1)
+        let id = EffectId(self.next_id);
+        self.next_id += 1;
+        self.ids.push(id);
+        Ok(id)
     }
 
+    /// Remove an effect and free its buffers; false if `id` is not (or no longer) here.
+    pub fn remove_effect(&mut self, id: EffectId) -> bool {
+        match self.ids.iter().position(|&i| i == id) {
+            Some(k) => {
+                self.ids.remove(k);
+                self.systems.remove(k);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Every effect, in drawing order.
     pub fn systems(&self) -> &[ParticleSystem] {
         &self.systems
     }
 
-    pub fn system(&self, index: usize) -> Option<&ParticleSystem> {
-        self.systems.get(index)
+    pub fn system(&self, id: EffectId) -> Option<&ParticleSystem> {
+        let k = self.ids.iter().position(|&i| i == id)?;
+        self.systems.get(k)
+    }
+
+    pub fn system_mut(&mut self, id: EffectId) -> Option<&mut ParticleSystem> {
+        let k = self.ids.iter().position(|&i| i == id)?;
+        self.systems.get_mut(k)
+    }
+
+    /// Time every pass with GPU timestamps from now on (when the device has
+    /// `TIMESTAMP_QUERY`; false otherwise). Results arrive a few frames late through
+    /// [`ParticleRenderer::pass_times`]. On CPU adapters such as lavapipe the times inside a
+    /// frame are misattributed once a render pass runs (`flurry profile` has a cpu-sync
+    /// mode for that).
+    pub fn enable_profiling(&mut self, device: &wgpu::Device) -> bool {
+        if !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+            return false;
+        }
+        self.profiler = crate::profiler::gpu_profiler(device);
+        self.profiler.is_some()
+    }
+
+    /// Milliseconds per pass of the latest frame whose timestamps have come back.
+    pub fn pass_times(&self) -> &[(String, f64)] {
+        &self.pass_times
     }
 
     /// Simulate every effect in `substeps` steps of dt / substeps per frame.
@@ -263,6 +321,20 @@ impl ParticleRenderer {
         camera: &Camera,
         size: (u32, u32),
     ) {
+        if let Some(p) = self.profiler.as_mut() {
+            // the host has submitted the previous frame's encoder by now
+            let _ = p.end_frame();
+            while let Some(results) = p.process_finished_frame(queue.get_timestamp_period()) {
+                self.pass_times = results
+                    .iter()
+                    .filter_map(|r| {
+                        r.time
+                            .as_ref()
+                            .map(|t| (r.label.clone(), (t.end - t.start) * 1e3))
+                    })
+                    .collect();
+            }
+        }
         for system in &mut self.systems {
             system.update(queue, dt, camera);
         }
@@ -351,16 +423,24 @@ impl ParticleRenderer {
         passes
     }
 
-    /// Record the whole frame (after [`ParticleRenderer::update`]).
+    /// Record the whole frame (after [`ParticleRenderer::update`]); `profiler` times every
+    /// pass in the caller's own wgpu-profiler (else the renderer's, if enabled).
     pub fn encode(
-        &self,
+        &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,
         profiler: Option<&GpuProfiler>,
     ) {
+        let own = profiler.is_none() && self.profiler.is_some();
+        let profiler = profiler.or(self.profiler.as_ref());
         for pass in self.passes() {
             self.encode_pass(device, encoder, frame, pass, profiler);
+        }
+        if own {
+            if let Some(p) = self.profiler.as_mut() {
+                p.resolve_queries(encoder);
+            }
         }
     }
 
@@ -427,6 +507,18 @@ impl ParticleRenderer {
                     self.composite.record(p, &bind)
                 });
             }
+        }
+    }
+}
+
+impl Drop for ParticleRenderer {
+    /// The profiler's timestamp read-backs may still be in flight: let them land first
+    /// (dropping mapped-pending buffers crashes some drivers, lavapipe among them).
+    fn drop(&mut self) {
+        if let Some(mut p) = self.profiler.take() {
+            let _ = p.end_frame();
+            let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+            while p.process_finished_frame(1.0).is_some() {}
         }
     }
 }

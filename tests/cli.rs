@@ -262,3 +262,37 @@ fn profile_reports_every_pass_with_a_positive_time_and_a_trace() {
         assert_eq!(n, 4, "trace: {n} events of {pass} for 4 frames");
     }
 }
+
+#[test]
+fn profile_with_gpu_timestamps_says_so() {
+    let json = tmp("profile-ts.json");
+    let o = flurry(&[
+        "profile",
+        "fireworks",
+        "--particles",
+        "2048",
+        "--frames",
+        "4",
+        "--size",
+        "64x48",
+        "--timing",
+        "gpu-timestamps",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    if err.contains("no timestamp queries") {
+        return; // an adapter without timestamps refuses the mode, as it should
+    }
+    assert!(o.status.success(), "{err}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["timing"], "gpu-timestamps");
+    assert!(
+        report["passes"]
+            .as_object()
+            .unwrap()
+            .contains_key("simulate"),
+        "{report}"
+    );
+}

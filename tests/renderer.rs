@@ -45,7 +45,7 @@ fn two_effects_resize_and_only_the_host_submits() {
         let snap = s.snapshot(&gpu.device, &gpu.queue).unwrap();
         assert_eq!(
             snap.counters.emitted, 0,
-            "effect {i} ran without the host submitting"
+            "effect {i:?} ran without the host submitting"
         );
     }
 
@@ -72,8 +72,8 @@ fn two_effects_resize_and_only_the_host_submits() {
             .unwrap()
             .snapshot(&gpu.device, &gpu.queue)
             .unwrap();
-        assert!(snap.counters.emitted > 0, "effect {i} never emitted");
-        assert!(snap.counters.visible > 0, "effect {i} shows nothing");
+        assert!(snap.counters.emitted > 0, "effect {i:?} never emitted");
+        assert!(snap.counters.visible > 0, "effect {i:?} shows nothing");
     }
     let img = large.read_rgba(&gpu.device, &gpu.queue).unwrap();
     let lit = img
@@ -84,4 +84,60 @@ fn two_effects_resize_and_only_the_host_submits() {
         lit > 50,
         "the larger frame shows no particles ({lit} lit pixels)"
     );
+}
+
+#[test]
+fn effects_can_be_removed_and_passes_timed() {
+    let gpu = common::gpu();
+    let mut renderer =
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default());
+    let a = renderer
+        .add_effect(
+            &gpu.device,
+            &gpu.queue,
+            &Demo::Fireworks.effect(2048),
+            2048,
+            1,
+        )
+        .unwrap();
+    let b = renderer
+        .add_effect(&gpu.device, &gpu.queue, &Demo::Snow.effect(2048), 2048, 2)
+        .unwrap();
+    assert!(renderer.remove_effect(a));
+    assert!(!renderer.remove_effect(a), "removed twice");
+    assert!(renderer.system(a).is_none());
+    assert_eq!(renderer.systems().len(), 1);
+    assert!(renderer.system(b).is_some());
+    let has_timestamps = gpu
+        .device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY);
+    assert_eq!(renderer.enable_profiling(&gpu.device), has_timestamps);
+    let target = HeadlessTarget::new(&gpu.device, 64, 48);
+    let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 4.0 / 3.0);
+    for _ in 0..6 {
+        renderer.update(&gpu.device, &gpu.queue, 0.02, &camera, target.size());
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        renderer.encode(&gpu.device, &mut encoder, &target.frame(), None);
+        gpu.queue.submit([encoder.finish()]);
+        gpu.wait().unwrap();
+    }
+    if has_timestamps {
+        let names: Vec<&str> = renderer
+            .pass_times()
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
+        for pass in [
+            "emit",
+            "simulate",
+            "cull",
+            "sort",
+            "downsample",
+            "draw",
+            "composite",
+        ] {
+            assert!(names.contains(&pass), "no time for {pass}: {names:?}");
+        }
+    }
 }

@@ -93,7 +93,7 @@ impl Scene {
 
     /// The scene's effect.
     pub fn system(&self) -> &ParticleSystem {
-        &self.renderer.systems()[0]
+        &self.renderer.systems()[0] // Scene::new adds exactly one
     }
 
     pub fn with_settings(mut self, settings: Settings) -> Self {
