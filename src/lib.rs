@@ -12,7 +12,7 @@
 //! [`ParticleRenderer`] is the render node: the host gives its device, queue, encoder and
 //! the colour and depth views of its frame.
 //!
-//! ```no_run
+//! ```
 //! use flurry::{Camera, FrameTargets, GpuContext, ParticleRenderer, Settings, Targets};
 //! # fn main() -> Result<(), flurry::Error> {
 //! let gpu = GpuContext::new_headless()?;
@@ -38,6 +38,8 @@
 //! let frame = FrameTargets { color: &color, depth: Some(&depth) };
 //! particles.encode(&gpu.device, &mut encoder, &frame, None);
 //! gpu.queue.submit([encoder.finish()]); // the host submits, never the library
+//! # let snap = particles.systems()[0].snapshot(&gpu.device, &gpu.queue)?;
+//! # assert_eq!(snap.counters.emitted, 16_384); // the first frame emitted the whole box
 //! # Ok(()) }
 //! ```
 
