@@ -105,7 +105,16 @@ struct EffectParams {
     nbody_g: f32,
     nbody_mass: f32,         // mass of each particle in N-body mode
     nbody_softening: f32,
+    render_mode: u32,        // RENDER_*: how a particle's quad is oriented
+    stretch: f32,            // RENDER_STRETCHED: seconds of motion the streak covers
+    _pad0: f32,
+    _pad1: f32,
 }
+
+const RENDER_BILLBOARD: u32 = 0u;
+const RENDER_UPRIGHT: u32 = 1u;
+const RENDER_STRETCHED: u32 = 2u;
+const RENDER_TUMBLING: u32 = 3u;
 
 const MAX_BODIES: u32 = 64u;
 

@@ -28,10 +28,43 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     let corner = 2.0 * vec2<f32>(cos(angle), sin(angle));
     let t = life_t(p);
     let radius = drawn_radius(p, effect.size_end);
-    let c = cos(p.rotation);
-    let s = sin(p.rotation);
-    let r = vec2<f32>(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * radius;
-    let world = p.pos + frame.cam_right * r.x + frame.cam_up * r.y;
+    // the quad's axes and half extents, by render mode
+    var axis_x = frame.cam_right;
+    var axis_y = frame.cam_up;
+    var angle_2d = p.rotation;
+    var extent = vec2<f32>(radius);
+    let to_eye = frame.eye - p.pos;
+    switch effect.render_mode {
+        case RENDER_UPRIGHT: {
+            axis_y = vec3<f32>(0.0, 1.0, 0.0);
+            let side = cross(axis_y, to_eye);
+            axis_x = select(frame.cam_right, normalize(side), length(side) > 1e-6);
+            angle_2d = 0.0;
+        }
+        case RENDER_STRETCHED: {
+            let speed = length(p.vel);
+            let side = cross(p.vel, to_eye);
+            if speed > 1e-5 && length(side) > 1e-9 {
+                axis_y = p.vel / speed;
+                axis_x = normalize(side);
+                extent.y = radius + 0.5 * speed * effect.stretch;
+            }
+            angle_2d = 0.0;
+        }
+        case RENDER_TUMBLING: {
+            // spinning about its own X axis by the rotation, and about Y a little slower
+            let a = p.rotation;
+            let b = 0.73 * p.rotation + f32(p.id & 255u) * 0.1;
+            axis_x = vec3<f32>(cos(b), 0.0, -sin(b));
+            axis_y = vec3<f32>(sin(a) * sin(b), cos(a), sin(a) * cos(b));
+            angle_2d = 0.0;
+        }
+        default: {}
+    }
+    let c = cos(angle_2d);
+    let s = sin(angle_2d);
+    let r = vec2<f32>(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * extent;
+    let world = p.pos + axis_x * r.x + axis_y * r.y;
     var out: VsOut;
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     out.uv = corner;

@@ -242,6 +242,21 @@ impl Default for OverLife {
     }
 }
 
+/// How a particle's quad faces the camera.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum RenderMode {
+    /// Facing the camera, turned by the particle's rotation (explosions, seed 003).
+    #[default]
+    Billboard,
+    /// Turning about the world's up axis only (trees, flames; seed 003).
+    Upright,
+    /// Drawn along the velocity, as long as `seconds` of motion (rain streaks, sparks).
+    Stretched { seconds: f32 },
+    /// A flat quad spinning about its own X and Y axes, not facing the camera (seed 000's
+    /// snowflakes).
+    Tumbling,
+}
+
 /// How particles combine with what is behind them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Blend {
@@ -318,6 +333,9 @@ pub struct EffectDesc {
     /// All-pairs gravity between the particles; none when absent.
     #[serde(default)]
     pub self_gravity: Option<SelfGravity>,
+    /// Quad orientation; camera-facing billboards when absent.
+    #[serde(default)]
+    pub render: RenderMode,
 }
 
 impl EffectDesc {
@@ -634,6 +652,15 @@ impl EffectDesc {
                 "1e-4..=1e6 metres",
             );
         }
+        if let RenderMode::Stretched { seconds } = self.render {
+            v.range(
+                "render.Stretched.seconds",
+                seconds,
+                0.0,
+                10.0,
+                "0..=10 seconds",
+            );
+        }
         v.0
     }
 
@@ -706,6 +733,18 @@ impl EffectDesc {
             nbody_g: self.self_gravity.map_or(0.0, |n| n.g),
             nbody_mass: self.self_gravity.map_or(0.0, |n| n.mass),
             nbody_softening: self.self_gravity.map_or(1.0, |n| n.softening),
+            render_mode: match self.render {
+                RenderMode::Billboard => 0,
+                RenderMode::Upright => 1,
+                RenderMode::Stretched { .. } => 2,
+                RenderMode::Tumbling => 3,
+            },
+            stretch: match self.render {
+                RenderMode::Stretched { seconds } => seconds,
+                _ => 0.0,
+            },
+            _pad0: 0.0,
+            _pad1: 0.0,
         }
     }
 

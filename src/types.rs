@@ -174,6 +174,12 @@ pub struct EffectParams {
     pub nbody_g: f32,
     pub nbody_mass: f32,
     pub nbody_softening: f32,
+    /// 0 billboard, 1 upright, 2 velocity-stretched, 3 tumbling.
+    pub render_mode: u32,
+    /// Stretched: seconds of motion the streak covers.
+    pub stretch: f32,
+    pub _pad0: f32,
+    pub _pad1: f32,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
@@ -451,6 +457,8 @@ mod tests {
                 ("nbody_g", |v| v.nbody_g = 1.0),
                 ("nbody_mass", |v| v.nbody_mass = 1.0),
                 ("nbody_softening", |v| v.nbody_softening = 1.0),
+                ("render_mode", |v| v.render_mode = 1),
+                ("stretch", |v| v.stretch = 1.0),
             ],
         );
         check_uniform::<CollisionFrame>(

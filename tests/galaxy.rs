@@ -73,6 +73,7 @@ fn ring(integrator: Integrator) -> EffectDesc {
             }],
         }),
         self_gravity: None,
+        render: RenderMode::Billboard,
     }
 }
 

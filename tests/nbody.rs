@@ -54,6 +54,7 @@ fn cluster(n: u32, integrator: Integrator) -> EffectDesc {
             mass: 1.0 / n as f32,
             softening: 0.05,
         }),
+        render: RenderMode::Billboard,
     }
 }
 

@@ -87,6 +87,7 @@ fn churny() -> EffectDesc {
         collision: None,
         bodies: None,
         self_gravity: None,
+        render: RenderMode::Billboard,
     }
 }
 
@@ -201,6 +202,7 @@ fn twin_effect() -> EffectDesc {
         collision: None,
         bodies: None,
         self_gravity: None,
+        render: RenderMode::Billboard,
     }
 }
 
@@ -319,6 +321,7 @@ fn constant_acceleration(integrator: Integrator) -> EffectDesc {
         collision: None,
         bodies: None,
         self_gravity: None,
+        render: RenderMode::Billboard,
     }
 }
 

@@ -68,6 +68,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
         collision: None,
         bodies: None,
         self_gravity: None,
+        render: RenderMode::Stretched { seconds: 0.05 },
     }
 }
 

@@ -122,6 +122,7 @@ pub fn effect_with(capacity: u32, galaxies: u32) -> EffectDesc {
             bodies: vec![body(p0, v0, MASSES[0]), body(p1, v1, MASSES[1])],
         }),
         self_gravity: None,
+        render: RenderMode::Billboard,
     }
 }
 

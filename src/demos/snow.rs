@@ -1,4 +1,5 @@
-//! Snow (seed 000's wrapping box, seed 001's drifting flakes, seed 002's mean ± variance):
+//! Snow (seed 000's wrapping box and tumbling flakes, seed 001's drift, seed 002's mean ±
+//! variance):
 //! the whole box is filled at t = 0, flakes sink at a terminal speed set by drag towards the
 //! wind and re-enter at the top when they fall through the floor.
 
@@ -55,6 +56,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
         collision: None,
         bodies: None,
         self_gravity: None,
+        render: RenderMode::Tumbling,
     }
 }
 

@@ -85,6 +85,7 @@ pub fn wall_scene(gpu: &GpuContext, settings: Settings) -> Scene {
         collision: None,
         bodies: None,
         self_gravity: None,
+        render: RenderMode::Billboard,
     };
     let camera = |aspect| Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, aspect);
     let mut scene = Scene::new(gpu, &desc, 4096, 1, (128, 96), camera)
