@@ -3,6 +3,7 @@
 
 @group(0) @binding(0) var<storage, read_write> counters: Counters;
 @group(0) @binding(1) var<storage, read_write> args: IndirectArgs;
+@group(0) @binding(2) var<uniform> effect: EffectParams;
 
 // After emit: size the simulate dispatch from the alive count, reset the next list.
 @compute @workgroup_size(1)
@@ -30,6 +31,19 @@ fn after_simulate() {
     args.cull_x = (n + WORKGROUP - 1u) / WORKGROUP;
     args.cull_y = 1u;
     args.cull_z = 1u;
+    // spawns at this frame's hits so far (emit.wgsl spawn_on_hit)
+    let events = min(atomicLoad(&counters.events), min(effect.capacity, 4096u));
+    args.spawn_request = events * effect.hit_count;
+    args.spawn_x = (args.spawn_request + WORKGROUP - 1u) / WORKGROUP;
+    args.spawn_y = 1u;
+    args.spawn_z = 1u;
+}
+
+// After the hit spawns joined the live list: cull them too.
+@compute @workgroup_size(1)
+fn after_spawn() {
+    let n = atomicLoad(&counters.alive);
+    args.cull_x = (n + WORKGROUP - 1u) / WORKGROUP;
 }
 
 // After cull: one instance per visible particle, three vertices (one triangle) each.

@@ -20,7 +20,7 @@ struct Particle {
 
 const FLAG_SETTLED: u32 = 1u;
 
-// Atomic counters of one pool (32 bytes). `killed` is not stored: killed = emitted - alive.
+// Atomic counters of one pool (48 bytes). `killed` is not stored: killed = emitted - alive.
 struct Counters {
     dead: atomic<i32>,       // entries in the dead list (i32: a failed pop dips below zero briefly)
     alive: atomic<u32>,      // entries in the current alive list
@@ -30,6 +30,10 @@ struct Counters {
     visible: atomic<u32>,    // entries of the visible list written by cull this frame
     hits: atomic<u32>,       // depth-collision hits since creation
     events: atomic<u32>,     // hit events written this frame (may exceed the event buffer)
+    hit_spawned: atomic<u32>,// particles spawned by hit events since creation
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 // A depth-collision hit, for passes that react to it (splashes): where, the surface
@@ -41,7 +45,7 @@ struct HitEvent {
     speed: f32,              // speed into the surface at the hit
 }
 
-// Indirect arguments written on the GPU from the counters (48 bytes).
+// Indirect arguments written on the GPU from the counters (64 bytes).
 struct IndirectArgs {
     sim_x: u32,              // dispatch_workgroups_indirect for simulate, offset 0
     sim_y: u32,
@@ -55,6 +59,10 @@ struct IndirectArgs {
     cull_y: u32,
     cull_z: u32,
     _pad1: u32,
+    spawn_x: u32,            // dispatch_workgroups_indirect for hit spawns, offset 48
+    spawn_y: u32,
+    spawn_z: u32,
+    spawn_request: u32,      // particles the hit spawns ask for this frame
 }
 
 // Per-frame camera and clock.
@@ -107,8 +115,8 @@ struct EffectParams {
     nbody_softening: f32,
     render_mode: u32,        // RENDER_*: how a particle's quad is oriented
     stretch: f32,            // RENDER_STRETCHED: seconds of motion the streak covers
-    _pad0: f32,
-    _pad1: f32,
+    hit_emitter: u32,        // emitter that spawns at every hit (its particles never collide)
+    hit_count: u32,          // particles it spawns per hit (0: none)
 }
 
 const RENDER_BILLBOARD: u32 = 0u;

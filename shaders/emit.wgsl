@@ -13,6 +13,8 @@
 @group(0) @binding(4) var<uniform> emit: EmitUniforms;
 @group(0) @binding(5) var<uniform> effect: EffectParams;
 @group(0) @binding(6) var<storage, read> bodies: array<Body>;
+// spawn_on_hit only: this frame's depth-collision hits (alive_list is then the live list)
+@group(0) @binding(7) var<storage, read> hit_events: array<HitEvent>;
 
 var<workgroup> wg_emitted: atomic<u32>;
 var<workgroup> wg_dropped: atomic<u32>;
@@ -91,8 +93,12 @@ fn orbit_velocity(b: Body, x: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
 
 fn spawn_particle(ordinal: u32) -> Particle {
     let e = emitter_of(ordinal);
+    return spawn_from(e, emit.id_base + ordinal);
+}
+
+// A particle of emitter e with id `id` (its random stream follows from the id).
+fn spawn_from(e: u32, id: u32) -> Particle {
     let em = emit.emitters[e];
-    let id = emit.id_base + ordinal;
     var state = pcg_hash(id ^ pcg_hash(effect.seed));
 
     var p: Particle;
@@ -142,6 +148,55 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         if old > 0 {
             slot = dead_list[u32(old - 1)];
             particles[slot] = spawn_particle(ordinal);
+            local = atomicAdd(&wg_emitted, 1u);
+            emitted = true;
+        } else {
+            atomicAdd(&counters.dead, 1);
+            atomicAdd(&wg_dropped, 1u);
+        }
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        let n = atomicLoad(&wg_emitted);
+        let d = atomicLoad(&wg_dropped);
+        if n > 0u {
+            wg_base = atomicAdd(&counters.alive, n);
+            atomicAdd(&counters.emitted, n);
+        }
+        if d > 0u {
+            atomicAdd(&counters.dropped, d);
+        }
+    }
+    workgroupBarrier();
+    if emitted {
+        alive_list[wg_base + local] = slot;
+    }
+}
+
+// Particles spawned where this frame's collisions hit: effect.hit_count per hit event, by
+// emitter effect.hit_emitter, whose shape is taken relative to the hit point and whose
+// velocity is turned to the surface's side. Appended to the live list (after simulate).
+// Ids carry the top bit, numbered by a GPU counter of such requests.
+@compute @workgroup_size(64)
+fn spawn_on_hit(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let events = min(atomicLoad(&counters.events), min(effect.capacity, 4096u));
+    let request = events * effect.hit_count;
+    var slot = 0u;
+    var local = 0u;
+    var emitted = false;
+    if gid.x < request {
+        let old = atomicSub(&counters.dead, 1);
+        let n = atomicAdd(&counters.hit_spawned, 1u);
+        if old > 0 {
+            let ev = hit_events[gid.x / effect.hit_count];
+            slot = dead_list[u32(old - 1)];
+            var p = spawn_from(effect.hit_emitter, 0x80000000u | (n & 0x7fffffffu));
+            p.pos = ev.pos + p.pos;
+            let into = dot(p.vel, ev.normal);
+            if into < 0.0 {
+                p.vel = p.vel - 2.0 * into * ev.normal;
+            }
+            particles[slot] = p;
             local = atomicAdd(&wg_emitted, 1u);
             emitted = true;
         } else {

@@ -134,6 +134,18 @@ pub struct Burst {
     pub cycles: Option<u32>,
 }
 
+/// When an emitter spawns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Trigger {
+    /// By its `rate` and `bursts`.
+    #[default]
+    Schedule,
+    /// `count` particles at every depth-collision hit of the effect, on the GPU (rain
+    /// splashes): the emitter's shape is relative to the hit point, its velocity is turned
+    /// to the surface's side, and its particles never collide themselves.
+    OnHit { count: u32 },
+}
+
 /// One emitter of an effect.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -156,6 +168,9 @@ pub struct EmitterDesc {
     /// Radians per second.
     #[serde(default)]
     pub spin: Range,
+    /// When it spawns (its schedule by default).
+    #[serde(default)]
+    pub trigger: Trigger,
 }
 
 /// Global forces: `a = gravity + drag·(wind − v)`.
@@ -339,6 +354,17 @@ pub struct EffectDesc {
 }
 
 impl EffectDesc {
+    /// The emitter spawning at collision hits, and how many per hit.
+    pub fn hit_emitter(&self) -> Option<(usize, u32)> {
+        self.emitters
+            .iter()
+            .enumerate()
+            .find_map(|(i, e)| match e.trigger {
+                Trigger::OnHit { count } => Some((i, count)),
+                Trigger::Schedule => None,
+            })
+    }
+
     /// Whether the visible list is sorted each frame.
     pub fn sorts(&self) -> bool {
         self.sort.unwrap_or(self.blend == Blend::Alpha)
@@ -661,6 +687,33 @@ impl EffectDesc {
                 "0..=10 seconds",
             );
         }
+        let on_hit = self
+            .emitters
+            .iter()
+            .filter(|e| matches!(e.trigger, Trigger::OnHit { .. }))
+            .count();
+        if on_hit > 1 {
+            v.fail(
+                "emitters[].trigger",
+                format!("{on_hit} OnHit emitters"),
+                "at most one",
+            );
+        }
+        if on_hit > 0 && self.collision.is_none() {
+            v.fail(
+                "collision",
+                "None",
+                "a collision response for an OnHit emitter to react to",
+            );
+        }
+        for (i, e) in self.emitters.iter().enumerate() {
+            if let Trigger::OnHit { count } = e.trigger {
+                let field = format!("emitters[{i}].trigger.OnHit.count");
+                if !(1..=64).contains(&count) {
+                    v.fail(&field, count, "1..=64 particles per hit");
+                }
+            }
+        }
         v.0
     }
 
@@ -743,8 +796,8 @@ impl EffectDesc {
                 RenderMode::Stretched { seconds } => seconds,
                 _ => 0.0,
             },
-            _pad0: 0.0,
-            _pad1: 0.0,
+            hit_emitter: self.hit_emitter().map_or(0, |(e, _)| e as u32),
+            hit_count: self.hit_emitter().map_or(0, |(_, n)| n),
         }
     }
 
@@ -929,6 +982,9 @@ impl SpawnClock {
             .iter()
             .zip(self.carry.iter_mut())
             .map(|(e, carry)| {
+                if e.trigger != Trigger::Schedule {
+                    return 0; // spawned on the GPU, at collision hits
+                }
                 let exact = e.rate as f64 * dt + *carry;
                 let whole = exact.floor();
                 *carry = exact - whole;

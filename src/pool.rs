@@ -159,8 +159,13 @@ impl ParticlePool {
         queue: &wgpu::Queue,
         current: usize,
     ) -> Result<PoolSnapshot> {
-        let counters: Counters =
-            bytemuck::pod_read_unaligned(&read_buffer(device, queue, &self.counters, 0, 32)?);
+        let counters: Counters = bytemuck::pod_read_unaligned(&read_buffer(
+            device,
+            queue,
+            &self.counters,
+            0,
+            std::mem::size_of::<Counters>() as u64,
+        )?);
         let args: IndirectArgs = bytemuck::pod_read_unaligned(&read_buffer(
             device,
             queue,

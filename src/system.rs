@@ -87,6 +87,8 @@ pub struct ParticleSystem {
     bodies: wgpu::Buffer,
     bodies_pass: Option<(BodiesPass, wgpu::BindGroup)>,
     gravity: Option<(GravityPass, [wgpu::BindGroup; 2])>,
+    /// Spawning at collision hits, per live list (effects with an OnHit emitter).
+    on_hit_bind: Option<[wgpu::BindGroup; 2]>,
     cull_bind: [wgpu::BindGroup; 2],
     sort_bind: Option<SortBinding>,
     draw_bind: wgpu::BindGroup,
@@ -168,6 +170,9 @@ impl ParticleSystem {
             let binds = per_list(&|c| pass.bind(device, &pool, c, &effect_buf));
             (pass, binds)
         });
+        let on_hit_bind = desc.hit_emitter().is_some().then(|| {
+            per_list(&|l| emit.bind_on_hit(device, &pool, l, &emit_buf, &effect_buf, &bodies))
+        });
         let bodies_pass = (body_count > 0).then(|| {
             let pass = BodiesPass::new(device);
             let bind = pass.bind(device, &bodies, &frame_buf, &effect_buf);
@@ -181,7 +186,7 @@ impl ParticleSystem {
             .as_ref()
             .map(|plan| sort.bind(device, plan, &pool.visible, &pool.counters));
         let draw_bind = draw.bind(device, &pool, &frame_buf, &effect_buf);
-        let args_bind = args.bind(device, &pool);
+        let args_bind = args.bind(device, &pool, &effect_buf);
         let no_collision = {
             use encase::ShaderType;
             let depth = crate::gpu::texture_2d(
@@ -219,6 +224,7 @@ impl ParticleSystem {
             bodies,
             bodies_pass,
             gravity,
+            on_hit_bind,
             cull_bind,
             sort_bind,
             draw_bind,
@@ -352,6 +358,10 @@ impl ParticleSystem {
                         bodies.record(pass, bind);
                     }
                 }
+                if let Some(binds) = &self.on_hit_bind {
+                    self.emit.record_on_hit(pass, &binds[self.live], &self.pool);
+                    self.args.record_after_spawn(pass, &self.args_bind);
+                }
             }
             Step::Cull => {
                 self.cull
@@ -422,7 +432,8 @@ impl ParticleSystem {
             emitted_total: emitted,
             dropped_total: snap.counters.dropped as u64 + self.dropped_on_cpu,
             killed_total: emitted - snap.counters.alive as u64,
-            requested_total: self.clock.requested_total,
+            // the CPU's schedule plus the spawns the GPU's collision hits asked for
+            requested_total: self.clock.requested_total + snap.counters.hit_spawned as u64,
         }
     }
 

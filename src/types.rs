@@ -50,7 +50,7 @@ impl Particle {
     pub const SETTLED: u32 = 1;
 }
 
-/// The pool's atomic counters (32 bytes). Killed particles are `emitted - alive`.
+/// The pool's atomic counters (48 bytes). Killed particles are `emitted - alive`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct Counters {
@@ -70,6 +70,9 @@ pub struct Counters {
     pub hits: u32,
     /// Hit events written this frame (more than the event buffer holds are counted only).
     pub events: u32,
+    /// Particles spawned by hit events since creation.
+    pub hit_spawned: u32,
+    pub _pad: [u32; 3],
 }
 
 /// A depth-collision hit (`HitEvent` in common.wgsl; 32 bytes): the hook for passes that
@@ -97,6 +100,10 @@ pub struct IndirectArgs {
     /// `dispatch_workgroups_indirect` arguments of cull (byte offset 32).
     pub cull: [u32; 3],
     pub _pad1: u32,
+    /// `dispatch_workgroups_indirect` arguments of the hit spawns (byte offset 48).
+    pub spawn: [u32; 3],
+    /// Particles the hit spawns ask for this frame.
+    pub spawn_request: u32,
 }
 
 impl IndirectArgs {
@@ -106,6 +113,8 @@ impl IndirectArgs {
     pub const DRAW_OFFSET: u64 = 16;
     /// Byte offset of the cull dispatch arguments.
     pub const CULL_OFFSET: u64 = 32;
+    /// Byte offset of the hit-spawn dispatch arguments.
+    pub const SPAWN_OFFSET: u64 = 48;
 }
 
 /// One step of the bitonic sort (`SortStep` in sort.wgsl; 16 bytes).
@@ -178,8 +187,10 @@ pub struct EffectParams {
     pub render_mode: u32,
     /// Stretched: seconds of motion the streak covers.
     pub stretch: f32,
-    pub _pad0: f32,
-    pub _pad1: f32,
+    /// Emitter that spawns at every hit.
+    pub hit_emitter: u32,
+    /// Particles it spawns per hit (0: none).
+    pub hit_count: u32,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
@@ -363,10 +374,11 @@ mod tests {
             emitter => "emitter", flags => "flags", settled_at => "settled_at"]);
         check_pod!(l, Counters, [dead => "dead", alive => "alive", next_alive => "next_alive",
             emitted => "emitted", dropped => "dropped", visible => "visible", hits => "hits",
-            events => "events"]);
+            events => "events", hit_spawned => "hit_spawned"]);
         check_pod!(l, HitEvent, [pos => "pos", particle => "particle", normal => "normal",
             speed => "speed"]);
-        check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x"]);
+        check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x",
+            spawn => "spawn_x", spawn_request => "spawn_request"]);
         assert_eq!(
             l.offset("IndirectArgs", "cull_x") as u64,
             IndirectArgs::CULL_OFFSET
@@ -459,6 +471,8 @@ mod tests {
                 ("nbody_softening", |v| v.nbody_softening = 1.0),
                 ("render_mode", |v| v.render_mode = 1),
                 ("stretch", |v| v.stretch = 1.0),
+                ("hit_emitter", |v| v.hit_emitter = 1),
+                ("hit_count", |v| v.hit_count = 1),
             ],
         );
         check_uniform::<CollisionFrame>(

@@ -90,6 +90,7 @@ fn ball(restitution: f32) -> EffectDesc {
             },
             rotation: Range::default(),
             spin: Range::default(),
+            trigger: Trigger::Schedule,
         }],
         forces: Forces {
             gravity: [0.0, -9.81, 0.0],
@@ -233,4 +234,68 @@ fn particles_passing_behind_a_thin_wall_are_not_stopped() {
         snap.counters.hits
     );
     let _ = Vec4::ZERO;
+}
+
+#[test]
+fn hits_spawn_splashes_on_the_gpu() {
+    let gpu = common::gpu();
+    // 64 drops fall onto the plane and die there; each hit spawns 3 splash particles
+    let mut desc = ball(0.5);
+    desc.emitters[0].bursts[0].count = 64;
+    desc.collision = Some(Collision {
+        response: Response::Kill,
+        thickness: 0.5,
+    });
+    let mut splash = desc.emitters[0].clone();
+    splash.shape = Shape::Point([0.0, 0.0, 0.0]);
+    splash.bursts.clear();
+    splash.velocity = Velocity::Radial {
+        speed: Range::new(2.0, 0.5),
+    };
+    splash.lifetime = Range::new(5.0, 0.0);
+    splash.trigger = Trigger::OnHit { count: 3 };
+    desc.emitters.push(splash);
+    desc.forces.gravity = [0.0, -9.81, 0.0];
+    let camera = |a| Camera::look_at(Vec3::new(0.0, 4.0, 8.0), Vec3::new(0.0, 1.0, 0.0), a);
+    let mut scene = Scene::new(&gpu, &desc, 1024, 1, (160, 120), camera).unwrap();
+    scene.target.scene.quads = Stage::Plane.quads();
+    let mut splashes_seen = 0;
+    for _ in 0..90 {
+        let snap = run(&gpu, &mut scene, 1, 0.01);
+        for &i in &snap.alive {
+            let p = &snap.particles[i as usize];
+            if p.emitter == 1 {
+                assert!(
+                    p.id & 0x8000_0000 != 0,
+                    "a splash without the hit-spawn id bit"
+                );
+                splashes_seen += 1;
+            }
+        }
+    }
+    let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
+    let stats = scene.system().stats(&snap);
+    assert_eq!(snap.counters.hits, 64, "every drop hits once and dies");
+    assert_eq!(
+        snap.counters.hit_spawned,
+        3 * 64,
+        "3 splashes asked for per hit"
+    );
+    assert_eq!(
+        stats.emitted_total,
+        64 + 3 * 64,
+        "all splashes spawned (capacity allows)"
+    );
+    assert_eq!(
+        stats.emitted_total + stats.dropped_total,
+        stats.requested_total
+    );
+    assert!(splashes_seen > 0);
+    // the splashes live on (5 s) and never collide themselves
+    let alive_splashes = snap
+        .alive
+        .iter()
+        .filter(|&&i| snap.particles[i as usize].emitter == 1)
+        .count();
+    assert_eq!(alive_splashes, 3 * 64);
 }

@@ -50,6 +50,7 @@ fn ring(integrator: Integrator) -> EffectDesc {
             },
             rotation: Range::default(),
             spin: Range::default(),
+            trigger: Trigger::Schedule,
         }],
         forces: Forces {
             gravity: [0.0; 3],

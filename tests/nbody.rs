@@ -35,6 +35,7 @@ fn cluster(n: u32, integrator: Integrator) -> EffectDesc {
             },
             rotation: Range::default(),
             spin: Range::default(),
+            trigger: Trigger::Schedule,
         }],
         forces: Forces {
             gravity: [0.0; 3],

@@ -35,6 +35,7 @@ fn emitter(shape: Shape, velocity: Velocity, lifetime: Range) -> EmitterDesc {
         },
         rotation: Range::new(0.0, 3.0),
         spin: Range::new(1.0, 2.0),
+        trigger: Trigger::Schedule,
     }
 }
 

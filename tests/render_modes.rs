@@ -32,6 +32,7 @@ fn one_particle(render: RenderMode, vel: [f32; 3]) -> EffectDesc {
             },
             rotation: Range::default(),
             spin: Range::default(),
+            trigger: Trigger::Schedule,
         }],
         forces: Forces {
             gravity: [0.0; 3],

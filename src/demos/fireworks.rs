@@ -42,6 +42,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
             },
             rotation: Range::default(),
             spin: Range::default(),
+            trigger: Trigger::Schedule,
         })
         .collect();
     EffectDesc {

@@ -66,6 +66,7 @@ fn population(
         },
         rotation: Range::default(),
         spin: Range::default(),
+        trigger: Trigger::Schedule,
     }
 }
 
@@ -202,6 +203,7 @@ pub fn nbody_effect(capacity: u32) -> EffectDesc {
         },
         rotation: Range::default(),
         spin: Range::default(),
+        trigger: Trigger::Schedule,
     };
     let mut e = effect(capacity);
     e.name = "nbody".into();

@@ -2,7 +2,7 @@
 //! simulate dispatch (after emit), the cull dispatch (after simulate) and the draw
 //! arguments (after cull).
 
-use super::{bind_buffers, compute_pipeline, layout, storage};
+use super::{bind_buffers, compute_pipeline, layout, storage, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 
@@ -13,6 +13,7 @@ pub struct ArgsPass {
     after_emit: wgpu::ComputePipeline,
     after_simulate: wgpu::ComputePipeline,
     after_cull: wgpu::ComputePipeline,
+    after_spawn: wgpu::ComputePipeline,
 }
 
 impl ArgsPass {
@@ -20,18 +21,29 @@ impl ArgsPass {
         let layout = layout(
             device,
             "args",
-            &[storage(0, false, C), storage(1, false, C)],
+            &[storage(0, false, C), storage(1, false, C), uniform(2, C)],
         );
         ArgsPass {
             after_emit: compute_pipeline(device, Shader::Args, "after_emit", &layout),
             after_simulate: compute_pipeline(device, Shader::Args, "after_simulate", &layout),
             after_cull: compute_pipeline(device, Shader::Args, "after_cull", &layout),
+            after_spawn: compute_pipeline(device, Shader::Args, "after_spawn", &layout),
             layout,
         }
     }
 
-    pub fn bind(&self, device: &wgpu::Device, pool: &ParticlePool) -> wgpu::BindGroup {
-        bind_buffers(device, "args", &self.layout, &[&pool.counters, &pool.args])
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        pool: &ParticlePool,
+        effect: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        bind_buffers(
+            device,
+            "args",
+            &self.layout,
+            &[&pool.counters, &pool.args, effect],
+        )
     }
 
     pub fn record_after_emit(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
@@ -42,6 +54,12 @@ impl ArgsPass {
 
     pub fn record_after_simulate(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
         pass.set_pipeline(&self.after_simulate);
+        pass.set_bind_group(0, bind, &[]);
+        pass.dispatch_workgroups(1, 1, 1);
+    }
+
+    pub fn record_after_spawn(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
+        pass.set_pipeline(&self.after_spawn);
         pass.set_bind_group(0, bind, &[]);
         pass.dispatch_workgroups(1, 1, 1);
     }

@@ -10,6 +10,8 @@ const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 pub struct EmitPass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
+    hit_layout: wgpu::BindGroupLayout,
+    on_hit: wgpu::ComputePipeline,
 }
 
 impl EmitPass {
@@ -28,7 +30,27 @@ impl EmitPass {
             ],
         );
         let pipeline = compute_pipeline(device, Shader::Emit, "main", &layout);
-        EmitPass { layout, pipeline }
+        let hit_layout = super::layout(
+            device,
+            "emit_on_hit",
+            &[
+                storage(0, false, C),
+                storage(1, true, C),
+                storage(2, false, C),
+                storage(3, false, C),
+                uniform(4, C),
+                uniform(5, C),
+                storage(6, true, C),
+                storage(7, true, C),
+            ],
+        );
+        let on_hit = compute_pipeline(device, Shader::Emit, "spawn_on_hit", &hit_layout);
+        EmitPass {
+            layout,
+            pipeline,
+            hit_layout,
+            on_hit,
+        }
     }
 
     /// Bind group appending to alive list `current`.
@@ -55,6 +77,45 @@ impl EmitPass {
                 bodies,
             ],
         )
+    }
+
+    /// Bind group spawning at hits into alive list `live` (the list simulate wrote).
+    pub fn bind_on_hit(
+        &self,
+        device: &wgpu::Device,
+        pool: &ParticlePool,
+        live: usize,
+        emit: &wgpu::Buffer,
+        effect: &wgpu::Buffer,
+        bodies: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        bind_buffers(
+            device,
+            "emit_on_hit",
+            &self.hit_layout,
+            &[
+                &pool.particles,
+                &pool.dead,
+                &pool.alive[live],
+                &pool.counters,
+                emit,
+                effect,
+                bodies,
+                &pool.hit_events,
+            ],
+        )
+    }
+
+    /// One thread per spawn the hits ask for (sized on the GPU after simulate).
+    pub fn record_on_hit(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        bind: &wgpu::BindGroup,
+        pool: &ParticlePool,
+    ) {
+        pass.set_pipeline(&self.on_hit);
+        pass.set_bind_group(0, bind, &[]);
+        pass.dispatch_workgroups_indirect(&pool.args, crate::types::IndirectArgs::SPAWN_OFFSET);
     }
 
     /// One thread per requested spawn (the request is known on the CPU: rate·dt + bursts).

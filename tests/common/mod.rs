@@ -70,6 +70,7 @@ pub fn wall_scene(gpu: &GpuContext, settings: Settings) -> Scene {
             },
             rotation: Range::default(),
             spin: Range::default(),
+            trigger: Trigger::Schedule,
         }],
         forces: Forces {
             gravity: [0.0; 3],
