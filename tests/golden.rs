@@ -55,3 +55,22 @@ fn wall_goldens_at_scales_1_and_half() {
         common::check_golden(name, &img);
     }
 }
+
+#[test]
+fn rain_golden() {
+    // rain falls on its own ground plane and splashes there
+    let gpu = common::gpu();
+    let demo = Demo::Rain;
+    let mut scene =
+        Scene::for_demo_in(&gpu, demo, demo.default_stage(), 8192, 4, (128, 96)).unwrap();
+    for _ in 0..60 {
+        scene.frame(&gpu, 1.0 / 60.0, true);
+    }
+    let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
+    assert!(
+        snap.counters.hit_spawned > 0,
+        "no splashes after a second of rain"
+    );
+    let img = scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    common::check_golden("rain", &img);
+}

@@ -41,9 +41,10 @@ pub struct Common {
     /// Fixed time step in seconds (0 < dt <= 1); without it the clock is real time.
     #[arg(long, allow_hyphen_values = true)]
     pub dt: Option<f64>,
-    /// The host scene: empty, or a ground plane at y = 0 that particles collide with.
-    #[arg(long, value_enum, default_value_t = Stage::Empty)]
-    pub scene: Stage,
+    /// The host scene: empty, or a ground plane at y = 0 that particles collide with
+    /// (default: the demo's own; rain has the plane).
+    #[arg(long, value_enum)]
+    pub scene: Option<Stage>,
     /// Galaxies (massive cores) in the galaxy demo's collision mode.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4))]
     pub bodies: Option<u32>,
@@ -122,6 +123,7 @@ pub struct StatsArgs {
 pub enum ProfileTarget {
     Snow,
     Fireworks,
+    Rain,
     Galaxy,
     /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
     Sort,
@@ -132,6 +134,7 @@ impl ProfileTarget {
         match self {
             ProfileTarget::Snow => Some(Demo::Snow),
             ProfileTarget::Fireworks => Some(Demo::Fireworks),
+            ProfileTarget::Rain => Some(Demo::Rain),
             ProfileTarget::Galaxy => Some(Demo::Galaxy),
             ProfileTarget::Sort => None,
         }

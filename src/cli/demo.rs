@@ -21,7 +21,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), Error> {
         } else {
             let options = WindowOptions {
                 demo: a.demo,
-                stage: a.common.scene,
+                stage: a.common.scene.unwrap_or(a.demo.default_stage()),
                 capacity,
                 seed: a.common.seed,
                 settings,

@@ -103,7 +103,7 @@ pub fn demo_scene(
     size: (u32, u32),
     no_collision: bool,
 ) -> Result<flurry::app::Scene, Error> {
-    let stage = common.scene;
+    let stage = common.scene.unwrap_or(demo.default_stage());
     let mut desc = match (demo, common.bodies) {
         (flurry::Demo::Galaxy, Some(m)) => flurry::demos::galaxy::effect_with(capacity, m),
         (_, Some(_)) => {

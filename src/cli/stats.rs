@@ -24,7 +24,7 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
             d.name().to_string(),
         ),
         (None, Some(desc)) => {
-            let stage = a.common.scene;
+            let stage = a.common.scene.unwrap_or_default();
             let cam = |aspect| match stage {
                 Stage::Empty => {
                     Camera::look_at(glam::Vec3::new(0.0, 5.0, 15.0), glam::Vec3::ZERO, aspect)

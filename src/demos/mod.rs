@@ -2,6 +2,7 @@
 
 mod fireworks;
 pub mod galaxy;
+mod rain;
 mod snow;
 
 use glam::Vec3;
@@ -43,6 +44,8 @@ pub enum Demo {
     Snow,
     /// Additive bursts with random colours (seed 001).
     Fireworks,
+    /// Rain streaks with splashes spawned on the GPU where drops hit the ground (seed 002).
+    Rain,
     /// Two disk galaxies colliding: massive cores, a million tracer stars (seed 000).
     Galaxy,
     /// The galaxy's N-body mode (`--mode nbody`): two self-gravitating star clusters.
@@ -80,6 +83,7 @@ impl Demo {
         match self {
             Demo::Snow => "snow",
             Demo::Fireworks => "fireworks",
+            Demo::Rain => "rain",
             Demo::Galaxy => "galaxy",
             Demo::Nbody => "nbody",
         }
@@ -90,6 +94,7 @@ impl Demo {
         match self {
             Demo::Snow => snow::effect(capacity),
             Demo::Fireworks => fireworks::effect(capacity),
+            Demo::Rain => rain::effect(capacity),
             Demo::Galaxy => galaxy::effect(capacity),
             Demo::Nbody => galaxy::nbody_effect(capacity),
         }
@@ -101,7 +106,7 @@ impl Demo {
             (_, Stage::Empty) => self.effect(capacity),
             (Demo::Snow, Stage::Plane) => snow::effect_over_ground(capacity),
             (Demo::Fireworks, Stage::Plane) => fireworks::effect_over_ground(capacity),
-            (Demo::Galaxy | Demo::Nbody, Stage::Plane) => self.effect(capacity),
+            (Demo::Galaxy | Demo::Nbody | Demo::Rain, Stage::Plane) => self.effect(capacity),
         }
     }
 
@@ -114,7 +119,7 @@ impl Demo {
             (Demo::Fireworks, Stage::Plane) => {
                 look(Vec3::new(0.0, 4.0, 12.0), Vec3::new(0.0, 4.0, -14.0))
             }
-            (Demo::Galaxy | Demo::Nbody, Stage::Plane) => self.camera(aspect),
+            (Demo::Galaxy | Demo::Nbody | Demo::Rain, Stage::Plane) => self.camera(aspect),
         }
     }
 
@@ -123,6 +128,7 @@ impl Demo {
         match self {
             Demo::Snow => snow::camera(aspect),
             Demo::Fireworks => fireworks::camera(aspect),
+            Demo::Rain => rain::camera(aspect),
             Demo::Galaxy | Demo::Nbody => galaxy::camera(aspect),
         }
     }
@@ -132,6 +138,7 @@ impl Demo {
         match self {
             Demo::Snow => [0.012, 0.018, 0.035, 1.0],
             Demo::Fireworks => [0.002, 0.002, 0.008, 1.0],
+            Demo::Rain => [0.008, 0.01, 0.016, 1.0],
             Demo::Galaxy | Demo::Nbody => [0.0005, 0.0005, 0.0015, 1.0],
         }
     }
@@ -143,6 +150,15 @@ impl Demo {
             Demo::Fireworks => 65_536,
             Demo::Galaxy => 1_048_576,
             Demo::Nbody => 16_384,
+            Demo::Rain => 65_536,
+        }
+    }
+
+    /// The host scene the demo runs in when `--scene` is not given (rain needs ground).
+    pub fn default_stage(self) -> Stage {
+        match self {
+            Demo::Rain => Stage::Plane,
+            _ => Stage::Empty,
         }
     }
 
