@@ -137,6 +137,27 @@ fn spawn_from(e: u32, id: u32) -> Particle {
     return p;
 }
 
+// The workgroup's spawns join the alive list and the totals: one global atomic per
+// workgroup for each (called by every invocation, in uniform control flow).
+fn append_spawned(lid: u32, emitted: bool, slot: u32, local: u32) {
+    workgroupBarrier();
+    if lid == 0u {
+        let n = atomicLoad(&wg_emitted);
+        let d = atomicLoad(&wg_dropped);
+        if n > 0u {
+            wg_base = atomicAdd(&counters.alive, n);
+            atomicAdd(&counters.emitted, n);
+        }
+        if d > 0u {
+            atomicAdd(&counters.dropped, d);
+        }
+    }
+    workgroupBarrier();
+    if emitted {
+        alive_list[wg_base + local] = slot;
+    }
+}
+
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let ordinal = gid.x;
@@ -155,22 +176,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             atomicAdd(&wg_dropped, 1u);
         }
     }
-    workgroupBarrier();
-    if lid == 0u {
-        let n = atomicLoad(&wg_emitted);
-        let d = atomicLoad(&wg_dropped);
-        if n > 0u {
-            wg_base = atomicAdd(&counters.alive, n);
-            atomicAdd(&counters.emitted, n);
-        }
-        if d > 0u {
-            atomicAdd(&counters.dropped, d);
-        }
-    }
-    workgroupBarrier();
-    if emitted {
-        alive_list[wg_base + local] = slot;
-    }
+    append_spawned(lid, emitted, slot, local);
 }
 
 // Particles spawned where this frame's collisions hit: effect.hit_count per hit event, by
@@ -204,20 +210,5 @@ fn spawn_on_hit(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_in
             atomicAdd(&wg_dropped, 1u);
         }
     }
-    workgroupBarrier();
-    if lid == 0u {
-        let n = atomicLoad(&wg_emitted);
-        let d = atomicLoad(&wg_dropped);
-        if n > 0u {
-            wg_base = atomicAdd(&counters.alive, n);
-            atomicAdd(&counters.emitted, n);
-        }
-        if d > 0u {
-            atomicAdd(&counters.dropped, d);
-        }
-    }
-    workgroupBarrier();
-    if emitted {
-        alive_list[wg_base + local] = slot;
-    }
+    append_spawned(lid, emitted, slot, local);
 }
