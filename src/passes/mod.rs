@@ -44,7 +44,7 @@ pub fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupL
     }
 }
 
-/// A bind group over whole buffers, binding i = buffers[i].
+/// A bind group over whole buffers: binding `i` is `buffers[i]`.
 pub fn bind_buffers(
     device: &wgpu::Device,
     label: &str,
