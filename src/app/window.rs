@@ -41,6 +41,71 @@ pub struct WindowOptions {
     pub size: (u32, u32),
 }
 
+/// What a key asks of a windowed demo beyond the settings it changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    None,
+    /// Rebuild the effect (R).
+    Reset,
+    /// Sorting on/off, then rebuild (O).
+    ToggleSort,
+    /// Explicit/symplectic Euler, then rebuild (I).
+    ToggleIntegrator,
+    /// Per-pass GPU times in the title on/off (P).
+    ToggleProfiler,
+}
+
+/// The keyboard state of a windowed demo, apart from the window and the GPU: held keys,
+/// pause, and the renderer settings the keys change.
+#[derive(Clone, Debug, Default)]
+pub struct Controls {
+    keys: HashSet<KeyCode>,
+    pub paused: bool,
+}
+
+impl Controls {
+    /// A key went down; repeats of a held key do nothing.
+    pub fn press(&mut self, code: KeyCode, settings: &mut Settings) -> Action {
+        if !self.keys.insert(code) {
+            return Action::None;
+        }
+        match code {
+            KeyCode::Space => self.paused = !self.paused,
+            KeyCode::Digit1 => settings.scale = Scale::Full,
+            KeyCode::Digit2 => settings.scale = Scale::Half,
+            KeyCode::Digit4 => settings.scale = Scale::Quarter,
+            KeyCode::KeyU => {
+                settings.upsample = match settings.upsample {
+                    Upsample::NearestDepth => Upsample::Bilinear,
+                    Upsample::Bilinear => Upsample::NearestDepth,
+                }
+            }
+            KeyCode::KeyR => return Action::Reset,
+            KeyCode::KeyO => return Action::ToggleSort,
+            KeyCode::KeyI => return Action::ToggleIntegrator,
+            KeyCode::KeyP => return Action::ToggleProfiler,
+            _ => {}
+        }
+        Action::None
+    }
+
+    pub fn release(&mut self, code: KeyCode) {
+        self.keys.remove(&code);
+    }
+
+    /// (forward, right, up) from the held W/S, D/A, E/Q keys, each −1, 0 or 1.
+    pub fn fly_axes(&self) -> (f32, f32, f32) {
+        let axis = |plus: KeyCode, minus: KeyCode| {
+            self.keys.contains(&plus) as i32 as f32 - self.keys.contains(&minus) as i32 as f32
+        };
+        (
+            axis(KeyCode::KeyW, KeyCode::KeyS),
+            axis(KeyCode::KeyD, KeyCode::KeyA),
+            axis(KeyCode::KeyE, KeyCode::KeyQ),
+        )
+    }
+}
+
 /// Why no window could be opened (the caller falls back to headless).
 #[derive(Debug)]
 pub struct NoDisplay(pub String);
@@ -84,8 +149,7 @@ struct State {
     sort: Option<bool>,
     /// Integrator override (I toggles explicit / symplectic Euler).
     integrator: Option<crate::effect::Integrator>,
-    paused: bool,
-    keys: HashSet<KeyCode>,
+    controls: Controls,
     dragging: bool,
     cursor: Option<(f64, f64)>,
     last: Instant,
@@ -170,8 +234,7 @@ impl State {
             camera,
             sort: None,
             integrator: None,
-            paused: false,
-            keys: HashSet::new(),
+            controls: Controls::default(),
             dragging: false,
             cursor: None,
             last: Instant::now(),
@@ -226,24 +289,15 @@ impl State {
 
     fn key(&mut self, code: KeyCode, options: &WindowOptions) -> Result<()> {
         let mut settings = self.renderer.settings();
-        match code {
-            KeyCode::Space => self.paused = !self.paused,
-            KeyCode::KeyR => self.reset(options)?,
-            KeyCode::Digit1 => settings.scale = Scale::Full,
-            KeyCode::Digit2 => settings.scale = Scale::Half,
-            KeyCode::Digit4 => settings.scale = Scale::Quarter,
-            KeyCode::KeyU => {
-                settings.upsample = match settings.upsample {
-                    Upsample::NearestDepth => Upsample::Bilinear,
-                    Upsample::Bilinear => Upsample::NearestDepth,
-                }
-            }
-            KeyCode::KeyO => {
+        match self.controls.press(code, &mut settings) {
+            Action::None => {}
+            Action::Reset => self.reset(options)?,
+            Action::ToggleSort => {
                 let sorted = self.renderer.systems().iter().any(|s| s.desc().sorts());
                 self.sort = Some(!sorted);
                 self.reset(options)?;
             }
-            KeyCode::KeyI => {
+            Action::ToggleIntegrator => {
                 use crate::effect::Integrator;
                 let now = self.renderer.systems().first().map(|s| s.desc().integrator);
                 self.integrator = Some(match now {
@@ -252,26 +306,20 @@ impl State {
                 });
                 self.reset(options)?;
             }
-            KeyCode::KeyP => {
+            Action::ToggleProfiler => {
                 self.profiler = match self.profiler.take() {
                     Some(_) => None,
                     None => crate::profiler::gpu_profiler(&self.gpu.device),
                 };
                 self.samples = Samples::default();
             }
-            _ => {}
         }
         self.renderer.set_settings(settings);
         Ok(())
     }
 
     fn fly(&mut self, dt: f32) {
-        let axis = |plus: KeyCode, minus: KeyCode| {
-            self.keys.contains(&plus) as i32 as f32 - self.keys.contains(&minus) as i32 as f32
-        };
-        let forward = axis(KeyCode::KeyW, KeyCode::KeyS);
-        let right = axis(KeyCode::KeyD, KeyCode::KeyA);
-        let up = axis(KeyCode::KeyE, KeyCode::KeyQ);
+        let (forward, right, up) = self.controls.fly_axes();
         self.orbit.fly(forward, right, up, dt);
     }
 
@@ -282,7 +330,7 @@ impl State {
         self.fly(real);
         self.orbit.apply(&mut self.camera);
         self.camera.aspect = self.config.width as f32 / self.config.height as f32;
-        let dt = if self.paused {
+        let dt = if self.controls.paused {
             0.0
         } else {
             options.dt.unwrap_or(real)
@@ -375,7 +423,11 @@ impl State {
             } else {
                 "unsorted"
             },
-            if self.paused { " — paused" } else { "" },
+            if self.controls.paused {
+                " — paused"
+            } else {
+                ""
+            },
         );
         for (pass, median, _, _) in self.samples.summary() {
             title.push_str(&format!(" | {pass} {median:.2} ms"));
@@ -438,14 +490,9 @@ impl ApplicationHandler for App {
                 }
                 PhysicalKey::Code(code) => {
                     if event.state == ElementState::Pressed {
-                        let first = state.keys.insert(code);
-                        if first {
-                            state.key(code, &options)
-                        } else {
-                            Ok(())
-                        }
+                        state.key(code, &options)
                     } else {
-                        state.keys.remove(&code);
+                        state.controls.release(code);
                         Ok(())
                     }
                 }
@@ -481,5 +528,52 @@ impl ApplicationHandler for App {
         if let Err(e) = result {
             self.fail(event_loop, e);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_change_settings_once_per_press() {
+        let mut c = Controls::default();
+        let mut s = Settings::default();
+        assert_eq!(c.press(KeyCode::Digit4, &mut s), Action::None);
+        assert_eq!(s.scale, Scale::Quarter);
+        c.release(KeyCode::Digit4);
+        c.press(KeyCode::Digit1, &mut s);
+        assert_eq!(s.scale, Scale::Full);
+        let before = s.upsample;
+        c.press(KeyCode::KeyU, &mut s);
+        assert_ne!(s.upsample, before);
+        // a held key repeating does not toggle again
+        c.press(KeyCode::KeyU, &mut s);
+        assert_ne!(s.upsample, before);
+        c.press(KeyCode::Space, &mut s);
+        assert!(c.paused);
+        c.release(KeyCode::Space);
+        c.press(KeyCode::Space, &mut s);
+        assert!(!c.paused);
+        assert_eq!(c.press(KeyCode::KeyR, &mut s), Action::Reset);
+        assert_eq!(c.press(KeyCode::KeyO, &mut s), Action::ToggleSort);
+        assert_eq!(c.press(KeyCode::KeyI, &mut s), Action::ToggleIntegrator);
+        assert_eq!(c.press(KeyCode::KeyP, &mut s), Action::ToggleProfiler);
+    }
+
+    #[test]
+    fn held_keys_fly() {
+        let mut c = Controls::default();
+        let mut s = Settings::default();
+        c.press(KeyCode::KeyW, &mut s);
+        c.press(KeyCode::KeyA, &mut s);
+        assert_eq!(c.fly_axes(), (1.0, -1.0, 0.0));
+        c.press(KeyCode::KeyS, &mut s);
+        assert_eq!(c.fly_axes(), (0.0, -1.0, 0.0));
+        c.release(KeyCode::KeyW);
+        c.release(KeyCode::KeyS);
+        c.release(KeyCode::KeyA);
+        c.press(KeyCode::KeyE, &mut s);
+        assert_eq!(c.fly_axes(), (0.0, 0.0, 1.0));
     }
 }
