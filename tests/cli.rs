@@ -296,3 +296,40 @@ fn profile_with_gpu_timestamps_says_so() {
         "{report}"
     );
 }
+
+#[test]
+fn demo_shows_an_effect_file_in_its_scene() {
+    let out = tmp("fountain.png");
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron");
+    let o = flurry(&[
+        "demo",
+        "snow",
+        "--effect",
+        file,
+        "--scene",
+        "plane",
+        "--headless",
+        "--frames",
+        "20",
+        "--particles",
+        "4096",
+        "--size",
+        "64x48",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(image::open(&out).is_ok());
+    let bad = bad_effect("demo-bad.ron", "rate: 4000.0", "rate: -1e30");
+    refused(
+        &[
+            "demo",
+            "snow",
+            "--effect",
+            bad.to_str().unwrap(),
+            "--headless",
+        ],
+        2,
+        &["emitters[0].rate"],
+    );
+}

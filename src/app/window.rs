@@ -111,13 +111,16 @@ impl Controls {
 pub struct NoDisplay(pub String);
 
 /// Open a window and run the demo until it is closed. `Err(Ok(NoDisplay))` when this
-/// machine has no display to open a window on.
+/// machine has no display to open a window on. `effect` replaces the demo's own effect
+/// (an `--effect` file).
 pub fn run(
     options: WindowOptions,
+    effect: Option<crate::effect::EffectDesc>,
 ) -> std::result::Result<(), std::result::Result<NoDisplay, Error>> {
     let event_loop = EventLoop::new().map_err(|e| Ok(NoDisplay(e.to_string())))?;
     let mut app = App {
         options,
+        effect,
         state: None,
         error: None,
     };
@@ -132,6 +135,7 @@ pub fn run(
 
 struct App {
     options: WindowOptions,
+    effect: Option<crate::effect::EffectDesc>,
     state: Option<State>,
     error: Option<Error>,
 }
@@ -150,6 +154,8 @@ struct State {
     /// Integrator override (I toggles explicit / symplectic Euler).
     integrator: Option<crate::effect::Integrator>,
     controls: Controls,
+    /// The `--effect` file shown instead of the demo's effect.
+    effect: Option<crate::effect::EffectDesc>,
     dragging: bool,
     cursor: Option<(f64, f64)>,
     last: Instant,
@@ -173,7 +179,11 @@ fn depth_view(device: &wgpu::Device, config: &wgpu::SurfaceConfiguration) -> wgp
 }
 
 impl State {
-    fn new(event_loop: &ActiveEventLoop, options: &WindowOptions) -> Result<Self> {
+    fn new(
+        event_loop: &ActiveEventLoop,
+        options: &WindowOptions,
+        effect: Option<crate::effect::EffectDesc>,
+    ) -> Result<Self> {
         let attributes = Window::default_attributes()
             .with_title(format!("flurry — {}", options.demo.name()))
             .with_inner_size(winit::dpi::PhysicalSize::new(
@@ -235,6 +245,7 @@ impl State {
             sort: None,
             integrator: None,
             controls: Controls::default(),
+            effect,
             dragging: false,
             cursor: None,
             last: Instant::now(),
@@ -250,9 +261,10 @@ impl State {
 
     /// A fresh effect (R, or after sort on/off).
     fn reset(&mut self, options: &WindowOptions) -> Result<()> {
-        let mut desc = match (options.demo, options.galaxies) {
-            (Demo::Galaxy, Some(m)) => crate::demos::galaxy::effect_with(options.capacity, m),
-            _ => options.demo.effect_in(options.stage, options.capacity),
+        let mut desc = match (&self.effect, options.demo, options.galaxies) {
+            (Some(file), _, _) => file.clone(),
+            (None, Demo::Galaxy, Some(m)) => crate::demos::galaxy::effect_with(options.capacity, m),
+            (None, _, _) => options.demo.effect_in(options.stage, options.capacity),
         };
         desc.sort = self.sort;
         if let Some(integrator) = self.integrator {
@@ -451,7 +463,7 @@ impl ApplicationHandler for App {
         if self.state.is_some() {
             return;
         }
-        match State::new(event_loop, &self.options) {
+        match State::new(event_loop, &self.options, self.effect.clone()) {
             Ok(state) => {
                 state.window.request_redraw();
                 self.state = Some(state);

@@ -83,6 +83,9 @@ impl RenderArgs {
 #[derive(Args)]
 pub struct DemoArgs {
     pub demo: Demo,
+    /// An effect file shown in place of the demo's own effect (its camera and scene stay).
+    #[arg(long)]
+    pub effect: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
     /// Output size, WIDTHxHEIGHT.

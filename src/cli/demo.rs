@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use flurry::app::check_size;
 use flurry::app::window::{self, NoDisplay, WindowOptions};
+use flurry::effect::EffectDesc;
 use flurry::error::Error;
 
 use super::args::DemoArgs;
@@ -12,6 +13,7 @@ use super::{has_display, setup};
 
 pub fn run(mut a: DemoArgs) -> Result<(), Error> {
     a.demo = a.common.mode.apply(a.demo)?;
+    let effect = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
     let (gpu, capacity, dt) = setup(&a.common, a.demo.default_particles())?;
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let settings = a.render.settings()?;
@@ -31,29 +33,30 @@ pub fn run(mut a: DemoArgs) -> Result<(), Error> {
                 galaxies: a.common.bodies,
             };
             drop(gpu);
-            match window::run(options) {
+            match window::run(options, effect.clone()) {
                 Ok(()) => return Ok(()),
                 Err(Err(e)) => return Err(e),
                 Err(Ok(NoDisplay(why))) => {
                     println!("cannot open a window ({why}): rendering headless");
-                    return headless(a, capacity, dt, size, settings);
+                    return headless(a, effect.as_ref(), capacity, dt, size, settings);
                 }
             }
         }
     }
-    headless(a, capacity, dt, size, settings)
+    headless(a, effect.as_ref(), capacity, dt, size, settings)
 }
 
 fn headless(
     a: DemoArgs,
+    effect: Option<&EffectDesc>,
     capacity: u32,
     dt: Option<f32>,
     size: (u32, u32),
     settings: flurry::Settings,
 ) -> Result<(), Error> {
     let gpu = flurry::GpuContext::new_headless()?;
-    let mut scene =
-        super::demo_scene(&gpu, a.demo, &a.common, capacity, size, false)?.with_settings(settings);
+    let mut scene = super::demo_scene(&gpu, a.demo, &a.common, capacity, size, false, effect)?
+        .with_settings(settings);
     // headless frames advance at 60 Hz unless --dt says otherwise
     let dt = dt.unwrap_or(a.demo.default_dt());
     let start = Instant::now();

@@ -93,8 +93,9 @@ pub fn has_display() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
-/// A demo's scene as the flags ask: `--scene`, `--bodies`, `--substeps`, and with
-/// `no_collision` its depth collision left out.
+/// A demo's scene as the flags ask: `--scene`, `--bodies`, `--substeps`, an `--effect`
+/// file in place of the demo's own effect, and with `no_collision` its depth collision
+/// left out.
 pub fn demo_scene(
     gpu: &GpuContext,
     demo: flurry::Demo,
@@ -102,9 +103,11 @@ pub fn demo_scene(
     capacity: u32,
     size: (u32, u32),
     no_collision: bool,
+    effect: Option<&EffectDesc>,
 ) -> Result<flurry::app::Scene, Error> {
     let stage = common.scene.unwrap_or(demo.default_stage());
     let mut desc = match (demo, common.bodies) {
+        _ if effect.is_some() => effect.cloned().unwrap_or_else(|| demo.effect(capacity)),
         (flurry::Demo::Galaxy, Some(m)) => flurry::demos::galaxy::effect_with(capacity, m),
         (_, Some(_)) => {
             return Err(Invalid::new(

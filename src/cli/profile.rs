@@ -41,7 +41,7 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
         None => Timing::default_for(gpu.is_cpu(), has_ts),
     };
     let settings = a.render.settings()?;
-    let mut scene = super::demo_scene(&gpu, demo, &a.common, capacity, size, a.no_collision)?
+    let mut scene = super::demo_scene(&gpu, demo, &a.common, capacity, size, a.no_collision, None)?
         .with_settings(settings);
     let dt = dt.unwrap_or(demo.default_dt());
     // warm-up: fill the pool, compile pipelines

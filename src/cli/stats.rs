@@ -20,7 +20,7 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
     let size = (320, 240);
     let (mut scene, name) = match (demo, file_desc) {
         (Some(d), _) => (
-            super::demo_scene(&gpu, d, &a.common, capacity, size, false)?,
+            super::demo_scene(&gpu, d, &a.common, capacity, size, false, None)?,
             d.name().to_string(),
         ),
         (None, Some(desc)) => {
