@@ -7,10 +7,37 @@
 // procedural soft disc; the output is premultiplied so one blend state serves additive
 // (One, One) and alpha (One, OneMinusSrcAlpha) effects.
 
-@group(0) @binding(0) var<storage, read> particles: array<Particle>;
-@group(0) @binding(1) var<storage, read> draw_list: array<vec2<u32>>; // (key, index), draw order
-@group(0) @binding(2) var<uniform> frame: FrameUniforms;
-@group(0) @binding(3) var<uniform> effect: EffectParams;
+// Up to four effects' pools in one draw (the renderer sorts several alpha-blended effects
+// together): draw_list[i].y is (slot << 24) | index, slot choosing the pool and effect. A
+// draw of one effect binds its pool in every slot and lists slot 0.
+@group(0) @binding(0) var<storage, read> particles0: array<Particle>;
+@group(0) @binding(1) var<storage, read> particles1: array<Particle>;
+@group(0) @binding(2) var<storage, read> particles2: array<Particle>;
+@group(0) @binding(3) var<storage, read> particles3: array<Particle>;
+@group(0) @binding(4) var<storage, read> draw_list: array<vec2<u32>>; // (key, slot|index), draw order
+@group(0) @binding(5) var<uniform> frame: FrameUniforms;
+@group(0) @binding(6) var<uniform> effect0: EffectParams;
+@group(0) @binding(7) var<uniform> effect1: EffectParams;
+@group(0) @binding(8) var<uniform> effect2: EffectParams;
+@group(0) @binding(9) var<uniform> effect3: EffectParams;
+
+fn particle_at(slot: u32, index: u32) -> Particle {
+    switch slot {
+        case 1u: { return particles1[index]; }
+        case 2u: { return particles2[index]; }
+        case 3u: { return particles3[index]; }
+        default: { return particles0[index]; }
+    }
+}
+
+fn effect_at(slot: u32) -> EffectParams {
+    switch slot {
+        case 1u: { return effect1; }
+        case 2u: { return effect2; }
+        case 3u: { return effect3; }
+        default: { return effect0; }
+    }
+}
 // the host's depth at the particle target's resolution (downsample.wgsl)
 @group(1) @binding(0) var scene_depth: texture_2d<f32>;
 
@@ -18,11 +45,15 @@ struct VsOut {
     @builtin(position) clip: vec4<f32>,
     @location(0) uv: vec2<f32>,
     @location(1) color: vec4<f32>,
+    // the particle's effect: soft distance, additive (1.0) or not
+    @location(2) @interpolate(flat) blend: vec2<f32>,
 }
 
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VsOut {
-    let p = particles[draw_list[ii].y];
+    let entry = draw_list[ii].y;
+    let p = particle_at(entry >> 24u, entry & 0xffffffu);
+    let effect = effect_at(entry >> 24u);
     // one triangle circumscribing the unit disc: corners at radius 2, 120° apart
     let angle = 1.5707963 + 2.0943951 * f32(vi);
     let corner = 2.0 * vec2<f32>(cos(angle), sin(angle));
@@ -66,6 +97,7 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     let r = vec2<f32>(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * extent;
     let world = p.pos + axis_x * r.x + axis_y * r.y;
     var out: VsOut;
+    out.blend = vec2<f32>(effect.soft_distance, f32(effect.additive));
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     out.uv = corner;
     out.color = unpack4x8unorm(p.color) * mix(vec4<f32>(1.0), effect.color_end, t);
@@ -86,13 +118,13 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
         discard;
     }
     var fade = 1.0;
-    if effect.soft_distance > 0.0 {
+    if in.blend.x > 0.0 {
         let gap = linear_depth(scene, frame.near, frame.far)
             - linear_depth(in.clip.z, frame.near, frame.far);
-        fade = clamp(gap / effect.soft_distance, 0.0, 1.0);
+        fade = clamp(gap / in.blend.x, 0.0, 1.0);
     }
     let d2 = dot(in.uv, in.uv);
     let falloff = 1.0 - smoothstep(0.25, 1.0, d2);
     let a = in.color.a * falloff * fade;
-    return vec4<f32>(in.color.rgb * a, select(a, 0.0, effect.additive == 1u));
+    return vec4<f32>(in.color.rgb * a, select(a, 0.0, in.blend.y > 0.5));
 }

@@ -17,10 +17,15 @@ use crate::error::{Invalid, Result};
 use crate::passes::composite::CompositePass;
 use crate::passes::downsample::{DownsamplePass, LOW_DEPTH_FORMAT};
 use crate::passes::draw::{target_layout, PARTICLE_FORMAT};
+use crate::passes::draw::{DrawPass, MAX_SLOTS};
+use crate::passes::merge::MergePass;
 use crate::passes::simulate::collision_bind;
+use crate::passes::sort::{padded_len, SortBinding, SortPass, SortPlan};
 use crate::profiler::{compute_pass, render_pass};
 use crate::system::{ParticleSystem, Step};
-use crate::types::{uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams};
+use crate::types::{
+    uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams, IndirectArgs, MergeParams,
+};
 
 /// Resolution of the particle target relative to the host's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,6 +106,116 @@ pub struct FrameTargets<'a> {
     pub depth: Option<&'a wgpu::TextureView>,
 }
 
+/// Two to four alpha-blended, sorted effects gathered into one list, sorted together and
+/// drawn in one draw (each keeps its own pool and effect constants in a draw slot).
+struct Merged {
+    /// Indices into the renderer's systems, by slot.
+    slots: Vec<usize>,
+    /// Kept alive for the bind groups that use it.
+    _pairs: wgpu::Buffer,
+    counters: wgpu::Buffer,
+    args: wgpu::Buffer,
+    merge: MergePass,
+    gather_binds: Vec<wgpu::BindGroup>,
+    sort: SortPass,
+    plan: SortPlan,
+    sort_bind: SortBinding,
+    draw: DrawPass,
+    draw_bind: wgpu::BindGroup,
+}
+
+impl Merged {
+    /// The merged set for `systems`, marking its members; None when fewer than two
+    /// alpha-blended sorted effects exist (the first four are merged).
+    fn new(device: &wgpu::Device, systems: &mut [ParticleSystem]) -> Option<Self> {
+        use wgpu::util::DeviceExt;
+        for s in systems.iter_mut() {
+            s.set_merged(false);
+        }
+        let slots: Vec<usize> = systems
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.desc().blend == crate::effect::Blend::Alpha && s.desc().sorts())
+            .map(|(i, _)| i)
+            .take(MAX_SLOTS)
+            .collect();
+        if slots.len() < 2 {
+            return None;
+        }
+        let total: u32 = slots.iter().map(|&i| systems[i].capacity()).sum();
+        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+        let pairs = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flurry.merged_pairs"),
+            size: padded_len(total) as u64 * 8,
+            usage: storage,
+            mapped_at_creation: false,
+        });
+        let counters = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flurry.merged_counters"),
+            size: std::mem::size_of::<crate::types::Counters>() as u64,
+            usage: storage | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let args = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flurry.merged_args"),
+            size: std::mem::size_of::<IndirectArgs>() as u64,
+            usage: storage | wgpu::BufferUsages::INDIRECT,
+            mapped_at_creation: false,
+        });
+        let merge = MergePass::new(device);
+        let gather_binds = slots
+            .iter()
+            .enumerate()
+            .map(|(slot, &i)| {
+                let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("flurry.merge_slot"),
+                    contents: &uniform_bytes(&MergeParams {
+                        slot: slot as u32,
+                        ..Default::default()
+                    }),
+                    usage: wgpu::BufferUsages::UNIFORM,
+                });
+                merge.bind(device, systems[i].pool(), &pairs, &counters, &params, &args)
+            })
+            .collect();
+        let sort = SortPass::new(device);
+        let plan = SortPlan::bitonic(device, total);
+        let sort_bind = sort.bind(device, &plan, &pairs, &counters);
+        let draw = DrawPass::new(device, crate::effect::Blend::Alpha);
+        let sources: Vec<(&wgpu::Buffer, &wgpu::Buffer)> = slots
+            .iter()
+            .map(|&i| (&systems[i].pool().particles, systems[i].uniforms().1))
+            .collect();
+        let frame = systems[slots[0]].uniforms().0;
+        let draw_bind = draw.bind_slots(device, &sources, &pairs, frame);
+        for &i in &slots {
+            systems[i].set_merged(true);
+        }
+        Some(Merged {
+            slots,
+            _pairs: pairs,
+            counters,
+            args,
+            merge,
+            gather_binds,
+            sort,
+            plan,
+            sort_bind,
+            draw,
+            draw_bind,
+        })
+    }
+
+    /// Gather every member's visible pairs, sort them together, size the draw.
+    fn record(&self, pass: &mut wgpu::ComputePass, systems: &[ParticleSystem]) {
+        for (bind, &i) in self.gather_binds.iter().zip(&self.slots) {
+            self.merge.record_gather(pass, bind, systems[i].capacity());
+        }
+        self.sort.record(pass, &self.plan, &self.sort_bind);
+        self.merge.record_args(pass, &self.gather_binds[0]);
+    }
+}
+
 /// Names an effect in a [`ParticleRenderer`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EffectId(u64);
@@ -110,6 +225,8 @@ pub struct EffectId(u64);
 pub enum Pass {
     /// One compute step of every effect.
     Compute(Step),
+    /// Alpha-blended effects gathered into one list and sorted together.
+    Merge,
     Downsample,
     Draw,
     Composite,
@@ -119,6 +236,7 @@ impl Pass {
     pub fn name(self) -> &'static str {
         match self {
             Pass::Compute(step) => step.name(),
+            Pass::Merge => "merge",
             Pass::Downsample => "downsample",
             Pass::Draw => "draw",
             Pass::Composite => "composite",
@@ -148,6 +266,10 @@ pub struct ParticleRenderer {
     profiler: Option<GpuProfiler>,
     /// Kept to let the profiler's read-backs finish before it is dropped.
     device: wgpu::Device,
+    /// Alpha-blended effects sorted and drawn together (two to four of them).
+    merged: Option<Merged>,
+    /// Effects changed: the merged set is rebuilt at the next update.
+    merge_dirty: bool,
     pass_times: Vec<(String, f64)>,
     downsample: DownsamplePass,
     composite: CompositePass,
@@ -214,6 +336,8 @@ impl ParticleRenderer {
             next_id: 0,
             profiler: None,
             device: device.clone(),
+            merged: None,
+            merge_dirty: false,
             pass_times: Vec::new(),
             low: None,
         }
@@ -234,6 +358,7 @@ impl ParticleRenderer {
         let id = EffectId(self.next_id);
         self.next_id += 1;
         self.ids.push(id);
+        self.merge_dirty = true;
         Ok(id)
     }
 
@@ -243,6 +368,7 @@ impl ParticleRenderer {
             Some(k) => {
                 self.ids.remove(k);
                 self.systems.remove(k);
+                self.merge_dirty = true;
                 true
             }
             None => false,
@@ -335,6 +461,18 @@ impl ParticleRenderer {
                     .collect();
             }
         }
+        if self.merge_dirty {
+            self.merged = Merged::new(device, &mut self.systems);
+            self.merge_dirty = false;
+        }
+        if let Some(m) = &self.merged {
+            // this frame's gathers start from an empty list
+            queue.write_buffer(
+                &m.counters,
+                0,
+                &[0; std::mem::size_of::<crate::types::Counters>()],
+            );
+        }
         for system in &mut self.systems {
             system.update(queue, dt, camera);
         }
@@ -419,6 +557,9 @@ impl ParticleRenderer {
             .filter(|&step| self.systems.iter().any(|s| s.steps().any(|t| t == step)))
             .map(Pass::Compute)
             .collect();
+        if self.merged.is_some() {
+            passes.push(Pass::Merge);
+        }
         passes.extend([Pass::Downsample, Pass::Draw, Pass::Composite]);
         passes
     }
@@ -465,6 +606,11 @@ impl ParticleRenderer {
                     }
                 }
             }),
+            Pass::Merge => {
+                if let Some(m) = &self.merged {
+                    compute_pass(encoder, profiler, "merge", |p| m.record(p, &self.systems));
+                }
+            }
             Pass::Downsample => {
                 self.depth_recorded.set(true);
                 let bind =
@@ -487,7 +633,11 @@ impl ParticleRenderer {
                     "draw",
                     |p| {
                         p.set_bind_group(1, &low.draw_bind, &[]);
-                        for system in &self.systems {
+                        if let Some(m) = &self.merged {
+                            let offset = IndirectArgs::DRAW_OFFSET;
+                            m.draw.record_list(p, &m.draw_bind, &m.args, offset);
+                        }
+                        for system in self.systems.iter().filter(|s| !s.merged()) {
                             system.record_draw(p);
                         }
                     },

@@ -13,6 +13,7 @@ pub enum Shader {
     Bodies,
     Cull,
     Sort,
+    Merge,
     Draw,
     Downsample,
     Composite,
@@ -21,7 +22,7 @@ pub enum Shader {
 
 impl Shader {
     /// Every pass, for validation.
-    pub const ALL: [Shader; 11] = [
+    pub const ALL: [Shader; 12] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -29,6 +30,7 @@ impl Shader {
         Shader::Bodies,
         Shader::Cull,
         Shader::Sort,
+        Shader::Merge,
         Shader::Draw,
         Shader::Downsample,
         Shader::Composite,
@@ -45,6 +47,7 @@ impl Shader {
             Shader::Gravity => "gravity",
             Shader::Cull => "cull",
             Shader::Sort => "sort",
+            Shader::Merge => "merge",
             Shader::Draw => "draw",
             Shader::Downsample => "downsample",
             Shader::Composite => "composite",
@@ -61,6 +64,7 @@ impl Shader {
             Shader::Gravity => include_str!("../shaders/gravity.wgsl"),
             Shader::Cull => include_str!("../shaders/cull.wgsl"),
             Shader::Sort => include_str!("../shaders/sort.wgsl"),
+            Shader::Merge => include_str!("../shaders/merge.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::Downsample => include_str!("../shaders/downsample.wgsl"),
             Shader::Composite => include_str!("../shaders/composite.wgsl"),

@@ -104,6 +104,8 @@ pub struct ParticleSystem {
     live: usize,
     /// Simulate steps per frame, each of dt / substeps.
     substeps: u32,
+    /// Sorted and drawn together with other effects by the renderer.
+    merged: bool,
     request: u32,
     dropped_on_cpu: u64,
 }
@@ -235,6 +237,7 @@ impl ParticleSystem {
             list: 0,
             live: 0,
             substeps: 1,
+            merged: false,
             request: 0,
             dropped_on_cpu: 0,
         })
@@ -271,6 +274,16 @@ impl ParticleSystem {
     /// update on: orbits and collisions stay accurate at a frame rate the effect cannot.
     pub fn set_substeps(&mut self, substeps: u32) {
         self.substeps = substeps.max(1);
+    }
+
+    /// Let the renderer sort and draw this effect together with others: its own sort is
+    /// then skipped.
+    pub fn set_merged(&mut self, merged: bool) {
+        self.merged = merged;
+    }
+
+    pub fn merged(&self) -> bool {
+        self.merged
     }
 
     pub fn substeps(&self) -> u32 {
@@ -312,7 +325,7 @@ impl ParticleSystem {
     pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
         Step::ALL
             .into_iter()
-            .filter(|&s| s != Step::Sort || self.sort_plan.is_some())
+            .filter(|&s| s != Step::Sort || (self.sort_plan.is_some() && !self.merged))
             .filter(|&s| s != Step::Gravity || self.gravity.is_some())
     }
 

@@ -246,6 +246,15 @@ pub struct EmitUniforms {
     pub emitters: [EmitterParams; MAX_EMITTERS],
 }
 
+/// Which draw slot an effect's pairs get when merged (`MergeParams` in merge.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct MergeParams {
+    pub slot: u32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
+}
+
 /// Parameters of the depth downsample (`DownsampleParams` in downsample.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub struct DownsampleParams {
@@ -508,6 +517,7 @@ mod tests {
                 ("rot_spin", |v| v.rot_spin = Vec4::ONE),
             ],
         );
+        check_uniform::<MergeParams>(&l, "MergeParams", &[("slot", |v| v.slot = 1)]);
         check_uniform::<DownsampleParams>(
             &l,
             "DownsampleParams",

@@ -141,3 +141,107 @@ fn effects_can_be_removed_and_passes_timed() {
         }
     }
 }
+
+/// Alpha-blended effect of single large particles at the given points, in one colour.
+fn dots(points: &[[f32; 3]], rgb: [f32; 3]) -> flurry::EffectDesc {
+    use flurry::effect::*;
+    let emitters = points
+        .iter()
+        .map(|&p| EmitterDesc {
+            shape: Shape::Point(p),
+            rate: 0.0,
+            bursts: vec![Burst {
+                time: 0.0,
+                count: 1,
+                every: None,
+                cycles: None,
+            }],
+            velocity: Velocity::Linear {
+                mean: [0.0; 3],
+                variance: [0.0; 3],
+            },
+            lifetime: Range::new(100.0, 0.0),
+            size: Range::new(1.5, 0.0),
+            color: ColorRange {
+                mean: [rgb[0], rgb[1], rgb[2], 0.95],
+                variance: [0.0; 4],
+            },
+            rotation: Range::default(),
+            spin: Range::default(),
+            trigger: Trigger::Schedule,
+        })
+        .collect();
+    EffectDesc {
+        name: "dots".into(),
+        emitters,
+        forces: Forces {
+            gravity: [0.0; 3],
+            wind: [0.0; 3],
+            drag: 0.0,
+        },
+        integrator: Integrator::ExplicitEuler,
+        bounds: None,
+        over_life: OverLife::default(),
+        blend: Blend::Alpha,
+        sort: None,
+        soft_distance: 0.0,
+        collision: None,
+        bodies: None,
+        self_gravity: None,
+        render: RenderMode::Billboard,
+    }
+}
+
+#[test]
+fn blended_effects_are_sorted_together() {
+    // red particles behind and in front of a green one: drawn effect by effect, green would
+    // end on top; sorted together, the near red one covers it
+    let gpu = common::gpu();
+    let mut renderer = ParticleRenderer::new(
+        &gpu.device,
+        HeadlessTarget::TARGETS,
+        Settings {
+            scale: flurry::Scale::Full,
+            ..Default::default()
+        },
+    );
+    let red = renderer
+        .add_effect(
+            &gpu.device,
+            &gpu.queue,
+            &dots(&[[0.0, 0.0, -1.0], [0.0, 0.0, 1.0]], [1.0, 0.0, 0.0]),
+            16,
+            1,
+        )
+        .unwrap();
+    let green = renderer
+        .add_effect(
+            &gpu.device,
+            &gpu.queue,
+            &dots(&[[0.0, 0.0, 0.0]], [0.0, 1.0, 0.0]),
+            16,
+            2,
+        )
+        .unwrap();
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, 1.0);
+    let target = HeadlessTarget::new(&gpu.device, 64, 64);
+    for _ in 0..2 {
+        renderer.update(&gpu.device, &gpu.queue, 1e-4, &camera, target.size());
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+        renderer.encode(&gpu.device, &mut encoder, &target.frame(), None);
+        gpu.queue.submit([encoder.finish()]);
+    }
+    assert!(renderer.system(red).unwrap().merged() && renderer.system(green).unwrap().merged());
+    assert!(renderer.passes().contains(&flurry::renderer::Pass::Merge));
+    let img = target.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    let c = img.get_pixel(32, 32).0;
+    assert!(
+        c[0] as u32 > 2 * c[1] as u32,
+        "the near red particle should cover the green one: {c:?}"
+    );
+    // removing the green effect leaves one alpha effect: no merge any more
+    renderer.remove_effect(green);
+    renderer.update(&gpu.device, &gpu.queue, 1e-4, &camera, target.size());
+    assert!(!renderer.system(red).unwrap().merged());
+}

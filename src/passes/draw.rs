@@ -7,6 +7,9 @@ use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::IndirectArgs;
 
+/// Effects one draw can take from (`particles0..3`, `effect0..3` in draw.wgsl).
+pub const MAX_SLOTS: usize = 4;
+
 /// Format of the particle colour target.
 pub const PARTICLE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
@@ -49,8 +52,14 @@ impl DrawPass {
             &[
                 storage(0, true, v),
                 storage(1, true, v),
-                uniform(2, vf),
-                uniform(3, vf),
+                storage(2, true, v),
+                storage(3, true, v),
+                storage(4, true, v),
+                uniform(5, vf),
+                uniform(6, v),
+                uniform(7, v),
+                uniform(8, v),
+                uniform(9, v),
             ],
         );
         let pipeline = render_pipeline(
@@ -76,12 +85,40 @@ impl DrawPass {
         frame: &wgpu::Buffer,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
+        self.bind_slots(device, &[(&pool.particles, effect)], &pool.visible, frame)
+    }
+
+    /// Bind group drawing `list`, whose entries' top 8 bits pick one of up to four
+    /// (particles, effect) `slots` (unused slots repeat the first).
+    pub fn bind_slots(
+        &self,
+        device: &wgpu::Device,
+        slots: &[(&wgpu::Buffer, &wgpu::Buffer)],
+        list: &wgpu::Buffer,
+        frame: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        let slot = |k: usize| slots.get(k).unwrap_or(&slots[0]);
+        let (p, e): (Vec<_>, Vec<_>) = (0..MAX_SLOTS).map(slot).map(|&(p, e)| (p, e)).unzip();
         bind_buffers(
             device,
             "draw",
             &self.layout,
-            &[&pool.particles, &pool.visible, frame, effect],
+            &[p[0], p[1], p[2], p[3], list, frame, e[0], e[1], e[2], e[3]],
         )
+    }
+
+    /// Draw `list` from a pass that already set bind group 1, with `count_args` holding
+    /// the draw_indirect arguments at `offset`.
+    pub fn record_list(
+        &self,
+        pass: &mut wgpu::RenderPass,
+        bind: &wgpu::BindGroup,
+        count_args: &wgpu::Buffer,
+        offset: u64,
+    ) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, bind, &[]);
+        pass.draw_indirect(count_args, offset);
     }
 
     /// Draw into a pass whose bind group 1 ([`target_layout`]) is already set.

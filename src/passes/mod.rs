@@ -9,6 +9,7 @@ pub mod downsample;
 pub mod draw;
 pub mod emit;
 pub mod gravity;
+pub mod merge;
 pub mod simulate;
 pub mod sort;
 
