@@ -8,7 +8,23 @@
 
 use std::collections::BTreeMap;
 
-use wgpu_profiler::{GpuProfiler, GpuProfilerSettings, GpuTimerQueryResult};
+use wgpu_profiler::{GpuProfiler, GpuProfilerQuery, GpuProfilerSettings, GpuTimerQueryResult};
+
+/// A profiler and the scope new pass scopes nest under (none: top level).
+#[derive(Clone, Copy)]
+pub struct Profiling<'a> {
+    pub profiler: &'a GpuProfiler,
+    pub parent: Option<&'a GpuProfilerQuery>,
+}
+
+impl<'a> Profiling<'a> {
+    pub fn top(profiler: &'a GpuProfiler) -> Self {
+        Profiling {
+            profiler,
+            parent: None,
+        }
+    }
+}
 
 /// Open a compute pass named `label` (profiled when `profiler` is given) and record into it.
 pub fn compute_pass(
@@ -17,19 +33,32 @@ pub fn compute_pass(
     label: &str,
     f: impl FnOnce(&mut wgpu::ComputePass),
 ) {
-    match profiler {
-        Some(p) => {
-            let mut scope = p.scope(label, encoder);
-            let mut pass = scope.scoped_compute_pass(label);
-            f(&mut pass);
-        }
-        None => {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(label),
-                timestamp_writes: None,
-            });
-            f(&mut pass);
-        }
+    compute_pass_in(encoder, profiler.map(Profiling::top), label, f)
+}
+
+/// As [`compute_pass`], its scope nested as `profiling` says.
+pub fn compute_pass_in(
+    encoder: &mut wgpu::CommandEncoder,
+    profiling: Option<Profiling<'_>>,
+    label: &str,
+    f: impl FnOnce(&mut wgpu::ComputePass),
+) {
+    let query = profiling.map(|p| {
+        p.profiler
+            .begin_pass_query(label, encoder)
+            .with_parent(p.parent)
+    });
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(label),
+            timestamp_writes: query
+                .as_ref()
+                .and_then(|q| q.compute_pass_timestamp_writes()),
+        });
+        f(&mut pass);
+    }
+    if let (Some(p), Some(q)) = (profiling, query) {
+        p.profiler.end_query(encoder, q);
     }
 }
 
@@ -41,16 +70,38 @@ pub fn render_pass(
     label: &str,
     f: impl FnOnce(&mut wgpu::RenderPass),
 ) {
-    match profiler {
-        Some(p) => {
-            let mut scope = p.scope(label, encoder);
-            let mut pass = scope.scoped_render_pass(label, desc);
-            f(&mut pass);
-        }
-        None => {
-            let mut pass = encoder.begin_render_pass(&desc);
-            f(&mut pass);
-        }
+    render_pass_in(encoder, profiler.map(Profiling::top), desc, label, f)
+}
+
+/// As [`render_pass`], its scope nested as `profiling` says.
+pub fn render_pass_in(
+    encoder: &mut wgpu::CommandEncoder,
+    profiling: Option<Profiling<'_>>,
+    desc: wgpu::RenderPassDescriptor<'_>,
+    label: &str,
+    f: impl FnOnce(&mut wgpu::RenderPass),
+) {
+    let query = profiling.map(|p| {
+        p.profiler
+            .begin_pass_query(label, encoder)
+            .with_parent(p.parent)
+    });
+    {
+        let desc = wgpu::RenderPassDescriptor {
+            timestamp_writes: query
+                .as_ref()
+                .and_then(|q| q.render_pass_timestamp_writes()),
+            label: desc.label,
+            color_attachments: desc.color_attachments,
+            depth_stencil_attachment: desc.depth_stencil_attachment,
+            occlusion_query_set: desc.occlusion_query_set,
+            multiview_mask: desc.multiview_mask,
+        };
+        let mut pass = encoder.begin_render_pass(&desc);
+        f(&mut pass);
+    }
+    if let (Some(p), Some(q)) = (profiling, query) {
+        p.profiler.end_query(encoder, q);
     }
 }
 
@@ -121,9 +172,14 @@ impl Samples {
         self.ms.entry(pass.to_string()).or_default().push(ms);
     }
 
-    /// Add the top-level scopes of one finished profiler frame (nested scopes folded in).
+    /// Add the passes of one finished profiler frame: the top-level scopes, and the scopes
+    /// nested in a "frame" scope in its place.
     pub fn add_gpu_frame(&mut self, results: &[GpuTimerQueryResult]) {
         for r in results {
+            if r.label == "frame" && !r.nested_queries.is_empty() {
+                self.add_gpu_frame(&r.nested_queries);
+                continue;
+            }
             if let Some(t) = &r.time {
                 self.add(&r.label, (t.end - t.start) * 1e3);
                 self.spans.push(Span {

@@ -21,7 +21,7 @@ use crate::passes::draw::{DrawPass, MAX_SLOTS};
 use crate::passes::merge::MergePass;
 use crate::passes::simulate::collision_bind;
 use crate::passes::sort::{padded_len, SortBinding, SortPass, SortPlan};
-use crate::profiler::{compute_pass, render_pass};
+use crate::profiler::{compute_pass_in, render_pass_in, Profiling};
 use crate::system::{ParticleSystem, Step};
 use crate::types::{
     uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams, IndirectArgs, MergeParams,
@@ -451,13 +451,16 @@ impl ParticleRenderer {
             // the host has submitted the previous frame's encoder by now
             let _ = p.end_frame();
             while let Some(results) = p.process_finished_frame(queue.get_timestamp_period()) {
+                // the frame scope, then the passes nested in it
+                let ms = |r: &wgpu_profiler::GpuTimerQueryResult| {
+                    r.time
+                        .as_ref()
+                        .map(|t| (r.label.clone(), (t.end - t.start) * 1e3))
+                };
                 self.pass_times = results
                     .iter()
-                    .filter_map(|r| {
-                        r.time
-                            .as_ref()
-                            .map(|t| (r.label.clone(), (t.end - t.start) * 1e3))
-                    })
+                    .flat_map(|r| std::iter::once(r).chain(&r.nested_queries))
+                    .filter_map(ms)
                     .collect();
             }
         }
@@ -575,8 +578,17 @@ impl ParticleRenderer {
     ) {
         let own = profiler.is_none() && self.profiler.is_some();
         let profiler = profiler.or(self.profiler.as_ref());
+        // every pass's scope nests under one "frame" scope
+        let frame_query = profiler.map(|p| p.begin_query("frame", encoder));
+        let profiling = profiler.map(|profiler| Profiling {
+            profiler,
+            parent: frame_query.as_ref(),
+        });
         for pass in self.passes() {
-            self.encode_pass(device, encoder, frame, pass, profiler);
+            self.encode_pass_in(device, encoder, frame, pass, profiling);
+        }
+        if let (Some(p), Some(q)) = (profiler, frame_query) {
+            p.end_query(encoder, q);
         }
         if own {
             if let Some(p) = self.profiler.as_mut() {
@@ -585,7 +597,8 @@ impl ParticleRenderer {
         }
     }
 
-    /// Record one pass of the frame (profilers submit them one at a time).
+    /// Record one pass of the frame (profilers submit them one at a time); its scope, if
+    /// any, is top-level.
     pub fn encode_pass(
         &self,
         device: &wgpu::Device,
@@ -594,12 +607,23 @@ impl ParticleRenderer {
         pass: Pass,
         profiler: Option<&GpuProfiler>,
     ) {
+        self.encode_pass_in(device, encoder, frame, pass, profiler.map(Profiling::top));
+    }
+
+    fn encode_pass_in(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameTargets,
+        pass: Pass,
+        profiler: Option<Profiling<'_>>,
+    ) {
         let Some(low) = &self.low else {
             return; // update() has not run: nothing to draw into
         };
         let host_depth = frame.depth.unwrap_or(&self.no_depth);
         match pass {
-            Pass::Compute(step) => compute_pass(encoder, profiler, step.name(), |p| {
+            Pass::Compute(step) => compute_pass_in(encoder, profiler, step.name(), |p| {
                 for system in &self.systems {
                     if system.steps().any(|s| s == step) {
                         system.record_step_with(step, p, &low.collision_bind);
@@ -608,7 +632,7 @@ impl ParticleRenderer {
             }),
             Pass::Merge => {
                 if let Some(m) = &self.merged {
-                    compute_pass(encoder, profiler, "merge", |p| m.record(p, &self.systems));
+                    compute_pass_in(encoder, profiler, "merge", |p| m.record(p, &self.systems));
                 }
             }
             Pass::Downsample => {
@@ -616,7 +640,7 @@ impl ParticleRenderer {
                 let bind =
                     self.downsample
                         .bind(device, host_depth, &low.depth, &self.downsample_buf);
-                compute_pass(encoder, profiler, "downsample", |p| {
+                compute_pass_in(encoder, profiler, "downsample", |p| {
                     self.downsample.record(p, &bind, low.size)
                 });
             }
@@ -626,7 +650,7 @@ impl ParticleRenderer {
                     &low.color,
                     wgpu::LoadOp::Clear(clear),
                 ))];
-                render_pass(
+                render_pass_in(
                     encoder,
                     profiler,
                     pass_desc("draw", &attachments),
@@ -653,7 +677,7 @@ impl ParticleRenderer {
                 );
                 let attachments = [Some(color_attachment(frame.color, wgpu::LoadOp::Load))];
                 let desc = pass_desc("composite", &attachments);
-                render_pass(encoder, profiler, desc, "composite", |p| {
+                render_pass_in(encoder, profiler, desc, "composite", |p| {
                     self.composite.record(p, &bind)
                 });
             }
