@@ -380,6 +380,11 @@ impl ParticleRenderer {
         &self.systems
     }
 
+    /// Every effect, to move or re-aim emitters ([`ParticleSystem::set_emitter`]).
+    pub fn systems_mut(&mut self) -> &mut [ParticleSystem] {
+        &mut self.systems
+    }
+
     pub fn system(&self, id: EffectId) -> Option<&ParticleSystem> {
         let k = self.ids.iter().position(|&i| i == id)?;
         self.systems.get(k)

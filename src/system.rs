@@ -8,7 +8,7 @@
 use wgpu_profiler::GpuProfiler;
 
 use crate::camera::Camera;
-use crate::effect::{EffectDesc, SpawnClock};
+use crate::effect::{EffectDesc, Shape, SpawnClock, Velocity};
 use crate::error::Result;
 use crate::passes::bodies::BodiesPass;
 use crate::passes::gravity::GravityPass;
@@ -245,6 +245,16 @@ impl ParticleSystem {
 
     pub fn desc(&self) -> &EffectDesc {
         &self.desc
+    }
+
+    /// Move or re-aim emitter `index` (its shape, velocity, rate), e.g. a gun that follows
+    /// the camera; takes effect at the next update. Bursts already scheduled stay.
+    pub fn set_emitter(&mut self, index: usize, shape: Shape, velocity: Velocity, rate: f32) {
+        if let Some(e) = self.desc.emitters.get_mut(index) {
+            e.shape = shape;
+            e.velocity = velocity;
+            e.rate = rate.max(0.0);
+        }
     }
 
     pub fn capacity(&self) -> u32 {

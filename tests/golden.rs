@@ -74,3 +74,30 @@ fn rain_golden() {
     let img = scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap();
     common::check_golden("rain", &img);
 }
+
+#[test]
+fn gun_golden() {
+    // headless, the gun fires on a schedule: bursts of 3 every 0.1 s at 100 m/s
+    let gpu = common::gpu();
+    let demo = Demo::Gun;
+    let mut scene =
+        Scene::for_demo_in(&gpu, demo, demo.default_stage(), 1024, 4, (128, 96)).unwrap();
+    for _ in 0..90 {
+        scene.frame(&gpu, 1.0 / 60.0, true);
+    }
+    let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
+    // 1 s of life, 3 shots every 0.1 s: about 30 alive
+    assert!(
+        (27..=33).contains(&snap.counters.alive),
+        "{} bullets alive",
+        snap.counters.alive
+    );
+    for &i in &snap.alive {
+        let p = &snap.particles[i as usize];
+        let speed = p.vel.length();
+        assert!((95.0..=106.0).contains(&speed), "a bullet at {speed} m/s");
+    }
+    let img = scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    assert!(lit_fraction(&img) > 0.002, "no tracers on screen");
+    common::check_golden("gun", &img);
+}

@@ -3,7 +3,7 @@
 //!
 //! Mouse: drag to rotate, wheel to zoom. Keys: W/A/S/D/Q/E fly, Space pause, R reset,
 //! 1/2/4 particle-target scale 1, 1/2, 1/4, O sort on/off, U nearest-depth/bilinear
-//! upsampling, I explicit/symplectic Euler (resets), Esc quit. The title shows frames per second (and with P the per-pass GPU
+//! upsampling, I explicit/symplectic Euler (resets), F fire (the gun demo), Esc quit. The title shows frames per second (and with P the per-pass GPU
 //! times) once a second.
 
 use std::collections::HashSet;
@@ -87,6 +87,11 @@ impl Controls {
             _ => {}
         }
         Action::None
+    }
+
+    /// Whether `code` is held down.
+    pub fn held(&self, code: KeyCode) -> bool {
+        self.keys.contains(&code)
     }
 
     pub fn release(&mut self, code: KeyCode) {
@@ -220,9 +225,12 @@ impl State {
         }
         config.present_mode = wgpu::PresentMode::AutoVsync;
         surface.configure(&gpu.device, &config);
-        let camera = options
-            .demo
-            .camera_in(options.stage, config.width as f32 / config.height as f32);
+        let aspect = config.width as f32 / config.height as f32;
+        let camera = match options.demo {
+            // in a window the viewer is the shooter
+            Demo::Gun => crate::demos::gun::player(aspect),
+            _ => options.demo.camera_in(options.stage, aspect),
+        };
         let mut host = HostScene::new(&gpu.device, config.format);
         host.quads = options.stage.quads();
         let depth = depth_view(&gpu.device, &config);
@@ -263,6 +271,8 @@ impl State {
     fn reset(&mut self, options: &WindowOptions) -> Result<()> {
         let mut desc = match (&self.effect, options.demo, options.galaxies) {
             (Some(file), _, _) => file.clone(),
+            // the window's gun fires while F is held, not on a schedule
+            (None, Demo::Gun, _) => crate::demos::gun::effect(&self.camera, false),
             (None, Demo::Galaxy, Some(m)) => crate::demos::galaxy::effect_with(options.capacity, m),
             (None, _, _) => options.demo.effect_in(options.stage, options.capacity),
         };
@@ -347,6 +357,18 @@ impl State {
         } else {
             options.dt.unwrap_or(real)
         };
+        if options.demo == Demo::Gun && self.effect.is_none() {
+            // the gun follows the camera and fires while F is held
+            let (shape, velocity) = crate::demos::gun::muzzle(&self.camera);
+            let rate = if self.controls.held(KeyCode::KeyF) {
+                crate::demos::gun::RATE
+            } else {
+                0.0
+            };
+            for system in self.renderer.systems_mut() {
+                system.set_emitter(0, shape, velocity, rate);
+            }
+        }
         let size = (self.config.width, self.config.height);
         let gpu = &self.gpu;
         self.renderer

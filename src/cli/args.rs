@@ -127,6 +127,7 @@ pub enum ProfileTarget {
     Snow,
     Fireworks,
     Rain,
+    Gun,
     Galaxy,
     /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
     Sort,
@@ -138,6 +139,7 @@ impl ProfileTarget {
             ProfileTarget::Snow => Some(Demo::Snow),
             ProfileTarget::Fireworks => Some(Demo::Fireworks),
             ProfileTarget::Rain => Some(Demo::Rain),
+            ProfileTarget::Gun => Some(Demo::Gun),
             ProfileTarget::Galaxy => Some(Demo::Galaxy),
             ProfileTarget::Sort => None,
         }

@@ -2,6 +2,7 @@
 
 mod fireworks;
 pub mod galaxy;
+pub mod gun;
 mod rain;
 mod snow;
 
@@ -46,6 +47,8 @@ pub enum Demo {
     Fireworks,
     /// Rain streaks with splashes spawned on the GPU where drops hit the ground (seed 002).
     Rain,
+    /// The particle gun: bullets from the camera along its look direction (seed 001).
+    Gun,
     /// Two disk galaxies colliding: massive cores, a million tracer stars (seed 000).
     Galaxy,
     /// The galaxy's N-body mode (`--mode nbody`): two self-gravitating star clusters.
@@ -84,6 +87,7 @@ impl Demo {
             Demo::Snow => "snow",
             Demo::Fireworks => "fireworks",
             Demo::Rain => "rain",
+            Demo::Gun => "gun",
             Demo::Galaxy => "galaxy",
             Demo::Nbody => "nbody",
         }
@@ -95,6 +99,7 @@ impl Demo {
             Demo::Snow => snow::effect(capacity),
             Demo::Fireworks => fireworks::effect(capacity),
             Demo::Rain => rain::effect(capacity),
+            Demo::Gun => gun::effect(&gun::player(16.0 / 9.0), true),
             Demo::Galaxy => galaxy::effect(capacity),
             Demo::Nbody => galaxy::nbody_effect(capacity),
         }
@@ -106,7 +111,9 @@ impl Demo {
             (_, Stage::Empty) => self.effect(capacity),
             (Demo::Snow, Stage::Plane) => snow::effect_over_ground(capacity),
             (Demo::Fireworks, Stage::Plane) => fireworks::effect_over_ground(capacity),
-            (Demo::Galaxy | Demo::Nbody | Demo::Rain, Stage::Plane) => self.effect(capacity),
+            (Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun, Stage::Plane) => {
+                self.effect(capacity)
+            }
         }
     }
 
@@ -119,7 +126,9 @@ impl Demo {
             (Demo::Fireworks, Stage::Plane) => {
                 look(Vec3::new(0.0, 4.0, 12.0), Vec3::new(0.0, 4.0, -14.0))
             }
-            (Demo::Galaxy | Demo::Nbody | Demo::Rain, Stage::Plane) => self.camera(aspect),
+            (Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun, Stage::Plane) => {
+                self.camera(aspect)
+            }
         }
     }
 
@@ -129,6 +138,7 @@ impl Demo {
             Demo::Snow => snow::camera(aspect),
             Demo::Fireworks => fireworks::camera(aspect),
             Demo::Rain => rain::camera(aspect),
+            Demo::Gun => gun::camera(aspect),
             Demo::Galaxy | Demo::Nbody => galaxy::camera(aspect),
         }
     }
@@ -139,6 +149,7 @@ impl Demo {
             Demo::Snow => [0.012, 0.018, 0.035, 1.0],
             Demo::Fireworks => [0.002, 0.002, 0.008, 1.0],
             Demo::Rain => [0.008, 0.01, 0.016, 1.0],
+            Demo::Gun => [0.01, 0.012, 0.02, 1.0],
             Demo::Galaxy | Demo::Nbody => [0.0005, 0.0005, 0.0015, 1.0],
         }
     }
@@ -151,13 +162,14 @@ impl Demo {
             Demo::Galaxy => 1_048_576,
             Demo::Nbody => 16_384,
             Demo::Rain => 65_536,
+            Demo::Gun => 4_096,
         }
     }
 
     /// The host scene the demo runs in when `--scene` is not given (rain needs ground).
     pub fn default_stage(self) -> Stage {
         match self {
-            Demo::Rain => Stage::Plane,
+            Demo::Rain | Demo::Gun => Stage::Plane,
             _ => Stage::Empty,
         }
     }

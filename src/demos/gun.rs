@@ -1,0 +1,97 @@
+//! The particle gun (seed 001): bullets leave from just below the shooter's camera along
+//! its look direction at 100 m/s and live 1 s. In a window it fires while the left mouse button or
+//! F is held; headless, it fires on a schedule so it can be rendered and tested.
+
+use glam::Vec3;
+
+use crate::camera::Camera;
+use crate::effect::*;
+
+/// Muzzle speed, m/s (seed 001: look direction × 100).
+pub const SPEED: f32 = 100.0;
+/// Shots per second while the trigger is held.
+pub const RATE: f32 = 30.0;
+
+/// Where the bullets leave from and how fast, for `camera`.
+pub fn muzzle(camera: &Camera) -> (Shape, Velocity) {
+    let forward = (camera.target - camera.eye).normalize_or(Vec3::NEG_Z);
+    let (right, up) = camera.axes();
+    let at = camera.eye + forward * 0.5 - up * 0.25 + right * 0.15;
+    let v = forward * SPEED;
+    (
+        Shape::Point(at.to_array()),
+        Velocity::Linear {
+            mean: v.to_array(),
+            variance: [0.4; 3],
+        },
+    )
+}
+
+/// The gun for `camera`; `scheduled` fires bursts of 3 every 0.1 s (headless runs).
+pub fn effect(camera: &Camera, scheduled: bool) -> EffectDesc {
+    let (shape, velocity) = muzzle(camera);
+    EffectDesc {
+        name: "gun".into(),
+        emitters: vec![EmitterDesc {
+            shape,
+            rate: 0.0,
+            bursts: if scheduled {
+                vec![Burst {
+                    time: 0.0,
+                    count: 3,
+                    every: Some(0.1),
+                    cycles: None,
+                }]
+            } else {
+                vec![]
+            },
+            velocity,
+            lifetime: Range::new(1.0, 0.0),
+            size: Range::new(0.25, 0.05),
+            color: ColorRange {
+                mean: [1.0, 0.75, 0.3, 1.0],
+                variance: [0.0, 0.1, 0.1, 0.0],
+            },
+            rotation: Range::default(),
+            spin: Range::default(),
+            trigger: Trigger::Schedule,
+        }],
+        forces: Forces {
+            gravity: [0.0, -9.81, 0.0],
+            wind: [0.0; 3],
+            drag: 0.0,
+        },
+        integrator: Integrator::ExplicitEuler,
+        bounds: None,
+        over_life: OverLife {
+            color_end: [1.0, 0.3, 0.1, 0.6],
+            size_end: 1.0,
+        },
+        blend: Blend::Additive,
+        sort: None,
+        soft_distance: 0.0,
+        collision: None,
+        bodies: None,
+        self_gravity: None,
+        render: RenderMode::Stretched { seconds: 0.05 },
+    }
+}
+
+/// The shooter of headless runs: where the bullets come from.
+pub fn player(aspect: f32) -> Camera {
+    Camera::look_at(
+        Vec3::new(0.0, 2.0, 10.0),
+        Vec3::new(1.5, 3.0, -20.0),
+        aspect,
+    )
+}
+
+/// Headless pictures look at the shots from the side; in a window the viewer is the
+/// shooter.
+pub fn camera(aspect: f32) -> Camera {
+    Camera::look_at(
+        Vec3::new(-42.0, 9.0, -35.0),
+        Vec3::new(0.0, 2.0, -35.0),
+        aspect,
+    )
+}
