@@ -115,9 +115,15 @@ struct EffectParams {
     nbody_softening: f32,
     render_mode: u32,        // RENDER_*: how a particle's quad is oriented
     stretch: f32,            // RENDER_STRETCHED: seconds of motion the streak covers
-    hit_emitter: u32,        // emitter that spawns at every hit (its particles never collide)
-    hit_count: u32,          // particles it spawns per hit (0: none)
+    hit_emitter: u32,        // emitter that spawns at every event (its particles never collide)
+    hit_count: u32,          // particles it spawns per event (0: none)
+    death_source: u32,       // deaths of this emitter's particles are events too (NO_EMITTER: none)
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
+
+const NO_EMITTER: u32 = 0xffffffffu;
 
 const RENDER_BILLBOARD: u32 = 0u;
 const RENDER_UPRIGHT: u32 = 1u;

@@ -228,6 +228,13 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
         alive = collide(p, (*p).pos, &x, &v_out) && alive;
     }
     (*p).vel = v_out;
+    if !alive && (*p).emitter == effect.death_source {
+        // a death that spawns (rockets bursting): an event where it died
+        let e = atomicAdd(&counters.events, 1u);
+        if e < arrayLength(&hit_events) {
+            hit_events[e] = HitEvent(x, (*p).id, vec3<f32>(0.0), length(v_out));
+        }
+    }
     let lo = effect.bounds_min;
     let hi = effect.bounds_max;
     if effect.bounds_mode == 1u {

@@ -144,6 +144,10 @@ pub enum Trigger {
     /// splashes): the emitter's shape is relative to the hit point, its velocity is turned
     /// to the surface's side, and its particles never collide themselves.
     OnHit { count: u32 },
+    /// `count` particles wherever a particle of emitter `of` dies, on the GPU (seed 001's
+    /// rockets bursting into sparks); the shape is relative to the death point and the new
+    /// particles inherit nothing else.
+    OnDeath { of: u32, count: u32 },
 }
 
 /// One emitter of an effect.
@@ -354,15 +358,23 @@ pub struct EffectDesc {
 }
 
 impl EffectDesc {
-    /// The emitter spawning at collision hits, and how many per hit.
+    /// The emitter spawning at GPU events (collision hits or deaths), and how many per event.
     pub fn hit_emitter(&self) -> Option<(usize, u32)> {
         self.emitters
             .iter()
             .enumerate()
             .find_map(|(i, e)| match e.trigger {
-                Trigger::OnHit { count } => Some((i, count)),
+                Trigger::OnHit { count } | Trigger::OnDeath { count, .. } => Some((i, count)),
                 Trigger::Schedule => None,
             })
+    }
+
+    /// The emitter whose particles' deaths are events (an OnDeath trigger's source).
+    pub fn death_source(&self) -> Option<u32> {
+        self.emitters.iter().find_map(|e| match e.trigger {
+            Trigger::OnDeath { of, .. } => Some(of),
+            _ => None,
+        })
     }
 
     /// Whether the visible list is sorted each frame.
@@ -687,30 +699,34 @@ impl EffectDesc {
                 "0..=10 seconds",
             );
         }
+        let triggered = self
+            .emitters
+            .iter()
+            .filter(|e| e.trigger != Trigger::Schedule)
+            .count();
+        if triggered > 1 {
+            let n = format!("{triggered} OnHit/OnDeath emitters");
+            v.fail("emitters[].trigger", n, "at most one");
+        }
         let on_hit = self
             .emitters
             .iter()
-            .filter(|e| matches!(e.trigger, Trigger::OnHit { .. }))
-            .count();
-        if on_hit > 1 {
-            v.fail(
-                "emitters[].trigger",
-                format!("{on_hit} OnHit emitters"),
-                "at most one",
-            );
-        }
-        if on_hit > 0 && self.collision.is_none() {
-            v.fail(
-                "collision",
-                "None",
-                "a collision response for an OnHit emitter to react to",
-            );
+            .any(|e| matches!(e.trigger, Trigger::OnHit { .. }));
+        if on_hit && self.collision.is_none() {
+            let why = "a collision response for an OnHit emitter to react to";
+            v.fail("collision", "None", why);
         }
         for (i, e) in self.emitters.iter().enumerate() {
-            if let Trigger::OnHit { count } = e.trigger {
-                let field = format!("emitters[{i}].trigger.OnHit.count");
-                if !(1..=64).contains(&count) {
-                    v.fail(&field, count, "1..=64 particles per hit");
+            if let Trigger::OnHit { count } | Trigger::OnDeath { count, .. } = e.trigger {
+                if !(1..=4096).contains(&count) {
+                    let field = format!("emitters[{i}].trigger.count");
+                    v.fail(&field, count, "1..=4096 particles per event");
+                }
+            }
+            if let Trigger::OnDeath { of, .. } = e.trigger {
+                if of as usize >= self.emitters.len() || of as usize == i {
+                    let field = format!("emitters[{i}].trigger.OnDeath.of");
+                    v.fail(&field, of, "another emitter of this effect");
                 }
             }
         }
@@ -798,6 +814,10 @@ impl EffectDesc {
             },
             hit_emitter: self.hit_emitter().map_or(0, |(e, _)| e as u32),
             hit_count: self.hit_emitter().map_or(0, |(_, n)| n),
+            death_source: self.death_source().unwrap_or(u32::MAX),
+            _pad0: 0,
+            _pad1: 0,
+            _pad2: 0,
         }
     }
 

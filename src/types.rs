@@ -191,6 +191,11 @@ pub struct EffectParams {
     pub hit_emitter: u32,
     /// Particles it spawns per hit (0: none).
     pub hit_count: u32,
+    /// Deaths of this emitter's particles are events too (`u32::MAX`: none).
+    pub death_source: u32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
@@ -482,6 +487,7 @@ mod tests {
                 ("stretch", |v| v.stretch = 1.0),
                 ("hit_emitter", |v| v.hit_emitter = 1),
                 ("hit_count", |v| v.hit_count = 1),
+                ("death_source", |v| v.death_source = 1),
             ],
         );
         check_uniform::<CollisionFrame>(
