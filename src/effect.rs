@@ -1070,6 +1070,29 @@ mod tests {
     }
 
     #[test]
+    fn rejects_bad_event_triggers() {
+        let mut d = sample();
+        d.emitters.truncate(1);
+        d.emitters.push(d.emitters[0].clone());
+        d.emitters[1].trigger = Trigger::OnDeath { of: 1, count: 0 };
+        let fields: Vec<_> = d.problems().into_iter().map(|p| p.field).collect();
+        assert!(
+            fields.contains(&"emitters[1].trigger.OnDeath.of".into()),
+            "{fields:?}"
+        );
+        assert!(
+            fields.contains(&"emitters[1].trigger.count".into()),
+            "{fields:?}"
+        );
+        d.emitters[1].trigger = Trigger::OnDeath { of: 0, count: 400 };
+        assert!(d.problems().is_empty(), "{:?}", d.problems());
+        assert_eq!(d.death_source(), Some(0));
+        d.emitters[0].trigger = Trigger::OnDeath { of: 1, count: 1 };
+        let fields: Vec<_> = d.problems().into_iter().map(|p| p.field).collect();
+        assert_eq!(fields, ["emitters[].trigger"]);
+    }
+
+    #[test]
     fn unknown_field_is_a_syntax_error() {
         let src = sample().to_ron().replacen("name:", "colour: 3, name:", 1);
         let err = EffectDesc::from_ron(&src).unwrap_err().to_string();
