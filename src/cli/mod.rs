@@ -18,7 +18,9 @@ use args::Common;
 pub fn check(file: &std::path::Path) -> ExitCode {
     match EffectDesc::from_file(file) {
         Ok(desc) => {
-            println!("{}: ok ({} emitters)", file.display(), desc.emitters.len());
+            let n = desc.emitters.len();
+            let s = if n == 1 { "" } else { "s" };
+            println!("{}: ok ({n} emitter{s})", file.display());
             ExitCode::SUCCESS
         }
         Err(Error::Io { path, source }) => {
