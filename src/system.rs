@@ -87,8 +87,8 @@ pub struct ParticleSystem {
     bodies: wgpu::Buffer,
     bodies_pass: Option<(BodiesPass, wgpu::BindGroup)>,
     gravity: Option<(GravityPass, [wgpu::BindGroup; 2])>,
-    /// Spawning at collision hits, per live list (effects with an OnHit emitter).
-    on_hit_bind: Option<[wgpu::BindGroup; 2]>,
+    /// Whether an emitter spawns at GPU events (OnHit / OnDeath); it uses `emit_bind`.
+    spawns_on_hit: bool,
     cull_bind: [wgpu::BindGroup; 2],
     sort_bind: Option<SortBinding>,
     draw_bind: wgpu::BindGroup,
@@ -172,9 +172,6 @@ impl ParticleSystem {
             let binds = per_list(&|c| pass.bind(device, &pool, c, &effect_buf));
             (pass, binds)
         });
-        let on_hit_bind = desc.hit_emitter().is_some().then(|| {
-            per_list(&|l| emit.bind_on_hit(device, &pool, l, &emit_buf, &effect_buf, &bodies))
-        });
         let bodies_pass = (body_count > 0).then(|| {
             let pass = BodiesPass::new(device);
             let bind = pass.bind(device, &bodies, &frame_buf, &effect_buf);
@@ -226,7 +223,7 @@ impl ParticleSystem {
             bodies,
             bodies_pass,
             gravity,
-            on_hit_bind,
+            spawns_on_hit: desc.hit_emitter().is_some(),
             cull_bind,
             sort_bind,
             draw_bind,
@@ -381,8 +378,9 @@ impl ParticleSystem {
                         bodies.record(pass, bind);
                     }
                 }
-                if let Some(binds) = &self.on_hit_bind {
-                    self.emit.record_on_hit(pass, &binds[self.live], &self.pool);
+                if self.spawns_on_hit {
+                    let bind = &self.emit_bind[self.live];
+                    self.emit.record_on_hit(pass, bind, &self.pool);
                     self.args.record_after_spawn(pass, &self.args_bind);
                 }
             }

@@ -10,12 +10,12 @@ const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 pub struct EmitPass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
-    hit_layout: wgpu::BindGroupLayout,
     on_hit: wgpu::ComputePipeline,
 }
 
 impl EmitPass {
     pub fn new(device: &wgpu::Device) -> Self {
+        // one layout for both entry points: `main` leaves the hit events (binding 7) unused
         let layout = layout(
             device,
             "emit",
@@ -27,33 +27,20 @@ impl EmitPass {
                 uniform(4, C),
                 uniform(5, C),
                 storage(6, true, C),
-            ],
-        );
-        let pipeline = compute_pipeline(device, Shader::Emit, "main", &layout);
-        let hit_layout = super::layout(
-            device,
-            "emit_on_hit",
-            &[
-                storage(0, false, C),
-                storage(1, true, C),
-                storage(2, false, C),
-                storage(3, false, C),
-                uniform(4, C),
-                uniform(5, C),
-                storage(6, true, C),
                 storage(7, true, C),
             ],
         );
-        let on_hit = compute_pipeline(device, Shader::Emit, "spawn_on_hit", &hit_layout);
+        let pipeline = compute_pipeline(device, Shader::Emit, "main", &layout);
+        let on_hit = compute_pipeline(device, Shader::Emit, "spawn_on_hit", &layout);
         EmitPass {
             layout,
             pipeline,
-            hit_layout,
             on_hit,
         }
     }
 
-    /// Bind group appending to alive list `current`.
+    /// Bind group appending to alive list `current`; `record` spawns from the CPU's request,
+    /// `record_on_hit` at the hit events into the list simulate wrote.
     pub fn bind(
         &self,
         device: &wgpu::Device,
@@ -71,32 +58,6 @@ impl EmitPass {
                 &pool.particles,
                 &pool.dead,
                 &pool.alive[current],
-                &pool.counters,
-                emit,
-                effect,
-                bodies,
-            ],
-        )
-    }
-
-    /// Bind group spawning at hits into alive list `live` (the list simulate wrote).
-    pub fn bind_on_hit(
-        &self,
-        device: &wgpu::Device,
-        pool: &ParticlePool,
-        live: usize,
-        emit: &wgpu::Buffer,
-        effect: &wgpu::Buffer,
-        bodies: &wgpu::Buffer,
-    ) -> wgpu::BindGroup {
-        bind_buffers(
-            device,
-            "emit_on_hit",
-            &self.hit_layout,
-            &[
-                &pool.particles,
-                &pool.dead,
-                &pool.alive[live],
                 &pool.counters,
                 emit,
                 effect,
