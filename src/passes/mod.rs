@@ -74,23 +74,25 @@ pub fn compute_pipeline(
     entry: &str,
     layout: &wgpu::BindGroupLayout,
 ) -> wgpu::ComputePipeline {
-    compute_pipeline_with(device, shader, entry, layout, &[])
+    compute_pipeline_with(device, shader, entry, &[layout], &[])
 }
 
-/// As [`compute_pipeline`], with the module specialised by [`Shader::source_with`].
+/// As [`compute_pipeline`], with bind groups 0.. laid out by `layouts` and the module
+/// specialised by [`Shader::source_with`].
 ///
 /// [`Shader::source_with`]: crate::shaders::Shader::source_with
 pub fn compute_pipeline_with(
     device: &wgpu::Device,
     shader: crate::shaders::Shader,
     entry: &str,
-    layout: &wgpu::BindGroupLayout,
+    layouts: &[&wgpu::BindGroupLayout],
     consts: &[(&str, u32)],
 ) -> wgpu::ComputePipeline {
     let module = shader.module_with(device, consts);
+    let layouts: Vec<_> = layouts.iter().map(|&l| Some(l)).collect();
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(shader.name()),
-        bind_group_layouts: &[Some(layout)],
+        bind_group_layouts: &layouts,
         immediate_size: 0,
     });
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {

@@ -1,7 +1,7 @@
 //! Simulate pass (`shaders/simulate.wgsl`): forces, Euler step, age, spin, death by
 //! lifetime or bounds; survivors to the next alive list, the dead to the dead list.
 
-use super::{bind_buffers, layout, storage, texture, uniform};
+use super::{bind_buffers, compute_pipeline_with, layout, storage, texture, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::IndirectArgs;
@@ -32,21 +32,10 @@ impl SimulatePass {
                 storage(9, true, C),
             ],
         );
-        let module = Shader::Simulate.module_with(device, &[("COLLIDE", collide as u32)]);
         let collision = collision_layout(device);
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("simulate"),
-            bind_group_layouts: &[Some(&layout), Some(&collision)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("simulate"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let consts = [("COLLIDE", collide as u32)];
+        let layouts = [&layout, &collision];
+        let pipeline = compute_pipeline_with(device, Shader::Simulate, "main", &layouts, &consts);
         SimulatePass { layout, pipeline }
     }
 

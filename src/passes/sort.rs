@@ -197,7 +197,13 @@ impl SortPass {
             ],
         );
         let with_steps = |entry, r: u32| {
-            compute_pipeline_with(device, Shader::Sort, entry, &sort_layout, &[("STEPS", r)])
+            compute_pipeline_with(
+                device,
+                Shader::Sort,
+                entry,
+                &[&sort_layout],
+                &[("STEPS", r)],
+            )
         };
         SortPass {
             args: compute_pipeline(device, Shader::Sort, "sort_args", &args_layout),
