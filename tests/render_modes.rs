@@ -9,46 +9,16 @@ use flurry::{Camera, Scale, Settings};
 use glam::Vec3;
 
 fn one_particle(render: RenderMode, vel: [f32; 3]) -> EffectDesc {
+    let one = common::held(
+        Shape::Point([0.0; 3]),
+        1,
+        Range::new(1.0, 0.0),
+        [1.0; 4],
+        vel,
+    );
     EffectDesc {
-        name: "one".into(),
-        emitters: vec![EmitterDesc {
-            shape: Shape::Point([0.0; 3]),
-            rate: 0.0,
-            bursts: vec![Burst {
-                time: 0.0,
-                count: 1,
-                every: None,
-                cycles: None,
-            }],
-            velocity: Velocity::Linear {
-                mean: vel,
-                variance: [0.0; 3],
-            },
-            lifetime: Range::new(100.0, 0.0),
-            size: Range::new(1.0, 0.0),
-            color: ColorRange {
-                mean: [1.0; 4],
-                variance: [0.0; 4],
-            },
-            rotation: Range::default(),
-            spin: Range::default(),
-            trigger: Trigger::Schedule,
-        }],
-        forces: Forces {
-            gravity: [0.0; 3],
-            wind: [0.0; 3],
-            drag: 0.0,
-        },
-        integrator: Integrator::ExplicitEuler,
-        bounds: None,
-        over_life: OverLife::default(),
-        blend: Blend::Alpha,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
-        bodies: None,
-        self_gravity: None,
         render,
+        ..common::still("one", vec![one])
     }
 }
 

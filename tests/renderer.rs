@@ -145,51 +145,13 @@ fn effects_can_be_removed_and_passes_timed() {
 /// Alpha-blended effect of single large particles at the given points, in one colour.
 fn dots(points: &[[f32; 3]], rgb: [f32; 3]) -> flurry::EffectDesc {
     use flurry::effect::*;
+    let color = [rgb[0], rgb[1], rgb[2], 0.95];
+    let size = Range::new(1.5, 0.0);
     let emitters = points
         .iter()
-        .map(|&p| EmitterDesc {
-            shape: Shape::Point(p),
-            rate: 0.0,
-            bursts: vec![Burst {
-                time: 0.0,
-                count: 1,
-                every: None,
-                cycles: None,
-            }],
-            velocity: Velocity::Linear {
-                mean: [0.0; 3],
-                variance: [0.0; 3],
-            },
-            lifetime: Range::new(100.0, 0.0),
-            size: Range::new(1.5, 0.0),
-            color: ColorRange {
-                mean: [rgb[0], rgb[1], rgb[2], 0.95],
-                variance: [0.0; 4],
-            },
-            rotation: Range::default(),
-            spin: Range::default(),
-            trigger: Trigger::Schedule,
-        })
+        .map(|&p| common::held(Shape::Point(p), 1, size, color, [0.0; 3]))
         .collect();
-    EffectDesc {
-        name: "dots".into(),
-        emitters,
-        forces: Forces {
-            gravity: [0.0; 3],
-            wind: [0.0; 3],
-            drag: 0.0,
-        },
-        integrator: Integrator::ExplicitEuler,
-        bounds: None,
-        over_life: OverLife::default(),
-        blend: Blend::Alpha,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
-        bodies: None,
-        self_gravity: None,
-        render: RenderMode::Billboard,
-    }
+    common::still("dots", emitters)
 }
 
 #[test]

@@ -37,41 +37,45 @@ use flurry::types::HostQuad;
 use flurry::{Camera, Settings};
 use glam::Vec3;
 
-/// Linear grey of the test wall, and its sRGB byte.
-pub const WALL_GREY: f32 = 0.3;
-
-/// A static cloud of orange particles (radius 1.5 m at the origin) behind an opaque grey
-/// wall at z = 2 that covers the left half of a 128×96 view from (0, 0, 6).
-pub fn wall_scene(gpu: &GpuContext, settings: Settings) -> Scene {
-    let desc = EffectDesc {
-        name: "cloud".into(),
-        emitters: vec![EmitterDesc {
-            shape: Shape::Sphere {
-                center: [0.0; 3],
-                radius: 1.5,
-                surface: false,
-            },
-            rate: 0.0,
-            bursts: vec![Burst {
-                time: 0.0,
-                count: 4096,
-                every: None,
-                cycles: None,
-            }],
-            velocity: Velocity::Linear {
-                mean: [0.0; 3],
-                variance: [0.0; 3],
-            },
-            lifetime: Range::new(100.0, 0.0),
-            size: Range::new(0.15, 0.05),
-            color: ColorRange {
-                mean: [1.0, 0.5, 0.1, 0.9],
-                variance: [0.0; 4],
-            },
-            rotation: Range::default(),
-            spin: Range::default(),
-            trigger: Trigger::Schedule,
+/// `count` particles born at t = 0 in `shape` with one size range, colour and velocity,
+/// living 100 s: the still subjects of picture tests.
+pub fn held(
+    shape: Shape,
+    count: u32,
+    size: Range,
+    color: [f32; 4],
+    velocity: [f32; 3],
+) -> EmitterDesc {
+    EmitterDesc {
+        shape,
+        rate: 0.0,
+        bursts: vec![Burst {
+            time: 0.0,
+            count,
+            every: None,
+            cycles: None,
         }],
+        velocity: Velocity::Linear {
+            mean: velocity,
+            variance: [0.0; 3],
+        },
+        lifetime: Range::new(100.0, 0.0),
+        size,
+        color: ColorRange {
+            mean: color,
+            variance: [0.0; 4],
+        },
+        rotation: Range::default(),
+        spin: Range::default(),
+        trigger: Trigger::Schedule,
+    }
+}
+
+/// An effect of `emitters` with no forces, bounds or sorting: alpha-blended billboards.
+pub fn still(name: &str, emitters: Vec<EmitterDesc>) -> EffectDesc {
+    EffectDesc {
+        name: name.into(),
+        emitters,
         forces: Forces {
             gravity: [0.0; 3],
             wind: [0.0; 3],
@@ -87,7 +91,23 @@ pub fn wall_scene(gpu: &GpuContext, settings: Settings) -> Scene {
         bodies: None,
         self_gravity: None,
         render: RenderMode::Billboard,
+    }
+}
+
+/// Linear grey of the test wall, and its sRGB byte.
+pub const WALL_GREY: f32 = 0.3;
+
+/// A static cloud of orange particles (radius 1.5 m at the origin) behind an opaque grey
+/// wall at z = 2 that covers the left half of a 128×96 view from (0, 0, 6).
+pub fn wall_scene(gpu: &GpuContext, settings: Settings) -> Scene {
+    let cloud = Shape::Sphere {
+        center: [0.0; 3],
+        radius: 1.5,
+        surface: false,
     };
+    let size = Range::new(0.15, 0.05);
+    let orange = [1.0, 0.5, 0.1, 0.9];
+    let desc = still("cloud", vec![held(cloud, 4096, size, orange, [0.0; 3])]);
     let camera = |aspect| Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, aspect);
     let mut scene = Scene::new(gpu, &desc, 4096, 1, (128, 96), camera)
         .unwrap()
