@@ -19,51 +19,26 @@ fn step(gpu: &GpuContext, system: &mut ParticleSystem, dt: f32) {
 /// One core of mass 1 (softening 0.1) at rest, 512 stars on a ring of radius 1 about it.
 fn ring(integrator: Integrator) -> EffectDesc {
     let normal = [0.0, 1.0, 0.0];
-    EffectDesc {
-        name: "ring".into(),
-        emitters: vec![EmitterDesc {
-            // a scale length far beyond the cut puts every star at the cut radius
-            shape: Shape::Galaxy {
-                body: 0,
-                scale_length: 1e4,
-                max_radius: 1.0,
-                thickness: 0.0,
-                normal,
-            },
-            rate: 0.0,
-            bursts: vec![Burst {
-                time: 0.0,
-                count: 512,
-                every: None,
-                cycles: None,
-            }],
-            velocity: Velocity::Orbit {
-                body: 0,
-                normal,
-                dispersion: 0.0,
-            },
-            lifetime: Range::new(1e6, 0.0),
-            size: Range::new(0.02, 0.0),
-            color: ColorRange {
-                mean: [1.0; 4],
-                variance: [0.0; 4],
-            },
-            rotation: Range::default(),
-            spin: Range::default(),
-            trigger: Trigger::Schedule,
-        }],
-        forces: Forces {
-            gravity: [0.0; 3],
-            wind: [0.0; 3],
-            drag: 0.0,
+    // a scale length far beyond the cut puts every star at the cut radius
+    let shape = Shape::Galaxy {
+        body: 0,
+        scale_length: 1e4,
+        max_radius: 1.0,
+        thickness: 0.0,
+        normal,
+    };
+    let stars = EmitterDesc {
+        velocity: Velocity::Orbit {
+            body: 0,
+            normal,
+            dispersion: 0.0,
         },
+        lifetime: Range::new(1e6, 0.0),
+        ..common::held(shape, 512, Range::new(0.02, 0.0), [1.0; 4], [0.0; 3])
+    };
+    EffectDesc {
         integrator,
-        bounds: None,
-        over_life: OverLife::default(),
         blend: Blend::Additive,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
         bodies: Some(Bodies {
             g: 1.0,
             bodies: vec![BodyDesc {
@@ -73,8 +48,7 @@ fn ring(integrator: Integrator) -> EffectDesc {
                 softening: 0.1,
             }],
         }),
-        self_gravity: None,
-        render: RenderMode::Billboard,
+        ..common::still("ring", vec![stars])
     }
 }
 

@@ -8,54 +8,24 @@ use flurry::{Camera, GpuContext, ParticleSystem};
 use glam::Vec3;
 
 fn cluster(n: u32, integrator: Integrator) -> EffectDesc {
+    let ball = Shape::Sphere {
+        center: [0.0; 3],
+        radius: 2.0,
+        surface: false,
+    };
+    let stars = EmitterDesc {
+        lifetime: Range::new(1e6, 0.0),
+        ..common::held(ball, n, Range::new(0.02, 0.0), [1.0; 4], [0.0; 3])
+    };
     EffectDesc {
-        name: "cluster".into(),
-        emitters: vec![EmitterDesc {
-            shape: Shape::Sphere {
-                center: [0.0; 3],
-                radius: 2.0,
-                surface: false,
-            },
-            rate: 0.0,
-            bursts: vec![Burst {
-                time: 0.0,
-                count: n,
-                every: None,
-                cycles: None,
-            }],
-            velocity: Velocity::Linear {
-                mean: [0.0; 3],
-                variance: [0.0; 3],
-            },
-            lifetime: Range::new(1e6, 0.0),
-            size: Range::new(0.02, 0.0),
-            color: ColorRange {
-                mean: [1.0; 4],
-                variance: [0.0; 4],
-            },
-            rotation: Range::default(),
-            spin: Range::default(),
-            trigger: Trigger::Schedule,
-        }],
-        forces: Forces {
-            gravity: [0.0; 3],
-            wind: [0.0; 3],
-            drag: 0.0,
-        },
         integrator,
-        bounds: None,
-        over_life: OverLife::default(),
         blend: Blend::Additive,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
-        bodies: None,
         self_gravity: Some(SelfGravity {
             g: 1.0,
             mass: 1.0 / n as f32,
             softening: 0.05,
         }),
-        render: RenderMode::Billboard,
+        ..common::still("cluster", vec![stars])
     }
 }
 
