@@ -158,6 +158,20 @@ fn append_spawned(lid: u32, emitted: bool, slot: u32, local: u32) {
     }
 }
 
+const NO_SLOT: u32 = 0xffffffffu;
+
+// Pops an index off the dead list; a pop that finds it empty is undone, counted as dropped
+// and answers NO_SLOT.
+fn pop_dead() -> u32 {
+    let old = atomicSub(&counters.dead, 1);
+    if old > 0 {
+        return dead_list[u32(old - 1)];
+    }
+    atomicAdd(&counters.dead, 1);
+    atomicAdd(&wg_dropped, 1u);
+    return NO_SLOT;
+}
+
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let ordinal = gid.x;
@@ -165,15 +179,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var local = 0u;
     var emitted = false;
     if ordinal < emit.request {
-        let old = atomicSub(&counters.dead, 1);
-        if old > 0 {
-            slot = dead_list[u32(old - 1)];
+        slot = pop_dead();
+        if slot != NO_SLOT {
             particles[slot] = spawn_particle(ordinal);
             local = atomicAdd(&wg_emitted, 1u);
             emitted = true;
-        } else {
-            atomicAdd(&counters.dead, 1);
-            atomicAdd(&wg_dropped, 1u);
         }
     }
     append_spawned(lid, emitted, slot, local);
@@ -191,11 +201,10 @@ fn spawn_on_hit(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_in
     var local = 0u;
     var emitted = false;
     if gid.x < request {
-        let old = atomicSub(&counters.dead, 1);
         let n = atomicAdd(&counters.hit_spawned, 1u);
-        if old > 0 {
+        slot = pop_dead();
+        if slot != NO_SLOT {
             let ev = hit_events[gid.x / effect.hit_count];
-            slot = dead_list[u32(old - 1)];
             var p = spawn_from(effect.hit_emitter, 0x80000000u | (n & 0x7fffffffu));
             p.pos = ev.pos + p.pos;
             let into = dot(p.vel, ev.normal);
@@ -205,9 +214,6 @@ fn spawn_on_hit(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_in
             particles[slot] = p;
             local = atomicAdd(&wg_emitted, 1u);
             emitted = true;
-        } else {
-            atomicAdd(&counters.dead, 1);
-            atomicAdd(&wg_dropped, 1u);
         }
     }
     append_spawned(lid, emitted, slot, local);
