@@ -125,6 +125,15 @@ fn surface_normal(t: vec2<i32>, toward: vec3<f32>) -> vec3<f32> {
     return n;
 }
 
+// The events this frame (collision hits, deaths that spawn), as many as the buffer holds;
+// the count keeps rising past it so the spawn pass can clamp.
+fn push_event(ev: HitEvent) {
+    let e = atomicAdd(&counters.events, 1u);
+    if e < arrayLength(&hit_events) {
+        hit_events[e] = ev;
+    }
+}
+
 // The particle moved from x_old to *x (velocity *v): if it crossed the stored surface
 // from the front and is behind it by less than the thickness, respond. Returns false
 // when the response kills it. Off-screen positions and the far plane never collide.
@@ -172,11 +181,7 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     let n = surface_normal(now.texel, x_old);
     // back onto the surface along its normal, a millimetre in front
     let onto = *x - n * (dot(*x - surface_point(now.texel), n) - 1e-3);
-    // the hook for hit events: this frame's hits, as many as the buffer holds
-    let e = atomicAdd(&counters.events, 1u);
-    if e < arrayLength(&hit_events) {
-        hit_events[e] = HitEvent(onto, (*p).id, n, max(-dot(*v, n), 0.0));
-    }
+    push_event(HitEvent(onto, (*p).id, n, max(-dot(*v, n), 0.0)));
     if effect.collision == COLLIDE_KILL {
         return false;
     }
@@ -229,11 +234,8 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     }
     (*p).vel = v_out;
     if !alive && (*p).emitter == effect.death_source {
-        // a death that spawns (rockets bursting): an event where it died
-        let e = atomicAdd(&counters.events, 1u);
-        if e < arrayLength(&hit_events) {
-            hit_events[e] = HitEvent(x, (*p).id, vec3<f32>(0.0), length(v_out));
-        }
+        // a death that spawns (rockets bursting): an event where it died, no surface normal
+        push_event(HitEvent(x, (*p).id, vec3<f32>(0.0), length(v_out)));
     }
     let lo = effect.bounds_min;
     let hi = effect.bounds_max;
