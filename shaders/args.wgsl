@@ -24,6 +24,7 @@ fn after_simulate() {
     atomicStore(&counters.alive, n);
     atomicStore(&counters.next_alive, 0u);
     atomicStore(&counters.visible, 0u);
+    atomicStore(&counters.splatted, 0u);
     // a further substep simulates the survivors
     args.sim_x = (n + WORKGROUP - 1u) / WORKGROUP;
     args.sim_y = 1u;
@@ -46,9 +47,13 @@ fn after_spawn() {
     args.cull_x = (n + WORKGROUP - 1u) / WORKGROUP;
 }
 
-// After cull: one instance per visible particle, three vertices (one triangle) each.
+// After cull: one instance per visible particle, three vertices (one triangle) each;
+// one splat thread per splatted particle.
 @compute @workgroup_size(1)
 fn after_cull() {
+    args.splat_x = (atomicLoad(&counters.splatted) + WORKGROUP - 1u) / WORKGROUP;
+    args.splat_y = 1u;
+    args.splat_z = 1u;
     args.draw_vertex_count = 3u;
     args.draw_instance_count = atomicLoad(&counters.visible);
     args.draw_first_vertex = 0u;

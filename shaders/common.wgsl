@@ -31,7 +31,7 @@ struct Counters {
     hits: atomic<u32>,       // depth-collision hits since creation
     events: atomic<u32>,     // hit events written this frame (may exceed the event buffer)
     hit_spawned: atomic<u32>,// particles spawned by hit events since creation
-    _pad0: u32,
+    splatted: atomic<u32>,   // entries of the splat list written by cull this frame
     _pad1: u32,
     _pad2: u32,
 }
@@ -45,7 +45,7 @@ struct HitEvent {
     speed: f32,              // speed into the surface at the hit
 }
 
-// Indirect arguments written on the GPU from the counters (64 bytes).
+// Indirect arguments written on the GPU from the counters (80 bytes).
 struct IndirectArgs {
     sim_x: u32,              // dispatch_workgroups_indirect for simulate, offset 0
     sim_y: u32,
@@ -63,6 +63,10 @@ struct IndirectArgs {
     spawn_y: u32,
     spawn_z: u32,
     spawn_request: u32,      // particles the hit spawns ask for this frame
+    splat_x: u32,            // dispatch_workgroups_indirect for the splat, offset 64
+    splat_y: u32,
+    splat_z: u32,
+    _pad2: u32,
 }
 
 // Per-frame camera and clock.
@@ -78,8 +82,11 @@ struct FrameUniforms {
     planes: array<vec4<f32>, 6>,
     near: f32,               // projection planes, metres (depth 0 at near, 1 at far)
     far: f32,
-    _pad0: f32,
-    _pad1: f32,
+    // particle target pixels per metre at 1 m from the eye (target height / 2 tan(fov_y / 2))
+    pixel_scale: f32,
+    // particles whose projected radius is at most this many target pixels are splatted
+    // (splat.wgsl), larger ones drawn (draw.wgsl); 0: every particle is drawn
+    splat_radius: f32,
 }
 
 // Distance along the view axis of a [0, 1] depth (perspective, 0 = near plane).
@@ -236,4 +243,88 @@ fn life_t(p: Particle) -> f32 {
 // Drawn radius (half the diameter, with size over life).
 fn drawn_radius(p: Particle, size_end: f32) -> f32 {
     return 0.5 * p.size * mix(1.0, size_end, life_t(p));
+}
+
+// A particle's quad: centre, and the world-space half axes of its unit disc (uv in
+// [-1, 1]^2 maps to centre + uv.x * x + uv.y * y), by the effect's render mode.
+struct Quad {
+    center: vec3<f32>,
+    x: vec3<f32>,
+    y: vec3<f32>,
+}
+
+fn particle_quad(p: Particle, effect: EffectParams, frame: FrameUniforms) -> Quad {
+    let radius = drawn_radius(p, effect.size_end);
+    var axis_x = frame.cam_right;
+    var axis_y = frame.cam_up;
+    var angle_2d = p.rotation;
+    var extent = vec2<f32>(radius);
+    let to_eye = frame.eye - p.pos;
+    switch effect.render_mode {
+        case RENDER_UPRIGHT: {
+            axis_y = vec3<f32>(0.0, 1.0, 0.0);
+            let side = cross(axis_y, to_eye);
+            axis_x = select(frame.cam_right, normalize(side), length(side) > 1e-6);
+            angle_2d = 0.0;
+        }
+        case RENDER_STRETCHED: {
+            let speed = length(p.vel);
+            let side = cross(p.vel, to_eye);
+            if speed > 1e-5 && length(side) > 1e-9 {
+                axis_y = p.vel / speed;
+                axis_x = normalize(side);
+                extent.y = radius + 0.5 * speed * effect.stretch;
+            }
+            angle_2d = 0.0;
+        }
+        case RENDER_TUMBLING: {
+            // spinning about its own X axis by the rotation, and about Y a little slower
+            let a = p.rotation;
+            let b = 0.73 * p.rotation + f32(p.id & 255u) * 0.1;
+            axis_x = vec3<f32>(cos(b), 0.0, -sin(b));
+            axis_y = vec3<f32>(sin(a) * sin(b), cos(a), sin(a) * cos(b));
+            angle_2d = 0.0;
+        }
+        default: {}
+    }
+    let c = cos(angle_2d);
+    let s = sin(angle_2d);
+    var q: Quad;
+    q.center = p.pos;
+    q.x = axis_x * (c * extent.x) + axis_y * (s * extent.y);
+    q.y = axis_y * (c * extent.y) - axis_x * (s * extent.x);
+    return q;
+}
+
+// Largest world-space half extent of a particle's quad (the stretched streak's length).
+fn quad_extent(p: Particle, effect: EffectParams) -> f32 {
+    let radius = drawn_radius(p, effect.size_end);
+    if effect.render_mode == RENDER_STRETCHED {
+        return radius + 0.5 * length(p.vel) * effect.stretch;
+    }
+    return radius;
+}
+
+// Premultiplied-ready straight colour of a particle (colour over life, settled fade).
+fn particle_color(p: Particle, effect: EffectParams) -> vec4<f32> {
+    var color = unpack4x8unorm(p.color) * mix(vec4<f32>(1.0), effect.color_end, life_t(p));
+    if (p.flags & FLAG_SETTLED) != 0u {
+        // settled on the scene: fade out over settle_time
+        color.a *= clamp(1.0 - (p.age - p.settled_at) / effect.settle_time, 0.0, 1.0);
+    }
+    return color;
+}
+
+// The soft disc sprite's coverage at uv (|uv| = 1 at the rim).
+fn sprite_falloff(uv: vec2<f32>) -> f32 {
+    return 1.0 - smoothstep(0.25, 1.0, dot(uv, uv));
+}
+
+// Soft particles: fade over soft_distance metres in front of the scene's depth.
+fn soft_fade(scene: f32, depth: f32, soft_distance: f32, frame: FrameUniforms) -> f32 {
+    if soft_distance <= 0.0 {
+        return 1.0;
+    }
+    let gap = linear_depth(scene, frame.near, frame.far) - linear_depth(depth, frame.near, frame.far);
+    return clamp(gap / soft_distance, 0.0, 1.0);
 }

@@ -2,7 +2,9 @@
 //
 // Each alive particle's bounding sphere (position, drawn radius) is tested against the six
 // frustum planes; visible ones are appended to the visible list as (key, index) with
-// key = sort_key(distance to the eye), one global atomic per workgroup.
+// key = sort_key(distance to the eye), one global atomic per workgroup. Particles whose
+// projected radius is at most frame.splat_radius target pixels go to the splat list
+// instead (splat.wgsl draws them by compute, unsorted).
 
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> alive_list: array<u32>;
@@ -10,9 +12,12 @@
 @group(0) @binding(3) var<storage, read_write> counters: Counters;
 @group(0) @binding(4) var<uniform> frame: FrameUniforms;
 @group(0) @binding(5) var<uniform> effect: EffectParams;
+@group(0) @binding(6) var<storage, read_write> splat_list: array<u32>;
 
 var<workgroup> wg_count: atomic<u32>;
 var<workgroup> wg_base: u32;
+var<workgroup> wg_splat_count: atomic<u32>;
+var<workgroup> wg_splat_base: u32;
 
 fn in_frustum(center: vec3<f32>, radius: f32) -> bool {
     for (var i = 0u; i < 6u; i++) {
@@ -28,6 +33,7 @@ fn in_frustum(center: vec3<f32>, radius: f32) -> bool {
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let n = atomicLoad(&counters.alive);
     var shown = false;
+    var splat = false;
     var local = 0u;
     var index = 0u;
     var key = 0u;
@@ -35,9 +41,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         index = alive_list[gid.x];
         let p = particles[index];
         if in_frustum(p.pos, drawn_radius(p, effect.size_end)) {
-            shown = true;
-            key = sort_key(distance(p.pos, frame.eye));
-            local = atomicAdd(&wg_count, 1u);
+            let forward = cross(frame.cam_up, frame.cam_right);
+            let depth = dot(p.pos - frame.eye, forward);
+            let radius_px = quad_extent(p, effect) * frame.pixel_scale / max(depth, 1e-6);
+            if frame.splat_radius > 0.0 && radius_px <= frame.splat_radius {
+                splat = true;
+                local = atomicAdd(&wg_splat_count, 1u);
+            } else {
+                shown = true;
+                key = sort_key(distance(p.pos, frame.eye));
+                local = atomicAdd(&wg_count, 1u);
+            }
         }
     }
     workgroupBarrier();
@@ -46,9 +60,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         if c > 0u {
             wg_base = atomicAdd(&counters.visible, c);
         }
+        let s = atomicLoad(&wg_splat_count);
+        if s > 0u {
+            wg_splat_base = atomicAdd(&counters.splatted, s);
+        }
     }
     workgroupBarrier();
     if shown {
         visible[wg_base + local] = vec2<u32>(key, index);
+    }
+    if splat {
+        splat_list[wg_splat_base + local] = index;
     }
 }

@@ -57,54 +57,13 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     // one triangle circumscribing the unit disc: corners at radius 2, 120° apart
     let angle = 1.5707963 + 2.0943951 * f32(vi);
     let corner = 2.0 * vec2<f32>(cos(angle), sin(angle));
-    let t = life_t(p);
-    let radius = drawn_radius(p, effect.size_end);
-    // the quad's axes and half extents, by render mode
-    var axis_x = frame.cam_right;
-    var axis_y = frame.cam_up;
-    var angle_2d = p.rotation;
-    var extent = vec2<f32>(radius);
-    let to_eye = frame.eye - p.pos;
-    switch effect.render_mode {
-        case RENDER_UPRIGHT: {
-            axis_y = vec3<f32>(0.0, 1.0, 0.0);
-            let side = cross(axis_y, to_eye);
-            axis_x = select(frame.cam_right, normalize(side), length(side) > 1e-6);
-            angle_2d = 0.0;
-        }
-        case RENDER_STRETCHED: {
-            let speed = length(p.vel);
-            let side = cross(p.vel, to_eye);
-            if speed > 1e-5 && length(side) > 1e-9 {
-                axis_y = p.vel / speed;
-                axis_x = normalize(side);
-                extent.y = radius + 0.5 * speed * effect.stretch;
-            }
-            angle_2d = 0.0;
-        }
-        case RENDER_TUMBLING: {
-            // spinning about its own X axis by the rotation, and about Y a little slower
-            let a = p.rotation;
-            let b = 0.73 * p.rotation + f32(p.id & 255u) * 0.1;
-            axis_x = vec3<f32>(cos(b), 0.0, -sin(b));
-            axis_y = vec3<f32>(sin(a) * sin(b), cos(a), sin(a) * cos(b));
-            angle_2d = 0.0;
-        }
-        default: {}
-    }
-    let c = cos(angle_2d);
-    let s = sin(angle_2d);
-    let r = vec2<f32>(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * extent;
-    let world = p.pos + axis_x * r.x + axis_y * r.y;
+    let q = particle_quad(p, effect, frame);
+    let world = q.center + q.x * corner.x + q.y * corner.y;
     var out: VsOut;
     out.blend = vec2<f32>(effect.soft_distance, f32(effect.additive));
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     out.uv = corner;
-    out.color = unpack4x8unorm(p.color) * mix(vec4<f32>(1.0), effect.color_end, t);
-    if (p.flags & FLAG_SETTLED) != 0u {
-        // settled on the scene: fade out over settle_time
-        out.color.a *= clamp(1.0 - (p.age - p.settled_at) / effect.settle_time, 0.0, 1.0);
-    }
+    out.color = particle_color(p, effect);
     return out;
 }
 
@@ -117,14 +76,7 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     if in.clip.z > scene {
         discard;
     }
-    var fade = 1.0;
-    if in.blend.x > 0.0 {
-        let gap = linear_depth(scene, frame.near, frame.far)
-            - linear_depth(in.clip.z, frame.near, frame.far);
-        fade = clamp(gap / in.blend.x, 0.0, 1.0);
-    }
-    let d2 = dot(in.uv, in.uv);
-    let falloff = 1.0 - smoothstep(0.25, 1.0, d2);
-    let a = in.color.a * falloff * fade;
+    let fade = soft_fade(scene, in.clip.z, in.blend.x, frame);
+    let a = in.color.a * sprite_falloff(in.uv) * fade;
     return vec4<f32>(in.color.rgb * a, select(a, 0.0, in.blend.y > 0.5));
 }

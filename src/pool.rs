@@ -21,6 +21,8 @@ pub struct ParticlePool {
     /// Visible (sort key, index) pairs written by cull, sorted in place; padded to
     /// [`padded_len`] pairs for the bitonic sort.
     pub visible: wgpu::Buffer,
+    /// Indices of the particles cull sends to the compute splat this frame.
+    pub splat: wgpu::Buffer,
     pub counters: wgpu::Buffer,
     pub args: wgpu::Buffer,
     /// All-pairs gravity accelerations per slot (vec4; one slot when the effect has none).
@@ -46,6 +48,8 @@ pub struct PoolSnapshot {
     pub dead: Vec<u32>,
     /// The visible (key, index) pairs in draw order (`counters.visible` entries).
     pub visible: Vec<[u32; 2]>,
+    /// The indices cull sent to the compute splat (`counters.splatted` entries).
+    pub splat: Vec<u32>,
     /// The last frame's depth-collision hits (as many as were stored).
     pub hit_events: Vec<HitEvent>,
     pub args: IndirectArgs,
@@ -119,6 +123,7 @@ impl ParticlePool {
             buffer("flurry.alive_b", n * 4, storage),
         ];
         let visible = buffer("flurry.visible", padded_len(capacity) as u64 * 8, storage);
+        let splat = buffer("flurry.splat", n * 4, storage);
         let counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.counters"),
             contents: bytemuck::bytes_of(&Counters {
@@ -147,6 +152,7 @@ impl ParticlePool {
             dead,
             alive,
             visible,
+            splat,
             counters,
             args,
         }
@@ -181,6 +187,8 @@ impl ParticlePool {
         let dead = read_buffer(device, queue, &self.dead, 0, dead_n * 4)?;
         let visible_n = (counters.visible as u64).min(n);
         let visible = read_buffer(device, queue, &self.visible, 0, visible_n * 8)?;
+        let splat_n = (counters.splatted as u64).min(n);
+        let splat = read_buffer(device, queue, &self.splat, 0, splat_n * 4)?;
         let events_n = counters.events.min(hit_event_capacity(self.capacity)) as u64;
         let event_size = std::mem::size_of::<HitEvent>() as u64;
         let events = read_buffer(device, queue, &self.hit_events, 0, events_n * event_size)?;
@@ -190,6 +198,7 @@ impl ParticlePool {
             alive: bytemuck::pod_collect_to_vec(&alive),
             dead: bytemuck::pod_collect_to_vec(&dead),
             visible: bytemuck::pod_collect_to_vec(&visible),
+            splat: bytemuck::pod_collect_to_vec(&splat),
             hit_events: bytemuck::pod_collect_to_vec(&events),
             args,
         })

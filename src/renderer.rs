@@ -21,6 +21,7 @@ use crate::passes::draw::{DrawPass, MAX_SLOTS};
 use crate::passes::merge::MergePass;
 use crate::passes::simulate::collision_bind;
 use crate::passes::sort::{padded_len, SortBinding, SortPass, SortPlan};
+use crate::passes::splat::{SplatPass, SplatTarget};
 use crate::profiler::{compute_pass_in, render_pass_in, Profiling};
 use crate::system::{ParticleSystem, Step};
 use crate::types::{
@@ -76,18 +77,26 @@ pub struct Settings {
     pub upsample: Upsample,
     /// Relative view-depth difference that nearest-depth upsampling treats as an edge.
     pub edge_threshold: f32,
+    /// Particles whose projected radius is at most this many particle-target pixels are
+    /// drawn by the compute splat (`shaders/splat.wgsl`, order-independent), larger ones
+    /// as sorted triangles; 0 draws every particle as triangles. Off (0) by itself when
+    /// the target's accumulators (32 bytes a texel) exceed the device's storage limit.
+    pub splat_radius: f32,
 }
 
-/// Half resolution by default: for 262,144 snow particles at 1920x1080 on lavapipe,
-/// draw + composite measured 188 ms at scale 1, 129 ms at 1/2 and 111 ms at 1/4
-/// (`flurry profile snow --particles 262144 --frames 12 --size 1920x1080 --scale S`);
-/// 1/4 visibly coarsens small particles.
+/// Half resolution and a 4-pixel splat radius by default: for 262,144 snow flakes at
+/// 1920x1080 on lavapipe, splat + draw + composite measured 166 / 158 ms at scale 1,
+/// 73 / 71 ms at 1/2 and 46 / 49 ms at 1/4 (every flake drawn as a triangle: 152-160 ms at
+/// 1/2), with `flurry profile snow --particles 262144 --frames 12 --size 1920x1080
+/// --scale S [--splat R]`; 1/4 visibly coarsens small particles, and splat radii 2, 4
+/// and 8 cost the same within noise (69-71 ms at 1/2).
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             scale: Scale::Half,
             upsample: Upsample::NearestDepth,
             edge_threshold: 0.1,
+            splat_radius: 4.0,
         }
     }
 }
@@ -228,6 +237,8 @@ pub enum Pass {
     /// Alpha-blended effects gathered into one list and sorted together.
     Merge,
     Downsample,
+    /// Small particles drawn by compute, resolved into the particle target.
+    Splat,
     Draw,
     Composite,
 }
@@ -238,6 +249,7 @@ impl Pass {
             Pass::Compute(step) => step.name(),
             Pass::Merge => "merge",
             Pass::Downsample => "downsample",
+            Pass::Splat => "splat",
             Pass::Draw => "draw",
             Pass::Composite => "composite",
         }
@@ -251,6 +263,8 @@ struct LowRes {
     color: wgpu::TextureView,
     depth: wgpu::TextureView,
     draw_bind: wgpu::BindGroup,
+    /// The compute splat's accumulators (None: splat off).
+    splat: Option<SplatTarget>,
     /// Simulate's view of `depth` (holding the previous frame's) and its camera.
     collision_bind: wgpu::BindGroup,
 }
@@ -272,6 +286,7 @@ pub struct ParticleRenderer {
     merge_dirty: bool,
     pass_times: Vec<(String, f64)>,
     downsample: DownsamplePass,
+    splat: SplatPass,
     composite: CompositePass,
     target_layout: wgpu::BindGroupLayout,
     downsample_buf: wgpu::Buffer,
@@ -315,6 +330,7 @@ impl ParticleRenderer {
         use wgpu::TextureUsages as U;
         ParticleRenderer {
             downsample: DownsamplePass::new(device),
+            splat: SplatPass::new(device),
             composite: CompositePass::new(device, targets.color_format),
             target_layout: target_layout(device),
             downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
@@ -426,8 +442,9 @@ impl ParticleRenderer {
 
     /// New settings take effect at the next [`ParticleRenderer::update`].
     pub fn set_settings(&mut self, settings: Settings) {
-        if settings.scale != self.settings.scale {
-            self.low = None;
+        let splats = |s: &Settings| splat_radius(s.splat_radius) > 0.0;
+        if settings.scale != self.settings.scale || splats(&settings) != splats(&self.settings) {
+            self.low = None; // reallocated (with or without accumulators) at the next update
         }
         self.settings = settings;
     }
@@ -481,12 +498,19 @@ impl ParticleRenderer {
                 &[0; std::mem::size_of::<crate::types::Counters>()],
             );
         }
-        for system in &mut self.systems {
-            system.update(queue, dt, camera);
-        }
         let fresh = self.low.as_ref().is_none_or(|l| l.host != size);
         if fresh {
             self.low = Some(self.allocate(device, size));
+        }
+        let low = self.low.as_ref().expect("allocated above");
+        let pixel_scale = low.size.1 as f32 / (2.0 * (0.5 * camera.fov_y).tan());
+        let splat_radius = match low.splat {
+            Some(_) => splat_radius(self.settings.splat_radius),
+            None => 0.0,
+        };
+        for system in &mut self.systems {
+            system.set_splat(pixel_scale, splat_radius);
+            system.update(queue, dt, camera);
         }
         let has_depth = self.targets.depth_format.is_some() as u32;
         // the particle target's depth still holds the previous frame's, unless it was just
@@ -530,7 +554,7 @@ impl ParticleRenderer {
             "flurry.particle_target",
             size,
             PARTICLE_FORMAT,
-            U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
+            U::RENDER_ATTACHMENT | U::TEXTURE_BINDING | U::STORAGE_BINDING,
         );
         let depth = texture(
             device,
@@ -548,12 +572,19 @@ impl ParticleRenderer {
             }],
         });
         let collision_bind = collision_bind(device, &depth, &self.collision_buf);
+        let bytes = SplatPass::accum_bytes(size);
+        let limits = device.limits();
+        let fits =
+            bytes <= limits.max_storage_buffer_binding_size && bytes <= limits.max_buffer_size;
+        let splat = (splat_radius(self.settings.splat_radius) > 0.0 && fits)
+            .then(|| self.splat.target(device, size, &depth, &color));
         LowRes {
             host,
             size,
             color,
             depth,
             draw_bind,
+            splat,
             collision_bind,
         }
     }
@@ -568,7 +599,11 @@ impl ParticleRenderer {
         if self.merged.is_some() {
             passes.push(Pass::Merge);
         }
-        passes.extend([Pass::Downsample, Pass::Draw, Pass::Composite]);
+        passes.push(Pass::Downsample);
+        if self.low.as_ref().is_some_and(|l| l.splat.is_some()) {
+            passes.push(Pass::Splat);
+        }
+        passes.extend([Pass::Draw, Pass::Composite]);
         passes
     }
 
@@ -649,12 +684,32 @@ impl ParticleRenderer {
                     self.downsample.record(p, &bind, low.size)
                 });
             }
+            Pass::Splat => {
+                let Some(target) = &low.splat else {
+                    return;
+                };
+                let binds: Vec<_> = self
+                    .systems
+                    .iter()
+                    .map(|s| {
+                        let (frame, effect) = s.uniforms();
+                        self.splat.bind(device, s.pool(), frame, effect)
+                    })
+                    .collect();
+                compute_pass_in(encoder, profiler, "splat", |p| {
+                    for (system, bind) in self.systems.iter().zip(&binds) {
+                        self.splat.record(p, bind, target, system.pool());
+                    }
+                    self.splat.record_resolve(p, target);
+                });
+            }
             Pass::Draw => {
-                let clear = wgpu::Color::TRANSPARENT;
-                let attachments = [Some(color_attachment(
-                    &low.color,
-                    wgpu::LoadOp::Clear(clear),
-                ))];
+                // the resolved splats are the target's background; without them, clear
+                let load = match low.splat {
+                    Some(_) => wgpu::LoadOp::Load,
+                    None => wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                };
+                let attachments = [Some(color_attachment(&low.color, load))];
                 render_pass_in(
                     encoder,
                     profiler,
@@ -699,6 +754,18 @@ impl Drop for ParticleRenderer {
             let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
             while p.process_finished_frame(1.0).is_some() {}
         }
+    }
+}
+
+/// Largest splat radius in target pixels (each splat walks at most (2r + 3)^2 texels).
+pub const MAX_SPLAT_RADIUS: f32 = 16.0;
+
+/// `Settings::splat_radius` as used: within [0, MAX_SPLAT_RADIUS], NaN as 0.
+fn splat_radius(r: f32) -> f32 {
+    if r.is_nan() {
+        0.0
+    } else {
+        r.clamp(0.0, MAX_SPLAT_RADIUS)
     }
 }
 

@@ -14,6 +14,7 @@ pub enum Shader {
     Cull,
     Sort,
     Merge,
+    Splat,
     Draw,
     Downsample,
     Composite,
@@ -22,7 +23,7 @@ pub enum Shader {
 
 impl Shader {
     /// Every pass, for validation.
-    pub const ALL: [Shader; 12] = [
+    pub const ALL: [Shader; 13] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -31,6 +32,7 @@ impl Shader {
         Shader::Cull,
         Shader::Sort,
         Shader::Merge,
+        Shader::Splat,
         Shader::Draw,
         Shader::Downsample,
         Shader::Composite,
@@ -48,6 +50,7 @@ impl Shader {
             Shader::Cull => "cull",
             Shader::Sort => "sort",
             Shader::Merge => "merge",
+            Shader::Splat => "splat",
             Shader::Draw => "draw",
             Shader::Downsample => "downsample",
             Shader::Composite => "composite",
@@ -65,6 +68,7 @@ impl Shader {
             Shader::Cull => include_str!("../shaders/cull.wgsl"),
             Shader::Sort => include_str!("../shaders/sort.wgsl"),
             Shader::Merge => include_str!("../shaders/merge.wgsl"),
+            Shader::Splat => include_str!("../shaders/splat.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::Downsample => include_str!("../shaders/downsample.wgsl"),
             Shader::Composite => include_str!("../shaders/composite.wgsl"),

@@ -61,7 +61,10 @@ pub struct Stats {
     pub capacity: u32,
     pub alive: u32,
     pub dead: u32,
+    /// In the view frustum this frame (drawn or splatted).
     pub visible: u32,
+    /// Of those, splatted by compute (the rest are drawn as triangles).
+    pub splatted: u32,
     pub emitted_total: u64,
     pub dropped_total: u64,
     pub killed_total: u64,
@@ -104,6 +107,8 @@ pub struct ParticleSystem {
     live: usize,
     /// Simulate steps per frame, each of dt / substeps.
     substeps: u32,
+    /// (target pixels per metre at 1 m, largest splatted radius in pixels) for cull.
+    splat: (f32, f32),
     /// Sorted and drawn together with other effects by the renderer.
     merged: bool,
     request: u32,
@@ -234,6 +239,7 @@ impl ParticleSystem {
             list: 0,
             live: 0,
             substeps: 1,
+            splat: (0.0, 0.0),
             merged: false,
             request: 0,
             dropped_on_cpu: 0,
@@ -297,6 +303,13 @@ impl ParticleSystem {
         self.substeps
     }
 
+    /// Let cull send particles at most `radius` pixels across (in radius) to the compute
+    /// splat, for a target of `pixel_scale` pixels per metre at 1 m; `radius` 0 (the
+    /// default) draws every particle. Takes effect at the next update.
+    pub fn set_splat(&mut self, pixel_scale: f32, radius: f32) {
+        self.splat = (pixel_scale, radius);
+    }
+
     /// Advance the clock by `dt` seconds and write this frame's uniforms.
     pub fn update(&mut self, queue: &wgpu::Queue, dt: f32, camera: &Camera) {
         let id_base = self.clock.requested_total as u32;
@@ -321,8 +334,8 @@ impl ParticleSystem {
             planes: camera.frustum_planes(),
             near: camera.near,
             far: camera.far,
-            _pad0: 0.0,
-            _pad1: 0.0,
+            pixel_scale: self.splat.0,
+            splat_radius: self.splat.1,
         };
         queue.write_buffer(&self.frame_buf, 0, &uniform_bytes(&frame));
         queue.write_buffer(&self.emit_buf, 0, &uniform_bytes(&emit));
@@ -449,7 +462,8 @@ impl ParticleSystem {
             capacity: self.pool.capacity,
             alive: snap.counters.alive,
             dead: snap.counters.dead.max(0) as u32,
-            visible: snap.counters.visible,
+            visible: snap.counters.visible + snap.counters.splatted,
+            splatted: snap.counters.splatted,
             emitted_total: emitted,
             dropped_total: snap.counters.dropped as u64 + self.dropped_on_cpu,
             killed_total: emitted - snap.counters.alive as u64,

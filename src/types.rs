@@ -72,7 +72,9 @@ pub struct Counters {
     pub events: u32,
     /// Particles spawned by hit events since creation.
     pub hit_spawned: u32,
-    pub _pad: [u32; 3],
+    /// Entries of the splat list written by cull this frame (drawn by compute).
+    pub splatted: u32,
+    pub _pad: [u32; 2],
 }
 
 /// A depth-collision hit (`HitEvent` in common.wgsl; 32 bytes): the hook for passes that
@@ -88,7 +90,7 @@ pub struct HitEvent {
     pub speed: f32,
 }
 
-/// Indirect arguments written on the GPU (48 bytes).
+/// Indirect arguments written on the GPU (80 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct IndirectArgs {
@@ -104,6 +106,9 @@ pub struct IndirectArgs {
     pub spawn: [u32; 3],
     /// Particles the hit spawns ask for this frame.
     pub spawn_request: u32,
+    /// `dispatch_workgroups_indirect` arguments of the splat (byte offset 64).
+    pub splat: [u32; 3],
+    pub _pad2: u32,
 }
 
 impl IndirectArgs {
@@ -115,6 +120,8 @@ impl IndirectArgs {
     pub const CULL_OFFSET: u64 = 32;
     /// Byte offset of the hit-spawn dispatch arguments.
     pub const SPAWN_OFFSET: u64 = 48;
+    /// Byte offset of the splat dispatch arguments.
+    pub const SPLAT_OFFSET: u64 = 64;
 }
 
 /// One step of the bitonic sort (`SortStep` in sort.wgsl; 16 bytes).
@@ -146,8 +153,10 @@ pub struct FrameUniforms {
     /// Projection near and far planes, metres.
     pub near: f32,
     pub far: f32,
-    pub _pad0: f32,
-    pub _pad1: f32,
+    /// Particle-target pixels per metre at 1 m from the eye.
+    pub pixel_scale: f32,
+    /// Particles at most this many target pixels in radius are splatted (0: none).
+    pub splat_radius: f32,
 }
 
 /// Per-effect constants.
@@ -388,11 +397,15 @@ mod tests {
             emitter => "emitter", flags => "flags", settled_at => "settled_at"]);
         check_pod!(l, Counters, [dead => "dead", alive => "alive", next_alive => "next_alive",
             emitted => "emitted", dropped => "dropped", visible => "visible", hits => "hits",
-            events => "events", hit_spawned => "hit_spawned"]);
+            events => "events", hit_spawned => "hit_spawned", splatted => "splatted"]);
         check_pod!(l, HitEvent, [pos => "pos", particle => "particle", normal => "normal",
             speed => "speed"]);
         check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x",
-            spawn => "spawn_x", spawn_request => "spawn_request"]);
+            spawn => "spawn_x", spawn_request => "spawn_request", splat => "splat_x"]);
+        assert_eq!(
+            l.offset("IndirectArgs", "splat_x") as u64,
+            IndirectArgs::SPLAT_OFFSET
+        );
         assert_eq!(
             l.offset("IndirectArgs", "cull_x") as u64,
             IndirectArgs::CULL_OFFSET
@@ -453,6 +466,8 @@ mod tests {
                 ("planes", |v| v.planes[0] = Vec4::ONE),
                 ("near", |v| v.near = 1.0),
                 ("far", |v| v.far = 1.0),
+                ("pixel_scale", |v| v.pixel_scale = 1.0),
+                ("splat_radius", |v| v.splat_radius = 1.0),
             ],
         );
         check_uniform::<EffectParams>(

@@ -78,6 +78,13 @@ fn bad_sizes_and_demos_are_refused() {
         2,
         &["--dt", "NaN", "0 < dt <= 1"],
     );
+    for r in ["-1", "17", "NaN"] {
+        refused(
+            &["demo", "snow", "--headless", "--splat", r],
+            2,
+            &["--splat", r, "0 <= pixels <= 16"],
+        );
+    }
 }
 
 fn bad_effect(name: &str, from: &str, to: &str) -> PathBuf {
@@ -188,8 +195,10 @@ fn stats_dump_holds_every_index_once_and_recycles() {
         "an index is missing or repeated"
     );
     assert_eq!(d["camera"]["view_proj"].as_array().unwrap().len(), 16);
+    // the visible particles are the sorted, drawn ones and the splatted ones
+    let splatted = last["splatted"].as_u64().unwrap();
     assert_eq!(
-        d["visible_sorted"].as_array().unwrap().len() as u64,
+        d["visible_sorted"].as_array().unwrap().len() as u64 + splatted,
         last["visible"].as_u64().unwrap()
     );
 }

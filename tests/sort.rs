@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use flurry::app::sort_bench::{random_pairs, SortBench, SortKind};
 use flurry::app::Scene;
 use flurry::passes::sort::sort_key;
-use flurry::{Camera, Demo};
+use flurry::{Camera, Demo, Settings};
 use glam::{Mat4, Vec3, Vec4};
 
 /// Frustum planes built from the frustum's corners (unprojected NDC corners), not from
@@ -52,18 +52,32 @@ fn visible_set_matches_an_independent_cpu_frustum_test() {
         16.0 / 9.0,
     );
     scene.camera.far = 15.0; // bring the far plane inside the box
+                             // a splat radius that splits the flakes in view between the two lists
+    let splat_radius = 0.1;
+    let settings = scene.renderer.settings();
+    scene.renderer.set_settings(Settings {
+        splat_radius,
+        ..settings
+    });
     for _ in 0..5 {
         scene.frame(&gpu, 0.016, false);
     }
     let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
     let planes = planes_from_corners(scene.camera.view_proj());
     let size_end = scene.system().desc().over_life.size_end;
-    let gpu_visible: HashSet<u32> = snap.visible.iter().map(|p| p[1]).collect();
+    let drawn: HashSet<u32> = snap.visible.iter().map(|p| p[1]).collect();
+    let splatted: HashSet<u32> = snap.splat.iter().copied().collect();
+    let gpu_visible: HashSet<u32> = drawn.union(&splatted).copied().collect();
     assert_eq!(
         gpu_visible.len(),
-        snap.visible.len(),
+        snap.visible.len() + snap.splat.len(),
         "an index is visible twice"
     );
+    // the split: projected radius in particle-target pixels against the splat radius
+    let target_h = scene.renderer.target_size(scene.target.size()).1 as f32;
+    let pixel_scale = target_h / (2.0 * (0.5 * scene.camera.fov_y).tan());
+    let forward = (scene.camera.target - scene.camera.eye).normalize();
+    let (mut small, mut large) = (0, 0);
     let (mut inside, mut outside, mut borderline) = (0, 0, 0);
     for &i in &snap.alive {
         let p = &snap.particles[i as usize];
@@ -84,6 +98,14 @@ fn visible_set_matches_an_independent_cpu_frustum_test() {
             "particle {i} at {:?}: margin {margin}",
             p.pos
         );
+        let radius_px = radius * pixel_scale / (p.pos - scene.camera.eye).dot(forward);
+        if cpu && radius_px < 0.99 * splat_radius {
+            assert!(splatted.contains(&i), "particle {i}: {radius_px} px, drawn");
+            small += 1;
+        } else if cpu && radius_px > 1.01 * splat_radius {
+            assert!(drawn.contains(&i), "particle {i}: {radius_px} px, splatted");
+            large += 1;
+        }
         if cpu {
             inside += 1;
         } else {
@@ -95,11 +117,15 @@ fn visible_set_matches_an_independent_cpu_frustum_test() {
         "inside {inside}, outside {outside}: a weak test"
     );
     assert!(
+        small > 500 && large > 500,
+        "splatted {small}, drawn {large}: a weak test"
+    );
+    assert!(
         borderline < 50,
         "{borderline} particles within 1e-3 of a plane"
     );
     assert!(
-        snap.visible.iter().all(|p| snap.alive.contains(&p[1])),
+        gpu_visible.iter().all(|i| snap.alive.contains(i)),
         "a dead particle is visible"
     );
 }
@@ -108,6 +134,12 @@ fn visible_set_matches_an_independent_cpu_frustum_test() {
 fn draw_order_is_back_to_front_in_a_scene() {
     let gpu = common::gpu();
     let mut scene = Scene::for_demo(&gpu, Demo::Snow, 16_384, 9, (160, 90)).unwrap();
+    // every visible particle drawn (and sorted), none splatted
+    let settings = scene.renderer.settings();
+    scene.renderer.set_settings(Settings {
+        splat_radius: 0.0,
+        ..settings
+    });
     for _ in 0..10 {
         scene.frame(&gpu, 0.016, false);
     }

@@ -65,6 +65,10 @@ pub struct RenderArgs {
     /// Upsampling of the particle target: nearest-depth or bilinear.
     #[arg(long, value_parser = ["nearest-depth", "bilinear"])]
     pub upsample: Option<String>,
+    /// Largest projected radius, in particle-target pixels, drawn by the compute splat
+    /// (0..=16; 0: every particle as a triangle). Default 4.
+    #[arg(long, allow_hyphen_values = true)]
+    pub splat: Option<f64>,
 }
 
 impl RenderArgs {
@@ -75,6 +79,14 @@ impl RenderArgs {
         }
         if self.upsample.as_deref() == Some("bilinear") {
             s.upsample = flurry::Upsample::Bilinear;
+        }
+        if let Some(r) = self.splat {
+            let max = flurry::renderer::MAX_SPLAT_RADIUS as f64;
+            if !(0.0..=max).contains(&r) {
+                let range = format!("0 <= pixels <= {max}");
+                return Err(flurry::error::Invalid::new("--splat", r, range).into());
+            }
+            s.splat_radius = r as f32;
         }
         Ok(s)
     }

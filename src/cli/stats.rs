@@ -74,7 +74,7 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
     println!(
         "{}",
         json!({"demo": name, "capacity": capacity, "frames": a.frames, "alive": s.alive,
-               "dead": s.dead, "visible": s.visible, "emitted_total": s.emitted_total,
+               "dead": s.dead, "visible": s.visible, "splatted": s.splatted, "emitted_total": s.emitted_total,
                "dropped_total": s.dropped_total, "killed_total": s.killed_total,
                "requested_total": s.requested_total, "hits_total": snap.counters.hits,
                "settled": settled})

@@ -1,5 +1,6 @@
 //! Cull pass (`shaders/cull.wgsl`): frustum test of every alive particle; visible ones go
-//! to the pool's visible list as (distance key, index).
+//! to the pool's visible list as (distance key, index), or to its splat list when they are
+//! small enough on screen for the compute splat (`shaders/splat.wgsl`).
 
 use super::{bind_buffers, compute_pipeline, layout, storage, uniform};
 use crate::pool::ParticlePool;
@@ -25,6 +26,7 @@ impl CullPass {
                 storage(3, false, C),
                 uniform(4, C),
                 uniform(5, C),
+                storage(6, false, C),
             ],
         );
         let pipeline = compute_pipeline(device, Shader::Cull, "main", &layout);
@@ -51,6 +53,7 @@ impl CullPass {
                 &pool.counters,
                 frame,
                 effect,
+                &pool.splat,
             ],
         )
     }

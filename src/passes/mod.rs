@@ -12,6 +12,7 @@ pub mod gravity;
 pub mod merge;
 pub mod simulate;
 pub mod sort;
+pub mod splat;
 
 /// A storage-buffer layout entry.
 pub fn storage(
@@ -90,6 +91,33 @@ pub fn compute_pipeline_with(
 ) -> wgpu::ComputePipeline {
     let module = shader.module_with(device, consts);
     let layouts: Vec<_> = layouts.iter().map(|&l| Some(l)).collect();
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(shader.name()),
+        bind_group_layouts: &layouts,
+        immediate_size: 0,
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(shader.name()),
+        layout: Some(&pipeline_layout),
+        module: &module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}
+
+/// A compute pipeline for `entry` of `shader` whose only bind group is `group`, laid out
+/// by `layout` (the groups before it are empty).
+pub fn compute_pipeline_at(
+    device: &wgpu::Device,
+    shader: crate::shaders::Shader,
+    entry: &str,
+    group: usize,
+    layout: &wgpu::BindGroupLayout,
+) -> wgpu::ComputePipeline {
+    let module = shader.module(device);
+    let mut layouts = vec![None; group + 1];
+    layouts[group] = Some(layout);
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(shader.name()),
         bind_group_layouts: &layouts,

@@ -1,0 +1,128 @@
+// splat.wgsl — small particles drawn by compute instead of the rasteriser.
+//
+// On a CPU rasteriser (lavapipe) a particle costs far more per triangle than per pixel, so
+// particles a few pixels across are cheaper as a compute splat: one thread per particle
+// walks the pixels of its projected quad and adds its coverage to per-pixel accumulators
+// with integer atomics. Order-independent by construction (weighted blended OIT, McGuire &
+// Bavoil 2013, with equal weights): alpha-blended particles add premultiplied colour,
+// alpha and -ln(1 - alpha); `resolve` turns the sums into the target's premultiplied
+// colour, exact for one particle per pixel and for overlaps of one colour (snow), an
+// average of colours otherwise. Additive particles add their light. Cull sends particles
+// whose projected radius is at most frame.splat_radius target pixels here; larger ones
+// are drawn over the resolved splats by draw.wgsl, sorted.
+
+@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read> splat_list: array<u32>;
+@group(0) @binding(2) var<storage, read_write> counters: Counters;
+@group(0) @binding(3) var<uniform> frame: FrameUniforms;
+@group(0) @binding(4) var<uniform> effect: EffectParams;
+
+// the particle target: the host's depth at its resolution (downsample.wgsl), the
+// accumulators (ACCUM_CHANNELS u32 per texel, zero between frames) and the colour
+@group(1) @binding(0) var scene_depth: texture_2d<f32>;
+@group(1) @binding(1) var<storage, read_write> accum: array<atomic<u32>>;
+@group(1) @binding(2) var particle_target: texture_storage_2d<rgba16float, write>;
+
+// accumulator channels: 0-2 alpha-blended sum of a * rgb, 3 sum of a, 4 sum of
+// -ln(1 - a), 5-7 additive sum of a * rgb; fixed point, ACCUM_ONE = 1.0
+const ACCUM_CHANNELS: u32 = 8u;
+const ACCUM_ONE: f32 = 4096.0;
+// one contribution at most (keeps 2^32 / (64 * 4096) = 16,384 overlaps from overflowing)
+const ACCUM_MAX: f32 = 64.0;
+
+fn fixed(x: f32) -> u32 {
+    return u32(clamp(x, 0.0, ACCUM_MAX) * ACCUM_ONE + 0.5);
+}
+
+// Target pixel coordinates of a world point (y down, pixel centres at +0.5); w <= 0 behind.
+fn to_pixels(world: vec3<f32>, size: vec2<f32>) -> vec3<f32> {
+    let clip = frame.view_proj * vec4<f32>(world, 1.0);
+    let ndc = clip.xyz / clip.w;
+    return vec3<f32>((0.5 + 0.5 * ndc.x) * size.x, (0.5 - 0.5 * ndc.y) * size.y, ndc.z);
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    if gid.x >= atomicLoad(&counters.splatted) {
+        return;
+    }
+    let p = particles[splat_list[gid.x]];
+    let q = particle_quad(p, effect, frame);
+    let dims = textureDimensions(scene_depth);
+    let size = vec2<f32>(dims);
+    let c = to_pixels(q.center, size);
+    // a quad a few pixels across is affine on screen: uv = M^-1 (pixel - centre)
+    let ax = to_pixels(q.center + q.x, size).xy - c.xy;
+    let ay = to_pixels(q.center + q.y, size).xy - c.xy;
+    let det = ax.x * ay.y - ay.x * ax.y;
+    if abs(det) < 1e-8 {
+        return; // edge-on: covers no pixel centre
+    }
+    let half = min(abs(ax) + abs(ay), vec2<f32>(frame.splat_radius + 1.0));
+    let lo = vec2<i32>(max(floor(c.xy - half), vec2<f32>(0.0)));
+    let hi = vec2<i32>(min(ceil(c.xy + half), size - 1.0));
+    let color = particle_color(p, effect);
+    let rgb = color.rgb;
+    for (var y = lo.y; y <= hi.y; y++) {
+        for (var x = lo.x; x <= hi.x; x++) {
+            let d = vec2<f32>(f32(x), f32(y)) + 0.5 - c.xy;
+            let uv = vec2<f32>(ay.y * d.x - ay.x * d.y, ax.x * d.y - ax.y * d.x) / det;
+            let cover = sprite_falloff(uv);
+            if cover <= 0.0 {
+                continue;
+            }
+            let scene = textureLoad(scene_depth, vec2<i32>(x, y), 0).r;
+            if c.z > scene {
+                continue; // behind the scene
+            }
+            let a = color.a * cover * soft_fade(scene, c.z, effect.soft_distance, frame);
+            if a < 0.5 / 255.0 {
+                continue;
+            }
+            let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
+            if effect.additive != 0u {
+                atomicAdd(&accum[base + 5u], fixed(a * rgb.r));
+                atomicAdd(&accum[base + 6u], fixed(a * rgb.g));
+                atomicAdd(&accum[base + 7u], fixed(a * rgb.b));
+            } else {
+                atomicAdd(&accum[base], fixed(a * rgb.r));
+                atomicAdd(&accum[base + 1u], fixed(a * rgb.g));
+                atomicAdd(&accum[base + 2u], fixed(a * rgb.b));
+                atomicAdd(&accum[base + 3u], fixed(a));
+                atomicAdd(&accum[base + 4u], fixed(-log(1.0 - min(a, 0.999))));
+            }
+        }
+    }
+}
+
+// One thread per target texel: the splats' premultiplied colour into the particle target
+// (every texel is written: this is the target's clear), accumulators back to zero.
+@compute @workgroup_size(8, 8)
+fn resolve(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let dims = textureDimensions(particle_target);
+    if gid.x >= dims.x || gid.y >= dims.y {
+        return;
+    }
+    let base = ACCUM_CHANNELS * (gid.y * dims.x + gid.x);
+    var sums: array<f32, 8>;
+    var touched = 0u;
+    for (var k = 0u; k < ACCUM_CHANNELS; k++) {
+        let v = atomicLoad(&accum[base + k]);
+        touched |= v;
+        sums[k] = f32(v) / ACCUM_ONE;
+    }
+    var out = vec4<f32>(0.0);
+    if touched != 0u {
+        for (var k = 0u; k < ACCUM_CHANNELS; k++) {
+            atomicStore(&accum[base + k], 0u);
+        }
+        // coverage of the alpha-blended splats: 1 - prod(1 - a)
+        let alpha = 1.0 - exp(-sums[4]);
+        var rgb = vec3<f32>(sums[5], sums[6], sums[7]);
+        if sums[3] > 0.0 {
+            rgb += vec3<f32>(sums[0], sums[1], sums[2]) * (alpha / sums[3]);
+        }
+        out = vec4<f32>(rgb, alpha);
+    }
+    textureStore(particle_target, gid.xy, out);
+}

@@ -1,0 +1,105 @@
+//! The compute splat (`shaders/splat.wgsl`) against the rasteriser: the same frames drawn
+//! with every particle as a triangle (`splat_radius` 0) and with small ones splatted must
+//! look the same, for each render mode and blend of the demos and behind a wall.
+
+mod common;
+
+use common::Render;
+use flurry::app::Scene;
+use flurry::{Demo, Settings};
+use image::RgbaImage;
+
+/// Mean absolute difference per channel (0..255) and the largest channel difference.
+fn difference(a: &RgbaImage, b: &RgbaImage) -> (f64, u8) {
+    let d = a
+        .as_raw()
+        .iter()
+        .zip(b.as_raw())
+        .map(|(&x, &y)| x.abs_diff(y));
+    let (sum, max) = d.fold((0u64, 0u8), |(s, m), v| (s + v as u64, m.max(v)));
+    (sum as f64 / a.as_raw().len() as f64, max)
+}
+
+fn lit(img: &RgbaImage) -> usize {
+    let bright = |p: &&image::Rgba<u8>| p.0[..3].iter().any(|&c| c > 60);
+    img.pixels().filter(bright).count()
+}
+
+/// `frames` frames of `demo` at 192x144; the picture and the share of the last frame's
+/// visible particles that were splatted.
+fn render(demo: Demo, capacity: u32, frames: u32, splat_radius: f32) -> (RgbaImage, f64) {
+    let gpu = common::gpu();
+    let settings = Settings {
+        splat_radius,
+        ..Default::default()
+    };
+    let mut scene = Scene::for_demo(&gpu, demo, capacity, 3, (192, 144))
+        .unwrap()
+        .with_settings(settings);
+    for _ in 0..frames {
+        scene.frame(&gpu, 1.0 / 60.0, true);
+    }
+    let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
+    let c = snap.counters;
+    let share = c.splatted as f64 / (c.visible + c.splatted).max(1) as f64;
+    (
+        scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap(),
+        share,
+    )
+}
+
+fn splat_matches_raster(demo: Demo, capacity: u32, frames: u32, min_share: f64) {
+    let (raster, none) = render(demo, capacity, frames, 0.0);
+    let (splat, share) = render(demo, capacity, frames, Settings::default().splat_radius);
+    assert_eq!(none, 0.0, "{demo:?}: splatted with the splat off");
+    assert!(
+        share >= min_share,
+        "{demo:?}: only {:.0} % splatted",
+        share * 100.0
+    );
+    let (mean, max) = difference(&raster, &splat);
+    let (a, b) = (lit(&raster), lit(&splat));
+    assert!(a > 100, "{demo:?}: {a} lit pixels: a weak test");
+    assert!(
+        mean < 1.0 && (a as f64 - b as f64).abs() < 0.1 * a as f64,
+        "{demo:?}: mean difference {mean:.2} (max {max}), lit {a} drawn vs {b} splatted"
+    );
+}
+
+#[test]
+fn snow_tumbling_alpha_blended() {
+    splat_matches_raster(Demo::Snow, 32_768, 20, 0.9);
+}
+
+#[test]
+fn fireworks_additive_streaks() {
+    splat_matches_raster(Demo::Fireworks, 8192, 60, 0.5);
+}
+
+#[test]
+fn rain_streaks_over_its_ground() {
+    splat_matches_raster(Demo::Rain, 16_384, 40, 0.5);
+}
+
+#[test]
+fn galaxy_additive_billboards() {
+    splat_matches_raster(Demo::Galaxy, 16_384, 3, 0.9);
+}
+
+/// One colour, many overlaps, half behind a wall: the weighted blend is exact for one
+/// colour, and the splat tests the scene's depth as the draw does.
+#[test]
+fn behind_a_wall() {
+    let gpu = common::gpu();
+    let img = |splat_radius| {
+        let settings = Settings {
+            splat_radius,
+            ..Default::default()
+        };
+        common::wall_scene(&gpu, settings).render(&gpu)
+    };
+    let (raster, splat) = (img(0.0), img(4.0));
+    let (mean, max) = difference(&raster, &splat);
+    assert!(lit(&raster) > 500, "a weak test");
+    assert!(mean < 1.0, "mean difference {mean:.2} (max {max})");
+}
