@@ -4,8 +4,9 @@
 //! pool with a dead list and two alive lists, filled by an emit pass and advanced by a
 //! simulate pass (explicit Euler) with workgroup-aggregated atomic appends, culled to the
 //! frustum and sorted back to front on the GPU; indirect arguments are written on the GPU,
-//! the draw pulls billboards from the sorted visible list into a low-resolution target
-//! depth-tested against the host's depth, and a composite upsamples it onto the host's
+//! a compute splat draws the particles a few pixels across and the draw pulls the larger
+//! ones from the sorted visible list into a low-resolution target, both depth-tested
+//! against the host's depth, and a composite upsamples it onto the host's
 //! image. The CPU writes a few uniforms per frame and records commands; it never reads
 //! particles back in the frame loop, never submits on the host's behalf and never blocks.
 //!

@@ -4,10 +4,11 @@
 //!
 //! Per frame: compute steps of every effect (emit, simulate with depth collision against
 //! the previous frame's depth, cull, sort) → the host depth downsampled to the particle
-//! target (farthest of each footprint; kept for the next frame's collisions) → every effect
-//! drawn into
-//! the low-resolution Rgba16Float target, depth-tested against it with a soft-particle fade
-//! → the target upsampled (nearest-depth or bilinear) and blended onto the host's colour.
+//! target (farthest of each footprint; kept for the next frame's collisions) → particles a
+//! few target pixels across splatted by compute and resolved into the low-resolution
+//! Rgba16Float target → the larger ones drawn over them as sorted triangles, both
+//! depth-tested against it with a soft-particle fade → the target upsampled (nearest-depth
+//! or bilinear) and blended onto the host's colour.
 
 use wgpu_profiler::GpuProfiler;
 
