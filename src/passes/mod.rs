@@ -89,21 +89,8 @@ pub fn compute_pipeline_with(
     layouts: &[&wgpu::BindGroupLayout],
     consts: &[(&str, u32)],
 ) -> wgpu::ComputePipeline {
-    let module = shader.module_with(device, consts);
     let layouts: Vec<_> = layouts.iter().map(|&l| Some(l)).collect();
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(shader.name()),
-        bind_group_layouts: &layouts,
-        immediate_size: 0,
-    });
-    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(shader.name()),
-        layout: Some(&pipeline_layout),
-        module: &module,
-        entry_point: Some(entry),
-        compilation_options: Default::default(),
-        cache: None,
-    })
+    pipeline_over(device, shader, entry, &layouts, consts)
 }
 
 /// A compute pipeline for `entry` of `shader` whose only bind group is `group`, laid out
@@ -115,12 +102,22 @@ pub fn compute_pipeline_at(
     group: usize,
     layout: &wgpu::BindGroupLayout,
 ) -> wgpu::ComputePipeline {
-    let module = shader.module(device);
     let mut layouts = vec![None; group + 1];
     layouts[group] = Some(layout);
+    pipeline_over(device, shader, entry, &layouts, &[])
+}
+
+fn pipeline_over(
+    device: &wgpu::Device,
+    shader: crate::shaders::Shader,
+    entry: &str,
+    layouts: &[Option<&wgpu::BindGroupLayout>],
+    consts: &[(&str, u32)],
+) -> wgpu::ComputePipeline {
+    let module = shader.module_with(device, consts);
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(shader.name()),
-        bind_group_layouts: &layouts,
+        bind_group_layouts: layouts,
         immediate_size: 0,
     });
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
