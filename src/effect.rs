@@ -134,6 +134,9 @@ pub struct Burst {
     pub cycles: Option<u32>,
 }
 
+/// Most particles one GPU event (a hit or a death) may spawn.
+pub const MAX_EVENT_SPAWN: u32 = 4096;
+
 /// When an emitter spawns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Trigger {
@@ -718,9 +721,10 @@ impl EffectDesc {
         }
         for (i, e) in self.emitters.iter().enumerate() {
             if let Trigger::OnHit { count } | Trigger::OnDeath { count, .. } = e.trigger {
-                if !(1..=4096).contains(&count) {
+                if !(1..=MAX_EVENT_SPAWN).contains(&count) {
                     let field = format!("emitters[{i}].trigger.count");
-                    v.fail(&field, count, "1..=4096 particles per event");
+                    let range = format!("1..={MAX_EVENT_SPAWN} particles per event");
+                    v.fail(&field, count, &range);
                 }
             }
             if let Trigger::OnDeath { of, .. } = e.trigger {

@@ -37,7 +37,7 @@ fn snow_golden() {
 
 #[test]
 fn fireworks_golden() {
-    let img = render_demo(Demo::Fireworks, 4096, 40);
+    let img = render_demo(Demo::Fireworks, 4096, 120);
     assert!(lit_fraction(&img) > 0.005, "fireworks show no sparks");
     common::check_golden("fireworks", &img);
 }

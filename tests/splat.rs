@@ -73,7 +73,7 @@ fn snow_tumbling_alpha_blended() {
 
 #[test]
 fn fireworks_additive_streaks() {
-    splat_matches_raster(Demo::Fireworks, 8192, 60, 0.5);
+    splat_matches_raster(Demo::Fireworks, 8192, 150, 0.5);
 }
 
 #[test]

@@ -1,76 +1,29 @@
-//! Fireworks (seed 001): bursts from four launch points, random unit-sphere velocities,
-//! random colours around a hue per shell, about 2 s of life, additive blending, fading to orange as they die.
+//! Fireworks (seed 001): rockets launched in volleys that burst, where they die, into
+//! sparks spawned on the GPU: random unit-sphere velocities, random colours, about 2 s of
+//! life, gravity and drag, additive blending, fading to orange as they die.
 
 use glam::Vec3;
 
 use crate::camera::Camera;
 use crate::effect::*;
 
-/// Launch point and dominant colour of each shell.
-const SHELLS: [([f32; 3], [f32; 3]); 4] = [
-    ([-6.0, 9.0, -14.0], [1.0, 0.35, 0.3]),
-    ([5.0, 11.0, -18.0], [0.35, 0.8, 1.0]),
-    ([0.0, 13.0, -24.0], [1.0, 0.85, 0.35]),
-    ([9.0, 8.0, -12.0], [0.6, 1.0, 0.45]),
-];
+/// Most sparks a rocket bursts into in the demo.
+const MAX_BURST: u32 = 1024;
 
+/// The shipped effect file the demo shows.
+pub const SHIPPED: &str = include_str!("../../effects/fireworks.ron");
+
+/// `effects/fireworks.ron` with each rocket's burst sized to the pool: `capacity / 12`
+/// sparks, at most 1024 (denser bursts saturate to white), at least 1.
 pub fn effect(capacity: u32) -> EffectDesc {
-    // each shell bursts every 1.6 s and lives ~2 s, so at most two bursts per shell overlap:
-    // 4 shells × 2 × capacity/8 fills the pool
-    let count = (capacity / 8).max(1);
-    let emitters = SHELLS
-        .iter()
-        .enumerate()
-        .map(|(i, &(p, [r, g, b]))| EmitterDesc {
-            shape: Shape::Point(p),
-            rate: 0.0,
-            bursts: vec![Burst {
-                time: 0.4 * i as f32,
-                count,
-                every: Some(1.6),
-                cycles: None,
-            }],
-            velocity: Velocity::Radial {
-                speed: Range::new(6.0, 1.5),
-            },
-            lifetime: Range::new(2.0, 0.3),
-            size: Range::new(0.18, 0.06),
-            // random colours around the shell's hue
-            color: ColorRange {
-                mean: [r * 0.9, g * 0.9, b * 0.9, 0.55],
-                variance: [0.1, 0.1, 0.1, 0.15],
-            },
-            rotation: Range::default(),
-            spin: Range::default(),
-            trigger: Trigger::Schedule,
-        })
-        .collect();
-    EffectDesc {
-        name: "fireworks".into(),
-        emitters,
-        forces: Forces {
-            gravity: [0.0, -3.0, 0.0],
-            wind: [0.0, 0.0, 0.0],
-            drag: 0.8,
-        },
-        integrator: Integrator::ExplicitEuler,
-        bounds: Some(Bounds {
-            min: [-100.0, 0.0, -100.0],
-            max: [100.0, 100.0, 100.0],
-            on_exit: OnExit::Kill,
-        }),
-        over_life: OverLife {
-            color_end: [1.0, 0.55, 0.25, 0.0],
-            size_end: 0.6,
-        },
-        blend: Blend::Additive,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
-        bodies: None,
-        self_gravity: None,
-        render: RenderMode::Stretched { seconds: 0.05 },
+    let mut e =
+        EffectDesc::from_ron(SHIPPED).expect("effects/fireworks.ron parses (tests/shipped.rs)");
+    for emitter in &mut e.emitters {
+        if let Trigger::OnDeath { count, .. } = &mut emitter.trigger {
+            *count = (capacity / 12).clamp(1, MAX_BURST);
+        }
     }
+    e
 }
 
 pub fn camera(aspect: f32) -> Camera {
