@@ -125,8 +125,9 @@ struct EffectParams {
     hit_emitter: u32,        // emitter that spawns at every event (its particles never collide)
     hit_count: u32,          // particles it spawns per event (0: none)
     death_source: u32,       // deaths of this emitter's particles are events too (NO_EMITTER: none)
-    _pad0: u32,
-    _pad1: u32,
+    turbulence: f32,         // curl-noise wind speed, m/s (0: none)
+    turbulence_scale: f32,   // size of its eddies, metres
+    follow_camera: u32,      // 1: bounds relative to the camera's x and z (frame.eye)
     _pad2: u32,
 }
 

@@ -200,6 +200,33 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     return true;
 }
 
+// Curl of the potential psi(q, t) = (sin(y + t) cos(1.37 z), sin(z + 1.7 t) cos(1.37 x),
+// sin(x + 1.3 t) cos(1.37 y)): divergence-free, each component within +-2.37.
+fn curl_octave(q: vec3<f32>, t: f32) -> vec3<f32> {
+    let c = 1.37;
+    let sx = sin(q.x + 1.3 * t);
+    let sy = sin(q.y + t);
+    let sz = sin(q.z + 1.7 * t);
+    let cx = cos(q.x + 1.3 * t);
+    let cy = cos(q.y + t);
+    let cz = cos(q.z + 1.7 * t);
+    return vec3<f32>(
+        -c * sx * sin(c * q.y) - cz * cos(c * q.x),
+        -c * sy * sin(c * q.z) - cx * cos(c * q.y),
+        -c * sz * sin(c * q.x) - cy * cos(c * q.z),
+    );
+}
+
+// Curl-noise wind at x (m/s): two octaves of curl_octave over eddies of
+// turbulence_scale metres, drifting in time; each component within +-turbulence.
+// Mirrored in src/cpu.rs.
+fn turbulence(x: vec3<f32>, time: f32) -> vec3<f32> {
+    let q = x / effect.turbulence_scale;
+    let t = time * effect.turbulence / effect.turbulence_scale;
+    let v = curl_octave(q, t) + 0.5 * curl_octave(2.03 * q + vec3<f32>(1.7, 4.1, 2.9), 1.9 * t);
+    return v * (effect.turbulence / 3.555);
+}
+
 // One step for one particle; returns false when it dies.
 fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     let dt = frame.dt;
@@ -209,7 +236,11 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
         return (*p).age - (*p).settled_at < effect.settle_time;
     }
     let v = (*p).vel;
-    var a = effect.gravity + effect.drag * (effect.wind - v);
+    var wind = effect.wind;
+    if effect.turbulence > 0.0 {
+        wind += turbulence((*p).pos, frame.time);
+    }
+    var a = effect.gravity + effect.drag * (wind - v);
     for (var i = 0u; i < effect.body_count; i++) {
         a += body_accel(bodies[i], (*p).pos, effect.body_g);
     }
@@ -237,8 +268,9 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
         // a death that spawns (rockets bursting): an event where it died, no surface normal
         push_event(HitEvent(x, (*p).id, vec3<f32>(0.0), length(v_out)));
     }
-    let lo = effect.bounds_min;
-    let hi = effect.bounds_max;
+    let offset = select(vec3<f32>(0.0), vec3<f32>(frame.eye.x, 0.0, frame.eye.z), effect.follow_camera == 1u);
+    let lo = effect.bounds_min + offset;
+    let hi = effect.bounds_max + offset;
     if effect.bounds_mode == 1u {
         alive = alive && all(x >= lo) && all(x <= hi);
     } else if effect.bounds_mode == 2u {

@@ -122,10 +122,36 @@ fn wrap1(x: f32, lo: f32, hi: f32) -> f32 {
     x - extent * ((x - lo) / extent).floor()
 }
 
-/// One simulate step of one particle, as `step` in simulate.wgsl; false when it dies.
-pub fn step(p: &mut Particle, effect: &EffectParams, dt: f32) -> bool {
+/// `curl_octave` of simulate.wgsl: the curl of a trigonometric potential.
+fn curl_octave(q: Vec3, t: f32) -> Vec3 {
+    let c = 1.37;
+    let (sx, cx) = (q.x + 1.3 * t).sin_cos();
+    let (sy, cy) = (q.y + t).sin_cos();
+    let (sz, cz) = (q.z + 1.7 * t).sin_cos();
+    Vec3::new(
+        -c * sx * (c * q.y).sin() - cz * (c * q.x).cos(),
+        -c * sy * (c * q.z).sin() - cx * (c * q.y).cos(),
+        -c * sz * (c * q.x).sin() - cy * (c * q.z).cos(),
+    )
+}
+
+/// The curl-noise wind of `turbulence` in simulate.wgsl at `x` and `time` (m/s).
+pub fn turbulence(x: Vec3, time: f32, effect: &EffectParams) -> Vec3 {
+    let q = x / effect.turbulence_scale;
+    let t = time * effect.turbulence / effect.turbulence_scale;
+    let v = curl_octave(q, t) + 0.5 * curl_octave(2.03 * q + Vec3::new(1.7, 4.1, 2.9), 1.9 * t);
+    v * (effect.turbulence / 3.555)
+}
+
+/// One simulate step of one particle at clock `time` with the bounds moved by `offset`
+/// ([`EffectDesc::camera_offset`]), as `step` in simulate.wgsl; false when it dies.
+pub fn step(p: &mut Particle, effect: &EffectParams, dt: f32, time: f32, offset: Vec3) -> bool {
     let v = p.vel;
-    let a = effect.gravity + effect.drag * (effect.wind - v);
+    let mut wind = effect.wind;
+    if effect.turbulence > 0.0 {
+        wind += turbulence(p.pos, time, effect);
+    }
+    let a = effect.gravity + effect.drag * (wind - v);
     let v_new = v + a * dt;
     let mut x = if effect.integrator == 1 {
         p.pos + v_new * dt
@@ -136,7 +162,7 @@ pub fn step(p: &mut Particle, effect: &EffectParams, dt: f32) -> bool {
     p.age += dt;
     p.rotation += p.spin * dt;
     let mut alive = p.age < p.lifetime;
-    let (lo, hi) = (effect.bounds_min, effect.bounds_max);
+    let (lo, hi) = (effect.bounds_min + offset, effect.bounds_max + offset);
     match effect.bounds_mode {
         1 => alive = alive && x.cmpge(lo).all() && x.cmple(hi).all(),
         2 => {
@@ -161,6 +187,8 @@ pub struct CpuTwin {
     pub particles: BTreeMap<u32, Particle>,
     pub emitted: u64,
     pub dropped: u64,
+    /// The camera's position (bounds that follow the camera move with it).
+    pub eye: Vec3,
 }
 
 impl CpuTwin {
@@ -173,6 +201,7 @@ impl CpuTwin {
             particles: BTreeMap::new(),
             emitted: 0,
             dropped: 0,
+            eye: Vec3::ZERO,
         }
     }
 
@@ -182,7 +211,8 @@ impl CpuTwin {
         let counts = self.clock.advance(&self.desc, dt);
         let clamped = clamp_request(&counts, self.capacity);
         self.dropped += counts.iter().sum::<u64>() - clamped.iter().map(|&c| c as u64).sum::<u64>();
-        let emit = self.desc.emit_uniforms(&clamped, id_base);
+        let offset = self.desc.camera_offset(self.eye);
+        let emit = self.desc.emit_uniforms_at(&clamped, id_base, offset);
         for ordinal in 0..emit.request {
             if self.particles.len() < self.capacity as usize {
                 let p = spawn(&emit, &self.effect, ordinal);
@@ -193,6 +223,62 @@ impl CpuTwin {
             }
         }
         let effect = self.effect;
-        self.particles.retain(|_, p| step(p, &effect, dt));
+        let time = self.clock.time as f32;
+        self.particles
+            .retain(|_, p| step(p, &effect, dt, time, offset));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turbulent(speed: f32, scale: f32) -> EffectParams {
+        EffectParams {
+            turbulence: speed,
+            turbulence_scale: scale,
+            ..Default::default()
+        }
+    }
+
+    /// Central-difference divergence of the turbulence at x.
+    fn divergence(x: Vec3, t: f32, e: &EffectParams) -> f32 {
+        let h = 1e-2;
+        let d = |axis: Vec3| {
+            let f = |s: f32| turbulence(x + axis * s, t, e).dot(axis);
+            (f(h) - f(-h)) / (2.0 * h)
+        };
+        d(Vec3::X) + d(Vec3::Y) + d(Vec3::Z)
+    }
+
+    #[test]
+    fn turbulence_is_divergence_free_bounded_and_not_trivial() {
+        let e = turbulent(2.0, 3.0);
+        let mut rng = 12345u32;
+        let mut r = || {
+            rng = pcg_hash(rng);
+            (rng >> 8) as f32 / 16_777_216.0 * 40.0 - 20.0
+        };
+        let (mut max_div, mut max_grad, mut max_speed) = (0f32, 0f32, 0f32);
+        for _ in 0..500 {
+            let x = Vec3::new(r(), r(), r());
+            let t = r().abs();
+            max_div = max_div.max(divergence(x, t, &e).abs());
+            let v = turbulence(x, t, &e);
+            max_speed = max_speed.max(v.abs().max_element());
+            // a one-sided derivative of one component, to compare the divergence with
+            let dx = (turbulence(x + Vec3::X * 1e-2, t, &e) - v) / 1e-2;
+            max_grad = max_grad.max(dx.y.abs());
+        }
+        assert!(
+            max_speed <= 2.0 + 1e-4,
+            "speed {max_speed} beyond the bound"
+        );
+        assert!(max_speed > 1.0, "speed {max_speed}: a weak field");
+        assert!(max_grad > 0.3, "gradient {max_grad}: a weak field");
+        assert!(
+            max_div < 1e-3 * max_grad.max(1.0) * 10.0,
+            "divergence {max_div} against gradients of {max_grad}"
+        );
     }
 }

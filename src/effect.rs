@@ -193,6 +193,20 @@ pub struct Forces {
     /// Linear drag coefficient, 1/s.
     #[serde(default)]
     pub drag: f32,
+    /// Eddies in the wind (curl noise), felt through drag like the wind.
+    #[serde(default)]
+    pub turbulence: Option<Turbulence>,
+}
+
+/// Curl-noise turbulence (Bridson et al. 2007): the wind gains a divergence-free field, the
+/// curl of a two-octave trigonometric potential, so particles swirl without bunching up.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Turbulence {
+    /// Largest speed of the field along any axis, m/s.
+    pub speed: f32,
+    /// Size of the larger eddies, metres (the smaller octave is about half).
+    pub scale: f32,
 }
 
 fn default_gravity() -> [f32; 3] {
@@ -205,6 +219,7 @@ impl Default for Forces {
             gravity: default_gravity(),
             wind: [0.0; 3],
             drag: 0.0,
+            turbulence: None,
         }
     }
 }
@@ -235,6 +250,10 @@ pub struct Bounds {
     pub min: [f32; 3],
     pub max: [f32; 3],
     pub on_exit: OnExit,
+    /// The box, and the shapes of the scheduled emitters, are relative to the camera's x
+    /// and z (seed 000: snow that never ends however far the camera goes).
+    #[serde(default)]
+    pub follow_camera: bool,
 }
 
 /// Appearance over normalised age t = age / lifetime: colour × mix(1, color_end, t),
@@ -590,6 +609,22 @@ impl EffectDesc {
         }
         v.vec("forces.gravity", self.forces.gravity);
         v.vec("forces.wind", self.forces.wind);
+        if let Some(t) = self.forces.turbulence {
+            v.range(
+                "forces.turbulence.speed",
+                t.speed,
+                0.0,
+                100.0,
+                "0..=100 m/s",
+            );
+            v.range(
+                "forces.turbulence.scale",
+                t.scale,
+                0.01,
+                1e4,
+                "0.01..=10000 m",
+            );
+        }
         v.range(
             "forces.drag",
             self.forces.drag,
@@ -819,13 +854,38 @@ impl EffectDesc {
             hit_emitter: self.hit_emitter().map_or(0, |(e, _)| e as u32),
             hit_count: self.hit_emitter().map_or(0, |(_, n)| n),
             death_source: self.death_source().unwrap_or(u32::MAX),
-            _pad0: 0,
-            _pad1: 0,
+            turbulence: self.forces.turbulence.map_or(0.0, |t| t.speed),
+            turbulence_scale: self.forces.turbulence.map_or(1.0, |t| t.scale),
+            follow_camera: self.bounds.is_some_and(|b| b.follow_camera) as u32,
             _pad2: 0,
         }
     }
 
     /// This frame's emit uniforms for per-emitter spawn `counts` (already clamped).
+    /// Where the bounds and scheduled emitters are, relative to the world, for a camera at
+    /// `eye`: its x and z when the bounds follow the camera, else zero.
+    pub fn camera_offset(&self, eye: Vec3) -> Vec3 {
+        match self.bounds {
+            Some(b) if b.follow_camera => Vec3::new(eye.x, 0.0, eye.z),
+            _ => Vec3::ZERO,
+        }
+    }
+
+    /// This frame's emit uniforms for per-emitter spawn `counts` (already clamped), the
+    /// scheduled emitters moved by `offset` ([`EffectDesc::camera_offset`]).
+    pub fn emit_uniforms_at(&self, counts: &[u32], id_base: u32, offset: Vec3) -> EmitUniforms {
+        let mut u = self.emit_uniforms(counts, id_base);
+        for (p, e) in u.emitters.iter_mut().zip(&self.emitters) {
+            if e.trigger == Trigger::Schedule {
+                p.p0 += offset.extend(0.0);
+                if p.shape == 1 {
+                    p.p1 += offset.extend(0.0); // a box's max corner
+                }
+            }
+        }
+        u
+    }
+
     pub fn emit_uniforms(&self, counts: &[u32], id_base: u32) -> EmitUniforms {
         let mut u = EmitUniforms {
             emitter_count: self.emitters.len().min(MAX_EMITTERS) as u32,

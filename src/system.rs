@@ -317,7 +317,8 @@ impl ParticleSystem {
         let clamped = clamp_request(&counts, self.pool.capacity);
         self.dropped_on_cpu +=
             counts.iter().sum::<u64>() - clamped.iter().map(|&c| c as u64).sum::<u64>();
-        let emit = self.desc.emit_uniforms(&clamped, id_base);
+        let offset = self.desc.camera_offset(camera.eye);
+        let emit = self.desc.emit_uniforms_at(&clamped, id_base, offset);
         self.request = emit.request;
         self.frames += 1;
         self.list = self.live;

@@ -202,8 +202,12 @@ pub struct EffectParams {
     pub hit_count: u32,
     /// Deaths of this emitter's particles are events too (`u32::MAX`: none).
     pub death_source: u32,
-    pub _pad0: u32,
-    pub _pad1: u32,
+    /// Curl-noise wind speed, m/s (0: none).
+    pub turbulence: f32,
+    /// Size of its eddies, metres.
+    pub turbulence_scale: f32,
+    /// 1: the bounds are relative to the camera's x and z (`FrameUniforms::eye`).
+    pub follow_camera: u32,
     pub _pad2: u32,
 }
 
@@ -307,12 +311,14 @@ pub struct HostQuad {
 }
 
 /// Most quads in a stand-in host scene (`MAX_QUADS`).
-pub const MAX_HOST_QUADS: usize = 8;
+pub const MAX_HOST_QUADS: usize = 16;
 
 /// The stand-in host scene's uniforms (`HostUniforms` in host.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub struct HostUniforms {
     pub view_proj: Mat4,
+    /// Terrain: half size (m), height amplitude (m), cells per side, unused.
+    pub terrain: Vec4,
     pub quads: [HostQuad; MAX_HOST_QUADS],
 }
 
@@ -578,6 +584,7 @@ mod tests {
                 ("view_proj", |v| {
                     v.view_proj = Mat4::from_cols_array(&[2.0; 16])
                 }),
+                ("terrain", |v| v.terrain = Vec4::ONE),
                 ("quads", |v| v.quads[0].center = Vec4::ONE),
             ],
         );

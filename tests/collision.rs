@@ -96,6 +96,7 @@ fn ball(restitution: f32) -> EffectDesc {
             gravity: [0.0, -9.81, 0.0],
             wind: [0.0; 3],
             drag: 0.0,
+            turbulence: None,
         },
         integrator: Integrator::ExplicitEuler,
         bounds: None,
@@ -298,4 +299,79 @@ fn hits_spawn_splashes_on_the_gpu() {
         .filter(|&&i| snap.particles[i as usize].emitter == 1)
         .count();
     assert_eq!(alive_splashes, 3 * 64);
+}
+
+/// Seed 000's scene: snow settles on the hills (their height comes from the same formula
+/// the host's terrain shader uses) and the pillars. Screen-space collision cannot see
+/// behind what it sees: flakes hidden by a hill or a pillar may stop there, unseen.
+#[test]
+fn snow_settles_on_the_terrain_hills() {
+    let gpu = common::gpu();
+    let capacity = 16_384;
+    let desc = Demo::Snow.effect_in(Stage::Terrain, capacity);
+    let camera = |a| Demo::Snow.camera_in(Stage::Terrain, a);
+    let mut scene = Scene::new(&gpu, &desc, capacity, 5, (160, 120), camera).unwrap();
+    Stage::Terrain.apply(&mut scene.target.scene);
+    let snap = run(&gpu, &mut scene, 400, 0.016);
+    let eye = scene.camera.eye;
+    let (mut on_ground, mut on_pillar, mut gaps, mut stray) = (0, 0, vec![], vec![]);
+    for &i in &snap.alive {
+        let p = &snap.particles[i as usize];
+        let seen = on_screen(&scene.camera, p.pos, 0.05) && !hidden(eye, p.pos);
+        if p.flags & Particle::SETTLED == 0 || !seen {
+            continue;
+        }
+        let gap = p.pos.y - flurry::demos::ground(p.pos.x, p.pos.z);
+        if gap.abs() <= 0.5 {
+            on_ground += 1;
+            gaps.push(gap.abs());
+        } else if pillar_at(p.pos, 0.3).is_some() {
+            on_pillar += 1;
+        } else {
+            stray.push((p.pos, gap));
+        }
+    }
+    gaps.sort_by(f32::total_cmp);
+    let median = gaps.get(gaps.len() / 2).copied().unwrap_or(f32::NAN);
+    assert!(
+        on_ground >= 300,
+        "only {on_ground} flakes at rest on the hills"
+    );
+    assert!(
+        on_pillar >= 5,
+        "only {on_pillar} flakes at rest on the pillars"
+    );
+    assert!(
+        median < 0.1,
+        "settled flakes {median} m off the hills (median)"
+    );
+    assert!(
+        stray.len() * 50 <= on_ground,
+        "{} visible flakes at rest in the air, e.g. {:?}",
+        stray.len(),
+        &stray[..stray.len().min(3)]
+    );
+}
+
+/// The pillar (x, z, top) whose box, grown by `margin`, holds p.
+fn pillar_at(p: Vec3, margin: f32) -> Option<(f32, f32, f32)> {
+    let half = 0.35 + margin;
+    let tops = Stage::Terrain.quads();
+    // every pillar's fifth quad is its top face
+    tops.chunks(5)
+        .map(|faces| faces[4].center.truncate())
+        .find_map(|top| {
+            let inside =
+                (p.x - top.x).abs() <= half && (p.z - top.z).abs() <= half && p.y <= top.y + margin;
+            inside.then_some((top.x, top.z, top.y))
+        })
+}
+
+/// Whether a hill or a pillar stands between the eye and p (more than 0.3 m before p).
+fn hidden(eye: Vec3, p: Vec3) -> bool {
+    (1..400).any(|k| {
+        let q = eye + (p - eye) * (k as f32 / 400.0);
+        q.distance(p) > 0.3
+            && (q.y < flurry::demos::ground(q.x, q.z) || pillar_at(q, 0.0).is_some())
+    })
 }

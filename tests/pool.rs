@@ -74,12 +74,14 @@ fn churny() -> EffectDesc {
             gravity: [0.0, -9.81, 0.0],
             wind: [1.0, 0.0, 0.0],
             drag: 0.5,
+            turbulence: None,
         },
         integrator: Integrator::ExplicitEuler,
         bounds: Some(Bounds {
             min: [-2.0; 3],
             max: [2.0; 3],
             on_exit: OnExit::Kill,
+            follow_camera: false,
         }),
         over_life: OverLife::default(),
         blend: Blend::Additive,
@@ -189,12 +191,14 @@ fn twin_effect() -> EffectDesc {
             gravity: [0.0, -4.0, 0.0],
             wind: [2.0, 0.0, 1.0],
             drag: 0.3,
+            turbulence: None,
         },
         integrator: Integrator::ExplicitEuler,
         bounds: Some(Bounds {
             min: [-3.0, -1.0, -3.0],
             max: [3.0, 5.0, 3.0],
             on_exit: OnExit::Kill,
+            follow_camera: false,
         }),
         over_life: OverLife::default(),
         blend: Blend::Alpha,
@@ -211,6 +215,7 @@ fn compare_with_twin(desc: &EffectDesc, capacity: u32, seed: u32, frames: u32, d
     let gpu = gpu();
     let mut system = ParticleSystem::new(&gpu.device, &gpu.queue, desc, capacity, seed).unwrap();
     let mut twin = CpuTwin::new(desc, capacity, seed);
+    twin.eye = camera().eye; // bounds that follow the camera follow it on both sides
     for _ in 0..frames {
         frame(&gpu, &mut system, dt);
         twin.frame(dt);
@@ -312,6 +317,7 @@ fn constant_acceleration(integrator: Integrator) -> EffectDesc {
             gravity: [0.5, -9.81, 0.25],
             wind: [0.0; 3],
             drag: 0.0,
+            turbulence: None,
         },
         integrator,
         bounds: None,
@@ -368,4 +374,32 @@ fn explicit_euler_law_holds_on_the_gpu() {
 #[test]
 fn symplectic_euler_law_holds_on_the_gpu() {
     euler_law(Integrator::SymplecticEuler, |n| n * (n + 1.0) / 2.0);
+}
+
+/// Seed 000's snow box follows the camera: wherever it flies, every flake is in the box
+/// around it (emitted there, wrapped back into it as the camera moves on).
+#[test]
+fn the_snow_box_follows_the_camera() {
+    let gpu = gpu();
+    let desc = flurry::Demo::Snow.effect(8192);
+    let b = desc.bounds.unwrap();
+    assert!(b.follow_camera);
+    let mut system = ParticleSystem::new(&gpu.device, &gpu.queue, &desc, 8192, 2).unwrap();
+    for eye in [Vec3::new(100.0, 2.0, -50.0), Vec3::new(-300.0, 5.0, 40.0)] {
+        let camera = Camera::look_at(eye, eye + Vec3::new(0.0, 0.0, -1.0), 1.0);
+        for _ in 0..3 {
+            system.update(&gpu.queue, 0.016, &camera);
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            system.encode_compute(&mut encoder, None);
+            gpu.queue.submit([encoder.finish()]);
+        }
+        let snap = system.snapshot(&gpu.device, &gpu.queue).unwrap();
+        assert_eq!(snap.alive.len(), 8192);
+        for &i in &snap.alive {
+            let p = snap.particles[i as usize].pos;
+            let rel = p - Vec3::new(eye.x, 0.0, eye.z);
+            let inside = (0..3).all(|k| rel[k] >= b.min[k] - 1e-3 && rel[k] <= b.max[k] + 1e-3);
+            assert!(inside, "flake at {p} outside the box around {eye}");
+        }
+    }
 }

@@ -1,13 +1,13 @@
 //! A stand-in for the host application's scene (`shaders/host.wgsl`): opaque flat quads
-//! drawn into the host's colour and depth, so tests and demos have geometry that hides
-//! particles.
+//! and an optional heightfield terrain drawn into the host's colour and depth, so tests and
+//! demos have geometry that hides particles and that particles settle on.
 
 use glam::Vec3;
 
 use wgpu_profiler::GpuProfiler;
 
 use crate::camera::Camera;
-use crate::passes::{layout, render_pipeline, uniform};
+use crate::passes::{layout, render_pipeline, render_pipeline_from, uniform};
 use crate::profiler::render_pass;
 use crate::renderer::color_attachment;
 use crate::shaders::Shader;
@@ -28,12 +28,53 @@ impl HostQuad {
     }
 }
 
+/// A procedural heightfield (seed 000's terrain): [`terrain_height`] over a square.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Terrain {
+    /// Half the side of the square, metres, centred on the origin.
+    pub half_size: f32,
+    /// Heights stay within ±amplitude metres.
+    pub amplitude: f32,
+    /// Grid cells per side (two triangles each).
+    pub cells: u32,
+}
+
+/// Height of the terrain at (x, z) (`terrain_height` in host.wgsl).
+pub fn terrain_height(x: f32, z: f32, amplitude: f32) -> f32 {
+    let h = 0.6 * (0.11 * x + 0.4).sin() * (0.09 * z).cos()
+        + 0.3 * (0.23 * z + 1.3).sin() * (0.19 * x).cos()
+        + 0.1 * (0.51 * x + 0.37 * z).sin();
+    amplitude * h
+}
+
+/// The five visible faces (four sides and the top) of an upright box standing on
+/// `base`, `half` wide and `height` tall, each face shaded by its normal.
+pub fn pillar(base: Vec3, half: f32, height: f32, rgb: Vec3) -> Vec<HostQuad> {
+    let light = Vec3::new(-0.5, 1.0, 0.3).normalize();
+    let face = |center: Vec3, u: Vec3, v: Vec3| {
+        let n = u.cross(v).normalize();
+        let shade = 0.35 + 0.65 * n.dot(light).abs();
+        HostQuad::rect(center, u, v, rgb * shade)
+    };
+    let mid = base + Vec3::Y * (0.5 * height);
+    let (x, y, z) = (Vec3::X * half, Vec3::Y * (0.5 * height), Vec3::Z * half);
+    vec![
+        face(mid + x, z, y),
+        face(mid - x, z, y),
+        face(mid + z, x, y),
+        face(mid - z, x, y),
+        face(base + Vec3::Y * height, x, z),
+    ]
+}
+
 pub struct HostScene {
     pipeline: wgpu::RenderPipeline,
+    terrain_pipeline: wgpu::RenderPipeline,
     buffer: wgpu::Buffer,
     bind: wgpu::BindGroup,
     /// At most [`MAX_HOST_QUADS`]; more are ignored.
     pub quads: Vec<HostQuad>,
+    pub terrain: Option<Terrain>,
 }
 
 impl HostScene {
@@ -41,19 +82,31 @@ impl HostScene {
         use encase::ShaderType;
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let layout = layout(device, "host", &[uniform(0, vf)]);
+        let depth = Some(wgpu::DepthStencilState {
+            format: HOST_DEPTH_FORMAT,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Less),
+            stencil: Default::default(),
+            bias: Default::default(),
+        });
+        let triangles = wgpu::PrimitiveTopology::TriangleList;
+        let (shader, layouts) = (Shader::Host, &[&layout]);
         let pipeline = render_pipeline(
             device,
-            Shader::Host,
-            &[&layout],
-            wgpu::PrimitiveTopology::TriangleList,
+            shader,
+            layouts,
+            triangles,
             color_format.into(),
-            Some(wgpu::DepthStencilState {
-                format: HOST_DEPTH_FORMAT,
-                depth_write_enabled: Some(true),
-                depth_compare: Some(wgpu::CompareFunction::Less),
-                stencil: Default::default(),
-                bias: Default::default(),
-            }),
+            depth.clone(),
+        );
+        let terrain_pipeline = render_pipeline_from(
+            device,
+            shader,
+            "vs_terrain",
+            layouts,
+            triangles,
+            color_format.into(),
+            depth,
         );
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flurry.host"),
@@ -64,16 +117,22 @@ impl HostScene {
         let bind = crate::passes::bind_buffers(device, "host", &layout, &[&buffer]);
         HostScene {
             pipeline,
+            terrain_pipeline,
             buffer,
             bind,
             quads: Vec::new(),
+            terrain: None,
         }
     }
 
     /// Write the camera and quads for this frame.
     pub fn update(&self, queue: &wgpu::Queue, camera: &Camera) {
+        let terrain = self.terrain.map_or(glam::Vec4::ZERO, |t| {
+            glam::Vec4::new(t.half_size, t.amplitude, t.cells as f32, 1.0)
+        });
         let mut u = HostUniforms {
             view_proj: camera.view_proj(),
+            terrain,
             ..Default::default()
         };
         for (slot, q) in u.quads.iter_mut().zip(&self.quads) {
@@ -112,14 +171,17 @@ impl HostScene {
         render_pass(encoder, profiler, desc, "host", |pass| self.record(pass));
     }
 
-    /// Draw the quads into a pass with the host's colour and depth attached.
+    /// Draw the terrain and the quads into a pass with the host's colour and depth attached.
     pub fn record(&self, pass: &mut wgpu::RenderPass) {
-        let n = self.quads.len().min(MAX_HOST_QUADS) as u32;
-        if n == 0 {
-            return;
-        }
-        pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.bind, &[]);
-        pass.draw(0..6, 0..n);
+        if let Some(t) = self.terrain {
+            pass.set_pipeline(&self.terrain_pipeline);
+            pass.draw(0..6 * t.cells * t.cells, 0..1);
+        }
+        let n = self.quads.len().min(MAX_HOST_QUADS) as u32;
+        if n > 0 {
+            pass.set_pipeline(&self.pipeline);
+            pass.draw(0..6, 0..n);
+        }
     }
 }

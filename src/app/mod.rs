@@ -87,7 +87,7 @@ impl Scene {
         let camera = |a| demo.camera_in(stage, a);
         let mut scene = Self::new(gpu, &desc, capacity, seed, size, camera)?;
         scene.background = demo.background();
-        scene.target.scene.quads = stage.quads();
+        stage.apply(&mut scene.target.scene);
         Ok(scene)
     }
 

@@ -232,7 +232,7 @@ impl State {
             _ => options.demo.camera_in(options.stage, aspect),
         };
         let mut host = HostScene::new(&gpu.device, config.format);
-        host.quads = options.stage.quads();
+        options.stage.apply(&mut host);
         let depth = depth_view(&gpu.device, &config);
         let mut state = State {
             renderer: ParticleRenderer::new(

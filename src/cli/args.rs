@@ -41,8 +41,9 @@ pub struct Common {
     /// Fixed time step in seconds (0 < dt <= 1); without it the clock is real time.
     #[arg(long, allow_hyphen_values = true)]
     pub dt: Option<f64>,
-    /// The host scene: empty, or a ground plane at y = 0 that particles collide with
-    /// (default: the demo's own; rain has the plane).
+    /// The host scene: empty, a ground plane at y = 0, or terrain (hills and pillars);
+    /// particles collide with it (default: the demo's own; rain and gun have the plane,
+    /// snow the terrain).
     #[arg(long, value_enum)]
     pub scene: Option<Stage>,
     /// Galaxies (massive cores) in the galaxy demo's collision mode.

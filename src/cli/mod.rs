@@ -127,7 +127,7 @@ pub fn demo_scene(
     let camera = |aspect| demo.camera_in(stage, aspect);
     let mut scene = flurry::app::Scene::new(gpu, &desc, capacity, common.seed, size, camera)?;
     scene.background = demo.background();
-    scene.target.scene.quads = stage.quads();
+    stage.apply(&mut scene.target.scene);
     scene.renderer.set_substeps(common.substeps);
     Ok(scene)
 }

@@ -29,10 +29,10 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
                 Stage::Empty => {
                     Camera::look_at(glam::Vec3::new(0.0, 5.0, 15.0), glam::Vec3::ZERO, aspect)
                 }
-                Stage::Plane => Demo::Snow.camera_in(stage, aspect),
+                Stage::Plane | Stage::Terrain => Demo::Snow.camera_in(stage, aspect),
             };
             let mut scene = Scene::new(&gpu, &desc, capacity, a.common.seed, size, cam)?;
-            scene.target.scene.quads = stage.quads();
+            stage.apply(&mut scene.target.scene);
             (scene, desc.name)
         }
         (None, None) => unreachable!("clap requires a demo or --effect"),

@@ -37,6 +37,7 @@ pub fn effect_over_ground(capacity: u32) -> EffectDesc {
         min: [-100.0, -2.0, -100.0],
         max: [100.0, 100.0, 100.0],
         on_exit: OnExit::Kill,
+        follow_camera: false,
     });
     e.collision = Some(Collision {
         response: Response::Bounce {

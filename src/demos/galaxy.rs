@@ -109,6 +109,7 @@ pub fn effect_with(capacity: u32, galaxies: u32) -> EffectDesc {
             gravity: [0.0; 3],
             wind: [0.0; 3],
             drag: 0.0,
+            turbulence: None,
         },
         // explicit Euler gains energy on orbits; the galaxy uses the symplectic option
         integrator: Integrator::SymplecticEuler,

@@ -60,6 +60,7 @@ pub fn effect(camera: &Camera, scheduled: bool) -> EffectDesc {
             gravity: [0.0, -9.81, 0.0],
             wind: [0.0; 3],
             drag: 0.0,
+            turbulence: None,
         },
         integrator: Integrator::ExplicitEuler,
         bounds: None,

@@ -8,6 +8,7 @@ mod snow;
 
 use glam::Vec3;
 
+use crate::app::host::{pillar, terrain_height, HostScene, Terrain};
 use crate::camera::Camera;
 use crate::effect::EffectDesc;
 use crate::types::HostQuad;
@@ -21,13 +22,42 @@ pub enum Stage {
     /// A flat ground plane at y = 0 seen from a camera above it; particles collide with it
     /// (snow settles, fireworks bounce).
     Plane,
+    /// Seed 000's landscape: rolling heightfield hills and three pillars standing on them;
+    /// snow settles on both.
+    Terrain,
+}
+
+/// The terrain of [`Stage::Terrain`].
+pub const TERRAIN: Terrain = Terrain {
+    half_size: 60.0,
+    amplitude: 2.5,
+    cells: 96,
+};
+
+/// Ground height of [`Stage::Terrain`] at (x, z).
+pub fn ground(x: f32, z: f32) -> f32 {
+    terrain_height(x, z, TERRAIN.amplitude)
 }
 
 impl Stage {
-    /// The stage's opaque geometry.
+    /// Put the stage's geometry into the host scene.
+    pub fn apply(self, host: &mut HostScene) {
+        host.quads = self.quads();
+        host.terrain = (self == Stage::Terrain).then_some(TERRAIN);
+    }
+
+    /// The stage's opaque quads.
     pub fn quads(self) -> Vec<HostQuad> {
         match self {
             Stage::Empty => vec![],
+            Stage::Terrain => [(-4.0, 0.0), (3.5, -5.0), (-1.0, -11.0)]
+                .into_iter()
+                .flat_map(|(x, z)| {
+                    // sunk half a metre so no gap shows on a slope
+                    let base = Vec3::new(x, ground(x, z) - 0.5, z);
+                    pillar(base, 0.35, 4.5, Vec3::new(0.12, 0.1, 0.09))
+                })
+                .collect(),
             Stage::Plane => vec![HostQuad::rect(
                 Vec3::ZERO,
                 Vec3::new(60.0, 0.0, 0.0),
@@ -110,6 +140,8 @@ impl Demo {
         match (self, stage) {
             (_, Stage::Empty) => self.effect(capacity),
             (Demo::Snow, Stage::Plane) => snow::effect_over_ground(capacity),
+            (Demo::Snow, Stage::Terrain) => snow::effect_over_terrain(capacity),
+            (_, Stage::Terrain) => self.effect(capacity),
             (Demo::Fireworks, Stage::Plane) => fireworks::effect_over_ground(capacity),
             (Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun, Stage::Plane) => {
                 self.effect(capacity)
@@ -123,6 +155,11 @@ impl Demo {
         match (self, stage) {
             (_, Stage::Empty) => self.camera(aspect),
             (Demo::Snow, Stage::Plane) => look(Vec3::new(0.0, 6.0, 14.0), Vec3::ZERO),
+            (Demo::Snow, Stage::Terrain) => {
+                let eye = Vec3::new(0.0, ground(0.0, 10.0) + 2.2, 10.0);
+                look(eye, Vec3::new(0.0, ground(0.0, -8.0) + 1.2, -8.0))
+            }
+            (_, Stage::Terrain) => self.camera(aspect),
             (Demo::Fireworks, Stage::Plane) => {
                 look(Vec3::new(0.0, 4.0, 12.0), Vec3::new(0.0, 4.0, -14.0))
             }
@@ -170,6 +207,7 @@ impl Demo {
     pub fn default_stage(self) -> Stage {
         match self {
             Demo::Rain | Demo::Gun => Stage::Plane,
+            Demo::Snow => Stage::Terrain,
             _ => Stage::Empty,
         }
     }

@@ -43,12 +43,17 @@ pub fn effect(capacity: u32) -> EffectDesc {
             gravity: [0.0, -1.5, 0.0],
             wind: [0.6, 0.0, 0.2],
             drag: 1.5,
+            turbulence: Some(Turbulence {
+                speed: 0.5,
+                scale: 2.5,
+            }),
         },
         integrator: Integrator::ExplicitEuler,
         bounds: Some(Bounds {
             min,
             max,
             on_exit: OnExit::Wrap,
+            follow_camera: true,
         }),
         over_life: OverLife::default(),
         blend: Blend::Alpha,
@@ -63,6 +68,23 @@ pub fn effect(capacity: u32) -> EffectDesc {
 
 pub fn camera(aspect: f32) -> Camera {
     Camera::look_at(Vec3::new(0.0, 1.6, 9.0), Vec3::new(0.0, 4.0, -4.0), aspect)
+}
+
+/// Snow over seed 000's terrain: as over the ground plane, in a box that follows the
+/// camera, the kill plane below the lowest hill.
+pub fn effect_over_terrain(capacity: u32) -> EffectDesc {
+    let mut e = effect_over_ground(capacity);
+    let low = -super::TERRAIN.amplitude - 0.05;
+    if let Some(b) = &mut e.bounds {
+        b.min[1] = low;
+        b.follow_camera = true;
+    }
+    // the first fill starts above the highest hill: a flake born inside a hill would
+    // settle on its surface from below
+    if let Shape::Box { min, .. } = &mut e.emitters[0].shape {
+        min[1] = super::TERRAIN.amplitude;
+    }
+    e
 }
 
 /// Snow over the ground plane: flakes settle where they land on screen, rest 4 s fading
@@ -85,6 +107,7 @@ pub fn effect_over_ground(capacity: u32) -> EffectDesc {
         min: [-HALF, -0.05, -HALF],
         max: [HALF, HEIGHT, HALF],
         on_exit: OnExit::Kill,
+        follow_camera: false,
     });
     e.collision = Some(Collision {
         response: Response::Settle { time: 4.0 },

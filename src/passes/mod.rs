@@ -140,6 +140,28 @@ pub fn render_pipeline(
     target: wgpu::ColorTargetState,
     depth_stencil: Option<wgpu::DepthStencilState>,
 ) -> wgpu::RenderPipeline {
+    let vertex = "vs_main";
+    render_pipeline_from(
+        device,
+        shader,
+        vertex,
+        layouts,
+        topology,
+        target,
+        depth_stencil,
+    )
+}
+
+/// As [`render_pipeline`] with the vertex entry point `vertex`.
+pub fn render_pipeline_from(
+    device: &wgpu::Device,
+    shader: crate::shaders::Shader,
+    vertex: &str,
+    layouts: &[&wgpu::BindGroupLayout],
+    topology: wgpu::PrimitiveTopology,
+    target: wgpu::ColorTargetState,
+    depth_stencil: Option<wgpu::DepthStencilState>,
+) -> wgpu::RenderPipeline {
     let module = shader.module(device);
     let layouts: Vec<_> = layouts.iter().map(|l| Some(*l)).collect();
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -152,7 +174,7 @@ pub fn render_pipeline(
         layout: Some(&pipeline_layout),
         vertex: wgpu::VertexState {
             module: &module,
-            entry_point: Some("vs_main"),
+            entry_point: Some(vertex),
             compilation_options: Default::default(),
             buffers: &[],
         },

@@ -80,6 +80,7 @@ pub fn still(name: &str, emitters: Vec<EmitterDesc>) -> EffectDesc {
             gravity: [0.0; 3],
             wind: [0.0; 3],
             drag: 0.0,
+            turbulence: None,
         },
         integrator: Integrator::ExplicitEuler,
         bounds: None,
