@@ -128,7 +128,7 @@ struct EffectParams {
     turbulence: f32,         // curl-noise wind speed, m/s (0: none)
     turbulence_scale: f32,   // size of its eddies, metres
     follow_camera: u32,      // 1: bounds relative to the camera's x and z (frame.eye)
-    _pad2: u32,
+    sprite: u32,             // SPRITE_*: what is drawn on the quad
 }
 
 const NO_EMITTER: u32 = 0xffffffffu;
@@ -137,6 +137,12 @@ const RENDER_BILLBOARD: u32 = 0u;
 const RENDER_UPRIGHT: u32 = 1u;
 const RENDER_STRETCHED: u32 = 2u;
 const RENDER_TUMBLING: u32 = 3u;
+
+const SPRITE_DISC: u32 = 0u;
+const SPRITE_SNOWFLAKE: u32 = 1u;
+// layers of the snowflake array (src/sprites.rs)
+const SNOWFLAKES: u32 = 6u;
+const SPRITE_SIZE: f32 = 64.0;
 
 const MAX_BODIES: u32 = 64u;
 
@@ -314,6 +320,20 @@ fn particle_color(p: Particle, effect: EffectParams) -> vec4<f32> {
         color.a *= clamp(1.0 - (p.age - p.settled_at) / effect.settle_time, 0.0, 1.0);
     }
     return color;
+}
+
+// The snowflake layer of a particle (+1), or 0 for the soft disc.
+fn sprite_of(p: Particle, effect: EffectParams) -> u32 {
+    if effect.sprite == SPRITE_SNOWFLAKE {
+        return 1u + p.id % SNOWFLAKES;
+    }
+    return 0u;
+}
+
+// A snowflake's coverage from its sprite sample at uv: nothing outside the unit disc (at
+// coarse mip levels the clamped edge texels hold the flake's mean).
+fn flake_cover(sample: f32, uv: vec2<f32>) -> f32 {
+    return select(0.0, sample, dot(uv, uv) <= 1.0);
 }
 
 // The soft disc sprite's coverage at uv (|uv| = 1 at the rim).

@@ -38,8 +38,11 @@ fn effect_at(slot: u32) -> EffectParams {
         default: { return effect0; }
     }
 }
-// the host's depth at the particle target's resolution (downsample.wgsl)
+// the host's depth at the particle target's resolution (downsample.wgsl), and the
+// snowflake sprites (src/sprites.rs)
 @group(1) @binding(0) var scene_depth: texture_2d<f32>;
+@group(1) @binding(1) var sprites: texture_2d_array<f32>;
+@group(1) @binding(2) var sprite_sampler: sampler;
 
 struct VsOut {
     @builtin(position) clip: vec4<f32>,
@@ -47,6 +50,8 @@ struct VsOut {
     @location(1) color: vec4<f32>,
     // the particle's effect: soft distance, additive (1.0) or not
     @location(2) @interpolate(flat) blend: vec2<f32>,
+    // 0: soft disc; 1 + layer: a snowflake
+    @location(3) @interpolate(flat) sprite: u32,
 }
 
 @vertex
@@ -64,6 +69,7 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     out.uv = corner;
     out.color = particle_color(p, effect);
+    out.sprite = sprite_of(p, effect);
     return out;
 }
 
@@ -77,6 +83,9 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
         discard;
     }
     let fade = soft_fade(scene, in.clip.z, in.blend.x, frame);
-    let a = in.color.a * sprite_falloff(in.uv) * fade;
+    let layer = max(in.sprite, 1u) - 1u;
+    let flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, layer).r;
+    let cover = select(sprite_falloff(in.uv), flake_cover(flake, in.uv), in.sprite > 0u);
+    let a = in.color.a * cover * fade;
     return vec4<f32>(in.color.rgb * a, select(a, 0.0, in.blend.y > 0.5));
 }

@@ -21,6 +21,8 @@
 // accumulators (ACCUM_CHANNELS u32 per texel, zero between frames) and the colour
 @group(1) @binding(0) var scene_depth: texture_2d<f32>;
 @group(1) @binding(1) var<storage, read_write> accum: array<atomic<u32>>;
+@group(1) @binding(3) var sprites: texture_2d_array<f32>;
+@group(1) @binding(4) var sprite_sampler: sampler;
 @group(1) @binding(2) var particle_target: texture_storage_2d<rgba16float, write>;
 
 // accumulator channels: 0-2 alpha-blended sum of a * rgb, 3 sum of a, 4 sum of
@@ -63,11 +65,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let hi = vec2<i32>(min(ceil(c.xy + half), size - 1.0));
     let color = particle_color(p, effect);
     let rgb = color.rgb;
+    // a snowflake's mip level: its texels per target pixel
+    let sprite = sprite_of(p, effect);
+    let layer = max(sprite, 1u) - 1u;
+    let lod = log2(max(SPRITE_SIZE / (2.0 * max(length(ax), length(ay))), 1.0));
     for (var y = lo.y; y <= hi.y; y++) {
         for (var x = lo.x; x <= hi.x; x++) {
             let d = vec2<f32>(f32(x), f32(y)) + 0.5 - c.xy;
             let uv = vec2<f32>(ay.y * d.x - ay.x * d.y, ax.x * d.y - ax.y * d.x) / det;
-            let cover = sprite_falloff(uv);
+            var cover = sprite_falloff(uv);
+            if sprite > 0u {
+                let t = clamp(uv * 0.5 + 0.5, vec2<f32>(0.0), vec2<f32>(1.0));
+                cover = flake_cover(textureSampleLevel(sprites, sprite_sampler, t, layer, lod).r, uv);
+            }
             if cover <= 0.0 {
                 continue;
             }

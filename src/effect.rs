@@ -298,6 +298,16 @@ pub enum RenderMode {
     Tumbling,
 }
 
+/// The image on a particle's quad.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Sprite {
+    /// A procedural soft round dot.
+    #[default]
+    Disc,
+    /// One of six procedural six-fold snowflakes (seed 000), chosen by the particle's id.
+    Snowflakes,
+}
+
 /// How particles combine with what is behind them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Blend {
@@ -377,6 +387,9 @@ pub struct EffectDesc {
     /// Quad orientation; camera-facing billboards when absent.
     #[serde(default)]
     pub render: RenderMode,
+    /// What is drawn on the quad; a soft disc when absent.
+    #[serde(default)]
+    pub sprite: Sprite,
 }
 
 impl EffectDesc {
@@ -857,7 +870,10 @@ impl EffectDesc {
             turbulence: self.forces.turbulence.map_or(0.0, |t| t.speed),
             turbulence_scale: self.forces.turbulence.map_or(1.0, |t| t.scale),
             follow_camera: self.bounds.is_some_and(|b| b.follow_camera) as u32,
-            _pad2: 0,
+            sprite: match self.sprite {
+                Sprite::Disc => 0,
+                Sprite::Snowflakes => 1,
+            },
         }
     }
 

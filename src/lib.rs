@@ -57,6 +57,7 @@ pub mod profiler;
 pub mod readback;
 pub mod renderer;
 pub mod shaders;
+pub mod sprites;
 pub mod system;
 pub mod types;
 

@@ -24,6 +24,7 @@ use crate::passes::simulate::collision_bind;
 use crate::passes::sort::{padded_len, SortBinding, SortPass, SortPlan};
 use crate::passes::splat::{SplatPass, SplatTarget};
 use crate::profiler::{compute_pass_in, render_pass_in, Profiling};
+use crate::sprites::Sprites;
 use crate::system::{ParticleSystem, Step};
 use crate::types::{
     uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams, IndirectArgs, MergeParams,
@@ -290,6 +291,8 @@ pub struct ParticleRenderer {
     splat: SplatPass,
     composite: CompositePass,
     target_layout: wgpu::BindGroupLayout,
+    /// The snowflake array (uploaded at the first update).
+    sprites: Sprites,
     downsample_buf: wgpu::Buffer,
     composite_buf: wgpu::Buffer,
     collision_buf: wgpu::Buffer,
@@ -334,6 +337,7 @@ impl ParticleRenderer {
             splat: SplatPass::new(device),
             composite: CompositePass::new(device, targets.color_format),
             target_layout: target_layout(device),
+            sprites: Sprites::new(device),
             downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
             composite_buf: uniform_buffer::<CompositeParams>(device, "flurry.composite"),
             collision_buf: uniform_buffer::<CollisionFrame>(device, "flurry.collision"),
@@ -487,6 +491,7 @@ impl ParticleRenderer {
                     .collect();
             }
         }
+        self.sprites.upload(queue);
         if self.merge_dirty {
             self.merged = Merged::new(device, &mut self.systems);
             self.merge_dirty = false;
@@ -567,18 +572,30 @@ impl ParticleRenderer {
         let draw_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("draw_target"),
             layout: &self.target_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(&depth),
-            }],
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&depth),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&self.sprites.view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::Sampler(&self.sprites.sampler),
+                },
+            ],
         });
         let collision_bind = collision_bind(device, &depth, &self.collision_buf);
         let bytes = SplatPass::accum_bytes(size);
         let limits = device.limits();
         let fits =
             bytes <= limits.max_storage_buffer_binding_size && bytes <= limits.max_buffer_size;
-        let splat = (splat_radius(self.settings.splat_radius) > 0.0 && fits)
-            .then(|| self.splat.target(device, size, &depth, &color));
+        let splat = (splat_radius(self.settings.splat_radius) > 0.0 && fits).then(|| {
+            self.splat
+                .target(device, size, &depth, &color, &self.sprites)
+        });
         LowRes {
             host,
             size,

@@ -208,7 +208,8 @@ pub struct EffectParams {
     pub turbulence_scale: f32,
     /// 1: the bounds are relative to the camera's x and z (`FrameUniforms::eye`).
     pub follow_camera: u32,
-    pub _pad2: u32,
+    /// 0: soft disc, 1: snowflakes (`SPRITE_*`).
+    pub sprite: u32,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).

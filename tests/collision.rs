@@ -114,6 +114,7 @@ fn ball(restitution: f32) -> EffectDesc {
         bodies: None,
         self_gravity: None,
         render: RenderMode::Billboard,
+        sprite: Sprite::Disc,
     }
 }
 

@@ -91,6 +91,7 @@ fn churny() -> EffectDesc {
         bodies: None,
         self_gravity: None,
         render: RenderMode::Billboard,
+        sprite: Sprite::Disc,
     }
 }
 
@@ -208,6 +209,7 @@ fn twin_effect() -> EffectDesc {
         bodies: None,
         self_gravity: None,
         render: RenderMode::Billboard,
+        sprite: Sprite::Disc,
     }
 }
 
@@ -329,6 +331,7 @@ fn constant_acceleration(integrator: Integrator) -> EffectDesc {
         bodies: None,
         self_gravity: None,
         render: RenderMode::Billboard,
+        sprite: Sprite::Disc,
     }
 }
 

@@ -125,6 +125,7 @@ pub fn effect_with(capacity: u32, galaxies: u32) -> EffectDesc {
         }),
         self_gravity: None,
         render: RenderMode::Billboard,
+        sprite: Sprite::Disc,
     }
 }
 

@@ -75,6 +75,7 @@ pub fn effect(camera: &Camera, scheduled: bool) -> EffectDesc {
         bodies: None,
         self_gravity: None,
         render: RenderMode::Stretched { seconds: 0.05 },
+        sprite: Sprite::Disc,
     }
 }
 

@@ -77,6 +77,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
         bodies: None,
         self_gravity: None,
         render: RenderMode::Stretched { seconds: 0.04 },
+        sprite: Sprite::Disc,
     }
 }
 

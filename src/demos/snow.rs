@@ -63,6 +63,7 @@ pub fn effect(capacity: u32) -> EffectDesc {
         bodies: None,
         self_gravity: None,
         render: RenderMode::Tumbling,
+        sprite: Sprite::Snowflakes,
     }
 }
 

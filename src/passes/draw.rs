@@ -129,12 +129,15 @@ impl DrawPass {
     }
 }
 
-/// Bind group 1 of the draw: the particle target's scene depth (Rg32Float: farthest, nearest).
+/// Bind group 1 of the draw: the particle target's scene depth (Rg32Float: farthest,
+/// nearest), the sprite array and its sampler ([`crate::sprites`]).
 pub fn target_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let depth = wgpu::TextureSampleType::Float { filterable: false };
+    let f = wgpu::ShaderStages::FRAGMENT;
+    let [sprites, sampler] = crate::sprites::layout_entries(1, f);
     layout(
         device,
         "draw_target",
-        &[texture(0, depth, wgpu::ShaderStages::FRAGMENT)],
+        &[texture(0, depth, f), sprites, sampler],
     )
 }

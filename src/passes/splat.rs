@@ -42,10 +42,11 @@ impl SplatPass {
             ],
         );
         let depth = wgpu::TextureSampleType::Float { filterable: false };
+        let [sprites, sampler] = crate::sprites::layout_entries(3, C);
         let target_layout = layout(
             device,
             "splat_target",
-            &[texture(0, depth, C), storage(1, false, C)],
+            &[texture(0, depth, C), storage(1, false, C), sprites, sampler],
         );
         let resolve_layout = layout(
             device,
@@ -88,7 +89,7 @@ impl SplatPass {
     }
 
     /// The target's accumulators ([`SplatPass::accum_bytes`], zeroed) with the bind groups
-    /// of the splat (scene depth, accumulators) and the resolve (accumulators, the
+    /// of the splat (scene depth, accumulators, sprites) and the resolve (accumulators, the
     /// storage-writable particle colour target).
     pub fn target(
         &self,
@@ -96,6 +97,7 @@ impl SplatPass {
         size: (u32, u32),
         depth: &wgpu::TextureView,
         color: &wgpu::TextureView,
+        sprites: &crate::sprites::Sprites,
     ) -> SplatTarget {
         let accum = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flurry.splat_accum"),
@@ -110,6 +112,8 @@ impl SplatPass {
             entries: &[
                 entry(0, wgpu::BindingResource::TextureView(depth)),
                 entry(1, accum.as_entire_binding()),
+                entry(3, wgpu::BindingResource::TextureView(&sprites.view)),
+                entry(4, wgpu::BindingResource::Sampler(&sprites.sampler)),
             ],
         });
         let resolve = device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -92,6 +92,7 @@ pub fn still(name: &str, emitters: Vec<EmitterDesc>) -> EffectDesc {
         bodies: None,
         self_gravity: None,
         render: RenderMode::Billboard,
+        sprite: Sprite::Disc,
     }
 }
 
