@@ -34,7 +34,7 @@ fn after_simulate() {
     args.cull_z = 1u;
     // spawns at this frame's hits so far (emit.wgsl spawn_on_hit)
     let events = min(atomicLoad(&counters.events), min(effect.capacity, 4096u));
-    args.spawn_request = events * effect.hit_count;
+    args.spawn_request = events * (effect.hit_count + effect.hit_count2);
     args.spawn_x = (args.spawn_request + WORKGROUP - 1u) / WORKGROUP;
     args.spawn_y = 1u;
     args.spawn_z = 1u;

@@ -104,8 +104,7 @@ struct EffectParams {
     bounds_mode: u32,        // 0 none, 1 kill outside, 2 wrap (periodic box)
     bounds_max: vec3<f32>,
     seed: u32,
-    color_end: vec4<f32>,    // multiplies the start colour at the end of life
-    size_end: f32,           // multiplies the start size at the end of life
+    _pad0: f32,
     capacity: u32,
     soft_distance: f32,      // metres over which a particle fades in front of the scene (0: hard)
     additive: u32,           // 1 for additive blending (leaves the target's alpha alone)
@@ -120,15 +119,28 @@ struct EffectParams {
     nbody_g: f32,
     nbody_mass: f32,         // mass of each particle in N-body mode
     nbody_softening: f32,
-    render_mode: u32,        // RENDER_*: how a particle's quad is oriented
-    stretch: f32,            // RENDER_STRETCHED: seconds of motion the streak covers
     hit_emitter: u32,        // emitter that spawns at every event (its particles never collide)
     hit_count: u32,          // particles it spawns per event (0: none)
     death_source: u32,       // deaths of this emitter's particles are events too (NO_EMITTER: none)
     turbulence: f32,         // curl-noise wind speed, m/s (0: none)
     turbulence_scale: f32,   // size of its eddies, metres
     follow_camera: u32,      // 1: bounds relative to the camera's x and z (frame.eye)
+    hit_emitter2: u32,       // a second emitter that spawns at every event (rain's ripples)
+    hit_count2: u32,         // particles it spawns per event (0: none)
+    looks: array<EmitterLook, MAX_EMITTERS>,
+}
+
+// How an emitter's particles look (its own settings, else the effect's). 32 bytes.
+struct EmitterLook {
+    color_end: vec4<f32>,    // multiplies the start colour at the end of life
+    size_end: f32,           // multiplies the start size at the end of life
+    render_mode: u32,        // RENDER_*: how the quad is oriented
+    stretch: f32,            // RENDER_STRETCHED: seconds of motion the streak covers
     sprite: u32,             // SPRITE_*: what is drawn on the quad
+}
+
+fn look_of(effect: EffectParams, p: Particle) -> EmitterLook {
+    return effect.looks[min(p.emitter, MAX_EMITTERS - 1u)];
 }
 
 const NO_EMITTER: u32 = 0xffffffffu;
@@ -137,9 +149,11 @@ const RENDER_BILLBOARD: u32 = 0u;
 const RENDER_UPRIGHT: u32 = 1u;
 const RENDER_STRETCHED: u32 = 2u;
 const RENDER_TUMBLING: u32 = 3u;
+const RENDER_FLAT: u32 = 4u;
 
 const SPRITE_DISC: u32 = 0u;
 const SPRITE_SNOWFLAKE: u32 = 1u;
+const SPRITE_RING: u32 = 2u;
 // layers of the snowflake array (src/sprites.rs)
 const SNOWFLAKES: u32 = 6u;
 const SPRITE_SIZE: f32 = 64.0;
@@ -248,12 +262,12 @@ fn life_t(p: Particle) -> f32 {
 }
 
 // Drawn radius (half the diameter, with size over life).
-fn drawn_radius(p: Particle, size_end: f32) -> f32 {
-    return 0.5 * p.size * mix(1.0, size_end, life_t(p));
+fn drawn_radius(p: Particle, effect: EffectParams) -> f32 {
+    return 0.5 * p.size * mix(1.0, look_of(effect, p).size_end, life_t(p));
 }
 
 // A particle's quad: centre, and the world-space half axes of its unit disc (uv in
-// [-1, 1]^2 maps to centre + uv.x * x + uv.y * y), by the effect's render mode.
+// [-1, 1]^2 maps to centre + uv.x * x + uv.y * y), by its emitter's render mode.
 struct Quad {
     center: vec3<f32>,
     x: vec3<f32>,
@@ -261,13 +275,14 @@ struct Quad {
 }
 
 fn particle_quad(p: Particle, effect: EffectParams, frame: FrameUniforms) -> Quad {
-    let radius = drawn_radius(p, effect.size_end);
+    let look = look_of(effect, p);
+    let radius = drawn_radius(p, effect);
     var axis_x = frame.cam_right;
     var axis_y = frame.cam_up;
     var angle_2d = p.rotation;
     var extent = vec2<f32>(radius);
     let to_eye = frame.eye - p.pos;
-    switch effect.render_mode {
+    switch look.render_mode {
         case RENDER_UPRIGHT: {
             axis_y = vec3<f32>(0.0, 1.0, 0.0);
             let side = cross(axis_y, to_eye);
@@ -280,7 +295,7 @@ fn particle_quad(p: Particle, effect: EffectParams, frame: FrameUniforms) -> Qua
             if speed > 1e-5 && length(side) > 1e-9 {
                 axis_y = p.vel / speed;
                 axis_x = normalize(side);
-                extent.y = radius + 0.5 * speed * effect.stretch;
+                extent.y = radius + 0.5 * speed * look.stretch;
             }
             angle_2d = 0.0;
         }
@@ -291,6 +306,11 @@ fn particle_quad(p: Particle, effect: EffectParams, frame: FrameUniforms) -> Qua
             axis_x = vec3<f32>(cos(b), 0.0, -sin(b));
             axis_y = vec3<f32>(sin(a) * sin(b), cos(a), sin(a) * cos(b));
             angle_2d = 0.0;
+        }
+        case RENDER_FLAT: {
+            // lying on the ground (ripples), turned about the up axis by the rotation
+            axis_x = vec3<f32>(1.0, 0.0, 0.0);
+            axis_y = vec3<f32>(0.0, 0.0, 1.0);
         }
         default: {}
     }
@@ -305,16 +325,18 @@ fn particle_quad(p: Particle, effect: EffectParams, frame: FrameUniforms) -> Qua
 
 // Largest world-space half extent of a particle's quad (the stretched streak's length).
 fn quad_extent(p: Particle, effect: EffectParams) -> f32 {
-    let radius = drawn_radius(p, effect.size_end);
-    if effect.render_mode == RENDER_STRETCHED {
-        return radius + 0.5 * length(p.vel) * effect.stretch;
+    let radius = drawn_radius(p, effect);
+    let look = look_of(effect, p);
+    if look.render_mode == RENDER_STRETCHED {
+        return radius + 0.5 * length(p.vel) * look.stretch;
     }
     return radius;
 }
 
 // Premultiplied-ready straight colour of a particle (colour over life, settled fade).
 fn particle_color(p: Particle, effect: EffectParams) -> vec4<f32> {
-    var color = unpack4x8unorm(p.color) * mix(vec4<f32>(1.0), effect.color_end, life_t(p));
+    let end = look_of(effect, p).color_end;
+    var color = unpack4x8unorm(p.color) * mix(vec4<f32>(1.0), end, life_t(p));
     if (p.flags & FLAG_SETTLED) != 0u {
         // settled on the scene: fade out over settle_time
         color.a *= clamp(1.0 - (p.age - p.settled_at) / effect.settle_time, 0.0, 1.0);
@@ -322,18 +344,29 @@ fn particle_color(p: Particle, effect: EffectParams) -> vec4<f32> {
     return color;
 }
 
-// The snowflake layer of a particle (+1), or 0 for the soft disc.
-fn sprite_of(p: Particle, effect: EffectParams) -> u32 {
-    if effect.sprite == SPRITE_SNOWFLAKE {
-        return 1u + p.id % SNOWFLAKES;
-    }
-    return 0u;
+// A particle's sprite: (SPRITE_*, its snowflake layer).
+fn sprite_of(p: Particle, effect: EffectParams) -> vec2<u32> {
+    return vec2<u32>(look_of(effect, p).sprite, p.id % SNOWFLAKES);
 }
 
-// A snowflake's coverage from its sprite sample at uv: nothing outside the unit disc (at
-// coarse mip levels the clamped edge texels hold the flake's mean).
-fn flake_cover(sample: f32, uv: vec2<f32>) -> f32 {
-    return select(0.0, sample, dot(uv, uv) <= 1.0);
+// Coverage of a sprite of kind `kind` at uv, `flake` being the snowflake array's sample
+// there: nothing outside the unit disc (at coarse mip levels the clamped edge texels hold
+// the flake's mean).
+fn sprite_cover(kind: u32, uv: vec2<f32>, flake: f32) -> f32 {
+    let r2 = dot(uv, uv);
+    switch kind {
+        case SPRITE_SNOWFLAKE: {
+            return select(0.0, flake, r2 <= 1.0);
+        }
+        case SPRITE_RING: {
+            // a thin ring at 80 % of the radius (ripples)
+            let r = sqrt(r2);
+            return 1.0 - smoothstep(0.0, 0.12, abs(r - 0.8));
+        }
+        default: {
+            return sprite_falloff(uv);
+        }
+    }
 }
 
 // The soft disc sprite's coverage at uv (|uv| = 1 at the rim).

@@ -40,7 +40,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if gid.x < n {
         index = alive_list[gid.x];
         let p = particles[index];
-        if in_frustum(p.pos, drawn_radius(p, effect.size_end)) {
+        if in_frustum(p.pos, drawn_radius(p, effect)) {
             let forward = cross(frame.cam_up, frame.cam_right);
             let depth = dot(p.pos - frame.eye, forward);
             let radius_px = quad_extent(p, effect) * frame.pixel_scale / max(depth, 1e-6);

@@ -50,8 +50,8 @@ struct VsOut {
     @location(1) color: vec4<f32>,
     // the particle's effect: soft distance, additive (1.0) or not
     @location(2) @interpolate(flat) blend: vec2<f32>,
-    // 0: soft disc; 1 + layer: a snowflake
-    @location(3) @interpolate(flat) sprite: u32,
+    // SPRITE_*, snowflake layer
+    @location(3) @interpolate(flat) sprite: vec2<u32>,
 }
 
 @vertex
@@ -83,9 +83,8 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
         discard;
     }
     let fade = soft_fade(scene, in.clip.z, in.blend.x, frame);
-    let layer = max(in.sprite, 1u) - 1u;
-    let flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, layer).r;
-    let cover = select(sprite_falloff(in.uv), flake_cover(flake, in.uv), in.sprite > 0u);
+    let flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, in.sprite.y).r;
+    let cover = sprite_cover(in.sprite.x, in.uv, flake);
     let a = in.color.a * cover * fade;
     return vec4<f32>(in.color.rgb * a, select(a, 0.0, in.blend.y > 0.5));
 }

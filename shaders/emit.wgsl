@@ -189,14 +189,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     append_spawned(lid, emitted, slot, local);
 }
 
-// Particles spawned where this frame's collisions hit: effect.hit_count per hit event, by
-// emitter effect.hit_emitter, whose shape is taken relative to the hit point and whose
+// Particles spawned where this frame's collisions hit (and watched particles died):
+// effect.hit_count per event by emitter effect.hit_emitter and effect.hit_count2 by
+// effect.hit_emitter2, each one's shape is taken relative to the hit point and whose
 // velocity is turned to the surface's side. Appended to the live list (after simulate).
 // Ids carry the top bit, numbered by a GPU counter of such requests.
 @compute @workgroup_size(64)
 fn spawn_on_hit(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let events = min(atomicLoad(&counters.events), min(effect.capacity, 4096u));
-    let request = events * effect.hit_count;
+    let per_event = effect.hit_count + effect.hit_count2;
+    let request = events * per_event;
     var slot = 0u;
     var local = 0u;
     var emitted = false;
@@ -204,8 +206,11 @@ fn spawn_on_hit(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_in
         let n = atomicAdd(&counters.hit_spawned, 1u);
         slot = pop_dead();
         if slot != NO_SLOT {
-            let ev = hit_events[gid.x / effect.hit_count];
-            var p = spawn_from(effect.hit_emitter, 0x80000000u | (n & 0x7fffffffu));
+            let ev = hit_events[gid.x / per_event];
+            // the first hit_count spawns of an event by hit_emitter, the rest by hit_emitter2
+            let first = gid.x % per_event < effect.hit_count;
+            let emitter = select(effect.hit_emitter2, effect.hit_emitter, first);
+            var p = spawn_from(emitter, 0x80000000u | (n & 0x7fffffffu));
             p.pos = ev.pos + p.pos;
             let into = dot(p.vel, ev.normal);
             if into < 0.0 {

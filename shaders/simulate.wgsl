@@ -258,7 +258,9 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     (*p).rotation = (*p).rotation + (*p).spin * dt;
     var alive = (*p).age < (*p).lifetime;
     var v_out = v_new;
-    let spawned_by_hits = effect.hit_count > 0u && (*p).emitter == effect.hit_emitter;
+    let e = (*p).emitter;
+    let spawned_by_hits = (effect.hit_count > 0u && e == effect.hit_emitter)
+        || (effect.hit_count2 > 0u && e == effect.hit_emitter2);
     if COLLIDE == 1u && effect.collision != COLLIDE_NONE && collision.enabled == 1u
         && !spawned_by_hits {
         alive = collide(p, (*p).pos, &x, &v_out) && alive;

@@ -67,17 +67,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let rgb = color.rgb;
     // a snowflake's mip level: its texels per target pixel
     let sprite = sprite_of(p, effect);
-    let layer = max(sprite, 1u) - 1u;
     let lod = log2(max(SPRITE_SIZE / (2.0 * max(length(ax), length(ay))), 1.0));
     for (var y = lo.y; y <= hi.y; y++) {
         for (var x = lo.x; x <= hi.x; x++) {
             let d = vec2<f32>(f32(x), f32(y)) + 0.5 - c.xy;
             let uv = vec2<f32>(ay.y * d.x - ay.x * d.y, ax.x * d.y - ax.y * d.x) / det;
-            var cover = sprite_falloff(uv);
-            if sprite > 0u {
+            var flake = 0.0;
+            if sprite.x == SPRITE_SNOWFLAKE {
                 let t = clamp(uv * 0.5 + 0.5, vec2<f32>(0.0), vec2<f32>(1.0));
-                cover = flake_cover(textureSampleLevel(sprites, sprite_sampler, t, layer, lod).r, uv);
+                flake = textureSampleLevel(sprites, sprite_sampler, t, sprite.y, lod).r;
             }
+            let cover = sprite_cover(sprite.x, uv, flake);
             if cover <= 0.0 {
                 continue;
             }

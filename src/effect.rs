@@ -8,7 +8,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Invalid, Result};
-use crate::types::{Body, EffectParams, EmitUniforms, EmitterParams, MAX_BODIES, MAX_EMITTERS};
+use crate::types::{
+    Body, EffectParams, EmitUniforms, EmitterLook, EmitterParams, MAX_BODIES, MAX_EMITTERS,
+};
 use glam::{Vec3, Vec4};
 
 /// A scalar drawn uniformly from `mean ± variance`.
@@ -178,6 +180,15 @@ pub struct EmitterDesc {
     /// When it spawns (its schedule by default).
     #[serde(default)]
     pub trigger: Trigger,
+    /// Its own appearance over life, in place of the effect's `over_life`.
+    #[serde(default)]
+    pub over_life: Option<OverLife>,
+    /// Its own quad orientation, in place of the effect's `render`.
+    #[serde(default)]
+    pub render: Option<RenderMode>,
+    /// Its own sprite, in place of the effect's `sprite`.
+    #[serde(default)]
+    pub sprite: Option<Sprite>,
 }
 
 /// Global forces: `a = gravity + drag·(wind − v)`.
@@ -296,6 +307,8 @@ pub enum RenderMode {
     /// A flat quad spinning about its own X and Y axes, not facing the camera (seed 000's
     /// snowflakes).
     Tumbling,
+    /// Lying flat on the ground, turned about the up axis by the rotation (ripples).
+    Flat,
 }
 
 /// The image on a particle's quad.
@@ -306,6 +319,8 @@ pub enum Sprite {
     Disc,
     /// One of six procedural six-fold snowflakes (seed 000), chosen by the particle's id.
     Snowflakes,
+    /// A thin procedural ring (ripples on water).
+    Ring,
 }
 
 /// How particles combine with what is behind them.
@@ -395,13 +410,54 @@ pub struct EffectDesc {
 impl EffectDesc {
     /// The emitter spawning at GPU events (collision hits or deaths), and how many per event.
     pub fn hit_emitter(&self) -> Option<(usize, u32)> {
+        self.event_emitters().next()
+    }
+
+    /// The emitters that spawn at events (OnHit, OnDeath), with their counts per event.
+    pub fn event_emitters(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
         self.emitters
             .iter()
             .enumerate()
-            .find_map(|(i, e)| match e.trigger {
+            .filter_map(|(i, e)| match e.trigger {
                 Trigger::OnHit { count } | Trigger::OnDeath { count, .. } => Some((i, count)),
                 Trigger::Schedule => None,
             })
+    }
+
+    /// How emitter `e`'s particles look: its own settings, else the effect's.
+    pub fn look_of(&self, e: usize) -> EmitterLook {
+        let em = self.emitters.get(e);
+        let o = self.over_life_of(e);
+        let render = em.and_then(|em| em.render).unwrap_or(self.render);
+        let sprite = em.and_then(|em| em.sprite).unwrap_or(self.sprite);
+        EmitterLook {
+            color_end: o.color_end.into(),
+            size_end: o.size_end,
+            render_mode: match render {
+                RenderMode::Billboard => 0,
+                RenderMode::Upright => 1,
+                RenderMode::Stretched { .. } => 2,
+                RenderMode::Tumbling => 3,
+                RenderMode::Flat => 4,
+            },
+            stretch: match render {
+                RenderMode::Stretched { seconds } => seconds,
+                _ => 0.0,
+            },
+            sprite: match sprite {
+                Sprite::Disc => 0,
+                Sprite::Snowflakes => 1,
+                Sprite::Ring => 2,
+            },
+        }
+    }
+
+    /// Emitter `e`'s appearance over life: its own, else the effect's.
+    pub fn over_life_of(&self, e: usize) -> OverLife {
+        self.emitters
+            .get(e)
+            .and_then(|em| em.over_life)
+            .unwrap_or(self.over_life)
     }
 
     /// The emitter whose particles' deaths are events (an OnDeath trigger's source).
@@ -650,17 +706,16 @@ impl EffectDesc {
             v.vec("bounds.max", b.max);
             v.ordered("bounds", b.min, b.max);
         }
-        for c in 0..4 {
-            let name = format!("over_life.color_end[{c}]");
-            v.range(&name, self.over_life.color_end[c], 0.0, 1e3, "0..=1000");
+        let own = self.emitters.iter().enumerate();
+        let own = own.filter_map(|(i, e)| Some((format!("emitters[{i}].over_life"), e.over_life?)));
+        for (field, o) in std::iter::once(("over_life".to_string(), self.over_life)).chain(own) {
+            for c in 0..4 {
+                let name = format!("{field}.color_end[{c}]");
+                v.range(&name, o.color_end[c], 0.0, 1e3, "0..=1000");
+            }
+            let name = format!("{field}.size_end");
+            v.range(&name, o.size_end, 0.0, 1e3, "0..=1000");
         }
-        v.range(
-            "over_life.size_end",
-            self.over_life.size_end,
-            0.0,
-            1e3,
-            "0..=1000",
-        );
         v.range(
             "soft_distance",
             self.soft_distance,
@@ -755,9 +810,9 @@ impl EffectDesc {
             .iter()
             .filter(|e| e.trigger != Trigger::Schedule)
             .count();
-        if triggered > 1 {
+        if triggered > 2 {
             let n = format!("{triggered} OnHit/OnDeath emitters");
-            v.fail("emitters[].trigger", n, "at most one");
+            v.fail("emitters[].trigger", n, "at most two");
         }
         let on_hit = self
             .emitters
@@ -779,6 +834,12 @@ impl EffectDesc {
                 if of as usize >= self.emitters.len() || of as usize == i {
                     let field = format!("emitters[{i}].trigger.OnDeath.of");
                     v.fail(&field, of, "another emitter of this effect");
+                }
+                // one watched emitter per effect (EffectParams::death_source)
+                if let Some(first) = self.death_source().filter(|&f| f != of) {
+                    let field = format!("emitters[{i}].trigger.OnDeath.of");
+                    let allowed = format!("{first}, as the first OnDeath emitter watches");
+                    v.fail(&field, of, &allowed);
                 }
             }
         }
@@ -812,6 +873,7 @@ impl EffectDesc {
                 (b.min.into(), b.max.into(), mode)
             }
         };
+        let second = self.event_emitters().nth(1);
         EffectParams {
             gravity: self.forces.gravity.into(),
             drag: self.forces.drag,
@@ -824,8 +886,7 @@ impl EffectDesc {
             bounds_mode,
             bounds_max,
             seed,
-            color_end: self.over_life.color_end.into(),
-            size_end: self.over_life.size_end,
+            _pad0: 0.0,
             capacity,
             soft_distance: self.soft_distance,
             additive: (self.blend == Blend::Additive) as u32,
@@ -854,26 +915,15 @@ impl EffectDesc {
             nbody_g: self.self_gravity.map_or(0.0, |n| n.g),
             nbody_mass: self.self_gravity.map_or(0.0, |n| n.mass),
             nbody_softening: self.self_gravity.map_or(1.0, |n| n.softening),
-            render_mode: match self.render {
-                RenderMode::Billboard => 0,
-                RenderMode::Upright => 1,
-                RenderMode::Stretched { .. } => 2,
-                RenderMode::Tumbling => 3,
-            },
-            stretch: match self.render {
-                RenderMode::Stretched { seconds } => seconds,
-                _ => 0.0,
-            },
             hit_emitter: self.hit_emitter().map_or(0, |(e, _)| e as u32),
             hit_count: self.hit_emitter().map_or(0, |(_, n)| n),
             death_source: self.death_source().unwrap_or(u32::MAX),
             turbulence: self.forces.turbulence.map_or(0.0, |t| t.speed),
             turbulence_scale: self.forces.turbulence.map_or(1.0, |t| t.scale),
             follow_camera: self.bounds.is_some_and(|b| b.follow_camera) as u32,
-            sprite: match self.sprite {
-                Sprite::Disc => 0,
-                Sprite::Snowflakes => 1,
-            },
+            hit_emitter2: second.map_or(0, |(e, _)| e as u32),
+            hit_count2: second.map_or(0, |(_, n)| n),
+            looks: std::array::from_fn(|e| self.look_of(e)),
         }
     }
 
@@ -1167,7 +1217,14 @@ mod tests {
         d.emitters[1].trigger = Trigger::OnDeath { of: 0, count: 400 };
         assert!(d.problems().is_empty(), "{:?}", d.problems());
         assert_eq!(d.death_source(), Some(0));
+        // two emitters watching different ones: one watched emitter per effect
         d.emitters[0].trigger = Trigger::OnDeath { of: 1, count: 1 };
+        let fields: Vec<_> = d.problems().into_iter().map(|p| p.field).collect();
+        assert_eq!(fields, ["emitters[1].trigger.OnDeath.of"]);
+        // a third event emitter is one too many
+        d.emitters[0].trigger = Trigger::Schedule;
+        d.emitters.push(d.emitters[1].clone());
+        d.emitters.push(d.emitters[1].clone());
         let fields: Vec<_> = d.problems().into_iter().map(|p| p.field).collect();
         assert_eq!(fields, ["emitters[].trigger"]);
     }

@@ -170,8 +170,7 @@ pub struct EffectParams {
     pub bounds_mode: u32,
     pub bounds_max: Vec3,
     pub seed: u32,
-    pub color_end: Vec4,
-    pub size_end: f32,
+    pub _pad0: f32,
     pub capacity: u32,
     /// Soft-particle fade distance, metres (0: hard edges against the scene).
     pub soft_distance: f32,
@@ -192,10 +191,6 @@ pub struct EffectParams {
     pub nbody_g: f32,
     pub nbody_mass: f32,
     pub nbody_softening: f32,
-    /// 0 billboard, 1 upright, 2 velocity-stretched, 3 tumbling.
-    pub render_mode: u32,
-    /// Stretched: seconds of motion the streak covers.
-    pub stretch: f32,
     /// Emitter that spawns at every hit.
     pub hit_emitter: u32,
     /// Particles it spawns per hit (0: none).
@@ -208,7 +203,26 @@ pub struct EffectParams {
     pub turbulence_scale: f32,
     /// 1: the bounds are relative to the camera's x and z (`FrameUniforms::eye`).
     pub follow_camera: u32,
-    /// 0: soft disc, 1: snowflakes (`SPRITE_*`).
+    /// A second emitter that spawns at every event.
+    pub hit_emitter2: u32,
+    /// Particles it spawns per event (0: none).
+    pub hit_count2: u32,
+    /// How each emitter's particles look.
+    pub looks: [EmitterLook; MAX_EMITTERS],
+}
+
+/// How one emitter's particles look (`EmitterLook` in common.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub struct EmitterLook {
+    /// Multiplies the start colour at the end of life.
+    pub color_end: Vec4,
+    /// Multiplies the start size at the end of life.
+    pub size_end: f32,
+    /// 0 billboard, 1 upright, 2 velocity-stretched, 3 tumbling, 4 flat.
+    pub render_mode: u32,
+    /// Stretched: seconds of motion the streak covers.
+    pub stretch: f32,
+    /// 0 soft disc, 1 snowflakes, 2 ring.
     pub sprite: u32,
 }
 
@@ -477,6 +491,17 @@ mod tests {
                 ("splat_radius", |v| v.splat_radius = 1.0),
             ],
         );
+        check_uniform::<EmitterLook>(
+            &l,
+            "EmitterLook",
+            &[
+                ("color_end", |v| v.color_end = Vec4::ONE),
+                ("size_end", |v| v.size_end = 1.0),
+                ("render_mode", |v| v.render_mode = 1),
+                ("stretch", |v| v.stretch = 1.0),
+                ("sprite", |v| v.sprite = 1),
+            ],
+        );
         check_uniform::<EffectParams>(
             &l,
             "EffectParams",
@@ -489,8 +514,11 @@ mod tests {
                 ("bounds_mode", |v| v.bounds_mode = 1),
                 ("bounds_max", |v| v.bounds_max = Vec3::ONE),
                 ("seed", |v| v.seed = 1),
-                ("color_end", |v| v.color_end = Vec4::ONE),
-                ("size_end", |v| v.size_end = 1.0),
+                ("looks", |v| v.looks[0].color_end = Vec4::ONE),
+                ("hit_emitter2", |v| v.hit_emitter2 = 1),
+                ("hit_count2", |v| v.hit_count2 = 1),
+                ("follow_camera", |v| v.follow_camera = 1),
+                ("turbulence", |v| v.turbulence = 1.0),
                 ("capacity", |v| v.capacity = 1),
                 ("soft_distance", |v| v.soft_distance = 1.0),
                 ("additive", |v| v.additive = 1),
@@ -505,8 +533,6 @@ mod tests {
                 ("nbody_g", |v| v.nbody_g = 1.0),
                 ("nbody_mass", |v| v.nbody_mass = 1.0),
                 ("nbody_softening", |v| v.nbody_softening = 1.0),
-                ("render_mode", |v| v.render_mode = 1),
-                ("stretch", |v| v.stretch = 1.0),
                 ("hit_emitter", |v| v.hit_emitter = 1),
                 ("hit_count", |v| v.hit_count = 1),
                 ("death_source", |v| v.death_source = 1),

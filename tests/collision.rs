@@ -91,6 +91,9 @@ fn ball(restitution: f32) -> EffectDesc {
             rotation: Range::default(),
             spin: Range::default(),
             trigger: Trigger::Schedule,
+            over_life: None,
+            render: None,
+            sprite: None,
         }],
         forces: Forces {
             gravity: [0.0, -9.81, 0.0],

@@ -36,6 +36,9 @@ fn emitter(shape: Shape, velocity: Velocity, lifetime: Range) -> EmitterDesc {
         rotation: Range::new(0.0, 3.0),
         spin: Range::new(1.0, 2.0),
         trigger: Trigger::Schedule,
+        over_life: None,
+        render: None,
+        sprite: None,
     }
 }
 

@@ -67,6 +67,9 @@ fn population(
         rotation: Range::default(),
         spin: Range::default(),
         trigger: Trigger::Schedule,
+        over_life: None,
+        render: None,
+        sprite: None,
     }
 }
 
@@ -206,6 +209,9 @@ pub fn nbody_effect(capacity: u32) -> EffectDesc {
         rotation: Range::default(),
         spin: Range::default(),
         trigger: Trigger::Schedule,
+        over_life: None,
+        render: None,
+        sprite: None,
     };
     let mut e = effect(capacity);
     e.name = "nbody".into();

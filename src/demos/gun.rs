@@ -55,6 +55,9 @@ pub fn effect(camera: &Camera, scheduled: bool) -> EffectDesc {
             rotation: Range::default(),
             spin: Range::default(),
             trigger: Trigger::Schedule,
+            over_life: None,
+            render: None,
+            sprite: None,
         }],
         forces: Forces {
             gravity: [0.0, -9.81, 0.0],

@@ -31,6 +31,9 @@ pub fn effect(capacity: u32) -> EffectDesc {
         rotation: Range::default(),
         spin: Range::default(),
         trigger: Trigger::Schedule,
+        over_life: None,
+        render: None,
+        sprite: None,
     };
     let splash = EmitterDesc {
         shape: Shape::Point([0.0; 3]),
@@ -48,6 +51,9 @@ pub fn effect(capacity: u32) -> EffectDesc {
         rotation: Range::default(),
         spin: Range::default(),
         trigger: Trigger::OnHit { count: 4 },
+        over_life: None,
+        render: None,
+        sprite: None,
     };
     EffectDesc {
         name: "rain".into(),

@@ -38,6 +38,9 @@ pub fn effect(capacity: u32) -> EffectDesc {
             rotation: Range::new(0.0, std::f32::consts::PI),
             spin: Range::new(0.0, 5.5),
             trigger: Trigger::Schedule,
+            over_life: None,
+            render: None,
+            sprite: None,
         }],
         forces: Forces {
             gravity: [0.0, -1.5, 0.0],

@@ -68,6 +68,9 @@ pub fn held(
         rotation: Range::default(),
         spin: Range::default(),
         trigger: Trigger::Schedule,
+        over_life: None,
+        render: None,
+        sprite: None,
     }
 }
 
