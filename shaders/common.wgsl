@@ -130,13 +130,17 @@ struct EffectParams {
     looks: array<EmitterLook, MAX_EMITTERS>,
 }
 
-// How an emitter's particles look (its own settings, else the effect's). 32 bytes.
+// How an emitter's particles look and move (its own settings, else the effect's). 48 bytes.
 struct EmitterLook {
     color_end: vec4<f32>,    // multiplies the start colour at the end of life
     size_end: f32,           // multiplies the start size at the end of life
     render_mode: u32,        // RENDER_*: how the quad is oriented
     stretch: f32,            // RENDER_STRETCHED: seconds of motion the streak covers
     sprite: u32,             // SPRITE_*: what is drawn on the quad
+    anchored: u32,           // 1: its particles stay where they are born (ripples)
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 fn look_of(effect: EffectParams, p: Particle) -> EmitterLook {

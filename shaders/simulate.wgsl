@@ -235,6 +235,13 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
         (*p).age = (*p).age + dt;
         return (*p).age - (*p).settled_at < effect.settle_time;
     }
+    if look_of(effect, *p).anchored == 1u {
+        // where it was born, at rest: only its clock runs
+        (*p).vel = vec3<f32>(0.0);
+        (*p).age = (*p).age + dt;
+        (*p).rotation = (*p).rotation + (*p).spin * dt;
+        return (*p).age < (*p).lifetime;
+    }
     let v = (*p).vel;
     var wind = effect.wind;
     if effect.turbulence > 0.0 {

@@ -11,7 +11,7 @@ use glam::{Vec3, Vec4};
 
 use crate::effect::{EffectDesc, SpawnClock};
 use crate::system::clamp_request;
-use crate::types::{EffectParams, EmitUniforms, EmitterParams, Particle};
+use crate::types::{EffectParams, EmitUniforms, EmitterParams, Particle, MAX_EMITTERS};
 
 /// PCG hash, as `pcg_hash` in common.wgsl.
 pub fn pcg_hash(v: u32) -> u32 {
@@ -146,6 +146,12 @@ pub fn turbulence(x: Vec3, time: f32, effect: &EffectParams) -> Vec3 {
 /// One simulate step of one particle at clock `time` with the bounds moved by `offset`
 /// ([`EffectDesc::camera_offset`]), as `step` in simulate.wgsl; false when it dies.
 pub fn step(p: &mut Particle, effect: &EffectParams, dt: f32, time: f32, offset: Vec3) -> bool {
+    if effect.looks[(p.emitter as usize).min(MAX_EMITTERS - 1)].anchored == 1 {
+        p.vel = Vec3::ZERO;
+        p.age += dt;
+        p.rotation += p.spin * dt;
+        return p.age < p.lifetime;
+    }
     let v = p.vel;
     let mut wind = effect.wind;
     if effect.turbulence > 0.0 {

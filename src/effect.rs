@@ -189,6 +189,9 @@ pub struct EmitterDesc {
     /// Its own sprite, in place of the effect's `sprite`.
     #[serde(default)]
     pub sprite: Option<Sprite>,
+    /// Its particles stay where they are born, untouched by forces (ripples, marks).
+    #[serde(default)]
+    pub anchored: bool,
 }
 
 /// Global forces: `a = gravity + drag·(wind − v)`.
@@ -449,6 +452,10 @@ impl EffectDesc {
                 Sprite::Snowflakes => 1,
                 Sprite::Ring => 2,
             },
+            anchored: em.is_some_and(|em| em.anchored) as u32,
+            _pad0: 0,
+            _pad1: 0,
+            _pad2: 0,
         }
     }
 

@@ -211,7 +211,7 @@ pub struct EffectParams {
     pub looks: [EmitterLook; MAX_EMITTERS],
 }
 
-/// How one emitter's particles look (`EmitterLook` in common.wgsl).
+/// How one emitter's particles look and move (`EmitterLook` in common.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub struct EmitterLook {
     /// Multiplies the start colour at the end of life.
@@ -224,6 +224,11 @@ pub struct EmitterLook {
     pub stretch: f32,
     /// 0 soft disc, 1 snowflakes, 2 ring.
     pub sprite: u32,
+    /// 1: its particles stay where they are born.
+    pub anchored: u32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
@@ -500,6 +505,7 @@ mod tests {
                 ("render_mode", |v| v.render_mode = 1),
                 ("stretch", |v| v.stretch = 1.0),
                 ("sprite", |v| v.sprite = 1),
+                ("anchored", |v| v.anchored = 1),
             ],
         );
         check_uniform::<EffectParams>(

@@ -94,6 +94,7 @@ fn ball(restitution: f32) -> EffectDesc {
             over_life: None,
             render: None,
             sprite: None,
+            anchored: false,
         }],
         forces: Forces {
             gravity: [0.0, -9.81, 0.0],
@@ -378,4 +379,58 @@ fn hidden(eye: Vec3, p: Vec3) -> bool {
         q.distance(p) > 0.3
             && (q.y < flurry::demos::ground(q.x, q.z) || pillar_at(q, 0.0).is_some())
     })
+}
+
+/// Two event emitters: every hit of the ball spawns 3 splashes (emitter 1) and one ripple
+/// (emitter 2) that stays where it was born, anchored against gravity.
+#[test]
+fn hits_spawn_splashes_and_anchored_ripples() {
+    let gpu = common::gpu();
+    let mut desc = ball(0.5);
+    desc.emitters[0].bursts[0].count = 64;
+    desc.collision = Some(Collision {
+        response: Response::Kill,
+        thickness: 0.5,
+    });
+    desc.forces.gravity = [0.0, -9.81, 0.0];
+    let mut splash = desc.emitters[0].clone();
+    splash.shape = Shape::Point([0.0; 3]);
+    splash.bursts.clear();
+    splash.velocity = Velocity::Radial {
+        speed: Range::new(2.0, 0.5),
+    };
+    splash.lifetime = Range::new(5.0, 0.0);
+    splash.trigger = Trigger::OnHit { count: 3 };
+    let ripple = EmitterDesc {
+        shape: Shape::Point([0.0, 0.02, 0.0]),
+        trigger: Trigger::OnHit { count: 1 },
+        render: Some(RenderMode::Flat),
+        sprite: Some(Sprite::Ring),
+        anchored: true,
+        ..splash.clone()
+    };
+    desc.emitters.extend([splash, ripple]);
+    let camera = |a| Camera::look_at(Vec3::new(0.0, 4.0, 8.0), Vec3::new(0.0, 1.0, 0.0), a);
+    let mut scene = Scene::new(&gpu, &desc, 1024, 1, (160, 120), camera).unwrap();
+    scene.target.scene.quads = Stage::Plane.quads();
+    let snap = run(&gpu, &mut scene, 90, 0.01);
+    assert_eq!(snap.counters.hits, 64, "every drop hits once and dies");
+    assert_eq!(
+        snap.counters.hit_spawned,
+        4 * 64,
+        "3 splashes + 1 ripple a hit"
+    );
+    let of = |e: u32| {
+        snap.alive
+            .iter()
+            .map(|&i| snap.particles[i as usize])
+            .filter(move |p| p.emitter == e)
+    };
+    assert_eq!(of(1).count(), 3 * 64);
+    assert_eq!(of(2).count(), 64);
+    for r in of(2) {
+        // born 2 cm above the ground where a drop hit, still there, still at rest
+        assert_eq!(r.vel, Vec3::ZERO, "a ripple moved");
+        assert!((r.pos.y - 0.02).abs() < 0.05, "a ripple at {}", r.pos);
+    }
 }

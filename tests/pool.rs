@@ -39,6 +39,7 @@ fn emitter(shape: Shape, velocity: Velocity, lifetime: Range) -> EmitterDesc {
         over_life: None,
         render: None,
         sprite: None,
+        anchored: false,
     }
 }
 

@@ -35,3 +35,27 @@ fn fireworks_demo_is_the_shipped_file_with_its_burst_sized_to_the_pool() {
     }
     assert_eq!(file, demo);
 }
+
+#[test]
+fn snow_demo_is_the_shipped_file_with_its_box_filled_to_the_pool() {
+    let mut file = shipped("snow.ron");
+    file.emitters[0].bursts[0].count = 5000;
+    assert_eq!(file, flurry::Demo::Snow.effect(5000));
+    // the seed's snow: tumbling snowflakes, eddies, a box that follows the camera
+    assert_eq!(file.render, flurry::effect::RenderMode::Tumbling);
+    assert_eq!(file.sprite, flurry::effect::Sprite::Snowflakes);
+    assert!(file.forces.turbulence.is_some());
+    assert!(file.bounds.is_some_and(|b| b.follow_camera));
+}
+
+#[test]
+fn rain_demo_is_the_shipped_file_with_its_rate_sized_to_the_pool() {
+    let mut file = shipped("rain.ron");
+    // written for 65,536 particles
+    let demo = flurry::Demo::Rain.effect(65_536);
+    assert!((file.emitters[0].rate - demo.emitters[0].rate).abs() < 1.0);
+    file.emitters[0].rate = demo.emitters[0].rate;
+    assert_eq!(file, demo);
+    // drops, splashes and ripples: two GPU event emitters
+    assert_eq!(file.event_emitters().count(), 2);
+}

@@ -70,6 +70,7 @@ fn population(
         over_life: None,
         render: None,
         sprite: None,
+        anchored: false,
     }
 }
 
@@ -212,6 +213,7 @@ pub fn nbody_effect(capacity: u32) -> EffectDesc {
         over_life: None,
         render: None,
         sprite: None,
+        anchored: false,
     };
     let mut e = effect(capacity);
     e.name = "nbody".into();

@@ -58,6 +58,7 @@ pub fn effect(camera: &Camera, scheduled: bool) -> EffectDesc {
             over_life: None,
             render: None,
             sprite: None,
+            anchored: false,
         }],
         forces: Forces {
             gravity: [0.0, -9.81, 0.0],

@@ -11,63 +11,14 @@ use crate::effect::*;
 const HALF: f32 = 12.0;
 const HEIGHT: f32 = 12.0;
 
+/// The shipped effect file the demo shows.
+pub const SHIPPED: &str = include_str!("../../effects/snow.ron");
+
+/// `effects/snow.ron` with its burst (the whole box at t = 0) sized to the pool.
 pub fn effect(capacity: u32) -> EffectDesc {
-    let min = [-HALF, 0.0, -HALF];
-    let max = [HALF, HEIGHT, HALF];
-    EffectDesc {
-        name: "snow".into(),
-        emitters: vec![EmitterDesc {
-            shape: Shape::Box { min, max },
-            rate: 0.0,
-            bursts: vec![Burst {
-                time: 0.0,
-                count: capacity,
-                every: None,
-                cycles: None,
-            }],
-            velocity: Velocity::Linear {
-                mean: [0.3, -1.0, 0.1],
-                variance: [0.2, 0.3, 0.2],
-            },
-            lifetime: Range::new(3600.0, 0.0),
-            size: Range::new(0.035, 0.015),
-            color: ColorRange {
-                mean: [0.95, 0.97, 1.0, 0.85],
-                variance: [0.05, 0.03, 0.0, 0.15],
-            },
-            rotation: Range::new(0.0, std::f32::consts::PI),
-            spin: Range::new(0.0, 5.5),
-            trigger: Trigger::Schedule,
-            over_life: None,
-            render: None,
-            sprite: None,
-        }],
-        forces: Forces {
-            gravity: [0.0, -1.5, 0.0],
-            wind: [0.6, 0.0, 0.2],
-            drag: 1.5,
-            turbulence: Some(Turbulence {
-                speed: 0.5,
-                scale: 2.5,
-            }),
-        },
-        integrator: Integrator::ExplicitEuler,
-        bounds: Some(Bounds {
-            min,
-            max,
-            on_exit: OnExit::Wrap,
-            follow_camera: true,
-        }),
-        over_life: OverLife::default(),
-        blend: Blend::Alpha,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
-        bodies: None,
-        self_gravity: None,
-        render: RenderMode::Tumbling,
-        sprite: Sprite::Snowflakes,
-    }
+    let mut e = EffectDesc::from_ron(SHIPPED).expect("effects/snow.ron parses (tests/shipped.rs)");
+    e.emitters[0].bursts[0].count = capacity;
+    e
 }
 
 pub fn camera(aspect: f32) -> Camera {

@@ -71,6 +71,7 @@ pub fn held(
         over_life: None,
         render: None,
         sprite: None,
+        anchored: false,
     }
 }
 
