@@ -87,8 +87,8 @@ pub struct Settings {
 }
 
 /// Half resolution and a 4-pixel splat radius by default: for 262,144 snow flakes at
-/// 1920x1080 on lavapipe, splat + draw + composite measured 166 / 158 ms at scale 1,
-/// 73 / 71 ms at 1/2 and 46 / 49 ms at 1/4 (every flake drawn as a triangle: 152-160 ms at
+/// 1920x1080 on lavapipe, splat + draw + composite measured 155 / 149 ms at scale 1,
+/// 69 / 71 ms at 1/2 and 53 / 48 ms at 1/4 (every flake drawn as a triangle: 152-160 ms at
 /// 1/2), with `flurry profile snow --particles 262144 --frames 12 --size 1920x1080
 /// --scale S [--splat R]`; 1/4 visibly coarsens small particles, and splat radii 2, 4
 /// and 8 cost the same within noise (69-71 ms at 1/2).
