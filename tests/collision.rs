@@ -242,10 +242,9 @@ fn particles_passing_behind_a_thin_wall_are_not_stopped() {
     let _ = Vec4::ZERO;
 }
 
-#[test]
-fn hits_spawn_splashes_on_the_gpu() {
-    let gpu = common::gpu();
-    // 64 drops fall onto the plane and die there; each hit spawns 3 splash particles
+/// 64 drops that fall onto the plane and die there, each hit spawning 3 splash particles
+/// (emitter 1) that live 5 s; and the scene that shows them.
+fn drops_and_splashes(gpu: &GpuContext, extra: Option<EmitterDesc>) -> Scene {
     let mut desc = ball(0.5);
     desc.emitters[0].bursts[0].count = 64;
     desc.collision = Some(Collision {
@@ -261,10 +260,18 @@ fn hits_spawn_splashes_on_the_gpu() {
     splash.lifetime = Range::new(5.0, 0.0);
     splash.trigger = Trigger::OnHit { count: 3 };
     desc.emitters.push(splash);
+    desc.emitters.extend(extra);
     desc.forces.gravity = [0.0, -9.81, 0.0];
     let camera = |a| Camera::look_at(Vec3::new(0.0, 4.0, 8.0), Vec3::new(0.0, 1.0, 0.0), a);
-    let mut scene = Scene::new(&gpu, &desc, 1024, 1, (160, 120), camera).unwrap();
+    let mut scene = Scene::new(gpu, &desc, 1024, 1, (160, 120), camera).unwrap();
     scene.target.scene.quads = Stage::Plane.quads();
+    scene
+}
+
+#[test]
+fn hits_spawn_splashes_on_the_gpu() {
+    let gpu = common::gpu();
+    let mut scene = drops_and_splashes(&gpu, None);
     let mut splashes_seen = 0;
     for _ in 0..90 {
         let snap = run(&gpu, &mut scene, 1, 0.01);
@@ -386,33 +393,16 @@ fn hidden(eye: Vec3, p: Vec3) -> bool {
 #[test]
 fn hits_spawn_splashes_and_anchored_ripples() {
     let gpu = common::gpu();
-    let mut desc = ball(0.5);
-    desc.emitters[0].bursts[0].count = 64;
-    desc.collision = Some(Collision {
-        response: Response::Kill,
-        thickness: 0.5,
-    });
-    desc.forces.gravity = [0.0, -9.81, 0.0];
-    let mut splash = desc.emitters[0].clone();
-    splash.shape = Shape::Point([0.0; 3]);
-    splash.bursts.clear();
-    splash.velocity = Velocity::Radial {
-        speed: Range::new(2.0, 0.5),
-    };
-    splash.lifetime = Range::new(5.0, 0.0);
-    splash.trigger = Trigger::OnHit { count: 3 };
     let ripple = EmitterDesc {
         shape: Shape::Point([0.0, 0.02, 0.0]),
+        bursts: vec![],
         trigger: Trigger::OnHit { count: 1 },
         render: Some(RenderMode::Flat),
         sprite: Some(Sprite::Ring),
         anchored: true,
-        ..splash.clone()
+        ..ball(0.5).emitters[0].clone()
     };
-    desc.emitters.extend([splash, ripple]);
-    let camera = |a| Camera::look_at(Vec3::new(0.0, 4.0, 8.0), Vec3::new(0.0, 1.0, 0.0), a);
-    let mut scene = Scene::new(&gpu, &desc, 1024, 1, (160, 120), camera).unwrap();
-    scene.target.scene.quads = Stage::Plane.quads();
+    let mut scene = drops_and_splashes(&gpu, Some(ripple));
     let snap = run(&gpu, &mut scene, 90, 0.01);
     assert_eq!(snap.counters.hits, 64, "every drop hits once and dies");
     assert_eq!(
