@@ -27,60 +27,21 @@ pub fn muzzle(camera: &Camera) -> (Shape, Velocity) {
     )
 }
 
-/// The gun for `camera`; `scheduled` fires bursts of 3 every 0.1 s (headless runs).
+/// The shipped effect file the demo shows (written for [`player`]).
+pub const SHIPPED: &str = include_str!("../../effects/gun.ron");
+
+/// `effects/gun.ron` with the muzzle at `camera`; `scheduled` keeps its bursts of 3 every
+/// 0.1 s (headless runs), else it fires only when the window's trigger asks.
 pub fn effect(camera: &Camera, scheduled: bool) -> EffectDesc {
+    let mut e = EffectDesc::from_ron(SHIPPED).expect("effects/gun.ron parses (tests/shipped.rs)");
     let (shape, velocity) = muzzle(camera);
-    EffectDesc {
-        name: "gun".into(),
-        emitters: vec![EmitterDesc {
-            shape,
-            rate: 0.0,
-            bursts: if scheduled {
-                vec![Burst {
-                    time: 0.0,
-                    count: 3,
-                    every: Some(0.1),
-                    cycles: None,
-                }]
-            } else {
-                vec![]
-            },
-            velocity,
-            lifetime: Range::new(1.0, 0.0),
-            size: Range::new(0.25, 0.05),
-            color: ColorRange {
-                mean: [1.0, 0.75, 0.3, 1.0],
-                variance: [0.0, 0.1, 0.1, 0.0],
-            },
-            rotation: Range::default(),
-            spin: Range::default(),
-            trigger: Trigger::Schedule,
-            over_life: None,
-            render: None,
-            sprite: None,
-            anchored: false,
-        }],
-        forces: Forces {
-            gravity: [0.0, -9.81, 0.0],
-            wind: [0.0; 3],
-            drag: 0.0,
-            turbulence: None,
-        },
-        integrator: Integrator::ExplicitEuler,
-        bounds: None,
-        over_life: OverLife {
-            color_end: [1.0, 0.3, 0.1, 0.6],
-            size_end: 1.0,
-        },
-        blend: Blend::Additive,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
-        bodies: None,
-        self_gravity: None,
-        render: RenderMode::Stretched { seconds: 0.05 },
-        sprite: Sprite::Disc,
+    let gun = &mut e.emitters[0];
+    gun.shape = shape;
+    gun.velocity = velocity;
+    if !scheduled {
+        gun.bursts.clear();
     }
+    e
 }
 
 /// The shooter of headless runs: where the bullets come from.
