@@ -342,3 +342,21 @@ fn demo_shows_an_effect_file_in_its_scene() {
         &["emitters[0].rate"],
     );
 }
+
+/// A reader that goes away (`flurry ... | head -c 0`) is no failure: no panic, exit 0.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    use std::process::Stdio;
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_flurry"))
+        .args(["check", file])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run flurry");
+    drop(child.stdout.take()); // close the pipe's read end before it writes
+    let o = child.wait_with_output().expect("wait for flurry");
+    let err = stderr(&o);
+    assert!(o.status.success(), "exit {:?}: {err}", o.status.code());
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -19,7 +19,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), Error> {
     let settings = a.render.settings()?;
     if !a.headless {
         if !has_display() {
-            println!("no display (DISPLAY / WAYLAND_DISPLAY unset): rendering headless");
+            out!("no display (DISPLAY / WAYLAND_DISPLAY unset): rendering headless");
         } else {
             let options = WindowOptions {
                 demo: a.demo,
@@ -37,7 +37,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), Error> {
                 Ok(()) => return Ok(()),
                 Err(Err(e)) => return Err(e),
                 Err(Ok(NoDisplay(why))) => {
-                    println!("cannot open a window ({why}): rendering headless");
+                    out!("cannot open a window ({why}): rendering headless");
                     return headless(a, effect.as_ref(), capacity, dt, size, settings);
                 }
             }
@@ -68,7 +68,7 @@ fn headless(
         .out
         .unwrap_or_else(|| PathBuf::from(format!("flurry-{}.png", a.demo.name())));
     scene.target.save_png(&gpu.device, &gpu.queue, &out)?;
-    println!(
+    out!(
         "{}: {} frames of {} particles at {}x{} on {} in {:.2} s; wrote {}",
         a.demo.name(),
         a.frames,

@@ -1,5 +1,14 @@
 //! The `flurry` subcommands, one file each, and what they share.
 
+/// `println!` that shrugs off a closed stdout (`flurry stats snow | head -c 0`): the reader
+/// has gone, which is no failure of the command, and no panic either.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub mod args;
 pub mod demo;
 pub mod profile;
@@ -20,7 +29,7 @@ pub fn check(file: &std::path::Path) -> ExitCode {
         Ok(desc) => {
             let n = desc.emitters.len();
             let s = if n == 1 { "" } else { "s" };
-            println!("{}: ok ({n} emitter{s})", file.display());
+            out!("{}: ok ({n} emitter{s})", file.display());
             ExitCode::SUCCESS
         }
         Err(Error::Io { path, source }) => {

@@ -53,7 +53,7 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
     let snap = scene.system().snapshot(&gpu.device, &gpu.queue)?;
     let alive = snap.counters.alive;
     let memcpy = memcpy_gb_s();
-    println!(
+    out!(
         "{} on {} ({}), {} particles ({} alive), {} frames, {}x{}",
         demo.name(),
         gpu.adapter_name(),
@@ -64,15 +64,18 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
         size.0,
         size.1
     );
-    println!(
+    out!(
         "{:<10} {:>10} {:>10} {:>10}",
-        "pass", "median ms", "min", "max"
+        "pass",
+        "median ms",
+        "min",
+        "max"
     );
     let mut passes = serde_json::Map::new();
     let mut frame_ms = 0.0;
     let mut simulate_ms = 0.0;
     for (name, med, lo, hi) in samples.summary() {
-        println!("{name:<10} {med:>10.3} {lo:>10.3} {hi:>10.3}");
+        out!("{name:<10} {med:>10.3} {lo:>10.3} {hi:>10.3}");
         match name.as_str() {
             "frame" => frame_ms = med,
             _ => {
@@ -85,7 +88,7 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
     }
     // simulate reads and writes each particle (64 B + 64 B) and one index in, one out
     let simulate_gb_s = alive as f64 * 136.0 / (simulate_ms * 1e-3) / 1e9;
-    println!("memcpy {memcpy:.1} GB/s (read + write); simulate moves {simulate_gb_s:.1} GB/s ({:.0}% of it)",
+    out!("memcpy {memcpy:.1} GB/s (read + write); simulate moves {simulate_gb_s:.1} GB/s ({:.0}% of it)",
         100.0 * simulate_gb_s / memcpy);
     let mut report = json!({"adapter": gpu.adapter_name(), "timing": timing.name(), "particles": capacity,
         "alive": alive, "frames": a.frames, "scale": settings.scale.value(), "size": [size.0, size.1], "passes": passes,
@@ -93,7 +96,7 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
     if let Some(gravity_ms) = report["passes"]["gravity"].as_f64() {
         // all-pairs gravity: N² interactions a step, 20 flops each by convention
         let per_s = (alive as f64).powi(2) / (gravity_ms * 1e-3);
-        println!(
+        out!(
             "gravity: {:.3e} interactions/s, {:.1} GFLOP/s",
             per_s,
             per_s * 20.0 / 1e9

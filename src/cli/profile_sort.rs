@@ -37,17 +37,15 @@ pub fn run(a: ProfileArgs) -> Result<(), Error> {
     let [bitonic, naive, cpu] = ms.map(|v| median(&v));
     let dispatches = bench.dispatches(SortKind::Bitonic);
     let naive_dispatches = bench.dispatches(SortKind::Naive);
-    println!(
+    out!(
         "sort of {n} (key, index) pairs on {}, {} alternating runs, medians:",
         gpu.adapter_name(),
         a.runs
     );
-    println!("  bitonic (128-pair register groups){bitonic:>10.3} ms  {dispatches:>4} dispatches  {:.1} Mkeys/s", n as f64 / bitonic / 1e3);
-    println!(
-        "  naive (every step global)        {naive:>10.3} ms  {naive_dispatches:>4} dispatches"
-    );
-    println!("  CPU sort_unstable_by             {cpu:>10.3} ms");
-    println!(
+    out!("  bitonic (128-pair register groups){bitonic:>10.3} ms  {dispatches:>4} dispatches  {:.1} Mkeys/s", n as f64 / bitonic / 1e3);
+    out!("  naive (every step global)        {naive:>10.3} ms  {naive_dispatches:>4} dispatches");
+    out!("  CPU sort_unstable_by             {cpu:>10.3} ms");
+    out!(
         "  bitonic is {:.2}x faster than naive; all three agree",
         naive / bitonic
     );

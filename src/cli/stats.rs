@@ -71,7 +71,7 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
         });
         write_file(path, dump.to_string())?;
     }
-    println!(
+    out!(
         "{}",
         json!({"demo": name, "capacity": capacity, "frames": a.frames, "alive": s.alive,
                "dead": s.dead, "visible": s.visible, "splatted": s.splatted, "emitted_total": s.emitted_total,
