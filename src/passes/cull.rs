@@ -2,7 +2,7 @@
 //! to the pool's visible list as (distance key, index), or to its splat list when they are
 //! small enough on screen for the compute splat (`shaders/splat.wgsl`).
 
-use super::{bind_buffers, compute_pipeline, layout, storage, uniform};
+use super::{bind_buffers, compute_pipeline, dispatch_from_args, layout, storage, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::IndirectArgs;
@@ -65,8 +65,12 @@ impl CullPass {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups_indirect(&pool.args, IndirectArgs::CULL_OFFSET);
+        dispatch_from_args(
+            pass,
+            &self.pipeline,
+            &[bind],
+            pool,
+            IndirectArgs::CULL_OFFSET,
+        );
     }
 }

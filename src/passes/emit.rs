@@ -74,9 +74,8 @@ impl EmitPass {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        pass.set_pipeline(&self.on_hit);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups_indirect(&pool.args, crate::types::IndirectArgs::SPAWN_OFFSET);
+        let offset = crate::types::IndirectArgs::SPAWN_OFFSET;
+        super::dispatch_from_args(pass, &self.on_hit, &[bind], pool, offset);
     }
 
     /// One thread per requested spawn (the request is known on the CPU: rate·dt + bursts).

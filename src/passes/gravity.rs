@@ -1,7 +1,7 @@
 //! Gravity pass (`shaders/gravity.wgsl`): all-pairs accelerations of an effect's particles
 //! (N-body mode), tiled through workgroup memory; simulate adds them.
 
-use super::{bind_buffers, compute_pipeline, layout, storage, uniform};
+use super::{bind_buffers, compute_pipeline, dispatch_from_args, layout, storage, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::IndirectArgs;
@@ -59,8 +59,12 @@ impl GravityPass {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups_indirect(&pool.args, IndirectArgs::SIM_OFFSET);
+        dispatch_from_args(
+            pass,
+            &self.pipeline,
+            &[bind],
+            pool,
+            IndirectArgs::SIM_OFFSET,
+        );
     }
 }

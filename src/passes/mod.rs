@@ -68,6 +68,23 @@ pub fn bind_buffers(
     })
 }
 
+/// Dispatch `pipeline` with bind groups 0.. set to `groups`, its workgroup count read by
+/// the GPU from `pool`'s indirect arguments at `offset` (the counts follow the particles
+/// without a read-back).
+pub fn dispatch_from_args(
+    pass: &mut wgpu::ComputePass,
+    pipeline: &wgpu::ComputePipeline,
+    groups: &[&wgpu::BindGroup],
+    pool: &crate::pool::ParticlePool,
+    offset: u64,
+) {
+    pass.set_pipeline(pipeline);
+    for (i, group) in groups.iter().enumerate() {
+        pass.set_bind_group(i as u32, *group, &[]);
+    }
+    pass.dispatch_workgroups_indirect(&pool.args, offset);
+}
+
 /// A compute pipeline for `entry` of `shader` with one bind group layout.
 pub fn compute_pipeline(
     device: &wgpu::Device,

@@ -1,7 +1,9 @@
 //! Simulate pass (`shaders/simulate.wgsl`): forces, Euler step, age, spin, death by
 //! lifetime or bounds; survivors to the next alive list, the dead to the dead list.
 
-use super::{bind_buffers, compute_pipeline_with, layout, storage, texture, uniform};
+use super::{
+    bind_buffers, compute_pipeline_with, dispatch_from_args, layout, storage, texture, uniform,
+};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::IndirectArgs;
@@ -76,9 +78,13 @@ impl SimulatePass {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups_indirect(&pool.args, IndirectArgs::SIM_OFFSET);
+        dispatch_from_args(
+            pass,
+            &self.pipeline,
+            &[bind],
+            pool,
+            IndirectArgs::SIM_OFFSET,
+        );
     }
 }
 

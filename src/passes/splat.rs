@@ -2,7 +2,9 @@
 //! per-pixel accumulators, then resolved into the particle target (which the draw pass
 //! then loads instead of clearing).
 
-use super::{bind_buffers, compute_pipeline_with, layout, storage, texture, uniform};
+use super::{
+    bind_buffers, compute_pipeline_with, dispatch_from_args, layout, storage, texture, uniform,
+};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::IndirectArgs;
@@ -156,10 +158,8 @@ impl SplatPass {
         target: &SplatTarget,
         pool: &ParticlePool,
     ) {
-        pass.set_pipeline(&self.splat);
-        pass.set_bind_group(0, bind, &[]);
-        pass.set_bind_group(1, &target.splat, &[]);
-        pass.dispatch_workgroups_indirect(&pool.args, IndirectArgs::SPLAT_OFFSET);
+        let groups = [bind, &target.splat];
+        dispatch_from_args(pass, &self.splat, &groups, pool, IndirectArgs::SPLAT_OFFSET);
     }
 
     /// Write every texel of the particle target from the accumulators and zero them.
