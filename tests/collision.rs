@@ -64,50 +64,12 @@ fn snow_settles_on_the_plane_and_none_falls_through_on_screen() {
 /// A ball of particles 3 m above the ground, falling from rest.
 fn ball(restitution: f32) -> EffectDesc {
     EffectDesc {
-        name: "ball".into(),
-        emitters: vec![EmitterDesc {
-            shape: Shape::Sphere {
-                center: [0.0, 3.0, 0.0],
-                radius: 0.3,
-                surface: false,
-            },
-            rate: 0.0,
-            bursts: vec![Burst {
-                time: 0.0,
-                count: 256,
-                every: None,
-                cycles: None,
-            }],
-            velocity: Velocity::Linear {
-                mean: [0.0; 3],
-                variance: [0.0; 3],
-            },
-            lifetime: Range::new(100.0, 0.0),
-            size: Range::new(0.05, 0.0),
-            color: ColorRange {
-                mean: [1.0; 4],
-                variance: [0.0; 4],
-            },
-            rotation: Range::default(),
-            spin: Range::default(),
-            trigger: Trigger::Schedule,
-            over_life: None,
-            render: None,
-            sprite: None,
-            anchored: false,
-        }],
         forces: Forces {
             gravity: [0.0, -9.81, 0.0],
             wind: [0.0; 3],
             drag: 0.0,
             turbulence: None,
         },
-        integrator: Integrator::ExplicitEuler,
-        bounds: None,
-        over_life: OverLife::default(),
-        blend: Blend::Alpha,
-        sort: None,
-        soft_distance: 0.0,
         collision: Some(Collision {
             response: Response::Bounce {
                 restitution,
@@ -115,10 +77,40 @@ fn ball(restitution: f32) -> EffectDesc {
             },
             thickness: 0.5,
         }),
-        bodies: None,
-        self_gravity: None,
-        render: RenderMode::Billboard,
-        sprite: Sprite::Disc,
+        ..common::still(
+            "ball",
+            vec![EmitterDesc {
+                shape: Shape::Sphere {
+                    center: [0.0, 3.0, 0.0],
+                    radius: 0.3,
+                    surface: false,
+                },
+                rate: 0.0,
+                bursts: vec![Burst {
+                    time: 0.0,
+                    count: 256,
+                    every: None,
+                    cycles: None,
+                }],
+                velocity: Velocity::Linear {
+                    mean: [0.0; 3],
+                    variance: [0.0; 3],
+                },
+                lifetime: Range::new(100.0, 0.0),
+                size: Range::new(0.05, 0.0),
+                color: ColorRange {
+                    mean: [1.0; 4],
+                    variance: [0.0; 4],
+                },
+                rotation: Range::default(),
+                spin: Range::default(),
+                trigger: Trigger::Schedule,
+                over_life: None,
+                render: None,
+                sprite: None,
+                anchored: false,
+            }],
+        )
     }
 }
 

@@ -72,30 +72,20 @@ fn churny() -> EffectDesc {
         cycles: None,
     }];
     EffectDesc {
-        name: "churny".into(),
-        emitters: vec![a, b],
         forces: Forces {
             gravity: [0.0, -9.81, 0.0],
             wind: [1.0, 0.0, 0.0],
             drag: 0.5,
             turbulence: None,
         },
-        integrator: Integrator::ExplicitEuler,
         bounds: Some(Bounds {
             min: [-2.0; 3],
             max: [2.0; 3],
             on_exit: OnExit::Kill,
             follow_camera: false,
         }),
-        over_life: OverLife::default(),
         blend: Blend::Additive,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
-        bodies: None,
-        self_gravity: None,
-        render: RenderMode::Billboard,
-        sprite: Sprite::Disc,
+        ..common::still("churny", vec![a, b])
     }
 }
 
@@ -190,30 +180,19 @@ fn twin_effect() -> EffectDesc {
         })
         .collect();
     EffectDesc {
-        name: "twin".into(),
-        emitters,
         forces: Forces {
             gravity: [0.0, -4.0, 0.0],
             wind: [2.0, 0.0, 1.0],
             drag: 0.3,
             turbulence: None,
         },
-        integrator: Integrator::ExplicitEuler,
         bounds: Some(Bounds {
             min: [-3.0, -1.0, -3.0],
             max: [3.0, 5.0, 3.0],
             on_exit: OnExit::Kill,
             follow_camera: false,
         }),
-        over_life: OverLife::default(),
-        blend: Blend::Alpha,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
-        bodies: None,
-        self_gravity: None,
-        render: RenderMode::Billboard,
-        sprite: Sprite::Disc,
+        ..common::still("twin", emitters)
     }
 }
 
@@ -317,8 +296,6 @@ fn constant_acceleration(integrator: Integrator) -> EffectDesc {
         cycles: None,
     }];
     EffectDesc {
-        name: "euler".into(),
-        emitters: vec![e],
         forces: Forces {
             gravity: [0.5, -9.81, 0.25],
             wind: [0.0; 3],
@@ -326,16 +303,7 @@ fn constant_acceleration(integrator: Integrator) -> EffectDesc {
             turbulence: None,
         },
         integrator,
-        bounds: None,
-        over_life: OverLife::default(),
-        blend: Blend::Alpha,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
-        bodies: None,
-        self_gravity: None,
-        render: RenderMode::Billboard,
-        sprite: Sprite::Disc,
+        ..common::still("euler", vec![e])
     }
 }
 
