@@ -277,6 +277,8 @@ pub struct ParticleRenderer {
     systems: Vec<ParticleSystem>,
     /// `ids[i]` names `systems[i]`.
     ids: Vec<EffectId>,
+    /// `splat_binds[i]`: the splat's bind group over `systems[i]` (made when it is added).
+    splat_binds: Vec<wgpu::BindGroup>,
     next_id: u64,
     /// Per-pass GPU timing for library users ([`ParticleRenderer::enable_profiling`]).
     profiler: Option<GpuProfiler>,
@@ -354,6 +356,7 @@ impl ParticleRenderer {
             targets,
             systems: Vec::new(),
             ids: Vec::new(),
+            splat_binds: Vec::new(),
             next_id: 0,
             profiler: None,
             device: device.clone(),
@@ -374,8 +377,11 @@ impl ParticleRenderer {
         capacity: u32,
         seed: u32,
     ) -> Result<EffectId> {
-        self.systems
-            .push(ParticleSystem::new(device, queue, desc, capacity, seed)?);
+        let system = ParticleSystem::new(device, queue, desc, capacity, seed)?;
+        let (frame, effect) = system.uniforms();
+        let splat_bind = self.splat.bind(device, system.pool(), frame, effect);
+        self.systems.push(system);
+        self.splat_binds.push(splat_bind);
         let id = EffectId(self.next_id);
         self.next_id += 1;
         self.ids.push(id);
@@ -389,6 +395,7 @@ impl ParticleRenderer {
             Some(k) => {
                 self.ids.remove(k);
                 self.systems.remove(k);
+                self.splat_binds.remove(k);
                 self.merge_dirty = true;
                 true
             }
@@ -706,16 +713,8 @@ impl ParticleRenderer {
                 let Some(target) = &low.splat else {
                     return;
                 };
-                let binds: Vec<_> = self
-                    .systems
-                    .iter()
-                    .map(|s| {
-                        let (frame, effect) = s.uniforms();
-                        self.splat.bind(device, s.pool(), frame, effect)
-                    })
-                    .collect();
                 compute_pass_in(encoder, profiler, "splat", |p| {
-                    for (system, bind) in self.systems.iter().zip(&binds) {
+                    for (system, bind) in self.systems.iter().zip(&self.splat_binds) {
                         self.splat.record(p, bind, target, system.pool());
                     }
                     self.splat.record_resolve(p, target);
