@@ -144,6 +144,9 @@ pub enum ProfileTarget {
     Galaxy,
     /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
     Sort,
+    /// Many small alpha-blended effects in one renderer (--effects N): what adding one
+    /// costs and what a frame costs the CPU.
+    Effects,
 }
 
 impl ProfileTarget {
@@ -154,7 +157,7 @@ impl ProfileTarget {
             ProfileTarget::Rain => Some(Demo::Rain),
             ProfileTarget::Gun => Some(Demo::Gun),
             ProfileTarget::Galaxy => Some(Demo::Galaxy),
-            ProfileTarget::Sort => None,
+            ProfileTarget::Sort | ProfileTarget::Effects => None,
         }
     }
 }
@@ -165,6 +168,9 @@ pub struct ProfileArgs {
     /// Keys to sort (`profile sort`).
     #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u32).range(1..))]
     pub keys: u32,
+    /// Effects added to one renderer (`profile effects`), 1..=4096.
+    #[arg(long, allow_hyphen_values = true)]
+    pub effects: Option<i64>,
     /// Profile the demo with its depth collision switched off (to measure what it costs).
     #[arg(long)]
     pub no_collision: bool,

@@ -12,6 +12,7 @@ macro_rules! out {
 pub mod args;
 pub mod demo;
 pub mod profile;
+pub mod profile_effects;
 pub mod profile_sort;
 pub mod stats;
 

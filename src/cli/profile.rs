@@ -7,7 +7,7 @@ use flurry::error::{Error, Invalid};
 use flurry::profiler::{memcpy_gb_s, Timing};
 use flurry::Demo;
 
-use super::args::ProfileArgs;
+use super::args::{ProfileArgs, ProfileTarget};
 use super::{setup, write_file};
 
 pub fn run(a: ProfileArgs) -> Result<(), Error> {
@@ -16,11 +16,13 @@ pub fn run(a: ProfileArgs) -> Result<(), Error> {
             let demo = a.common.mode.apply(demo)?;
             passes(a, demo)
         }
+        None if a.target == ProfileTarget::Effects => super::profile_effects::run(a),
         None => super::profile_sort::run(a),
     }
 }
 
 fn passes(a: ProfileArgs, demo: Demo) -> Result<(), Error> {
+    super::profile_effects::refuse_effects_flag(&a)?;
     let (gpu, capacity, dt) = setup(&a.common, demo.default_particles())?;
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let has_ts = gpu
