@@ -1,11 +1,17 @@
-//! Frame benchmarks on whatever adapter exists: the compute steps (emit + simulate) of a
-//! demo at 64K and 1M particles, each iteration submitted and waited for.
+//! Frame benchmarks on whatever adapter exists: the compute steps (emit, simulate, cull,
+//! sort) of a demo at 64K and 1M particles, each iteration submitted and waited for.
 //!
 //! `cargo bench --bench frame`. On lavapipe, compare ratios within one run, not absolute
 //! times across machines.
 
+#[path = "../src/app/host/mod.rs"]
+#[allow(dead_code, unused_imports)]
+mod host;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use flurry::{Demo, GpuContext, ParticleSystem};
+use flurry::{GpuContext, Pass};
+use host::demos::Demo;
+use host::Scene;
 
 fn compute_frames(c: &mut Criterion) {
     let gpu = match GpuContext::new_headless() {
@@ -16,16 +22,23 @@ fn compute_frames(c: &mut Criterion) {
     group.sample_size(10);
     for demo in [Demo::Snow, Demo::Fireworks] {
         for capacity in [65_536u32, 1_048_576] {
-            let desc = demo.effect(capacity);
-            let mut system =
-                ParticleSystem::new(&gpu.device, &gpu.queue, &desc, capacity, 1).expect("system");
-            let camera = demo.camera(16.0 / 9.0);
+            let size = (640, 360);
+            let mut scene = Scene::for_demo(&gpu, demo, capacity, 1, size).expect("scene");
             let id = BenchmarkId::new(demo.name(), capacity);
             group.bench_function(id, |b| {
                 b.iter(|| {
-                    system.update(&gpu.queue, 1.0 / 60.0, &camera);
+                    let dt = 1.0 / 60.0;
+                    let size = scene.target.size();
+                    scene
+                        .renderer
+                        .update(&gpu.device, &gpu.queue, dt, &scene.camera, size);
                     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                    system.encode_compute(&mut encoder, None);
+                    let frame = scene.target.frame();
+                    for pass in [Pass::Emit, Pass::Simulate, Pass::Cull, Pass::Sort] {
+                        scene
+                            .renderer
+                            .encode_pass(&gpu.device, &mut encoder, &frame, pass);
+                    }
                     gpu.queue.submit([encoder.finish()]);
                     gpu.wait().expect("wait");
                 })

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use flurry::app::sort_bench::{random_pairs, SortBench, SortKind};
+use flurry::bench::{random_pairs, SortBench, SortKind};
 use flurry::GpuContext;
 
 fn sorts(c: &mut Criterion) {

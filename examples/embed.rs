@@ -11,10 +11,10 @@
 
 use std::sync::Arc;
 
-use flurry::effect::{Collision, Response};
+use flurry::effect::{Collision, EffectDesc, Response};
+use flurry::glam::{Mat4, Vec3};
+use flurry::wgpu::{self, util::DeviceExt};
 use flurry::{Camera, FrameTargets, GpuContext, ParticleRenderer, Settings, Targets};
-use glam::{Mat4, Vec3};
-use wgpu::util::DeviceExt;
 
 const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 const PARTICLES: u32 = 32_768;
@@ -105,7 +105,16 @@ impl Host {
         });
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: None,
-            entries: &[flurry::passes::uniform(0, wgpu::ShaderStages::VERTEX)],
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            }],
         });
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("host scene"),
@@ -155,7 +164,14 @@ impl Host {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let bind = flurry::passes::bind_buffers(device, "globals", &layout, &[&globals]);
+        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("globals"),
+            layout: &layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: globals.as_entire_binding(),
+            }],
+        });
         // flurry: snow that settles on whatever the host's depth shows
         let mut particles = ParticleRenderer::new(
             device,
@@ -165,7 +181,9 @@ impl Host {
             },
             Settings::default(),
         );
-        let mut snow = flurry::Demo::Snow.effect(PARTICLES);
+        // the shipped snow, its first fill sized to the pool, settling on what it hits
+        let mut snow = EffectDesc::from_ron(include_str!("../effects/snow.ron"))?;
+        snow.emitters[0].bursts[0].count = PARTICLES;
         snow.collision = Some(Collision {
             response: Response::Settle { time: 3.0 },
             thickness: 0.4,
@@ -242,8 +260,7 @@ impl Host {
             color,
             depth: Some(&self.depth),
         };
-        self.particles
-            .encode(&gpu.device, &mut encoder, &targets, None);
+        self.particles.encode(&gpu.device, &mut encoder, &targets);
         gpu.queue.submit([encoder.finish()]);
     }
 }
@@ -269,15 +286,33 @@ fn depth_view(device: &wgpu::Device, (width, height): (u32, u32)) -> wgpu::Textu
 }
 
 /// Offscreen: `frames` frames into an sRGB texture, saved as a PNG.
-fn headless(frames: u32, out: &str) -> Result<(), flurry::Error> {
-    let size = (640, 400);
+fn headless(frames: u32, out: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let (width, height) = (640, 400);
     let gpu = GpuContext::new_headless()?;
-    let target = flurry::app::headless::HeadlessTarget::new(&gpu.device, size.0, size.1);
-    let mut host = Host::new(gpu, flurry::app::headless::OUTPUT_FORMAT, size)?;
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let color = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("host color"),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = color.create_view(&Default::default());
+    let mut host = Host::new(gpu, format, (width, height))?;
     for _ in 0..frames {
-        host.frame(target.frame().color, 1.0 / 30.0);
+        host.frame(&view, 1.0 / 30.0);
     }
-    target.save_png(&host.gpu.device, &host.gpu.queue, std::path::Path::new(out))?;
+    let pixels = host.gpu.read_texture(&color)?;
+    image::RgbaImage::from_raw(width, height, pixels)
+        .ok_or("read-back of the wrong size")?
+        .save(out)?;
     println!("wrote {out}");
     Ok(())
 }
@@ -365,7 +400,7 @@ impl winit::application::ApplicationHandler for App {
     }
 }
 
-fn main() -> Result<(), flurry::Error> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let value = |flag: &str| {
         args.iter()
@@ -386,9 +421,7 @@ fn main() -> Result<(), flurry::Error> {
                 window: None,
                 last: std::time::Instant::now(),
             };
-            event_loop
-                .run_app(&mut app)
-                .map_err(|e| flurry::Error::Readback(e.to_string()))
+            Ok(event_loop.run_app(&mut app)?)
         }
         Err(e) => {
             println!("no display ({e}): rendering headless");

@@ -1,6 +1,6 @@
 //! Where the sort spends its time: every dispatch of a 1M-pair bitonic sort, timed alone.
 //! `cargo run --release --example sort_dispatches [-- KEYS]`
-use flurry::app::sort_bench::{random_pairs, SortBench};
+use flurry::bench::{random_pairs, SortBench};
 
 fn main() -> Result<(), flurry::Error> {
     let n: u32 = std::env::args()

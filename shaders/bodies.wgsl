@@ -23,7 +23,7 @@ fn main(@builtin(local_invocation_index) i: u32) {
     workgroupBarrier();
     if i < n {
         let v_new = b.vel + a * frame.dt;
-        if effect.integrator == 1u {
+        if effect.integrator == INTEGRATOR_SYMPLECTIC {
             b.pos = b.pos + v_new * frame.dt;
         } else {
             b.pos = b.pos + b.vel * frame.dt;

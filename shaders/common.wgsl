@@ -99,9 +99,9 @@ struct EffectParams {
     gravity: vec3<f32>,
     drag: f32,               // linear drag towards the wind velocity, 1/s
     wind: vec3<f32>,         // air velocity, m/s
-    integrator: u32,         // 0 explicit Euler, 1 symplectic Euler
+    integrator: u32,         // INTEGRATOR_*
     bounds_min: vec3<f32>,
-    bounds_mode: u32,        // 0 none, 1 kill outside, 2 wrap (periodic box)
+    bounds_mode: u32,        // BOUNDS_*: none, kill outside, wrap (periodic box)
     bounds_max: vec3<f32>,
     seed: u32,
     _pad0: f32,
@@ -179,6 +179,13 @@ fn body_accel(b: Body, x: vec3<f32>, g: f32) -> vec3<f32> {
     let r2 = dot(d, d) + b.softening * b.softening;
     return d * (g * b.mass / (r2 * sqrt(r2)));
 }
+
+const INTEGRATOR_EXPLICIT: u32 = 0u;   // v' = v + a dt; x' = x + v dt
+const INTEGRATOR_SYMPLECTIC: u32 = 1u;  // v' = v + a dt; x' = x + v' dt
+
+const BOUNDS_NONE: u32 = 0u;
+const BOUNDS_KILL: u32 = 1u;
+const BOUNDS_WRAP: u32 = 2u;
 
 const COLLIDE_NONE: u32 = 0u;
 const COLLIDE_BOUNCE: u32 = 1u;

@@ -256,7 +256,7 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     }
     let v_new = v + a * dt;
     var x: vec3<f32>;
-    if effect.integrator == 1u {
+    if effect.integrator == INTEGRATOR_SYMPLECTIC {
         x = (*p).pos + v_new * dt;
     } else {
         x = (*p).pos + v * dt;
@@ -280,9 +280,9 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     let offset = select(vec3<f32>(0.0), vec3<f32>(frame.eye.x, 0.0, frame.eye.z), effect.follow_camera == 1u);
     let lo = effect.bounds_min + offset;
     let hi = effect.bounds_max + offset;
-    if effect.bounds_mode == 1u {
+    if effect.bounds_mode == BOUNDS_KILL {
         alive = alive && all(x >= lo) && all(x <= hi);
-    } else if effect.bounds_mode == 2u {
+    } else if effect.bounds_mode == BOUNDS_WRAP {
         x = vec3<f32>(wrap1(x.x, lo.x, hi.x), wrap1(x.y, lo.y, hi.y), wrap1(x.z, lo.z, hi.z));
     }
     (*p).pos = x;

@@ -1,5 +1,7 @@
-//! The CPU twin of emit + simulate: the same spawn clock, random streams and arithmetic as
-//! the WGSL, so GPU tests can compare against it particle by particle (keyed by `id`).
+//! The CPU twin of emit + simulate (tests only): the same spawn clock, random streams and
+//! arithmetic as the WGSL, so GPU tests can compare against it particle by particle (keyed
+//! by `id`). Shapes and velocity modes it does not know (galaxy disks, orbits) it leaves
+//! at the emitter's first point and at rest: twin tests avoid them.
 //!
 //! Which spawn requests are dropped when the dead list runs dry depends on GPU scheduling,
 //! so comparisons are exact only while nothing is dropped.
@@ -9,16 +11,9 @@ use std::f32::consts::TAU;
 
 use glam::{Vec3, Vec4};
 
-use crate::effect::{EffectDesc, SpawnClock};
-use crate::system::clamp_request;
-use crate::types::{EffectParams, EmitUniforms, EmitterParams, Particle, MAX_EMITTERS};
-
-/// PCG hash, as `pcg_hash` in common.wgsl.
-pub fn pcg_hash(v: u32) -> u32 {
-    let state = v.wrapping_mul(747796405).wrapping_add(2891336453);
-    let word = ((state >> ((state >> 28) + 4)) ^ state).wrapping_mul(277803737);
-    (word >> 22) ^ word
-}
+use crate::effect::{clamp_request, EffectDesc, SpawnClock};
+use crate::hash::pcg_hash;
+use crate::types::*;
 
 struct Rng(u32);
 
@@ -48,17 +43,17 @@ pub fn pack4x8unorm(c: Vec4) -> u32 {
 
 fn spawn_position(em: &EmitterParams, rng: &mut Rng) -> Vec3 {
     match em.shape {
-        1 => {
+        SHAPE_BOX => {
             let u = Vec3::new(rng.next01(), rng.next01(), rng.next01());
             em.p0.truncate() * (Vec3::ONE - u) + em.p1.truncate() * u
         }
-        2 => {
+        SHAPE_SPHERE => {
             let dir = rng.unit_vector();
             let u = rng.next01();
             em.p0.truncate() + dir * (em.p0.w * u.powf(1.0 / 3.0))
         }
-        3 => em.p0.truncate() + rng.unit_vector() * em.p0.w,
-        4 => {
+        SHAPE_SPHERE_SURFACE => em.p0.truncate() + rng.unit_vector() * em.p0.w,
+        SHAPE_DISK => {
             let n = em.p1.truncate().normalize();
             let helper = if n.x.abs() > 0.9 { Vec3::Y } else { Vec3::X };
             let t = n.cross(helper).normalize();
@@ -81,7 +76,7 @@ pub fn spawn(emit: &EmitUniforms, effect: &EffectParams, ordinal: u32) -> Partic
     let id = emit.id_base.wrapping_add(ordinal);
     let mut rng = Rng(pcg_hash(id ^ pcg_hash(effect.seed)));
     let pos = spawn_position(em, &mut rng);
-    let vel = if em.velocity_mode == 1 {
+    let vel = if em.velocity_mode == VELOCITY_RADIAL {
         let dir = rng.unit_vector();
         dir * rng.range(em.vel_mean.w, em.vel_var.w)
     } else {
@@ -159,7 +154,7 @@ pub fn step(p: &mut Particle, effect: &EffectParams, dt: f32, time: f32, offset:
     }
     let a = effect.gravity + effect.drag * (wind - v);
     let v_new = v + a * dt;
-    let mut x = if effect.integrator == 1 {
+    let mut x = if effect.integrator == INTEGRATOR_SYMPLECTIC {
         p.pos + v_new * dt
     } else {
         p.pos + v * dt
@@ -170,8 +165,8 @@ pub fn step(p: &mut Particle, effect: &EffectParams, dt: f32, time: f32, offset:
     let mut alive = p.age < p.lifetime;
     let (lo, hi) = (effect.bounds_min + offset, effect.bounds_max + offset);
     match effect.bounds_mode {
-        1 => alive = alive && x.cmpge(lo).all() && x.cmple(hi).all(),
-        2 => {
+        BOUNDS_KILL => alive = alive && x.cmpge(lo).all() && x.cmple(hi).all(),
+        BOUNDS_WRAP => {
             x = Vec3::new(
                 wrap1(x.x, lo.x, hi.x),
                 wrap1(x.y, lo.y, hi.y),
@@ -218,7 +213,7 @@ impl CpuTwin {
         let clamped = clamp_request(&counts, self.capacity);
         self.dropped += counts.iter().sum::<u64>() - clamped.iter().map(|&c| c as u64).sum::<u64>();
         let offset = self.desc.camera_offset(self.eye);
-        let emit = self.desc.emit_uniforms_at(&clamped, id_base, offset);
+        let emit = self.desc.emit_uniforms(&clamped, id_base, offset);
         for ordinal in 0..emit.request {
             if self.particles.len() < self.capacity as usize {
                 let p = spawn(&emit, &self.effect, ordinal);

@@ -1,16 +1,19 @@
-//! The crate's error type. Everything a user can cause comes back as an [`Error`].
+//! The crate's error type. Everything a user or a host can cause comes back as an [`Error`].
 
 use std::path::PathBuf;
 
-/// The hint printed whenever no usable adapter exists.
+/// The hint given whenever no usable adapter exists.
 pub const INSTALL_HINT: &str = "on a CPU-only Linux machine install Mesa's Vulkan drivers \
 (lavapipe): apt-get update && apt-get install -y mesa-vulkan-drivers";
 
 /// One invalid value: the field or flag, the value given and what is allowed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Invalid {
+    /// The field's path (`emitters[0].rate`) or the flag (`--particles`).
     pub field: String,
+    /// The value given, as text.
     pub value: String,
+    /// What would have been accepted.
     pub allowed: String,
 }
 
@@ -25,6 +28,7 @@ impl std::fmt::Display for Invalid {
 }
 
 impl Invalid {
+    /// `field` was given `value`; `allowed` says what it may be.
     pub fn new(field: impl Into<String>, value: impl ToString, allowed: impl Into<String>) -> Self {
         Invalid {
             field: field.into(),
@@ -37,56 +41,84 @@ impl Invalid {
 /// Everything that can go wrong in flurry.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// No adapter at all (`detail` names a `WGPU_BACKEND` restriction, if any).
     #[error("no GPU adapter found{detail}; {INSTALL_HINT}")]
-    NoAdapter { detail: String },
+    NoAdapter {
+        /// What restricted the search.
+        detail: String,
+    },
 
+    /// `FLURRY_ADAPTER` names no adapter present.
     #[error("FLURRY_ADAPTER={wanted} matches none of the adapters present: {available}")]
-    AdapterNotFound { wanted: String, available: String },
+    AdapterNotFound {
+        /// What was asked for.
+        wanted: String,
+        /// The adapters there are.
+        available: String,
+    },
 
+    /// The adapter refused to create a device.
     #[error("could not create a device on {adapter}: {source}")]
     RequestDevice {
+        /// The adapter asked.
         adapter: String,
+        /// wgpu's reason.
         source: wgpu::RequestDeviceError,
     },
 
+    /// A pool larger than the device's buffers hold.
     #[error(
-        "--particles {requested}: the pool needs a {bytes} byte particle buffer, but {adapter} \
-allows {limit} bytes per storage buffer ({limit_name}); allowed 1..={max} particles on this adapter"
+        "{field} {requested}: the pool needs a {bytes} byte particle buffer, but the device \
+allows {limit} bytes per storage buffer ({limit_name}); allowed 1..={max} particles on it"
     )]
     CapacityTooLarge {
+        /// The field or flag that asked (`capacity`, `--particles`).
+        field: String,
+        /// Particles asked for.
         requested: u64,
+        /// The most the device allows.
         max: u64,
+        /// Bytes the pool would need.
         bytes: u64,
+        /// The device's limit in bytes.
         limit: u64,
+        /// The limit's name in `wgpu::Limits`.
         limit_name: &'static str,
-        adapter: String,
     },
 
+    /// A value out of range.
     #[error("{0}")]
     Invalid(Invalid),
 
+    /// An effect file that is not valid RON for the schema.
     #[error("effect{}: {message}", path.as_ref().map(|p| format!(" file {}", p.display())).unwrap_or_default())]
     EffectSyntax {
+        /// The file, if the effect came from one.
         path: Option<PathBuf>,
+        /// The parser's message.
         message: String,
     },
 
+    /// An effect with values out of range, every one of them listed.
     #[error("effect{} is invalid:\n{}", path.as_ref().map(|p| format!(" file {}", p.display())).unwrap_or_default(),
         problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
     EffectInvalid {
+        /// The file, if the effect came from one.
         path: Option<PathBuf>,
+        /// Every field out of range.
         problems: Vec<Invalid>,
     },
 
+    /// A file that could not be read.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// The operating system's reason.
         source: std::io::Error,
     },
 
-    #[error("writing {path}: {message}")]
-    Image { path: PathBuf, message: String },
-
+    /// Reading GPU memory back failed (the device was lost, or mapping failed).
     #[error("GPU read-back failed: {0}")]
     Readback(String),
 }

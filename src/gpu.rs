@@ -1,4 +1,5 @@
-//! Adapter and device selection, headless (no window or surface needed).
+//! A headless GPU context for hosts that have none of their own (tests, tools, offscreen
+//! rendering): adapter and device selection with no window or surface needed.
 //!
 //! * `WGPU_BACKEND` (e.g. `vulkan`, `gl`) restricts the backends, as in every wgpu program.
 //! * `FLURRY_ADAPTER=cpu|gpu|<name substring>` forces an adapter; without it the highest
@@ -7,16 +8,20 @@
 
 use crate::error::{Error, Result};
 
-/// A device and queue with the adapter they came from.
+/// A device and queue with the adapter and instance they came from.
 pub struct GpuContext {
+    /// The instance the adapter was found on.
     pub instance: wgpu::Instance,
+    /// The adapter in use.
     pub adapter: wgpu::Adapter,
+    /// A device with the adapter's own limits and the timestamp features it has.
     pub device: wgpu::Device,
+    /// The device's queue.
     pub queue: wgpu::Queue,
 }
 
 /// Features flurry uses when the adapter has them (timestamps for the profiler).
-pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
+const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES);
 
@@ -69,6 +74,22 @@ impl GpuContext {
             .poll(wgpu::PollType::wait_indefinitely())
             .map(|_| ())
             .map_err(|e| Error::Readback(e.to_string()))
+    }
+
+    /// Read a 2D texture of 4 bytes a texel (`Rgba8Unorm`, `Rgba8UnormSrgb`, `Bgra8*`)
+    /// back, rows tightly packed; it needs `COPY_SRC` usage. Blocks until the copy is done.
+    pub fn read_texture(&self, texture: &wgpu::Texture) -> Result<Vec<u8>> {
+        if texture.format().block_copy_size(None) != Some(4) {
+            let format = format!("{:?}", texture.format());
+            let allowed = "a format of 4 bytes a texel";
+            return Err(crate::error::Invalid::new("texture", format, allowed).into());
+        }
+        if !texture.usage().contains(wgpu::TextureUsages::COPY_SRC) {
+            let usage = format!("{:?}", texture.usage());
+            let allowed = "usages that include COPY_SRC";
+            return Err(crate::error::Invalid::new("texture.usage", usage, allowed).into());
+        }
+        crate::readback::read_texture(&self.device, &self.queue, texture)
     }
 }
 
@@ -156,7 +177,7 @@ fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue)
 }
 
 /// A 2D texture of one mip level and sample.
-pub fn texture_2d(
+pub(crate) fn texture_2d(
     device: &wgpu::Device,
     label: &str,
     (width, height): (u32, u32),

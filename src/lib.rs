@@ -2,19 +2,21 @@
 //!
 //! A GPU compute-driven particle engine on wgpu. Every particle lives in GPU buffers: a
 //! pool with a dead list and two alive lists, filled by an emit pass and advanced by a
-//! simulate pass (explicit Euler) with workgroup-aggregated atomic appends, culled to the
-//! frustum and sorted back to front on the GPU; indirect arguments are written on the GPU,
-//! a compute splat draws the particles a few pixels across and the draw pulls the larger
-//! ones from the sorted visible list into a low-resolution target, both depth-tested
-//! against the host's depth, and a composite upsamples it onto the host's
+//! simulate pass (explicit or symplectic Euler) with workgroup-aggregated atomic appends,
+//! culled to the frustum and sorted back to front on the GPU; indirect arguments are
+//! written on the GPU, a compute splat draws the particles a few pixels across and the draw
+//! pulls the larger ones from the sorted visible list into a low-resolution target, both
+//! depth-tested against the host's depth, and a composite upsamples it onto the host's
 //! image. The CPU writes a few uniforms per frame and records commands; it never reads
 //! particles back in the frame loop, never submits on the host's behalf and never blocks.
 //!
 //! [`ParticleRenderer`] is the render node: the host gives its device, queue, encoder and
-//! the colour and depth views of its frame.
+//! the colour and depth views of its frame. Effects are [`EffectDesc`]s, written in Rust
+//! or read from RON files ([`effect`]).
 //!
 //! ```
-//! use flurry::{Camera, FrameTargets, GpuContext, ParticleRenderer, Settings, Targets};
+//! use flurry::effect::{ColorRange, EffectDesc, EmitterDesc, Range, Shape, Velocity};
+//! use flurry::{wgpu, Camera, FrameTargets, GpuContext, ParticleRenderer, Settings, Targets};
 //! # fn main() -> Result<(), flurry::Error> {
 //! let gpu = GpuContext::new_headless()?;
 //! # let target = |format, usage| gpu.device.create_texture(&wgpu::TextureDescriptor {
@@ -30,42 +32,67 @@
 //!     depth_format: Some(wgpu::TextureFormat::Depth32Float),
 //! };
 //! let mut particles = ParticleRenderer::new(&gpu.device, targets, Settings::default());
-//! let snow = flurry::Demo::Snow.effect(16_384);
-//! particles.add_effect(&gpu.device, &gpu.queue, &snow, 16_384, 7)?;
-//! let camera = Camera::look_at(glam::Vec3::new(0.0, 2.0, 10.0), glam::Vec3::ZERO, 16.0 / 9.0);
+//! let sparks = EffectDesc {
+//!     emitters: vec![EmitterDesc {
+//!         shape: Shape::Sphere { center: [0.0, 1.0, 0.0], radius: 0.5, surface: false },
+//!         rate: 2000.0,
+//!         velocity: Velocity::Radial { speed: Range::new(3.0, 1.0) },
+//!         color: ColorRange::constant([1.0, 0.6, 0.2, 0.8]),
+//!         ..Default::default()
+//!     }],
+//!     ..Default::default()
+//! };
+//! let id = particles.add_effect(&gpu.device, &gpu.queue, &sparks, 4096, 7)?;
+//! let camera = Camera::look_at(flurry::glam::Vec3::new(0.0, 2.0, 10.0), flurry::glam::Vec3::ZERO, 16.0 / 9.0);
 //! // each frame
 //! particles.update(&gpu.device, &gpu.queue, 1.0 / 60.0, &camera, (640, 360));
 //! let mut encoder = gpu.device.create_command_encoder(&Default::default());
 //! let frame = FrameTargets { color: &color, depth: Some(&depth) };
-//! particles.encode(&gpu.device, &mut encoder, &frame, None);
+//! particles.encode(&gpu.device, &mut encoder, &frame);
 //! gpu.queue.submit([encoder.finish()]); // the host submits, never the library
-//! # let snap = particles.systems()[0].snapshot(&gpu.device, &gpu.queue)?;
-//! # assert_eq!(snap.counters.emitted, 16_384); // the first frame emitted the whole box
+//! # let snap = particles.snapshot(&gpu.device, &gpu.queue, id)?;
+//! # assert_eq!(snap.counters.emitted, 33); // 2000/s for 1/60 s
 //! # Ok(()) }
 //! ```
+//!
+//! Features: `profiler` times every pass with GPU timestamps through wgpu-profiler; `app`
+//! (default) builds the `flurry` program (demos, CLI, windows, PNG output), which the
+//! library never needs: `default-features = false` leaves wgpu, bytemuck, glam, encase,
+//! serde, ron, thiserror and pollster.
 
-pub mod app;
-pub mod camera;
-pub mod cpu;
-pub mod demos;
+#![warn(missing_docs)]
+
+pub use glam;
+pub use wgpu;
+
+pub mod bench;
+mod camera;
+#[cfg(test)]
+mod cpu;
 pub mod effect;
-pub mod error;
-pub mod gpu;
-pub mod passes;
-pub mod pool;
-pub mod profiler;
-pub mod readback;
-pub mod renderer;
-pub mod shaders;
-pub mod sprites;
-pub mod system;
-pub mod types;
+mod error;
+mod gpu;
+mod hash;
+mod passes;
+mod pipelines;
+mod pool;
+mod profiler;
+mod readback;
+mod renderer;
+mod shaders;
+mod sprites;
+mod system;
+#[cfg(test)]
+mod tests;
+mod types;
 
 pub use camera::Camera;
-pub use demos::Demo;
 pub use effect::EffectDesc;
-pub use error::{Error, Result};
+pub use error::{Error, Invalid, Result, INSTALL_HINT};
 pub use gpu::GpuContext;
-pub use pool::{ParticlePool, PoolSnapshot};
-pub use renderer::{EffectId, FrameTargets, ParticleRenderer, Scale, Settings, Targets, Upsample};
-pub use system::{ParticleSystem, Stats, Step};
+pub use pool::{PoolSnapshot, Stats};
+pub use renderer::{
+    EffectId, FrameTargets, ParticleRenderer, Pass, Scale, Settings, Targets, Upsample,
+    MAX_SPLAT_RADIUS,
+};
+pub use types::{Body, Counters, HitEvent, Particle};

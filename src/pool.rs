@@ -7,19 +7,18 @@
 
 use wgpu::util::DeviceExt;
 
-use crate::error::{Error, Result};
-use crate::passes::sort::padded_len;
+use crate::error::{Error, Invalid, Result};
 use crate::readback::read_buffer;
-use crate::types::{Counters, HitEvent, IndirectArgs, Particle, PARTICLE_SIZE, WORKGROUP};
+use crate::types::{sort_len, Body, Counters, HitEvent, IndirectArgs, Particle, PARTICLE_SIZE};
 
 /// GPU buffers of one pool.
-pub struct ParticlePool {
+pub(crate) struct ParticlePool {
     pub capacity: u32,
     pub particles: wgpu::Buffer,
     pub dead: wgpu::Buffer,
     pub alive: [wgpu::Buffer; 2],
     /// Visible (sort key, index) pairs written by cull, sorted in place; padded to
-    /// [`padded_len`] pairs for the bitonic sort.
+    /// [`sort_len`] pairs for the bitonic sort.
     pub visible: wgpu::Buffer,
     /// Indices of the particles cull sends to the compute splat this frame.
     pub splat: wgpu::Buffer,
@@ -32,31 +31,64 @@ pub struct ParticlePool {
 }
 
 /// Hit events a pool of `capacity` keeps per frame (more are counted, not stored).
-pub fn hit_event_capacity(capacity: u32) -> u32 {
+pub(crate) fn hit_event_capacity(capacity: u32) -> u32 {
     capacity.clamp(1, 4096)
 }
 
-/// The pool read back to the CPU (tests, `flurry stats --dump`).
+/// One effect's pool read back to the CPU ([`crate::ParticleRenderer::snapshot`]): for
+/// tests, statistics and dumps, never for the frame loop.
 #[derive(Clone, Debug)]
 pub struct PoolSnapshot {
+    /// Totals since the effect was added.
+    pub stats: Stats,
+    /// The GPU's counters as they are.
     pub counters: Counters,
     /// Every slot, alive or not.
     pub particles: Vec<Particle>,
-    /// The current alive list (`counters.alive` entries).
+    /// Indices of the living particles (`counters.alive` entries).
     pub alive: Vec<u32>,
-    /// The dead list (`counters.dead` entries).
+    /// Indices of the free slots (`counters.dead` entries).
     pub dead: Vec<u32>,
-    /// The visible (key, index) pairs in draw order (`counters.visible` entries).
+    /// The (sort key, index) pairs drawn as triangles last frame, in draw order
+    /// (`counters.visible` entries). The key is `0xffff_fffe` minus the bits of the
+    /// particle's distance from the eye as an f32: ascending keys run far to near.
     pub visible: Vec<[u32; 2]>,
-    /// The indices cull sent to the compute splat (`counters.splatted` entries).
+    /// Indices of the particles splatted by compute last frame (`counters.splatted`).
     pub splat: Vec<u32>,
     /// The last frame's depth-collision hits (as many as were stored).
     pub hit_events: Vec<HitEvent>,
-    pub args: IndirectArgs,
+    /// The effect's massive bodies as they are now.
+    pub bodies: Vec<Body>,
+    /// The indirect arguments the GPU wrote last (for the pool tests).
+    #[cfg(test)]
+    pub(crate) args: IndirectArgs,
 }
 
-/// The largest capacity `limits` allow, with the limit that binds.
-pub fn max_capacity(limits: &wgpu::Limits) -> (u64, &'static str, u64) {
+/// Totals of one effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stats {
+    /// Slots in the pool.
+    pub capacity: u32,
+    /// Particles alive.
+    pub alive: u32,
+    /// Free slots.
+    pub dead: u32,
+    /// In the view frustum last frame (drawn or splatted).
+    pub visible: u32,
+    /// Of those, splatted by compute (the rest are drawn as triangles).
+    pub splatted: u32,
+    /// Particles emitted since the effect was added.
+    pub emitted_total: u64,
+    /// Spawns that found no free slot.
+    pub dropped_total: u64,
+    /// Particles that died.
+    pub killed_total: u64,
+    /// Spawns asked for: by the schedule and by GPU events; always `emitted + dropped`.
+    pub requested_total: u64,
+}
+
+/// The largest pool `limits` allow, with the limit that binds (its name and bytes).
+pub(crate) fn max_capacity(limits: &wgpu::Limits) -> (u64, &'static str, u64) {
     let storage = limits.max_storage_buffer_binding_size;
     let buffer = limits.max_buffer_size;
     let (limit_name, limit) = if storage <= buffer {
@@ -64,7 +96,8 @@ pub fn max_capacity(limits: &wgpu::Limits) -> (u64, &'static str, u64) {
     } else {
         ("max_buffer_size", buffer)
     };
-    let by_dispatch = limits.max_compute_workgroups_per_dimension as u64 * WORKGROUP as u64;
+    let by_dispatch =
+        limits.max_compute_workgroups_per_dimension as u64 * crate::types::WORKGROUP as u64;
     let by_bytes = limit / PARTICLE_SIZE;
     (
         by_bytes.min(by_dispatch).min(u32::MAX as u64),
@@ -73,25 +106,21 @@ pub fn max_capacity(limits: &wgpu::Limits) -> (u64, &'static str, u64) {
     )
 }
 
-/// Check a requested capacity against the device; the error names the flag, value and range.
-pub fn check_capacity(device: &wgpu::Device, adapter: &str, requested: u64) -> Result<u32> {
+/// `requested` as a capacity `device` allows, else an error naming `field`, the value and
+/// the range allowed.
+pub(crate) fn check_capacity(device: &wgpu::Device, field: &str, requested: u64) -> Result<u32> {
     let (max, limit_name, limit) = max_capacity(&device.limits());
     if requested == 0 {
-        return Err(crate::error::Invalid::new(
-            "--particles",
-            0,
-            format!("1..={max} on {adapter}"),
-        )
-        .into());
+        return Err(Invalid::new(field, 0, format!("1..={max} on this device")).into());
     }
     if requested > max {
         return Err(Error::CapacityTooLarge {
+            field: field.to_string(),
             requested,
             max,
             bytes: requested.saturating_mul(PARTICLE_SIZE),
             limit,
             limit_name,
-            adapter: adapter.to_string(),
         });
     }
     Ok(requested as u32)
@@ -122,7 +151,7 @@ impl ParticlePool {
             buffer("flurry.alive_a", n * 4, storage),
             buffer("flurry.alive_b", n * 4, storage),
         ];
-        let visible = buffer("flurry.visible", padded_len(capacity) as u64 * 8, storage);
+        let visible = buffer("flurry.visible", sort_len(capacity) as u64 * 8, storage);
         let splat = buffer("flurry.splat", n * 4, storage);
         let counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.counters"),
@@ -158,12 +187,16 @@ impl ParticlePool {
         }
     }
 
-    /// Read the pool back; `current` is the index of the current alive list. Blocks.
+    /// Read the pool back; `current` is the index of the current alive list, `bodies`
+    /// the buffer of the effect's `body_count` massive bodies; `stats` from the counters.
+    /// Blocks.
     pub fn snapshot(
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         current: usize,
+        (bodies, body_count): (&wgpu::Buffer, u64),
+        stats: impl FnOnce(&Counters) -> Stats,
     ) -> Result<PoolSnapshot> {
         let counters: Counters = bytemuck::pod_read_unaligned(&read_buffer(
             device,
@@ -172,6 +205,7 @@ impl ParticlePool {
             0,
             std::mem::size_of::<Counters>() as u64,
         )?);
+        #[cfg(test)]
         let args: IndirectArgs = bytemuck::pod_read_unaligned(&read_buffer(
             device,
             queue,
@@ -192,7 +226,11 @@ impl ParticlePool {
         let events_n = counters.events.min(hit_event_capacity(self.capacity)) as u64;
         let event_size = std::mem::size_of::<HitEvent>() as u64;
         let events = read_buffer(device, queue, &self.hit_events, 0, events_n * event_size)?;
+        let body_size = std::mem::size_of::<Body>() as u64;
+        let body_bytes = read_buffer(device, queue, bodies, 0, body_count * body_size)?;
         Ok(PoolSnapshot {
+            stats: stats(&counters),
+            bodies: bytemuck::pod_collect_to_vec(&body_bytes),
             counters,
             particles: bytemuck::pod_collect_to_vec(&particles),
             alive: bytemuck::pod_collect_to_vec(&alive),
@@ -200,6 +238,7 @@ impl ParticlePool {
             visible: bytemuck::pod_collect_to_vec(&visible),
             splat: bytemuck::pod_collect_to_vec(&splat),
             hit_events: bytemuck::pod_collect_to_vec(&events),
+            #[cfg(test)]
             args,
         })
     }

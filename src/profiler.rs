@@ -1,139 +1,94 @@
-//! Per-pass GPU timing.
-//!
-//! Every pass is opened through [`compute_pass`] / [`render_pass`], which wrap it in a
-//! wgpu-profiler scope when a profiler is given (timestamps read back a few frames late).
-//! On CPU adapters (lavapipe) timestamps inside a frame are misattributed once a render
-//! pass runs, so [`Timing::CpuSync`] instead submits each pass on its own and times it on
-//! the clock; the report says which mode produced its numbers.
+//! Pass scopes: every pass the renderer records is opened through [`compute_pass_in`] /
+//! [`render_pass_in`], which wrap it in a wgpu-profiler scope when a profiler is given
+//! (feature `profiler`; timestamps read back a few frames late). Without the feature the
+//! scopes are plain passes.
 
-use std::collections::BTreeMap;
-
-use wgpu_profiler::{GpuProfiler, GpuProfilerQuery, GpuProfilerSettings, GpuTimerQueryResult};
+#[cfg(feature = "profiler")]
+use wgpu_profiler::{GpuProfiler, GpuProfilerQuery, GpuProfilerSettings};
 
 /// A profiler and the scope new pass scopes nest under (none: top level).
 #[derive(Clone, Copy)]
-pub struct Profiling<'a> {
+pub(crate) struct Profiling<'a> {
+    #[cfg(feature = "profiler")]
     pub profiler: &'a GpuProfiler,
+    #[cfg(feature = "profiler")]
     pub parent: Option<&'a GpuProfilerQuery>,
+    /// Without the feature no profiling exists: the type has no value.
+    #[cfg(not(feature = "profiler"))]
+    _none: (std::convert::Infallible, std::marker::PhantomData<&'a ()>),
 }
 
-impl<'a> Profiling<'a> {
-    pub fn top(profiler: &'a GpuProfiler) -> Self {
-        Profiling {
-            profiler,
-            parent: None,
-        }
-    }
-}
-
-/// Open a compute pass named `label` (profiled when `profiler` is given) and record into it.
-pub fn compute_pass(
-    encoder: &mut wgpu::CommandEncoder,
-    profiler: Option<&GpuProfiler>,
-    label: &str,
-    f: impl FnOnce(&mut wgpu::ComputePass),
-) {
-    compute_pass_in(encoder, profiler.map(Profiling::top), label, f)
-}
-
-/// As [`compute_pass`], its scope nested as `profiling` says.
-pub fn compute_pass_in(
+/// Open a compute pass named `label` (in a profiler scope when `profiling` is given) and
+/// record into it.
+pub(crate) fn compute_pass_in(
     encoder: &mut wgpu::CommandEncoder,
     profiling: Option<Profiling<'_>>,
     label: &str,
     f: impl FnOnce(&mut wgpu::ComputePass),
 ) {
+    #[cfg(feature = "profiler")]
     let query = profiling.map(|p| {
         p.profiler
             .begin_pass_query(label, encoder)
             .with_parent(p.parent)
     });
+    #[cfg(feature = "profiler")]
+    let timestamp_writes = query
+        .as_ref()
+        .and_then(|q| q.compute_pass_timestamp_writes());
+    #[cfg(not(feature = "profiler"))]
+    let (timestamp_writes, _) = (None, profiling);
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(label),
-            timestamp_writes: query
-                .as_ref()
-                .and_then(|q| q.compute_pass_timestamp_writes()),
+            timestamp_writes,
         });
         f(&mut pass);
     }
+    #[cfg(feature = "profiler")]
     if let (Some(p), Some(q)) = (profiling, query) {
         p.profiler.end_query(encoder, q);
     }
 }
 
-/// Open a render pass named `label` (profiled when `profiler` is given) and record into it.
-pub fn render_pass(
-    encoder: &mut wgpu::CommandEncoder,
-    profiler: Option<&GpuProfiler>,
-    desc: wgpu::RenderPassDescriptor<'_>,
-    label: &str,
-    f: impl FnOnce(&mut wgpu::RenderPass),
-) {
-    render_pass_in(encoder, profiler.map(Profiling::top), desc, label, f)
-}
-
-/// As [`render_pass`], its scope nested as `profiling` says.
-pub fn render_pass_in(
+/// Open a render pass named `label` over `desc` (in a profiler scope when `profiling` is
+/// given) and record into it.
+pub(crate) fn render_pass_in(
     encoder: &mut wgpu::CommandEncoder,
     profiling: Option<Profiling<'_>>,
     desc: wgpu::RenderPassDescriptor<'_>,
     label: &str,
     f: impl FnOnce(&mut wgpu::RenderPass),
 ) {
+    #[cfg(feature = "profiler")]
     let query = profiling.map(|p| {
         p.profiler
             .begin_pass_query(label, encoder)
             .with_parent(p.parent)
     });
+    #[cfg(feature = "profiler")]
+    let timestamp_writes = query
+        .as_ref()
+        .and_then(|q| q.render_pass_timestamp_writes());
+    #[cfg(not(feature = "profiler"))]
+    let (timestamp_writes, _) = (None, (profiling, label));
     {
         let desc = wgpu::RenderPassDescriptor {
-            timestamp_writes: query
-                .as_ref()
-                .and_then(|q| q.render_pass_timestamp_writes()),
-            label: desc.label,
-            color_attachments: desc.color_attachments,
-            depth_stencil_attachment: desc.depth_stencil_attachment,
-            occlusion_query_set: desc.occlusion_query_set,
-            multiview_mask: desc.multiview_mask,
+            timestamp_writes,
+            ..desc
         };
         let mut pass = encoder.begin_render_pass(&desc);
         f(&mut pass);
     }
+    #[cfg(feature = "profiler")]
     if let (Some(p), Some(q)) = (profiling, query) {
         p.profiler.end_query(encoder, q);
     }
 }
 
-/// How per-pass times were measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Timing {
-    /// GPU timestamp queries around every pass.
-    GpuTimestamps,
-    /// Each pass submitted on its own and waited for; wall-clock time.
-    CpuSync,
-}
-
-impl Timing {
-    pub fn name(self) -> &'static str {
-        match self {
-            Timing::GpuTimestamps => "gpu-timestamps",
-            Timing::CpuSync => "cpu-sync",
-        }
-    }
-
-    /// The default for an adapter: CPU adapters misattribute timestamps.
-    pub fn default_for(is_cpu: bool, has_timestamps: bool) -> Self {
-        if is_cpu || !has_timestamps {
-            Timing::CpuSync
-        } else {
-            Timing::GpuTimestamps
-        }
-    }
-}
-
-/// A profiler for [`Timing::GpuTimestamps`].
-pub fn gpu_profiler(device: &wgpu::Device) -> Option<GpuProfiler> {
+#[cfg(feature = "profiler")]
+/// A profiler for timing passes with GPU timestamps (none when the device cannot).
+pub(crate) fn gpu_profiler(device: &wgpu::Device) -> Option<GpuProfiler> {
     GpuProfiler::new(
         device,
         GpuProfilerSettings {
@@ -145,122 +100,4 @@ pub fn gpu_profiler(device: &wgpu::Device) -> Option<GpuProfiler> {
         },
     )
     .ok()
-}
-
-/// Per-pass samples in milliseconds, in first-seen order.
-#[derive(Clone, Debug, Default)]
-pub struct Samples {
-    order: Vec<String>,
-    ms: BTreeMap<String, Vec<f64>>,
-    spans: Vec<Span>,
-    epoch: Option<std::time::Instant>,
-}
-
-/// One timed pass on a common clock, for the chrome trace.
-#[derive(Clone, Debug)]
-pub struct Span {
-    pub name: String,
-    pub start_s: f64,
-    pub dur_s: f64,
-}
-
-impl Samples {
-    pub fn add(&mut self, pass: &str, ms: f64) {
-        if !self.ms.contains_key(pass) {
-            self.order.push(pass.to_string());
-        }
-        self.ms.entry(pass.to_string()).or_default().push(ms);
-    }
-
-    /// Add the passes of one finished profiler frame: the top-level scopes, and the scopes
-    /// nested in a "frame" scope in its place.
-    pub fn add_gpu_frame(&mut self, results: &[GpuTimerQueryResult]) {
-        for r in results {
-            if r.label == "frame" && !r.nested_queries.is_empty() {
-                self.add_gpu_frame(&r.nested_queries);
-                continue;
-            }
-            if let Some(t) = &r.time {
-                self.add(&r.label, (t.end - t.start) * 1e3);
-                self.spans.push(Span {
-                    name: r.label.clone(),
-                    start_s: t.start,
-                    dur_s: t.end - t.start,
-                });
-            }
-        }
-    }
-
-    /// Add a pass timed on the CPU clock from `start` for `dur`.
-    pub fn add_timed(&mut self, pass: &str, start: std::time::Instant, dur: std::time::Duration) {
-        let epoch = *self.epoch.get_or_insert(start);
-        self.add(pass, dur.as_secs_f64() * 1e3);
-        self.spans.push(Span {
-            name: pass.to_string(),
-            start_s: start.duration_since(epoch).as_secs_f64(),
-            dur_s: dur.as_secs_f64(),
-        });
-    }
-
-    /// Every span as a chrome://tracing (Perfetto) JSON array.
-    pub fn chrome_trace(&self) -> String {
-        let events: Vec<_> = self
-            .spans
-            .iter()
-            .map(|s| {
-                serde_json::json!({"name": s.name, "ph": "X", "pid": 0, "tid": 0,
-                    "ts": s.start_s * 1e6, "dur": s.dur_s * 1e6})
-            })
-            .collect();
-        serde_json::Value::Array(events).to_string()
-    }
-
-    /// (pass, median, min, max) in first-seen order.
-    pub fn summary(&self) -> Vec<(String, f64, f64, f64)> {
-        self.order
-            .iter()
-            .map(|name| {
-                let v = &self.ms[name];
-                (name.clone(), median(v), min(v), max(v))
-            })
-            .collect()
-    }
-}
-
-pub fn median(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        0.5 * (s[n / 2 - 1] + s[n / 2])
-    }
-}
-
-fn min(v: &[f64]) -> f64 {
-    v.iter().copied().fold(f64::INFINITY, f64::min)
-}
-
-fn max(v: &[f64]) -> f64 {
-    v.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-}
-
-/// Host memory bandwidth: best of a few copies of a 256 MiB buffer, GB/s counted as bytes
-/// read plus bytes written (the figure a pass's traffic is compared with).
-pub fn memcpy_gb_s() -> f64 {
-    let n = 256 << 20;
-    let src = vec![1u8; n];
-    let mut dst = vec![0u8; n];
-    let mut best = f64::INFINITY;
-    for _ in 0..5 {
-        let t = std::time::Instant::now();
-        dst.copy_from_slice(std::hint::black_box(&src));
-        std::hint::black_box(&mut dst);
-        best = best.min(t.elapsed().as_secs_f64());
-    }
-    2.0 * n as f64 / best / 1e9
 }

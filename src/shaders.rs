@@ -1,11 +1,11 @@
 //! WGSL sources: `shaders/common.wgsl` prepended to each pass's file.
 
 /// Structs, constants and helpers shared by every pass.
-pub const COMMON: &str = include_str!("../shaders/common.wgsl");
+pub(crate) const COMMON: &str = include_str!("../shaders/common.wgsl");
 
 /// The WGSL passes, by file stem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shader {
+pub(crate) enum Shader {
     Emit,
     Args,
     Simulate,
@@ -18,12 +18,12 @@ pub enum Shader {
     Draw,
     Downsample,
     Composite,
-    Host,
 }
 
 impl Shader {
     /// Every pass, for validation.
-    pub const ALL: [Shader; 13] = [
+    #[cfg(test)]
+    pub const ALL: [Shader; 12] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -36,7 +36,6 @@ impl Shader {
         Shader::Draw,
         Shader::Downsample,
         Shader::Composite,
-        Shader::Host,
     ];
 
     /// File stem under `shaders/`.
@@ -54,7 +53,6 @@ impl Shader {
             Shader::Draw => "draw",
             Shader::Downsample => "downsample",
             Shader::Composite => "composite",
-            Shader::Host => "host",
         }
     }
 
@@ -72,7 +70,6 @@ impl Shader {
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::Downsample => include_str!("../shaders/downsample.wgsl"),
             Shader::Composite => include_str!("../shaders/composite.wgsl"),
-            Shader::Host => include_str!("../shaders/host.wgsl"),
         }
     }
 
@@ -88,7 +85,7 @@ impl Shader {
     /// The composed source with each `override NAME: u32 = ...;` named in `consts` turned
     /// into a `const` of the given value. (naga 30's SPIR-V writer fails on some uses of
     /// pipeline-overridable constants, so variants are specialised in the source.)
-    pub fn source_with(self, consts: &[(&str, u32)]) -> String {
+    pub fn specialised(self, consts: &[(&str, u32)]) -> String {
         let mut src = self.source();
         for (name, value) in consts {
             let prefix = format!("override {name}: u32");
@@ -101,16 +98,11 @@ impl Shader {
         src
     }
 
-    /// Create the shader module on `device`.
-    pub fn module(self, device: &wgpu::Device) -> wgpu::ShaderModule {
-        self.module_with(device, &[])
-    }
-
-    /// Create the module of [`Shader::source_with`] on `device`.
-    pub fn module_with(self, device: &wgpu::Device, consts: &[(&str, u32)]) -> wgpu::ShaderModule {
+    /// Create the module of [`Shader::specialised`]`(consts)` on `device`.
+    pub fn module(self, device: &wgpu::Device, consts: &[(&str, u32)]) -> wgpu::ShaderModule {
         device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(self.name()),
-            source: wgpu::ShaderSource::Wgsl(self.source_with(consts).into()),
+            source: wgpu::ShaderSource::Wgsl(self.specialised(consts).into()),
         })
     }
 }
@@ -139,15 +131,15 @@ mod tests {
 
     #[test]
     fn simulate_without_collision_validates() {
-        let src = Shader::Simulate.source_with(&[("COLLIDE", 0)]);
+        let src = Shader::Simulate.specialised(&[("COLLIDE", 0)]);
         assert!(src.contains("const COLLIDE: u32 = 0u;"));
         validate(Shader::Simulate, &src);
     }
 
     #[test]
     fn sort_variants_validate() {
-        for steps in 1..=crate::passes::sort::MAX_STEPS {
-            let src = Shader::Sort.source_with(&[("STEPS", steps)]);
+        for steps in 1..=crate::types::MAX_SORT_STEPS {
+            let src = Shader::Sort.specialised(&[("STEPS", steps)]);
             assert!(src.contains(&format!("const STEPS: u32 = {steps}u;")));
             validate(Shader::Sort, &src);
         }

@@ -1,4 +1,4 @@
-//! Procedural sprites (seed 000's six snowflakes), made on the CPU at start-up into a
+//! Procedural sprites (six snowflakes), made on the CPU at start-up into a
 //! texture array that the draw and the splat sample.
 //!
 //! Each flake is six-fold symmetric: a point is folded into the 30° wedge beside the first
@@ -6,14 +6,14 @@
 //! coverage is the distance to the arm and its side branches, drawn with a soft edge. The
 //! branches' positions, lengths and angles come from a seeded hash, one set per flake.
 
-use crate::cpu::pcg_hash;
+use crate::hash::pcg_hash;
 
 /// Flakes in the array (layers).
-pub const SNOWFLAKES: u32 = 6;
+pub(crate) const SNOWFLAKES: u32 = 6;
 /// Side of the largest mip level, texels.
-pub const SPRITE_SIZE: u32 = 64;
+pub(crate) const SPRITE_SIZE: u32 = 64;
 /// Mip levels down to 1x1.
-pub const SPRITE_MIPS: u32 = SPRITE_SIZE.ilog2() + 1;
+pub(crate) const SPRITE_MIPS: u32 = SPRITE_SIZE.ilog2() + 1;
 
 /// A segment from `a` to `b` with a half thickness, in flake units (radius 1).
 struct Stroke {
@@ -82,7 +82,7 @@ fn fold(p: [f32; 2]) -> [f32; 2] {
 
 /// Coverage (0..=255) of flake `k` in a `size`x`size` image, row-major, four samples a
 /// texel.
-pub fn snowflake(k: u32, size: u32) -> Vec<u8> {
+pub(crate) fn snowflake(k: u32, size: u32) -> Vec<u8> {
     let s = strokes(k);
     let edge = 2.0 / size as f32; // soft edge: about one texel
     let coverage = |p: [f32; 2]| {
@@ -109,7 +109,7 @@ pub fn snowflake(k: u32, size: u32) -> Vec<u8> {
 }
 
 /// Every mip level of `image` (`size`x`size`), each the 2x2 mean of the one above.
-pub fn mip_chain(image: Vec<u8>, size: u32) -> Vec<Vec<u8>> {
+pub(crate) fn mip_chain(image: Vec<u8>, size: u32) -> Vec<Vec<u8>> {
     let mut levels = vec![image];
     let mut s = size;
     while s > 1 {
@@ -129,7 +129,7 @@ pub fn mip_chain(image: Vec<u8>, size: u32) -> Vec<Vec<u8>> {
 }
 
 /// The snowflake array: [`SNOWFLAKES`] layers of R8Unorm, [`SPRITE_MIPS`] levels.
-pub fn create_texture(device: &wgpu::Device) -> wgpu::Texture {
+pub(crate) fn create_texture(device: &wgpu::Device) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
         label: Some("flurry.snowflakes"),
         size: wgpu::Extent3d {
@@ -147,7 +147,7 @@ pub fn create_texture(device: &wgpu::Device) -> wgpu::Texture {
 }
 
 /// Draw the flakes into `texture` ([`create_texture`]).
-pub fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture) {
+pub(crate) fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture) {
     for k in 0..SNOWFLAKES {
         for (level, data) in mip_chain(snowflake(k, SPRITE_SIZE), SPRITE_SIZE)
             .iter()
@@ -178,7 +178,7 @@ pub fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture) {
 }
 
 /// The snowflake array, its view and sampler, filled at the first [`Sprites::upload`].
-pub struct Sprites {
+pub(crate) struct Sprites {
     texture: wgpu::Texture,
     pub view: wgpu::TextureView,
     pub sampler: wgpu::Sampler,
@@ -218,7 +218,7 @@ impl Sprites {
 
 /// Layout entries of the sprite array (`texture_2d_array<f32>`) and its sampler at
 /// `binding` and `binding + 1`.
-pub fn layout_entries(
+pub(crate) fn layout_entries(
     binding: u32,
     visibility: wgpu::ShaderStages,
 ) -> [wgpu::BindGroupLayoutEntry; 2] {

@@ -1,41 +1,39 @@
-//! `ParticleSystem`: one effect's pool and passes, recorded into the host's encoder.
+//! `ParticleSystem`: one effect's pool, uniforms, bind groups and CPU state (its spawn
+//! clock, which alive list is current). It owns no pipeline: it records through the
+//! renderer's shared [`Pipelines`].
 //!
 //! Per frame: [`ParticleSystem::update`] writes the uniforms (camera, clock, this frame's
-//! spawn request); [`ParticleSystem::encode_compute`] records emit → args → simulate → args;
-//! [`ParticleSystem::record_draw`] records the indirect draw into a render pass the caller
-//! opened on an Rgba16Float target. Nothing here submits or waits.
-
-use wgpu_profiler::GpuProfiler;
+//! spawn request); [`ParticleSystem::record_step`] records emit → args → simulate → args →
+//! cull → args → sort into compute passes; [`ParticleSystem::record_draw`] records the
+//! indirect draw. Nothing here submits or waits.
 
 use crate::camera::Camera;
-use crate::effect::{EffectDesc, Shape, SpawnClock, Velocity};
-use crate::error::Result;
-use crate::passes::bodies::BodiesPass;
-use crate::passes::gravity::GravityPass;
-use crate::passes::sort::{SortBinding, SortPass, SortPlan};
-use crate::passes::{
-    args::ArgsPass, cull::CullPass, draw::DrawPass, emit::EmitPass, simulate::SimulatePass,
-};
-use crate::pool::{ParticlePool, PoolSnapshot};
+use crate::effect::{clamp_request, EffectDesc, Shape, SpawnClock, Velocity};
+use crate::error::{Invalid, Result};
+use crate::passes::args::After;
+use crate::passes::sort::{SortBinding, SortPlan};
+use crate::pipelines::Pipelines;
+use crate::pool::{ParticlePool, PoolSnapshot, Stats};
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
 use wgpu::util::DeviceExt;
 
-/// The compute steps of one frame, in order (`profile` can submit each on its own).
+/// The compute steps of one frame, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Emit, then size the simulate dispatch.
     Emit,
     /// All-pairs gravity between the particles (effects with self-gravity only).
     Gravity,
-    /// Simulate, then size the cull dispatch.
+    /// Simulate, then size the cull dispatch; spawns at this frame's GPU events.
     Simulate,
-    /// Frustum cull into the visible list, then write the draw arguments.
+    /// Frustum cull into the visible and splat lists, then write the draw arguments.
     Cull,
-    /// Sort the visible list back to front (effects that sort; others record nothing).
+    /// Sort the visible list back to front (effects that sort on their own).
     Sort,
 }
 
 impl Step {
+    #[cfg(test)]
     pub const ALL: [Step; 5] = [
         Step::Emit,
         Step::Gravity,
@@ -43,61 +41,28 @@ impl Step {
         Step::Cull,
         Step::Sort,
     ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Step::Emit => "emit",
-            Step::Gravity => "gravity",
-            Step::Simulate => "simulate",
-            Step::Cull => "cull",
-            Step::Sort => "sort",
-        }
-    }
 }
 
-/// Totals of a system, from a read-back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stats {
-    pub capacity: u32,
-    pub alive: u32,
-    pub dead: u32,
-    /// In the view frustum this frame (drawn or splatted).
-    pub visible: u32,
-    /// Of those, splatted by compute (the rest are drawn as triangles).
-    pub splatted: u32,
-    pub emitted_total: u64,
-    pub dropped_total: u64,
-    pub killed_total: u64,
-    pub requested_total: u64,
-}
-
-pub struct ParticleSystem {
+pub(crate) struct ParticleSystem {
     desc: EffectDesc,
     pool: ParticlePool,
     frame_buf: wgpu::Buffer,
     effect_buf: wgpu::Buffer,
     emit_buf: wgpu::Buffer,
-    emit: EmitPass,
-    args: ArgsPass,
-    simulate: SimulatePass,
-    cull: CullPass,
-    sort: SortPass,
-    sort_plan: Option<SortPlan>,
-    draw: DrawPass,
-    emit_bind: [wgpu::BindGroup; 2],
-    simulate_bind: [wgpu::BindGroup; 2],
     /// The massive bodies (one unused slot when the effect has none).
     bodies: wgpu::Buffer,
-    bodies_pass: Option<(BodiesPass, wgpu::BindGroup)>,
-    gravity: Option<(GravityPass, [wgpu::BindGroup; 2])>,
-    /// Whether an emitter spawns at GPU events (OnHit / OnDeath); it uses `emit_bind`.
-    spawns_on_hit: bool,
+    /// Indexed by the alive list emit appends to (and simulate reads).
+    emit_bind: [wgpu::BindGroup; 2],
+    simulate_bind: [wgpu::BindGroup; 2],
+    gravity_bind: Option<[wgpu::BindGroup; 2]>,
+    bodies_bind: Option<wgpu::BindGroup>,
+    /// Indexed by the alive list holding the particles after simulate.
     cull_bind: [wgpu::BindGroup; 2],
-    sort_bind: Option<SortBinding>,
-    draw_bind: wgpu::BindGroup,
     args_bind: wgpu::BindGroup,
-    /// Collision bind group for use without a renderer: nothing to collide with.
-    no_collision: wgpu::BindGroup,
+    /// Its own sort (effects that sort); unused while it is merged with others.
+    sort: Option<(SortPlan, SortBinding)>,
+    draw_bind: wgpu::BindGroup,
+    splat_bind: wgpu::BindGroup,
     clock: SpawnClock,
     /// Updates so far.
     frames: u64,
@@ -125,41 +90,30 @@ fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer
 }
 
 impl ParticleSystem {
-    /// Build the pool and pipelines for `desc` (validated) with `capacity` particles
-    /// (checked by [`crate::pool::check_capacity`]) and a random `seed`.
+    /// The pool and bind groups for `desc` (validated) with `capacity` particles (checked
+    /// against the device) and a random `seed`; builds the pipeline variants it needs that
+    /// `pipelines` does not have yet.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
+        pipelines: &Pipelines,
         desc: &EffectDesc,
         capacity: u32,
         seed: u32,
     ) -> Result<Self> {
         use encase::ShaderType;
         desc.validate()?;
+        let capacity = crate::pool::check_capacity(device, "capacity", capacity as u64)?;
         if desc.self_gravity.is_some() && capacity > crate::effect::MAX_NBODY {
-            return Err(crate::error::Invalid::new(
-                "--particles",
-                capacity,
-                format!("1..={} for all-pairs gravity", crate::effect::MAX_NBODY),
-            )
-            .into());
+            let allowed = format!("1..={} for all-pairs gravity", crate::effect::MAX_NBODY);
+            return Err(Invalid::new("capacity", capacity, allowed).into());
         }
         let pool = ParticlePool::new(device, capacity, desc.self_gravity.is_some());
         let frame_buf = uniform_buffer(device, "flurry.frame", FrameUniforms::min_size().get());
         let effect_buf = uniform_buffer(device, "flurry.effect", EffectParams::min_size().get());
         let emit_buf = uniform_buffer(device, "flurry.emit", EmitUniforms::min_size().get());
-        queue.write_buffer(
-            &effect_buf,
-            0,
-            &uniform_bytes(&desc.effect_params(seed, capacity)),
-        );
-        let emit = EmitPass::new(device);
-        let args = ArgsPass::new(device);
-        let simulate = SimulatePass::new(device, desc.collision.is_some());
-        let cull = CullPass::new(device);
-        let sort = SortPass::new(device);
-        let draw = DrawPass::new(device, desc.blend);
-        let per_list = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
+        let params = desc.effect_params(seed, capacity);
+        queue.write_buffer(&effect_buf, 0, &uniform_bytes(&params));
         // massive bodies (at least one slot, so the bindings exist when there are none)
         let mut initial = desc.initial_bodies();
         let body_count = initial.len();
@@ -169,71 +123,34 @@ impl ParticleSystem {
             contents: bytemuck::cast_slice(&initial),
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         });
-        let emit_bind = per_list(&|c| emit.bind(device, &pool, c, &emit_buf, &effect_buf, &bodies));
-        let simulate_bind =
-            per_list(&|c| simulate.bind(device, &pool, c, &frame_buf, &effect_buf, &bodies));
-        let gravity = desc.self_gravity.is_some().then(|| {
-            let pass = GravityPass::new(device);
-            let binds = per_list(&|c| pass.bind(device, &pool, c, &effect_buf));
-            (pass, binds)
+        let per_list = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
+        let p = pipelines;
+        let (frame, effect) = (&frame_buf, &effect_buf);
+        let simulate = p.simulate(desc.collision.is_some());
+        let sort = desc.sorts().then(|| {
+            let plan = SortPlan::bitonic(device, capacity);
+            let bind = p.sort().bind(device, &plan, &pool.visible, &pool.counters);
+            (plan, bind)
         });
-        let bodies_pass = (body_count > 0).then(|| {
-            let pass = BodiesPass::new(device);
-            let bind = pass.bind(device, &bodies, &frame_buf, &effect_buf);
-            (pass, bind)
-        });
-        // after simulating from list c, the live particles are in list 1 - c
-        // indexed by the list that holds the particles after simulate
-        let cull_bind = per_list(&|l| cull.bind(device, &pool, l, &frame_buf, &effect_buf));
-        let sort_plan = desc.sorts().then(|| SortPlan::bitonic(device, capacity));
-        let sort_bind = sort_plan
-            .as_ref()
-            .map(|plan| sort.bind(device, plan, &pool.visible, &pool.counters));
-        let draw_bind = draw.bind(device, &pool, &frame_buf, &effect_buf);
-        let args_bind = args.bind(device, &pool, &effect_buf);
-        let no_collision = {
-            use encase::ShaderType;
-            let depth = crate::gpu::texture_2d(
-                device,
-                "flurry.no_collision_depth",
-                (1, 1),
-                crate::passes::downsample::LOW_DEPTH_FORMAT,
-                wgpu::TextureUsages::TEXTURE_BINDING,
-            )
-            .create_view(&Default::default());
-            // a zeroed CollisionFrame: enabled = 0
-            let frame = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("flurry.no_collision"),
-                size: crate::types::CollisionFrame::min_size().get(),
-                usage: wgpu::BufferUsages::UNIFORM,
-                mapped_at_creation: false,
-            });
-            crate::passes::simulate::collision_bind(device, &depth, &frame)
-        };
         Ok(ParticleSystem {
+            emit_bind: per_list(&|c| p.emit().bind(device, &pool, c, &emit_buf, effect, &bodies)),
+            simulate_bind: per_list(&|c| simulate.bind(device, &pool, c, frame, effect, &bodies)),
+            gravity_bind: desc
+                .self_gravity
+                .is_some()
+                .then(|| per_list(&|c| p.gravity().bind(device, &pool, c, effect))),
+            bodies_bind: (body_count > 0).then(|| p.bodies().bind(device, &bodies, frame, effect)),
+            cull_bind: per_list(&|l| p.cull().bind(device, &pool, l, frame, effect)),
+            args_bind: p.args().bind(device, &pool, effect),
+            sort,
+            draw_bind: p.draw(desc.blend).bind(device, &pool, frame, effect),
+            splat_bind: p.splat().bind(device, &pool, frame, effect),
             desc: desc.clone(),
             pool,
             frame_buf,
             effect_buf,
             emit_buf,
-            emit,
-            args,
-            simulate,
-            cull,
-            sort,
-            sort_plan,
-            draw,
-            emit_bind,
-            simulate_bind,
             bodies,
-            bodies_pass,
-            gravity,
-            spawns_on_hit: desc.hit_emitter().is_some(),
-            cull_bind,
-            sort_bind,
-            draw_bind,
-            args_bind,
-            no_collision,
             clock: SpawnClock::default(),
             frames: 0,
             list: 0,
@@ -251,13 +168,21 @@ impl ParticleSystem {
     }
 
     /// Move or re-aim emitter `index` (its shape, velocity, rate), e.g. a gun that follows
-    /// the camera; takes effect at the next update. Bursts already scheduled stay.
-    pub fn set_emitter(&mut self, index: usize, shape: Shape, velocity: Velocity, rate: f32) {
-        if let Some(e) = self.desc.emitters.get_mut(index) {
-            e.shape = shape;
-            e.velocity = velocity;
-            e.rate = rate.max(0.0);
-        }
+    /// the camera; takes effect at the next update. False when there is no such emitter.
+    pub fn set_emitter(
+        &mut self,
+        index: usize,
+        shape: Shape,
+        velocity: Velocity,
+        rate: f32,
+    ) -> bool {
+        let Some(e) = self.desc.emitters.get_mut(index) else {
+            return false;
+        };
+        e.shape = shape;
+        e.velocity = velocity;
+        e.rate = if rate.is_finite() { rate.max(0.0) } else { 0.0 };
+        true
     }
 
     pub fn capacity(&self) -> u32 {
@@ -271,16 +196,6 @@ impl ParticleSystem {
     /// Seconds simulated so far.
     pub fn time(&self) -> f64 {
         self.clock.time
-    }
-
-    /// Alive list this frame's emit appends to.
-    fn current(&self) -> usize {
-        self.list
-    }
-
-    /// Alive list holding the particles after the last encoded frame.
-    pub fn live_list(&self) -> usize {
-        self.live
     }
 
     /// Simulate `substeps` (at least 1) steps of dt / substeps per frame, from the next
@@ -299,10 +214,6 @@ impl ParticleSystem {
         self.merged
     }
 
-    pub fn substeps(&self) -> u32 {
-        self.substeps
-    }
-
     /// Let cull send particles at most `radius` pixels across (in radius) to the compute
     /// splat, for a target of `pixel_scale` pixels per metre at 1 m; `radius` 0 (the
     /// default) draws every particle. Takes effect at the next update.
@@ -318,7 +229,7 @@ impl ParticleSystem {
         self.dropped_on_cpu +=
             counts.iter().sum::<u64>() - clamped.iter().map(|&c| c as u64).sum::<u64>();
         let offset = self.desc.camera_offset(camera.eye);
-        let emit = self.desc.emit_uniforms_at(&clamped, id_base, offset);
+        let emit = self.desc.emit_uniforms(&clamped, id_base, offset);
         self.request = emit.request;
         self.frames += 1;
         self.list = self.live;
@@ -342,94 +253,119 @@ impl ParticleSystem {
         queue.write_buffer(&self.emit_buf, 0, &uniform_bytes(&emit));
     }
 
-    /// The compute steps this system records each frame (no sort for effects that skip it).
-    pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
-        Step::ALL
-            .into_iter()
-            .filter(|&s| s != Step::Sort || (self.sort_plan.is_some() && !self.merged))
-            .filter(|&s| s != Step::Gravity || self.gravity.is_some())
+    /// Whether this system records `step` each frame (no sort for effects that skip it or
+    /// are sorted with others, no gravity without self-gravity).
+    pub fn records(&self, step: Step) -> bool {
+        match step {
+            Step::Sort => self.sort.is_some() && !self.merged,
+            Step::Gravity => self.gravity_bind.is_some(),
+            _ => true,
+        }
     }
 
-    /// Record one compute step into an open compute pass (no depth collision).
-    pub fn record_step(&self, step: Step, pass: &mut wgpu::ComputePass) {
-        self.record_step_with(step, pass, &self.no_collision);
-    }
-
-    /// Record one compute step; simulate collides against `collision`
-    /// ([`crate::passes::simulate::collision_bind`]).
-    pub fn record_step_with(
+    /// Record one compute step into an open compute pass; simulate collides against
+    /// `collision` (the renderer's, or [`Pipelines::no_collision`]).
+    pub fn record_step(
         &self,
+        p: &Pipelines,
         step: Step,
         pass: &mut wgpu::ComputePass,
         collision: &wgpu::BindGroup,
     ) {
-        let c = self.current();
+        let args =
+            |pass: &mut wgpu::ComputePass, after| p.args().record(pass, &self.args_bind, after);
         match step {
             Step::Emit => {
-                self.emit.record(pass, &self.emit_bind[c], self.request);
-                self.args.record_after_emit(pass, &self.args_bind);
+                p.emit()
+                    .record(pass, &self.emit_bind[self.list], self.request);
+                args(pass, After::Emit);
             }
-            Step::Gravity => {
-                if let Some((gravity, binds)) = &self.gravity {
-                    gravity.record(pass, &binds[c], &self.pool);
-                }
-            }
+            Step::Gravity => self.record_gravity(p, pass, self.list),
             Step::Simulate => {
-                pass.set_bind_group(1, collision, &[]);
+                let simulate = p.simulate(self.desc.collision.is_some());
                 for sub in 0..self.substeps as usize {
                     let c = (self.list + sub) % 2;
                     if sub > 0 {
                         // later substeps need the pull of the particles where they are now
-                        if let Some((gravity, binds)) = &self.gravity {
-                            gravity.record(pass, &binds[c], &self.pool);
-                        }
-                        pass.set_bind_group(1, collision, &[]);
+                        self.record_gravity(p, pass, c);
                     }
-                    self.simulate
-                        .record(pass, &self.simulate_bind[c], &self.pool);
-                    self.args.record_after_simulate(pass, &self.args_bind);
-                    if let Some((bodies, bind)) = &self.bodies_pass {
-                        bodies.record(pass, bind);
+                    pass.set_bind_group(1, collision, &[]);
+                    simulate.record(pass, &self.simulate_bind[c], &self.pool);
+                    args(pass, After::Simulate);
+                    if let Some(bind) = &self.bodies_bind {
+                        p.bodies().record(pass, bind);
                     }
                 }
-                if self.spawns_on_hit {
+                if self.desc.hit_emitter().is_some() {
                     let bind = &self.emit_bind[self.live];
-                    self.emit.record_on_hit(pass, bind, &self.pool);
-                    self.args.record_after_spawn(pass, &self.args_bind);
+                    p.emit().record_on_hit(pass, bind, &self.pool);
+                    args(pass, After::Spawn);
                 }
             }
             Step::Cull => {
-                self.cull
+                p.cull()
                     .record(pass, &self.cull_bind[self.live], &self.pool);
-                self.args.record_after_cull(pass, &self.args_bind);
+                args(pass, After::Cull);
             }
             Step::Sort => {
-                if let (Some(plan), Some(bind)) = (&self.sort_plan, &self.sort_bind) {
-                    self.sort.record(pass, plan, bind);
+                if let Some((plan, bind)) = &self.sort {
+                    p.sort().record(pass, plan, bind);
                 }
             }
         }
     }
 
-    /// Record every compute step of the frame, each in its own (optionally profiled) pass.
-    pub fn encode_compute(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        profiler: Option<&GpuProfiler>,
-    ) {
-        for step in self.steps() {
-            crate::profiler::compute_pass(encoder, profiler, step.name(), |pass| {
-                self.record_step(step, pass)
-            });
+    /// All-pairs gravity of the particles in alive list `list` (effects with self-gravity).
+    fn record_gravity(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, list: usize) {
+        if let Some(binds) = &self.gravity_bind {
+            p.gravity().record(pass, &binds[list], &self.pool);
         }
     }
 
-    /// Record the indirect draw of the live particles into an Rgba16Float render pass.
-    pub fn record_draw(&self, pass: &mut wgpu::RenderPass) {
-        self.draw.record(pass, &self.draw_bind, &self.pool);
+    /// Record the indirect draw of the visible particles into a render pass on the particle
+    /// target whose bind group 1 is set.
+    pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
+        p.draw(self.desc.blend)
+            .record(pass, &self.draw_bind, &self.pool);
+    }
+
+    /// The splat's bind group over this system.
+    pub fn splat_bind(&self) -> &wgpu::BindGroup {
+        &self.splat_bind
+    }
+
+    /// Read the pool back (blocks; for tests, statistics and dumps).
+    pub fn snapshot(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<PoolSnapshot> {
+        let body_count = self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64;
+        let bodies = (&self.bodies, body_count);
+        let stats = |c: &crate::types::Counters| self.stats(c);
+        self.pool.snapshot(device, queue, self.live, bodies, stats)
+    }
+
+    /// Totals from the GPU's counters and the CPU's spawn accounting.
+    fn stats(&self, c: &crate::types::Counters) -> Stats {
+        let emitted = c.emitted as u64;
+        Stats {
+            capacity: self.pool.capacity,
+            alive: c.alive,
+            dead: c.dead.max(0) as u32,
+            visible: c.visible + c.splatted,
+            splatted: c.splatted,
+            emitted_total: emitted,
+            dropped_total: c.dropped as u64 + self.dropped_on_cpu,
+            killed_total: emitted.saturating_sub(c.alive as u64),
+            // the CPU's schedule plus the spawns the GPU's events asked for
+            requested_total: self.clock.requested_total + c.hit_spawned as u64,
+        }
+    }
+
+    /// The buffers a later pass may bind (frame uniforms, effect constants).
+    pub fn uniforms(&self) -> (&wgpu::Buffer, &wgpu::Buffer) {
+        (&self.frame_buf, &self.effect_buf)
     }
 
     /// The all-pairs gravity accelerations of the last frame, per slot (blocks; for tests).
+    #[cfg(test)]
     pub fn read_nbody_accel(
         &self,
         device: &wgpu::Device,
@@ -440,55 +376,13 @@ impl ParticleSystem {
         Ok(bytemuck::pod_collect_to_vec(&bytes))
     }
 
-    /// The massive bodies as they are now (blocks; for tests).
-    pub fn read_bodies(
-        &self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-    ) -> Result<Vec<crate::types::Body>> {
-        let n = self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64;
-        let bytes = crate::readback::read_buffer(device, queue, &self.bodies, 0, n * 32)?;
-        Ok(bytemuck::pod_collect_to_vec(&bytes))
-    }
-
-    /// Read the pool back (blocks; for tests and `stats`).
-    pub fn snapshot(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<PoolSnapshot> {
-        self.pool.snapshot(device, queue, self.live_list())
-    }
-
-    /// Totals from a snapshot of this system.
-    pub fn stats(&self, snap: &PoolSnapshot) -> Stats {
-        let emitted = snap.counters.emitted as u64;
-        Stats {
-            capacity: self.pool.capacity,
-            alive: snap.counters.alive,
-            dead: snap.counters.dead.max(0) as u32,
-            visible: snap.counters.visible + snap.counters.splatted,
-            splatted: snap.counters.splatted,
-            emitted_total: emitted,
-            dropped_total: snap.counters.dropped as u64 + self.dropped_on_cpu,
-            killed_total: emitted - snap.counters.alive as u64,
-            // the CPU's schedule plus the spawns the GPU's collision hits asked for
-            requested_total: self.clock.requested_total + snap.counters.hit_spawned as u64,
+    /// Record every compute step of the frame with no depth to collide with, each in its
+    /// own compute pass (for tests of the simulation without a renderer).
+    #[cfg(test)]
+    pub fn encode_compute(&self, p: &Pipelines, encoder: &mut wgpu::CommandEncoder) {
+        for step in Step::ALL.into_iter().filter(|&s| self.records(s)) {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            self.record_step(p, step, &mut pass, p.no_collision());
         }
     }
-
-    /// The buffers a later pass may bind (frame uniforms, effect constants).
-    pub fn uniforms(&self) -> (&wgpu::Buffer, &wgpu::Buffer) {
-        (&self.frame_buf, &self.effect_buf)
-    }
-}
-
-/// Limit a frame's request to the pool's capacity (anything beyond it must drop anyway);
-/// later emitters lose first. The excess is counted as dropped by the caller.
-pub fn clamp_request(counts: &[u64], capacity: u32) -> Vec<u32> {
-    let mut left = capacity as u64;
-    counts
-        .iter()
-        .map(|&c| {
-            let take = c.min(left);
-            left -= take;
-            take as u32
-        })
-        .collect()
 }

@@ -1,21 +1,80 @@
-//! Rust mirrors of the structs in `shaders/common.wgsl`.
+//! Rust mirrors of the structs and constants in `shaders/common.wgsl`.
 //!
-//! Storage-buffer structs that the CPU reads back are `bytemuck::Pod` with explicit padding;
-//! uniform structs are written with `encase`. A unit test checks every size and field offset
-//! against naga's layouter run on the WGSL source.
+//! Storage-buffer structs that the CPU reads back are `bytemuck::Pod` with explicit padding
+//! (the public ones are what [`crate::PoolSnapshot`] holds); uniform structs are written with
+//! `encase`. A unit test checks every size and field offset against naga's layouter run on
+//! the WGSL source, and every GPU enum code against the WGSL constant of the same name.
 
 use bytemuck::{Pod, Zeroable};
 use encase::ShaderType;
 use glam::{Mat4, Vec3, Vec4};
 
 /// Bytes per particle in the pool.
-pub const PARTICLE_SIZE: u64 = std::mem::size_of::<Particle>() as u64;
+pub(crate) const PARTICLE_SIZE: u64 = std::mem::size_of::<Particle>() as u64;
 /// Threads per workgroup of the per-particle passes (`WORKGROUP` in WGSL).
-pub const WORKGROUP: u32 = 64;
+pub(crate) const WORKGROUP: u32 = 64;
 /// Emitters per effect (`MAX_EMITTERS` in WGSL).
-pub const MAX_EMITTERS: usize = 8;
+pub(crate) const MAX_EMITTERS: usize = 8;
 
-/// One particle as stored on the GPU (64 bytes).
+/// Most network steps fused into one sort dispatch (`STEPS` of sort.wgsl's pipelines).
+pub(crate) const MAX_SORT_STEPS: u32 = 7;
+/// Pairs each sort thread keeps in registers (`MAX_GROUP` in sort.wgsl).
+pub(crate) const MAX_GROUP: u32 = 1 << MAX_SORT_STEPS;
+/// Threads per sort workgroup (`SORT_THREADS`).
+pub(crate) const SORT_THREADS: u32 = 64;
+/// Shortest sorted length (`MIN_LEN`): one workgroup of full groups.
+pub(crate) const MIN_LEN: u32 = MAX_GROUP * SORT_THREADS;
+/// u32 accumulators per particle-target texel of the compute splat (`ACCUM_CHANNELS`).
+pub(crate) const ACCUM_CHANNELS: u32 = 8;
+
+/// Pairs a sorted list must hold for `capacity` entries: a power of two, at least
+/// [`MIN_LEN`].
+pub(crate) fn sort_len(capacity: u32) -> u32 {
+    capacity.max(1).next_power_of_two().max(MIN_LEN)
+}
+
+/// The GPU's enum codes, each named once here and as a WGSL constant of the same name
+/// (checked by `gpu_codes_match_wgsl`).
+macro_rules! gpu_codes {
+    ($($name:ident = $value:expr,)*) => {
+        $(pub(crate) const $name: u32 = $value;)*
+        /// Every code with its name, for the test against the WGSL constants.
+        #[cfg(test)]
+        const GPU_CODES: &[(&str, u32)] = &[$((stringify!($name), $name)),*];
+    };
+}
+
+gpu_codes! {
+    SHAPE_POINT = 0,
+    SHAPE_BOX = 1,
+    SHAPE_SPHERE = 2,
+    SHAPE_SPHERE_SURFACE = 3,
+    SHAPE_DISK = 4,
+    SHAPE_EXP_DISK = 5,
+    VELOCITY_LINEAR = 0,
+    VELOCITY_RADIAL = 1,
+    VELOCITY_ORBIT = 2,
+    RENDER_BILLBOARD = 0,
+    RENDER_UPRIGHT = 1,
+    RENDER_STRETCHED = 2,
+    RENDER_TUMBLING = 3,
+    RENDER_FLAT = 4,
+    SPRITE_DISC = 0,
+    SPRITE_SNOWFLAKE = 1,
+    SPRITE_RING = 2,
+    COLLIDE_NONE = 0,
+    COLLIDE_BOUNCE = 1,
+    COLLIDE_KILL = 2,
+    COLLIDE_SETTLE = 3,
+    BOUNDS_NONE = 0,
+    BOUNDS_KILL = 1,
+    BOUNDS_WRAP = 2,
+    INTEGRATOR_EXPLICIT = 0,
+    INTEGRATOR_SYMPLECTIC = 1,
+    NO_EMITTER = u32::MAX,
+}
+
+/// One particle as stored on the GPU (64 bytes), as [`crate::PoolSnapshot`] reads it back.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct Particle {
@@ -50,7 +109,8 @@ impl Particle {
     pub const SETTLED: u32 = 1;
 }
 
-/// The pool's atomic counters (48 bytes). Killed particles are `emitted - alive`.
+/// The pool's atomic counters (48 bytes), as [`crate::PoolSnapshot`] reads them back.
+/// Killed particles are `emitted - alive`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct Counters {
@@ -74,6 +134,7 @@ pub struct Counters {
     pub hit_spawned: u32,
     /// Entries of the splat list written by cull this frame (drawn by compute).
     pub splatted: u32,
+    /// Padding to 16 bytes.
     pub _pad: [u32; 2],
 }
 
@@ -82,9 +143,11 @@ pub struct Counters {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct HitEvent {
+    /// Where it hit, on the surface.
     pub pos: Vec3,
     /// Id of the particle that hit.
     pub particle: u32,
+    /// The surface's normal there.
     pub normal: Vec3,
     /// Speed into the surface at the hit.
     pub speed: f32,
@@ -93,7 +156,7 @@ pub struct HitEvent {
 /// Indirect arguments written on the GPU (80 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
-pub struct IndirectArgs {
+pub(crate) struct IndirectArgs {
     /// `dispatch_workgroups_indirect` arguments of simulate (byte offset 0).
     pub sim: [u32; 3],
     pub _pad: u32,
@@ -127,7 +190,7 @@ impl IndirectArgs {
 /// One step of the bitonic sort (`SortStep` in sort.wgsl; 16 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
-pub struct SortStep {
+pub(crate) struct SortStep {
     /// Stage: the size of the bitonic sequences being merged.
     pub k: u32,
     /// Largest compare stride of the dispatch.
@@ -140,7 +203,7 @@ pub struct SortStep {
 
 /// Per-frame camera and clock.
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct FrameUniforms {
+pub(crate) struct FrameUniforms {
     pub view_proj: Mat4,
     pub eye: Vec3,
     pub dt: f32,
@@ -161,7 +224,7 @@ pub struct FrameUniforms {
 
 /// Per-effect constants.
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct EffectParams {
+pub(crate) struct EffectParams {
     pub gravity: Vec3,
     pub drag: f32,
     pub wind: Vec3,
@@ -213,7 +276,7 @@ pub struct EffectParams {
 
 /// How one emitter's particles look and move (`EmitterLook` in common.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct EmitterLook {
+pub(crate) struct EmitterLook {
     /// Multiplies the start colour at the end of life.
     pub color_end: Vec4,
     /// Multiplies the start size at the end of life.
@@ -232,14 +295,17 @@ pub struct EmitterLook {
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
-pub const MAX_BODIES: usize = 64;
+pub(crate) const MAX_BODIES: usize = 64;
 
-/// A massive body (`Body` in common.wgsl; 32 bytes).
+/// A massive body as it moves on the GPU (`Body` in common.wgsl; 32 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct Body {
+    /// Position, metres.
     pub pos: Vec3,
+    /// Mass.
     pub mass: f32,
+    /// Velocity, m/s.
     pub vel: Vec3,
     /// Plummer softening length.
     pub softening: f32,
@@ -247,7 +313,7 @@ pub struct Body {
 
 /// The previous frame as depth collision sees it (`CollisionFrame` in simulate.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct CollisionFrame {
+pub(crate) struct CollisionFrame {
     pub prev_view_proj: Mat4,
     pub prev_inv_view_proj: Mat4,
     pub near: f32,
@@ -259,7 +325,7 @@ pub struct CollisionFrame {
 
 /// One emitter as the emit pass sees it this frame.
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct EmitterParams {
+pub(crate) struct EmitterParams {
     pub shape: u32,
     pub spawn_first: u32,
     pub spawn_count: u32,
@@ -276,7 +342,7 @@ pub struct EmitterParams {
 
 /// This frame's spawn request.
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct EmitUniforms {
+pub(crate) struct EmitUniforms {
     pub request: u32,
     pub id_base: u32,
     pub emitter_count: u32,
@@ -286,7 +352,7 @@ pub struct EmitUniforms {
 
 /// Which draw slot an effect's pairs get when merged (`MergeParams` in merge.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct MergeParams {
+pub(crate) struct MergeParams {
     pub slot: u32,
     pub _pad0: u32,
     pub _pad1: u32,
@@ -295,7 +361,7 @@ pub struct MergeParams {
 
 /// Parameters of the depth downsample (`DownsampleParams` in downsample.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct DownsampleParams {
+pub(crate) struct DownsampleParams {
     /// Host texels per low-resolution texel, per axis.
     pub factor: u32,
     /// 0 when the host gave no depth buffer.
@@ -306,7 +372,7 @@ pub struct DownsampleParams {
 
 /// Parameters of the composite (`CompositeParams` in composite.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct CompositeParams {
+pub(crate) struct CompositeParams {
     pub near: f32,
     pub far: f32,
     /// Relative view-depth difference that marks a depth edge.
@@ -321,29 +387,8 @@ pub struct CompositeParams {
     pub height: u32,
 }
 
-/// Quads of the stand-in host scene (`HostQuad` in host.wgsl).
-#[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct HostQuad {
-    pub center: Vec4,
-    pub u: Vec4,
-    pub v: Vec4,
-    pub color: Vec4,
-}
-
-/// Most quads in a stand-in host scene (`MAX_QUADS`).
-pub const MAX_HOST_QUADS: usize = 16;
-
-/// The stand-in host scene's uniforms (`HostUniforms` in host.wgsl).
-#[derive(Clone, Copy, Debug, Default, ShaderType)]
-pub struct HostUniforms {
-    pub view_proj: Mat4,
-    /// Terrain: half size (m), height amplitude (m), cells per side, unused.
-    pub terrain: Vec4,
-    pub quads: [HostQuad; MAX_HOST_QUADS],
-}
-
 /// Bytes of `value` laid out as a WGSL uniform.
-pub fn uniform_bytes<T: ShaderType + encase::internal::WriteInto>(value: &T) -> Vec<u8> {
+pub(crate) fn uniform_bytes<T: ShaderType + encase::internal::WriteInto>(value: &T) -> Vec<u8> {
     let mut buf = encase::UniformBuffer::new(Vec::<u8>::new());
     // Writing into a growable Vec cannot run out of space.
     buf.write(value).expect("encase write into Vec");
@@ -413,6 +458,39 @@ mod tests {
                 "{}.{}", stringify!($ty), $wgsl
             );)*
         }};
+    }
+
+    /// The value of WGSL constant `name` in the composed modules.
+    fn wgsl_const(l: &Layouts, name: &str) -> u32 {
+        for (module, _) in &l.modules {
+            for (_, c) in module.constants.iter() {
+                if c.name.as_deref() == Some(name) {
+                    match module.global_expressions[c.init] {
+                        naga::Expression::Literal(naga::Literal::U32(v)) => return v,
+                        ref e => panic!("{name}: not a u32 literal: {e:?}"),
+                    }
+                }
+            }
+        }
+        panic!("constant {name} not found in any shader");
+    }
+
+    #[test]
+    fn gpu_codes_match_wgsl() {
+        let l = Layouts::new();
+        let sizes = [
+            ("MAX_EMITTERS", MAX_EMITTERS as u32),
+            ("MAX_BODIES", MAX_BODIES as u32),
+            ("WORKGROUP", WORKGROUP),
+            ("FLAG_SETTLED", Particle::SETTLED),
+            ("MAX_GROUP", MAX_GROUP),
+            ("SORT_THREADS", SORT_THREADS),
+            ("MIN_LEN", MIN_LEN),
+            ("ACCUM_CHANNELS", ACCUM_CHANNELS),
+        ];
+        for (name, value) in GPU_CODES.iter().copied().chain(sizes) {
+            assert_eq!(wgsl_const(&l, name), value, "{name}");
+        }
     }
 
     #[test]
@@ -598,27 +676,6 @@ mod tests {
                 ("has_depth", |v| v.has_depth = 1),
                 ("width", |v| v.width = 1),
                 ("height", |v| v.height = 1),
-            ],
-        );
-        check_uniform::<HostQuad>(
-            &l,
-            "HostQuad",
-            &[
-                ("center", |v| v.center = Vec4::ONE),
-                ("u", |v| v.u = Vec4::ONE),
-                ("v", |v| v.v = Vec4::ONE),
-                ("color", |v| v.color = Vec4::ONE),
-            ],
-        );
-        check_uniform::<HostUniforms>(
-            &l,
-            "HostUniforms",
-            &[
-                ("view_proj", |v| {
-                    v.view_proj = Mat4::from_cols_array(&[2.0; 16])
-                }),
-                ("terrain", |v| v.terrain = Vec4::ONE),
-                ("quads", |v| v.quads[0].center = Vec4::ONE),
             ],
         );
         check_uniform::<EmitUniforms>(

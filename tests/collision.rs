@@ -4,11 +4,11 @@
 
 mod common;
 
-use flurry::app::Scene;
-use flurry::demos::Stage;
+use common::host::demos::Demo;
+use common::host::stage::HostQuad;
+use common::host::{Scene, Stage};
 use flurry::effect::*;
-use flurry::types::{HostQuad, Particle};
-use flurry::{Camera, Demo, GpuContext, PoolSnapshot};
+use flurry::{Camera, GpuContext, Particle, PoolSnapshot};
 use glam::{Vec3, Vec4};
 
 fn on_screen(camera: &Camera, p: Vec3, margin: f32) -> bool {
@@ -21,7 +21,7 @@ fn run(gpu: &GpuContext, scene: &mut Scene, frames: u32, dt: f32) -> PoolSnapsho
     for _ in 0..frames {
         scene.frame(gpu, dt, false);
     }
-    scene.system().snapshot(&gpu.device, &gpu.queue).unwrap()
+    scene.snapshot(gpu).unwrap()
 }
 
 #[test]
@@ -278,8 +278,8 @@ fn hits_spawn_splashes_on_the_gpu() {
             }
         }
     }
-    let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
-    let stats = scene.system().stats(&snap);
+    let snap = scene.snapshot(&gpu).unwrap();
+    let stats = snap.stats;
     assert_eq!(snap.counters.hits, 64, "every drop hits once and dies");
     assert_eq!(
         snap.counters.hit_spawned,
@@ -325,7 +325,7 @@ fn snow_settles_on_the_terrain_hills() {
         if p.flags & Particle::SETTLED == 0 || !seen {
             continue;
         }
-        let gap = p.pos.y - flurry::demos::ground(p.pos.x, p.pos.z);
+        let gap = p.pos.y - common::host::stage::ground(p.pos.x, p.pos.z);
         if gap.abs() <= 0.5 {
             on_ground += 1;
             gaps.push(gap.abs());
@@ -376,7 +376,7 @@ fn hidden(eye: Vec3, p: Vec3) -> bool {
     (1..400).any(|k| {
         let q = eye + (p - eye) * (k as f32 / 400.0);
         q.distance(p) > 0.3
-            && (q.y < flurry::demos::ground(q.x, q.z) || pillar_at(q, 0.0).is_some())
+            && (q.y < common::host::stage::ground(q.x, q.z) || pillar_at(q, 0.0).is_some())
     })
 }
 

@@ -1,8 +1,9 @@
-//! GPU events: rockets that burst into sparks where they die (seed 001), spawned on the GPU.
+//! GPU events: rockets that burst into sparks where they die, spawned on the GPU.
 
 mod common;
 
-use flurry::{Camera, EffectDesc, ParticleSystem};
+use common::host::Scene;
+use flurry::{Camera, EffectDesc};
 use glam::Vec3;
 
 fn rockets() -> EffectDesc {
@@ -15,16 +16,14 @@ fn rockets() -> EffectDesc {
 
 fn run(capacity: u32, frames: u32) -> (flurry::PoolSnapshot, flurry::Stats) {
     let gpu = common::gpu();
-    let mut system = ParticleSystem::new(&gpu.device, &gpu.queue, &rockets(), capacity, 3).unwrap();
-    let camera = Camera::look_at(Vec3::new(0.0, 4.0, 8.0), Vec3::new(0.0, 9.0, -14.0), 1.0);
+    let camera =
+        |aspect| Camera::look_at(Vec3::new(0.0, 4.0, 8.0), Vec3::new(0.0, 9.0, -14.0), aspect);
+    let mut scene = Scene::new(&gpu, &rockets(), capacity, 3, (64, 64), camera).unwrap();
     for _ in 0..frames {
-        system.update(&gpu.queue, 1.0 / 60.0, &camera);
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        system.encode_compute(&mut encoder, None);
-        gpu.queue.submit([encoder.finish()]);
+        scene.frame(&gpu, 1.0 / 60.0, false);
     }
-    let snap = system.snapshot(&gpu.device, &gpu.queue).unwrap();
-    let stats = system.stats(&snap);
+    let snap = scene.snapshot(&gpu).unwrap();
+    let stats = snap.stats;
     (snap, stats)
 }
 

@@ -3,17 +3,16 @@
 
 mod common;
 
-use flurry::demos::galaxy;
+use common::host::demos::{galaxy, Demo};
+use common::host::Scene;
 use flurry::effect::*;
-use flurry::{Camera, GpuContext, ParticleSystem};
+use flurry::{Camera, GpuContext};
 use glam::Vec3;
 
-fn step(gpu: &GpuContext, system: &mut ParticleSystem, dt: f32) {
-    let camera = Camera::look_at(Vec3::new(0.0, 5.0, 5.0), Vec3::ZERO, 1.0);
-    system.update(&gpu.queue, dt, &camera);
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    system.encode_compute(&mut encoder, None);
-    gpu.queue.submit([encoder.finish()]);
+/// `desc` with `capacity` particles, seen from above.
+fn scene(gpu: &GpuContext, desc: &EffectDesc, capacity: u32, seed: u32) -> Scene {
+    let camera = |aspect| Camera::look_at(Vec3::new(0.0, 5.0, 5.0), Vec3::ZERO, aspect);
+    Scene::new(gpu, desc, capacity, seed, (64, 64), camera).unwrap()
 }
 
 /// One core of mass 1 (softening 0.1) at rest, 512 stars on a ring of radius 1 about it.
@@ -55,16 +54,15 @@ fn ring(integrator: Integrator) -> EffectDesc {
 /// Radii of the stars after one orbital period.
 fn radii_after_a_period(integrator: Integrator) -> Vec<f32> {
     let gpu = common::gpu();
-    let mut system =
-        ParticleSystem::new(&gpu.device, &gpu.queue, &ring(integrator), 512, 3).unwrap();
+    let mut system = scene(&gpu, &ring(integrator), 512, 3);
     // circular speed at r = 1 with softening 0.1: v^2 = r^2 / (r^2 + eps^2)^(3/2)
     let v = (1.0f32 / 1.01f32.powf(1.5)).sqrt();
     let period = std::f32::consts::TAU / v;
     let dt = 0.01;
     for _ in 0..(period / dt).round() as u32 {
-        step(&gpu, &mut system, dt);
+        system.frame(&gpu, dt, false);
     }
-    let snap = system.snapshot(&gpu.device, &gpu.queue).unwrap();
+    let snap = system.snapshot(&gpu).unwrap();
     assert_eq!(snap.alive.len(), 512);
     snap.alive
         .iter()
@@ -120,12 +118,12 @@ fn cores_pass_at_the_parabolic_pericentre() {
         ],
     });
     desc.emitters[0].bursts[0].count = 1;
-    let mut system = ParticleSystem::new(&gpu.device, &gpu.queue, &desc, 16, 1).unwrap();
+    let mut system = scene(&gpu, &desc, 16, 1);
     let mut closest = f32::INFINITY;
     let mut momentum = Vec3::ZERO;
     for _ in 0..700 {
-        step(&gpu, &mut system, 0.01);
-        let b = system.read_bodies(&gpu.device, &gpu.queue).unwrap();
+        system.frame(&gpu, 0.01, false);
+        let b = system.snapshot(&gpu).unwrap().bodies;
         closest = closest.min(b[0].pos.distance(b[1].pos));
         momentum = b[0].vel * b[0].mass + b[1].vel * b[1].mass;
     }
@@ -142,13 +140,12 @@ fn cores_pass_at_the_parabolic_pericentre() {
 #[test]
 fn galaxy_golden() {
     let gpu = common::gpu();
-    let mut scene =
-        flurry::app::Scene::for_demo(&gpu, flurry::Demo::Galaxy, 16_384, 1, (128, 96)).unwrap();
+    let mut scene = Scene::for_demo(&gpu, Demo::Galaxy, 16_384, 1, (128, 96)).unwrap();
     for _ in 0..200 {
-        scene.frame(&gpu, flurry::Demo::Galaxy.default_dt(), false);
+        scene.frame(&gpu, Demo::Galaxy.default_dt(), false);
     }
-    scene.frame(&gpu, flurry::Demo::Galaxy.default_dt(), true);
-    let img = scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    scene.frame(&gpu, Demo::Galaxy.default_dt(), true);
+    let img = scene.image(&gpu).unwrap();
     common::check_golden("galaxy", &img);
 }
 
@@ -157,17 +154,17 @@ fn substeps_equal_smaller_frames() {
     // 4 substeps of 0.01 per frame are the same arithmetic as 4 frames of 0.01
     let gpu = common::gpu();
     let desc = ring(Integrator::SymplecticEuler);
-    let mut fine = ParticleSystem::new(&gpu.device, &gpu.queue, &desc, 512, 3).unwrap();
-    let mut coarse = ParticleSystem::new(&gpu.device, &gpu.queue, &desc, 512, 3).unwrap();
-    coarse.set_substeps(4);
+    let mut fine = scene(&gpu, &desc, 512, 3);
+    let mut coarse = scene(&gpu, &desc, 512, 3);
+    coarse.renderer.set_substeps(4);
     for _ in 0..40 {
-        step(&gpu, &mut fine, 0.01);
+        fine.frame(&gpu, 0.01, false);
     }
     for _ in 0..10 {
-        step(&gpu, &mut coarse, 0.04);
+        coarse.frame(&gpu, 0.04, false);
     }
-    let a = fine.snapshot(&gpu.device, &gpu.queue).unwrap();
-    let b = coarse.snapshot(&gpu.device, &gpu.queue).unwrap();
+    let a = fine.snapshot(&gpu).unwrap();
+    let b = coarse.snapshot(&gpu).unwrap();
     let by_id = |s: &flurry::PoolSnapshot| {
         let mut v: Vec<_> = s.alive.iter().map(|&i| s.particles[i as usize]).collect();
         v.sort_by_key(|p| p.id);

@@ -5,9 +5,10 @@
 
 mod common;
 
+use common::host::demos::Demo;
+use common::host::Scene;
 use common::Render;
-use flurry::app::Scene;
-use flurry::{Demo, Scale, Settings};
+use flurry::{Scale, Settings};
 use image::RgbaImage;
 
 fn render_demo(demo: Demo, capacity: u32, frames: u32) -> RgbaImage {
@@ -16,7 +17,7 @@ fn render_demo(demo: Demo, capacity: u32, frames: u32) -> RgbaImage {
     for _ in 0..frames {
         scene.frame(&gpu, 1.0 / 60.0, true);
     }
-    scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap()
+    scene.image(&gpu).unwrap()
 }
 
 /// A picture that is all background would pass against a blank golden: demand particles.
@@ -66,12 +67,12 @@ fn rain_golden() {
     for _ in 0..60 {
         scene.frame(&gpu, 1.0 / 60.0, true);
     }
-    let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
+    let snap = scene.snapshot(&gpu).unwrap();
     assert!(
         snap.counters.hit_spawned > 0,
         "no splashes after a second of rain"
     );
-    let img = scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    let img = scene.image(&gpu).unwrap();
     common::check_golden("rain", &img);
 }
 
@@ -85,7 +86,7 @@ fn gun_golden() {
     for _ in 0..90 {
         scene.frame(&gpu, 1.0 / 60.0, true);
     }
-    let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
+    let snap = scene.snapshot(&gpu).unwrap();
     // 1 s of life, 3 shots every 0.1 s: about 30 alive
     assert!(
         (27..=33).contains(&snap.counters.alive),
@@ -97,7 +98,7 @@ fn gun_golden() {
         let speed = p.vel.length();
         assert!((95.0..=106.0).contains(&speed), "a bullet at {speed} m/s");
     }
-    let img = scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    let img = scene.image(&gpu).unwrap();
     assert!(lit_fraction(&img) > 0.002, "no tracers on screen");
     common::check_golden("gun", &img);
 }

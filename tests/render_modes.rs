@@ -3,7 +3,7 @@
 
 mod common;
 
-use flurry::app::Scene;
+use common::host::Scene;
 use flurry::effect::*;
 use flurry::{Camera, Scale, Settings};
 use glam::Vec3;
@@ -36,7 +36,7 @@ fn aspect(render: RenderMode, vel: [f32; 3]) -> f32 {
         });
     scene.frame(&gpu, 1e-4, true);
     scene.frame(&gpu, 1e-4, true);
-    let img = scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    let img = scene.image(&gpu).unwrap();
     let lit: Vec<(u32, u32)> = img
         .enumerate_pixels()
         .filter(|(_, _, p)| p.0[0] > 40)
@@ -109,7 +109,7 @@ fn facing(sprite: Sprite, splat_radius: f32) -> image::RgbaImage {
         });
     scene.frame(&gpu, 1e-4, true);
     scene.frame(&gpu, 1e-4, true);
-    scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap()
+    scene.image(&gpu).unwrap()
 }
 
 /// Seed 000's snowflakes: the sprite shows six arms (what is lit at an angle is lit 60°

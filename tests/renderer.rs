@@ -3,8 +3,9 @@
 
 mod common;
 
-use flurry::app::headless::HeadlessTarget;
-use flurry::{Camera, Demo, ParticleRenderer, Settings};
+use common::host::demos::Demo;
+use common::host::HeadlessTarget;
+use flurry::{Camera, ParticleRenderer, Pass, Settings};
 use glam::Vec3;
 
 #[test]
@@ -38,11 +39,10 @@ fn two_effects_resize_and_only_the_host_submits() {
     // lost, as documented: every update wants a submitted encode)
     renderer.update(&gpu.device, &gpu.queue, 0.02, &camera, small.size());
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    renderer.encode(&gpu.device, &mut encoder, &small.frame(), None);
+    renderer.encode(&gpu.device, &mut encoder, &small.frame());
     drop(encoder);
     for i in [fountain_id, fireworks] {
-        let s = renderer.system(i).unwrap();
-        let snap = s.snapshot(&gpu.device, &gpu.queue).unwrap();
+        let snap = renderer.snapshot(&gpu.device, &gpu.queue, i).unwrap();
         assert_eq!(
             snap.counters.emitted, 0,
             "effect {i:?} ran without the host submitting"
@@ -56,7 +56,7 @@ fn two_effects_resize_and_only_the_host_submits() {
             renderer.update(&gpu.device, &gpu.queue, 0.1, &camera, target.size());
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
-            renderer.encode(&gpu.device, &mut encoder, &target.frame(), None);
+            renderer.encode(&gpu.device, &mut encoder, &target.frame());
             gpu.queue.submit([encoder.finish()]);
             submits += 1;
         }
@@ -67,16 +67,12 @@ fn two_effects_resize_and_only_the_host_submits() {
     }
     assert_eq!(submits, 10);
     for i in [fountain_id, fireworks] {
-        let snap = renderer
-            .system(i)
-            .unwrap()
-            .snapshot(&gpu.device, &gpu.queue)
-            .unwrap();
+        let snap = renderer.snapshot(&gpu.device, &gpu.queue, i).unwrap();
         assert!(snap.counters.emitted > 0, "effect {i:?} never emitted");
         let shown = snap.counters.visible + snap.counters.splatted;
         assert!(shown > 0, "effect {i:?} shows nothing");
     }
-    let img = large.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    let img = large.read_rgba(&gpu).unwrap();
     let lit = img
         .pixels()
         .filter(|p| p.0[..3].iter().any(|&c| c > 60))
@@ -106,9 +102,10 @@ fn effects_can_be_removed_and_passes_timed() {
         .unwrap();
     assert!(renderer.remove_effect(a));
     assert!(!renderer.remove_effect(a), "removed twice");
-    assert!(renderer.system(a).is_none());
-    assert_eq!(renderer.systems().len(), 1);
-    assert!(renderer.system(b).is_some());
+    assert!(renderer.effect(a).is_none());
+    assert!(renderer.snapshot(&gpu.device, &gpu.queue, a).is_err());
+    assert_eq!(renderer.effects().collect::<Vec<_>>(), [b]);
+    assert!(renderer.effect(b).is_some());
     let has_timestamps = gpu
         .device
         .features()
@@ -119,7 +116,7 @@ fn effects_can_be_removed_and_passes_timed() {
     for _ in 0..6 {
         renderer.update(&gpu.device, &gpu.queue, 0.02, &camera, target.size());
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        renderer.encode(&gpu.device, &mut encoder, &target.frame(), None);
+        renderer.encode(&gpu.device, &mut encoder, &target.frame());
         gpu.queue.submit([encoder.finish()]);
         gpu.wait().unwrap();
     }
@@ -192,19 +189,22 @@ fn blended_effects_are_sorted_together() {
         renderer.update(&gpu.device, &gpu.queue, 1e-4, &camera, target.size());
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
-        renderer.encode(&gpu.device, &mut encoder, &target.frame(), None);
+        renderer.encode(&gpu.device, &mut encoder, &target.frame());
         gpu.queue.submit([encoder.finish()]);
     }
-    assert!(renderer.system(red).unwrap().merged() && renderer.system(green).unwrap().merged());
-    assert!(renderer.passes().contains(&flurry::renderer::Pass::Merge));
-    let img = target.read_rgba(&gpu.device, &gpu.queue).unwrap();
+    // both are gathered into one list: one merge pass, no sort of their own
+    assert!(renderer.passes().contains(&Pass::Merge));
+    assert!(!renderer.passes().contains(&Pass::Sort));
+    let img = target.read_rgba(&gpu).unwrap();
     let c = img.get_pixel(32, 32).0;
     assert!(
         c[0] as u32 > 2 * c[1] as u32,
         "the near red particle should cover the green one: {c:?}"
     );
-    // removing the green effect leaves one alpha effect: no merge any more
+    // removing the green effect leaves one alpha effect: no merge any more, it sorts alone
     renderer.remove_effect(green);
     renderer.update(&gpu.device, &gpu.queue, 1e-4, &camera, target.size());
-    assert!(!renderer.system(red).unwrap().merged());
+    assert!(!renderer.passes().contains(&Pass::Merge));
+    assert!(renderer.passes().contains(&Pass::Sort));
+    assert!(renderer.effect(red).is_some());
 }

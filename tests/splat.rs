@@ -4,9 +4,10 @@
 
 mod common;
 
+use common::host::demos::Demo;
+use common::host::Scene;
 use common::Render;
-use flurry::app::Scene;
-use flurry::{Demo, Settings};
+use flurry::Settings;
 use image::RgbaImage;
 
 /// Mean absolute difference per channel (0..255) and the largest channel difference.
@@ -39,13 +40,10 @@ fn render(demo: Demo, capacity: u32, frames: u32, splat_radius: f32) -> (RgbaIma
     for _ in 0..frames {
         scene.frame(&gpu, 1.0 / 60.0, true);
     }
-    let snap = scene.system().snapshot(&gpu.device, &gpu.queue).unwrap();
+    let snap = scene.snapshot(&gpu).unwrap();
     let c = snap.counters;
     let share = c.splatted as f64 / (c.visible + c.splatted).max(1) as f64;
-    (
-        scene.target.read_rgba(&gpu.device, &gpu.queue).unwrap(),
-        share,
-    )
+    (scene.image(&gpu).unwrap(), share)
 }
 
 fn splat_matches_raster(demo: Demo, capacity: u32, frames: u32, min_share: f64) {

@@ -16,13 +16,15 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use super::host::{HostScene, HOST_DEPTH_FORMAT};
-use crate::camera::{Camera, OrbitController};
-use crate::demos::{Demo, Stage};
-use crate::error::{Error, Result};
-use crate::gpu::GpuContext;
-use crate::profiler::Samples;
-use crate::renderer::{FrameTargets, ParticleRenderer, Scale, Settings, Targets, Upsample};
+use flurry::effect::{EffectDesc, Integrator};
+use flurry::{wgpu, Camera, EffectId, FrameTargets, GpuContext, ParticleRenderer};
+use flurry::{Scale, Settings, Targets, Upsample};
+
+use crate::host::demos::{self, Demo};
+use crate::host::stage::{HostScene, Stage, HOST_DEPTH_FORMAT};
+use crate::host::timing::{gpu_profiler, Samples};
+use crate::host::{AppError, Result};
+use crate::orbit::OrbitController;
 
 /// What a windowed demo shows.
 #[derive(Clone, Copy, Debug)]
@@ -120,8 +122,8 @@ pub struct NoDisplay(pub String);
 /// (an `--effect` file).
 pub fn run(
     options: WindowOptions,
-    effect: Option<crate::effect::EffectDesc>,
-) -> std::result::Result<(), std::result::Result<NoDisplay, Error>> {
+    effect: Option<EffectDesc>,
+) -> std::result::Result<(), std::result::Result<NoDisplay, AppError>> {
     let event_loop = EventLoop::new().map_err(|e| Ok(NoDisplay(e.to_string())))?;
     let mut app = App {
         options,
@@ -131,7 +133,7 @@ pub fn run(
     };
     event_loop
         .run_app(&mut app)
-        .map_err(|e| Err(Error::Readback(format!("event loop: {e}"))))?;
+        .map_err(|e| Err(AppError::Window(format!("event loop: {e}"))))?;
     match app.error {
         Some(e) => Err(Err(e)),
         None => Ok(()),
@@ -140,9 +142,9 @@ pub fn run(
 
 struct App {
     options: WindowOptions,
-    effect: Option<crate::effect::EffectDesc>,
+    effect: Option<EffectDesc>,
     state: Option<State>,
-    error: Option<Error>,
+    error: Option<AppError>,
 }
 
 struct State {
@@ -151,16 +153,18 @@ struct State {
     config: wgpu::SurfaceConfiguration,
     gpu: GpuContext,
     renderer: ParticleRenderer,
+    /// The demo's effect in `renderer` (none before the first reset).
+    effect_id: Option<EffectId>,
     host: HostScene,
     depth: wgpu::TextureView,
     camera: Camera,
     orbit: OrbitController,
     sort: Option<bool>,
     /// Integrator override (I toggles explicit / symplectic Euler).
-    integrator: Option<crate::effect::Integrator>,
+    integrator: Option<Integrator>,
     controls: Controls,
     /// The `--effect` file shown instead of the demo's effect.
-    effect: Option<crate::effect::EffectDesc>,
+    effect: Option<EffectDesc>,
     dragging: bool,
     cursor: Option<(f64, f64)>,
     last: Instant,
@@ -171,23 +175,30 @@ struct State {
 }
 
 fn depth_view(device: &wgpu::Device, config: &wgpu::SurfaceConfiguration) -> wgpu::TextureView {
-    use wgpu::TextureUsages as U;
-    let size = (config.width, config.height);
-    crate::gpu::texture_2d(
-        device,
-        "flurry.window_depth",
-        size,
-        HOST_DEPTH_FORMAT,
-        U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
-    )
-    .create_view(&Default::default())
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("window depth"),
+            size: wgpu::Extent3d {
+                width: config.width,
+                height: config.height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: HOST_DEPTH_FORMAT,
+            // flurry reads the host's depth: it must be bindable as a texture
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
 }
 
 impl State {
     fn new(
         event_loop: &ActiveEventLoop,
         options: &WindowOptions,
-        effect: Option<crate::effect::EffectDesc>,
+        effect: Option<EffectDesc>,
     ) -> Result<Self> {
         let attributes = Window::default_attributes()
             .with_title(format!("flurry — {}", options.demo.name()))
@@ -198,7 +209,7 @@ impl State {
         let window = Arc::new(
             event_loop
                 .create_window(attributes)
-                .map_err(|e| Error::Readback(format!("cannot open a window: {e}")))?,
+                .map_err(|e| AppError::Window(format!("cannot open a window: {e}")))?,
         );
         let instance = wgpu::Instance::new(
             wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
@@ -208,7 +219,7 @@ impl State {
         );
         let surface = instance
             .create_surface(window.clone())
-            .map_err(|e| Error::Readback(format!("cannot create a surface: {e}")))?;
+            .map_err(|e| AppError::Window(format!("cannot create a surface: {e}")))?;
         let wanted = std::env::var("FLURRY_ADAPTER")
             .ok()
             .filter(|s| !s.is_empty());
@@ -217,7 +228,7 @@ impl State {
         let mut config = surface
             .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
             .ok_or_else(|| {
-                Error::Readback("the surface cannot be used with this adapter".into())
+                AppError::Window("the surface cannot be used with this adapter".into())
             })?;
         let caps = surface.get_capabilities(&gpu.adapter);
         if let Some(srgb) = caps.formats.iter().find(|f| f.is_srgb()) {
@@ -228,21 +239,19 @@ impl State {
         let aspect = config.width as f32 / config.height as f32;
         let camera = match options.demo {
             // in a window the viewer is the shooter
-            Demo::Gun => crate::demos::gun::player(aspect),
+            Demo::Gun => demos::gun::player(aspect),
             _ => options.demo.camera_in(options.stage, aspect),
         };
         let mut host = HostScene::new(&gpu.device, config.format);
         options.stage.apply(&mut host);
         let depth = depth_view(&gpu.device, &config);
+        let targets = Targets {
+            color_format: config.format,
+            depth_format: Some(HOST_DEPTH_FORMAT),
+        };
         let mut state = State {
-            renderer: ParticleRenderer::new(
-                &gpu.device,
-                Targets {
-                    color_format: config.format,
-                    depth_format: Some(HOST_DEPTH_FORMAT),
-                },
-                options.settings,
-            ),
+            renderer: ParticleRenderer::new(&gpu.device, targets, options.settings),
+            effect_id: None,
             window,
             surface,
             config,
@@ -267,36 +276,35 @@ impl State {
         Ok(state)
     }
 
-    /// A fresh effect (R, or after sort on/off).
+    /// A fresh effect (R, or after sort on/off): the old one removed, the new one added to
+    /// the same renderer, so only a variant it has not compiled yet is compiled.
     fn reset(&mut self, options: &WindowOptions) -> Result<()> {
         let mut desc = match (&self.effect, options.demo, options.galaxies) {
             (Some(file), _, _) => file.clone(),
             // the window's gun fires while F is held, not on a schedule
-            (None, Demo::Gun, _) => crate::demos::gun::effect(&self.camera, false),
-            (None, Demo::Galaxy, Some(m)) => crate::demos::galaxy::effect_with(options.capacity, m),
+            (None, Demo::Gun, _) => demos::gun::effect(&self.camera, false),
+            (None, Demo::Galaxy, Some(m)) => demos::galaxy::effect_with(options.capacity, m),
             (None, _, _) => options.demo.effect_in(options.stage, options.capacity),
         };
         desc.sort = self.sort;
         if let Some(integrator) = self.integrator {
             desc.integrator = integrator;
         }
-        let settings = self.renderer.settings();
-        self.renderer = ParticleRenderer::new(
-            &self.gpu.device,
-            Targets {
-                color_format: self.config.format,
-                depth_format: Some(HOST_DEPTH_FORMAT),
-            },
-            settings,
-        );
-        self.renderer.add_effect(
-            &self.gpu.device,
-            &self.gpu.queue,
-            &desc,
-            options.capacity,
-            options.seed,
-        )?;
+        if let Some(old) = self.effect_id.take() {
+            self.renderer.remove_effect(old);
+        }
+        let (gpu, capacity) = (&self.gpu, options.capacity);
+        let id =
+            self.renderer
+                .add_effect(&gpu.device, &gpu.queue, &desc, capacity, options.seed)?;
+        self.effect_id = Some(id);
+        self.renderer.set_substeps(options.substeps);
         Ok(())
+    }
+
+    /// The demo's effect as it is now.
+    fn desc(&self) -> Option<&EffectDesc> {
+        self.effect_id.and_then(|id| self.renderer.effect(id))
     }
 
     fn resize(&mut self, width: u32, height: u32) {
@@ -315,13 +323,12 @@ impl State {
             Action::None => {}
             Action::Reset => self.reset(options)?,
             Action::ToggleSort => {
-                let sorted = self.renderer.systems().iter().any(|s| s.desc().sorts());
+                let sorted = self.desc().is_some_and(EffectDesc::sorts);
                 self.sort = Some(!sorted);
                 self.reset(options)?;
             }
             Action::ToggleIntegrator => {
-                use crate::effect::Integrator;
-                let now = self.renderer.systems().first().map(|s| s.desc().integrator);
+                let now = self.desc().map(|d| d.integrator);
                 self.integrator = Some(match now {
                     Some(Integrator::SymplecticEuler) => Integrator::ExplicitEuler,
                     _ => Integrator::SymplecticEuler,
@@ -331,7 +338,7 @@ impl State {
             Action::ToggleProfiler => {
                 self.profiler = match self.profiler.take() {
                     Some(_) => None,
-                    None => crate::profiler::gpu_profiler(&self.gpu.device),
+                    None => gpu_profiler(&self.gpu.device),
                 };
                 self.samples = Samples::default();
             }
@@ -359,14 +366,14 @@ impl State {
         };
         if options.demo == Demo::Gun && self.effect.is_none() {
             // the gun follows the camera and fires while F is held
-            let (shape, velocity) = crate::demos::gun::muzzle(&self.camera);
+            let (shape, velocity) = demos::gun::muzzle(&self.camera);
             let rate = if self.controls.held(KeyCode::KeyF) {
-                crate::demos::gun::RATE
+                demos::gun::RATE
             } else {
                 0.0
             };
-            for system in self.renderer.systems_mut() {
-                system.set_emitter(0, shape, velocity, rate);
+            if let Some(id) = self.effect_id {
+                self.renderer.set_emitter(id, 0, shape, velocity, rate);
             }
         }
         let size = (self.config.width, self.config.height);
@@ -391,12 +398,12 @@ impl State {
                 self.surface = gpu
                     .instance
                     .create_surface(self.window.clone())
-                    .map_err(|e| Error::Readback(format!("cannot recreate the surface: {e}")))?;
+                    .map_err(|e| AppError::Window(format!("cannot recreate the surface: {e}")))?;
                 self.surface.configure(&gpu.device, &self.config);
                 return Ok(());
             }
             wgpu::CurrentSurfaceTexture::Validation => {
-                return Err(Error::Readback("surface validation error".into()));
+                return Err(AppError::Window("surface validation error".into()));
             }
         };
         let view = frame.texture.create_view(&Default::default());
@@ -412,8 +419,12 @@ impl State {
             color: &view,
             depth: Some(&self.depth),
         };
-        self.renderer
-            .encode(&gpu.device, &mut encoder, &targets, profiler);
+        match profiler {
+            Some(p) => self
+                .renderer
+                .encode_profiled(&gpu.device, &mut encoder, &targets, p),
+            None => self.renderer.encode(&gpu.device, &mut encoder, &targets),
+        }
         if let Some(p) = self.profiler.as_mut() {
             p.resolve_queries(&mut encoder);
         }
@@ -437,22 +448,17 @@ impl State {
             return;
         }
         let s = self.renderer.settings();
-        let (time, integrator) = self
-            .renderer
-            .systems()
-            .first()
-            .map_or((0.0, "".into()), |x| {
-                (x.time(), format!("{:?}", x.desc().integrator))
-            });
+        let time = self.effect_id.and_then(|id| self.renderer.time(id));
+        let integrator = self.desc().map(|d| format!("{:?}", d.integrator));
         let mut title = format!(
             "flurry — {} — {} particles — t {:.2} — {} — {:.1} fps — scale {} — {}{}",
             options.demo.name(),
             options.capacity,
-            time,
-            integrator,
+            time.unwrap_or(0.0),
+            integrator.unwrap_or_default(),
             self.frames as f64 / elapsed,
             s.scale.value(),
-            if self.renderer.systems().iter().any(|x| x.desc().sorts()) {
+            if self.desc().is_some_and(EffectDesc::sorts) {
                 "sorted"
             } else {
                 "unsorted"
@@ -474,7 +480,7 @@ impl State {
 }
 
 impl App {
-    fn fail(&mut self, event_loop: &ActiveEventLoop, e: Error) {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: AppError) {
         self.error = Some(e);
         event_loop.exit();
     }

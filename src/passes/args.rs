@@ -1,14 +1,13 @@
 //! Indirect-argument passes (`shaders/args.wgsl`): one thread turns counters into the
-//! simulate dispatch (after emit), the cull dispatch (after simulate) and the draw
-//! arguments (after cull).
+//! simulate dispatch (after emit), the cull dispatch (after simulate), the hit-spawn cull
+//! (after the spawns) and the draw and splat arguments (after cull).
 
-use super::{bind_buffers, compute_pipeline, layout, storage, uniform};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_one, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
+use crate::types::{Counters, EffectParams, IndirectArgs};
 
-const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
-
-pub struct ArgsPass {
+pub(crate) struct ArgsPass {
     layout: wgpu::BindGroupLayout,
     after_emit: wgpu::ComputePipeline,
     after_simulate: wgpu::ComputePipeline,
@@ -16,18 +15,29 @@ pub struct ArgsPass {
     after_spawn: wgpu::ComputePipeline,
 }
 
+/// Which counters-to-arguments step to run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum After {
+    Emit,
+    Simulate,
+    Spawn,
+    Cull,
+}
+
 impl ArgsPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let layout = layout(
-            device,
-            "args",
-            &[storage(0, false, C), storage(1, false, C), uniform(2, C)],
-        );
+        let slots = [
+            read_write::<Counters>(),
+            read_write::<IndirectArgs>(),
+            uniform::<EffectParams>(),
+        ];
+        let layout = buffer_layout(device, "args", wgpu::ShaderStages::COMPUTE, &slots);
+        let pipeline = |entry| compute_pipeline(device, Shader::Args, entry, &[Some(&layout)], &[]);
         ArgsPass {
-            after_emit: compute_pipeline(device, Shader::Args, "after_emit", &layout),
-            after_simulate: compute_pipeline(device, Shader::Args, "after_simulate", &layout),
-            after_cull: compute_pipeline(device, Shader::Args, "after_cull", &layout),
-            after_spawn: compute_pipeline(device, Shader::Args, "after_spawn", &layout),
+            after_emit: pipeline("after_emit"),
+            after_simulate: pipeline("after_simulate"),
+            after_cull: pipeline("after_cull"),
+            after_spawn: pipeline("after_spawn"),
             layout,
         }
     }
@@ -38,35 +48,18 @@ impl ArgsPass {
         pool: &ParticlePool,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        bind_buffers(
-            device,
-            "args",
-            &self.layout,
-            &[&pool.counters, &pool.args, effect],
-        )
+        let buffers = [&pool.counters, &pool.args, effect];
+        bind_buffers(device, "args", &self.layout, &buffers)
     }
 
-    pub fn record_after_emit(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
-        pass.set_pipeline(&self.after_emit);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups(1, 1, 1);
-    }
-
-    pub fn record_after_simulate(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
-        pass.set_pipeline(&self.after_simulate);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups(1, 1, 1);
-    }
-
-    pub fn record_after_spawn(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
-        pass.set_pipeline(&self.after_spawn);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups(1, 1, 1);
-    }
-
-    pub fn record_after_cull(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
-        pass.set_pipeline(&self.after_cull);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups(1, 1, 1);
+    /// Write the arguments that follow step `after`.
+    pub fn record(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup, after: After) {
+        let pipeline = match after {
+            After::Emit => &self.after_emit,
+            After::Simulate => &self.after_simulate,
+            After::Spawn => &self.after_spawn,
+            After::Cull => &self.after_cull,
+        };
+        dispatch_one(pass, pipeline, bind);
     }
 }

@@ -1,24 +1,24 @@
 //! Bodies pass (`shaders/bodies.wgsl`): the effect's massive bodies move under each other's
 //! gravity (one workgroup, after simulate).
 
-use super::{bind_buffers, compute_pipeline, layout, storage, uniform};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_one, read_write, uniform};
 use crate::shaders::Shader;
+use crate::types::{Body, EffectParams, FrameUniforms};
 
-const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
-
-pub struct BodiesPass {
+pub(crate) struct BodiesPass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
 }
 
 impl BodiesPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let layout = layout(
-            device,
-            "bodies",
-            &[storage(0, false, C), uniform(1, C), uniform(2, C)],
-        );
-        let pipeline = compute_pipeline(device, Shader::Bodies, "main", &layout);
+        let slots = [
+            read_write::<Body>(),
+            uniform::<FrameUniforms>(),
+            uniform::<EffectParams>(),
+        ];
+        let layout = buffer_layout(device, "bodies", wgpu::ShaderStages::COMPUTE, &slots);
+        let pipeline = compute_pipeline(device, Shader::Bodies, "main", &[Some(&layout)], &[]);
         BodiesPass { layout, pipeline }
     }
 
@@ -33,8 +33,6 @@ impl BodiesPass {
     }
 
     pub fn record(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups(1, 1, 1);
+        dispatch_one(pass, &self.pipeline, bind);
     }
 }

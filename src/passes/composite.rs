@@ -1,10 +1,11 @@
 //! Composite pass (`shaders/composite.wgsl`): upsample the particle target (bilinear or
 //! nearest-depth) and blend it, premultiplied, onto the host's colour target.
 
-use super::{layout, render_pipeline, texture, uniform};
+use super::{bind, layout, render_pipeline, texture, uniform};
 use crate::shaders::Shader;
+use crate::types::CompositeParams;
 
-pub struct CompositePass {
+pub(crate) struct CompositePass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::RenderPipeline,
     sampler: wgpu::Sampler,
@@ -27,7 +28,7 @@ impl CompositePass {
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },
-                uniform(4, f),
+                uniform::<CompositeParams>().entry(4, f),
             ],
         );
         let premultiplied_over = wgpu::BlendComponent {
@@ -39,7 +40,6 @@ impl CompositePass {
             device,
             Shader::Composite,
             &[&layout],
-            wgpu::PrimitiveTopology::TriangleList,
             wgpu::ColorTargetState {
                 format: color_format,
                 blend: Some(wgpu::BlendState {
@@ -48,7 +48,6 @@ impl CompositePass {
                 }),
                 write_mask: wgpu::ColorWrites::ALL,
             },
-            None,
         );
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("flurry.composite"),
@@ -72,32 +71,14 @@ impl CompositePass {
         params: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         let view = wgpu::BindingResource::TextureView;
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("composite"),
-            layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: view(low_color),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: view(low_depth),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: view(host_depth),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::Sampler(&self.sampler),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: params.as_entire_binding(),
-                },
-            ],
-        })
+        let resources = [
+            (0, view(low_color)),
+            (1, view(low_depth)),
+            (2, view(host_depth)),
+            (3, wgpu::BindingResource::Sampler(&self.sampler)),
+            (4, params.as_entire_binding()),
+        ];
+        bind(device, "composite", &self.layout, &resources)
     }
 
     pub fn record(&self, pass: &mut wgpu::RenderPass, bind: &wgpu::BindGroup) {

@@ -2,34 +2,34 @@
 //! to the pool's visible list as (distance key, index), or to its splat list when they are
 //! small enough on screen for the compute splat (`shaders/splat.wgsl`).
 
-use super::{bind_buffers, compute_pipeline, dispatch_from_args, layout, storage, uniform};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
+use super::{read_only, read_write, uniform, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::IndirectArgs;
+use crate::types::*;
 
-const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
+/// cull.wgsl's group 0, in binding order.
+fn slots() -> [BufferSlot; 7] {
+    [
+        read_only::<Particle>(),
+        read_only::<u32>(),
+        read_write::<[u32; 2]>(),
+        read_write::<Counters>(),
+        uniform::<FrameUniforms>(),
+        uniform::<EffectParams>(),
+        read_write::<u32>(),
+    ]
+}
 
-pub struct CullPass {
+pub(crate) struct CullPass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
 }
 
 impl CullPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let layout = layout(
-            device,
-            "cull",
-            &[
-                storage(0, true, C),
-                storage(1, true, C),
-                storage(2, false, C),
-                storage(3, false, C),
-                uniform(4, C),
-                uniform(5, C),
-                storage(6, false, C),
-            ],
-        );
-        let pipeline = compute_pipeline(device, Shader::Cull, "main", &layout);
+        let layout = buffer_layout(device, "cull", wgpu::ShaderStages::COMPUTE, &slots());
+        let pipeline = compute_pipeline(device, Shader::Cull, "main", &[Some(&layout)], &[]);
         CullPass { layout, pipeline }
     }
 
@@ -65,12 +65,7 @@ impl CullPass {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        dispatch_from_args(
-            pass,
-            &self.pipeline,
-            &[bind],
-            pool,
-            IndirectArgs::CULL_OFFSET,
-        );
+        let offset = IndirectArgs::CULL_OFFSET;
+        dispatch_from_args(pass, &self.pipeline, &[bind], pool, offset);
     }
 }

@@ -1,40 +1,29 @@
 //! Depth downsample pass (`shaders/downsample.wgsl`): the host's depth, farthest of each
 //! footprint, at the particle target's resolution.
 
-use super::{compute_pipeline, layout, uniform};
+use super::{bind, compute_pipeline, layout, storage_texture, texture, uniform};
 use crate::shaders::Shader;
+use crate::types::DownsampleParams;
 
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
 /// Format of the downsampled depth: farthest (r) and nearest (g) of each footprint.
-pub const LOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
+pub(crate) const LOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
 
-pub struct DownsamplePass {
+pub(crate) struct DownsamplePass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
 }
 
 impl DownsamplePass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let layout = layout(
-            device,
-            "downsample",
-            &[
-                super::texture(0, wgpu::TextureSampleType::Depth, C),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: C,
-                    ty: wgpu::BindingType::StorageTexture {
-                        access: wgpu::StorageTextureAccess::WriteOnly,
-                        format: LOW_DEPTH_FORMAT,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                    },
-                    count: None,
-                },
-                uniform(2, C),
-            ],
-        );
-        let pipeline = compute_pipeline(device, Shader::Downsample, "main", &layout);
+        let entries = [
+            texture(0, wgpu::TextureSampleType::Depth, C),
+            storage_texture(1, LOW_DEPTH_FORMAT, C),
+            uniform::<DownsampleParams>().entry(2, C),
+        ];
+        let layout = layout(device, "downsample", &entries);
+        let pipeline = compute_pipeline(device, Shader::Downsample, "main", &[Some(&layout)], &[]);
         DownsamplePass { layout, pipeline }
     }
 
@@ -45,24 +34,12 @@ impl DownsamplePass {
         low_depth: &wgpu::TextureView,
         params: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("downsample"),
-            layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(host_depth),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(low_depth),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: params.as_entire_binding(),
-                },
-            ],
-        })
+        let resources = [
+            (0, wgpu::BindingResource::TextureView(host_depth)),
+            (1, wgpu::BindingResource::TextureView(low_depth)),
+            (2, params.as_entire_binding()),
+        ];
+        bind(device, "downsample", &self.layout, &resources)
     }
 
     /// One thread per low-resolution texel.

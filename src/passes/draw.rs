@@ -1,19 +1,19 @@
 //! Draw pass (`shaders/draw.wgsl`): camera-facing billboards pulled from the visible list by
 //! `draw_indirect` (instance count written on the GPU), into an Rgba16Float target.
 
-use super::{bind_buffers, layout, render_pipeline, storage, texture, uniform};
+use super::{bind_buffers, layout, read_only, render_pipeline, texture, uniform};
 use crate::effect::Blend;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::IndirectArgs;
+use crate::types::{EffectParams, FrameUniforms, IndirectArgs, Particle};
 
 /// Effects one draw can take from (`particles0..3`, `effect0..3` in draw.wgsl).
-pub const MAX_SLOTS: usize = 4;
+pub(crate) const MAX_SLOTS: usize = 4;
 
 /// Format of the particle colour target.
-pub const PARTICLE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+pub(crate) const PARTICLE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
-pub struct DrawPass {
+pub(crate) struct DrawPass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::RenderPipeline,
 }
@@ -46,33 +46,22 @@ impl DrawPass {
     pub fn new(device: &wgpu::Device, blend: Blend) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let v = wgpu::ShaderStages::VERTEX;
-        let layout = layout(
-            device,
-            "draw",
-            &[
-                storage(0, true, v),
-                storage(1, true, v),
-                storage(2, true, v),
-                storage(3, true, v),
-                storage(4, true, v),
-                uniform(5, vf),
-                uniform(6, v),
-                uniform(7, v),
-                uniform(8, v),
-                uniform(9, v),
-            ],
-        );
+        // particles0..3, the draw list, the frame, effect0..3
+        let particles = (0..4).map(|b| read_only::<Particle>().entry(b, v));
+        let list = read_only::<[u32; 2]>().entry(4, v);
+        let frame = uniform::<FrameUniforms>().entry(5, vf);
+        let effects = (6..10).map(|b| uniform::<EffectParams>().entry(b, v));
+        let entries: Vec<_> = particles.chain([list, frame]).chain(effects).collect();
+        let layout = layout(device, "draw", &entries);
         let pipeline = render_pipeline(
             device,
             Shader::Draw,
             &[&layout, &target_layout(device)],
-            wgpu::PrimitiveTopology::TriangleList,
             wgpu::ColorTargetState {
                 format: PARTICLE_FORMAT,
                 blend: Some(blend_state(blend)),
                 write_mask: wgpu::ColorWrites::ALL,
             },
-            None,
         );
         DrawPass { layout, pipeline }
     }
@@ -131,7 +120,7 @@ impl DrawPass {
 
 /// Bind group 1 of the draw: the particle target's scene depth (Rg32Float: farthest,
 /// nearest), the sprite array and its sampler ([`crate::sprites`]).
-pub fn target_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+pub(crate) fn target_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let depth = wgpu::TextureSampleType::Float { filterable: false };
     let f = wgpu::ShaderStages::FRAGMENT;
     let [sprites, sampler] = crate::sprites::layout_entries(1, f);

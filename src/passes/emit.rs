@@ -1,13 +1,27 @@
-//! Emit pass (`shaders/emit.wgsl`): pop dead indices, initialise, append to the alive list.
+//! Emit pass (`shaders/emit.wgsl`): pop dead indices, initialise, append to the alive list;
+//! `spawn_on_hit` does the same at the GPU events simulate wrote.
 
-use super::{bind_buffers, compute_pipeline, layout, storage, uniform};
+use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_write, uniform};
+use super::{dispatch_from_args, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::WORKGROUP;
+use crate::types::*;
 
-const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
+/// emit.wgsl's group 0, in binding order (`main` leaves the hit events unused).
+fn slots() -> [BufferSlot; 8] {
+    [
+        read_write::<Particle>(),
+        read_only::<u32>(),
+        read_write::<u32>(),
+        read_write::<Counters>(),
+        uniform::<EmitUniforms>(),
+        uniform::<EffectParams>(),
+        read_only::<Body>(),
+        read_only::<HitEvent>(),
+    ]
+}
 
-pub struct EmitPass {
+pub(crate) struct EmitPass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
     on_hit: wgpu::ComputePipeline,
@@ -15,27 +29,12 @@ pub struct EmitPass {
 
 impl EmitPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        // one layout for both entry points: `main` leaves the hit events (binding 7) unused
-        let layout = layout(
-            device,
-            "emit",
-            &[
-                storage(0, false, C),
-                storage(1, true, C),
-                storage(2, false, C),
-                storage(3, false, C),
-                uniform(4, C),
-                uniform(5, C),
-                storage(6, true, C),
-                storage(7, true, C),
-            ],
-        );
-        let pipeline = compute_pipeline(device, Shader::Emit, "main", &layout);
-        let on_hit = compute_pipeline(device, Shader::Emit, "spawn_on_hit", &layout);
+        let layout = buffer_layout(device, "emit", wgpu::ShaderStages::COMPUTE, &slots());
+        let pipeline = |entry| compute_pipeline(device, Shader::Emit, entry, &[Some(&layout)], &[]);
         EmitPass {
+            pipeline: pipeline("main"),
+            on_hit: pipeline("spawn_on_hit"),
             layout,
-            pipeline,
-            on_hit,
         }
     }
 
@@ -74,8 +73,8 @@ impl EmitPass {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        let offset = crate::types::IndirectArgs::SPAWN_OFFSET;
-        super::dispatch_from_args(pass, &self.on_hit, &[bind], pool, offset);
+        let offset = IndirectArgs::SPAWN_OFFSET;
+        dispatch_from_args(pass, &self.on_hit, &[bind], pool, offset);
     }
 
     /// One thread per requested spawn (the request is known on the CPU: rate·dt + bursts).

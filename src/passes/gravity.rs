@@ -1,32 +1,28 @@
 //! Gravity pass (`shaders/gravity.wgsl`): all-pairs accelerations of an effect's particles
 //! (N-body mode), tiled through workgroup memory; simulate adds them.
 
-use super::{bind_buffers, compute_pipeline, dispatch_from_args, layout, storage, uniform};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
+use super::{read_only, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::IndirectArgs;
+use crate::types::*;
 
-const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
-
-pub struct GravityPass {
+pub(crate) struct GravityPass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
 }
 
 impl GravityPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let layout = layout(
-            device,
-            "gravity",
-            &[
-                storage(0, true, C),
-                storage(1, true, C),
-                storage(2, false, C),
-                uniform(3, C),
-                storage(4, false, C),
-            ],
-        );
-        let pipeline = compute_pipeline(device, Shader::Gravity, "main", &layout);
+        let slots = [
+            read_only::<Particle>(),
+            read_only::<u32>(),
+            read_write::<Counters>(),
+            uniform::<EffectParams>(),
+            read_write::<[f32; 4]>(),
+        ];
+        let layout = buffer_layout(device, "gravity", wgpu::ShaderStages::COMPUTE, &slots);
+        let pipeline = compute_pipeline(device, Shader::Gravity, "main", &[Some(&layout)], &[]);
         GravityPass { layout, pipeline }
     }
 
@@ -59,12 +55,7 @@ impl GravityPass {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        dispatch_from_args(
-            pass,
-            &self.pipeline,
-            &[bind],
-            pool,
-            IndirectArgs::SIM_OFFSET,
-        );
+        let offset = IndirectArgs::SIM_OFFSET;
+        dispatch_from_args(pass, &self.pipeline, &[bind], pool, offset);
     }
 }

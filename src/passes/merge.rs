@@ -2,14 +2,13 @@
 //! into one list (tagged with each effect's draw slot), so one sort and one draw order them
 //! all back to front together.
 
-use super::{bind_buffers, compute_pipeline, layout, storage, uniform};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_one};
+use super::{read_only, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::WORKGROUP;
+use crate::types::{Counters, IndirectArgs, MergeParams, WORKGROUP};
 
-const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
-
-pub struct MergePass {
+pub(crate) struct MergePass {
     layout: wgpu::BindGroupLayout,
     gather: wgpu::ComputePipeline,
     args: wgpu::ComputePipeline,
@@ -17,21 +16,20 @@ pub struct MergePass {
 
 impl MergePass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let layout = layout(
-            device,
-            "merge",
-            &[
-                storage(0, true, C),
-                storage(1, false, C),
-                storage(2, false, C),
-                storage(3, false, C),
-                uniform(4, C),
-                storage(5, false, C),
-            ],
-        );
+        let slots = [
+            read_only::<[u32; 2]>(),
+            read_write::<Counters>(),
+            read_write::<[u32; 2]>(),
+            read_write::<Counters>(),
+            uniform::<MergeParams>(),
+            read_write::<IndirectArgs>(),
+        ];
+        let layout = buffer_layout(device, "merge", wgpu::ShaderStages::COMPUTE, &slots);
+        let pipeline =
+            |entry| compute_pipeline(device, Shader::Merge, entry, &[Some(&layout)], &[]);
         MergePass {
-            gather: compute_pipeline(device, Shader::Merge, "gather", &layout),
-            args: compute_pipeline(device, Shader::Merge, "merged_args", &layout),
+            gather: pipeline("gather"),
+            args: pipeline("merged_args"),
             layout,
         }
     }
@@ -75,8 +73,6 @@ impl MergePass {
 
     /// Write the merged draw's arguments (after every gather and the sort).
     pub fn record_args(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
-        pass.set_pipeline(&self.args);
-        pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups(1, 1, 1);
+        dispatch_one(pass, &self.args, bind);
     }
 }

@@ -1,63 +1,101 @@
-//! One file per pass, named like its WGSL file: each builds its pipeline and bind group
-//! layout once and records itself into a pass the caller opens.
+//! One file per pass, named like its WGSL file: each builds its bind group layouts and
+//! pipelines once (the renderer's [`crate::pipelines::Pipelines`] keeps them), makes the bind
+//! groups an effect or a target needs, and records itself into a pass the caller opens.
+//!
+//! A pass declares its buffer bindings once, as a list of [`BufferSlot`]s in binding order
+//! whose minimum sizes come from the Rust mirrors of the WGSL types; the bind groups take
+//! the buffers in the same order.
 
-pub mod args;
-pub mod bodies;
-pub mod composite;
-pub mod cull;
-pub mod downsample;
-pub mod draw;
-pub mod emit;
-pub mod gravity;
-pub mod merge;
-pub mod simulate;
-pub mod sort;
-pub mod splat;
+pub(crate) mod args;
+pub(crate) mod bodies;
+pub(crate) mod composite;
+pub(crate) mod cull;
+pub(crate) mod downsample;
+pub(crate) mod draw;
+pub(crate) mod emit;
+pub(crate) mod gravity;
+pub(crate) mod merge;
+pub(crate) mod simulate;
+pub(crate) mod sort;
+pub(crate) mod splat;
 
-/// A storage-buffer layout entry.
-pub fn storage(
-    binding: u32,
-    read_only: bool,
+use crate::shaders::Shader;
+
+/// One buffer binding: how the shader uses it and the least bytes it must hold.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BufferSlot {
+    ty: wgpu::BufferBindingType,
+    min: u64,
+}
+
+/// A storage buffer the shader writes, holding at least one `T` (an array's element, or
+/// the whole struct).
+pub(crate) fn read_write<T>() -> BufferSlot {
+    storage::<T>(false)
+}
+
+/// A storage buffer the shader only reads, holding at least one `T`.
+pub(crate) fn read_only<T>() -> BufferSlot {
+    storage::<T>(true)
+}
+
+fn storage<T>(read_only: bool) -> BufferSlot {
+    BufferSlot {
+        ty: wgpu::BufferBindingType::Storage { read_only },
+        min: std::mem::size_of::<T>() as u64,
+    }
+}
+
+/// A uniform buffer of `T` (its WGSL layout size, by encase).
+pub(crate) fn uniform<T: encase::ShaderType>() -> BufferSlot {
+    BufferSlot {
+        ty: wgpu::BufferBindingType::Uniform,
+        min: T::min_size().get(),
+    }
+}
+
+impl BufferSlot {
+    /// Its layout entry at `binding`.
+    fn entry(self, binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+        wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility,
+            ty: wgpu::BindingType::Buffer {
+                ty: self.ty,
+                has_dynamic_offset: false,
+                min_binding_size: wgpu::BufferSize::new(self.min),
+            },
+            count: None,
+        }
+    }
+}
+
+/// A bind group layout of `slots` at bindings 0, 1, …
+pub(crate) fn buffer_layout(
+    device: &wgpu::Device,
+    label: &str,
     visibility: wgpu::ShaderStages,
-) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
+    slots: &[BufferSlot],
+) -> wgpu::BindGroupLayout {
+    let entries: Vec<_> = (0u32..)
+        .zip(slots)
+        .map(|(binding, slot)| slot.entry(binding, visibility))
+        .collect();
+    layout(device, label, &entries)
 }
 
-/// A uniform-buffer layout entry.
-pub fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
-/// A bind group over whole buffers: binding `i` is `buffers[i]`.
-pub fn bind_buffers(
+/// A bind group over whole buffers: binding `i` is `buffers[i]`, in the order of the
+/// pass's [`BufferSlot`]s.
+pub(crate) fn bind_buffers(
     device: &wgpu::Device,
     label: &str,
     layout: &wgpu::BindGroupLayout,
     buffers: &[&wgpu::Buffer],
 ) -> wgpu::BindGroup {
-    let entries: Vec<_> = buffers
-        .iter()
-        .enumerate()
-        .map(|(i, b)| wgpu::BindGroupEntry {
-            binding: i as u32,
+    let entries: Vec<_> = (0u32..)
+        .zip(buffers)
+        .map(|(binding, b)| wgpu::BindGroupEntry {
+            binding,
             resource: b.as_entire_binding(),
         })
         .collect();
@@ -71,7 +109,7 @@ pub fn bind_buffers(
 /// Dispatch `pipeline` with bind groups 0.. set to `groups`, its workgroup count read by
 /// the GPU from `pool`'s indirect arguments at `offset` (the counts follow the particles
 /// without a read-back).
-pub fn dispatch_from_args(
+pub(crate) fn dispatch_from_args(
     pass: &mut wgpu::ComputePass,
     pipeline: &wgpu::ComputePipeline,
     groups: &[&wgpu::BindGroup],
@@ -79,59 +117,35 @@ pub fn dispatch_from_args(
     offset: u64,
 ) {
     pass.set_pipeline(pipeline);
-    for (i, group) in groups.iter().enumerate() {
-        pass.set_bind_group(i as u32, *group, &[]);
+    for (i, group) in (0u32..).zip(groups) {
+        pass.set_bind_group(i, *group, &[]);
     }
     pass.dispatch_workgroups_indirect(&pool.args, offset);
 }
 
-/// A compute pipeline for `entry` of `shader` with one bind group layout.
-pub fn compute_pipeline(
-    device: &wgpu::Device,
-    shader: crate::shaders::Shader,
-    entry: &str,
-    layout: &wgpu::BindGroupLayout,
-) -> wgpu::ComputePipeline {
-    compute_pipeline_with(device, shader, entry, &[layout], &[])
+/// Dispatch `pipeline` once with bind group 0 set to `bind` (the one-thread argument
+/// passes, a few bodies).
+pub(crate) fn dispatch_one(
+    pass: &mut wgpu::ComputePass,
+    pipeline: &wgpu::ComputePipeline,
+    bind: &wgpu::BindGroup,
+) {
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, bind, &[]);
+    pass.dispatch_workgroups(1, 1, 1);
 }
 
-/// As [`compute_pipeline`], with bind groups 0.. laid out by `layouts` and the module
-/// specialised by [`Shader::source_with`].
-///
-/// [`Shader::source_with`]: crate::shaders::Shader::source_with
-pub fn compute_pipeline_with(
+/// A compute pipeline for `entry` of `shader` whose bind groups are laid out by `layouts`
+/// (None: a group the entry point does not use), the module specialised by
+/// [`Shader::source_with`]`(consts)`.
+pub(crate) fn compute_pipeline(
     device: &wgpu::Device,
-    shader: crate::shaders::Shader,
-    entry: &str,
-    layouts: &[&wgpu::BindGroupLayout],
-    consts: &[(&str, u32)],
-) -> wgpu::ComputePipeline {
-    let layouts: Vec<_> = layouts.iter().map(|&l| Some(l)).collect();
-    pipeline_over(device, shader, entry, &layouts, consts)
-}
-
-/// A compute pipeline for `entry` of `shader` whose only bind group is `group`, laid out
-/// by `layout` (the groups before it are empty).
-pub fn compute_pipeline_at(
-    device: &wgpu::Device,
-    shader: crate::shaders::Shader,
-    entry: &str,
-    group: usize,
-    layout: &wgpu::BindGroupLayout,
-) -> wgpu::ComputePipeline {
-    let mut layouts = vec![None; group + 1];
-    layouts[group] = Some(layout);
-    pipeline_over(device, shader, entry, &layouts, &[])
-}
-
-fn pipeline_over(
-    device: &wgpu::Device,
-    shader: crate::shaders::Shader,
+    shader: Shader,
     entry: &str,
     layouts: &[Option<&wgpu::BindGroupLayout>],
     consts: &[(&str, u32)],
 ) -> wgpu::ComputePipeline {
-    let module = shader.module_with(device, consts);
+    let module = shader.module(device, consts);
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(shader.name()),
         bind_group_layouts: layouts,
@@ -147,39 +161,15 @@ fn pipeline_over(
     })
 }
 
-/// A render pipeline for `vs_main`/`fs_main` of `shader`, no vertex buffers, one colour
-/// target, bind groups 0.. from `layouts`, optional depth.
-pub fn render_pipeline(
+/// A render pipeline for `vs_main`/`fs_main` of `shader`, no vertex buffers, triangles,
+/// one colour target, bind groups 0.. from `layouts`, no depth attachment.
+pub(crate) fn render_pipeline(
     device: &wgpu::Device,
-    shader: crate::shaders::Shader,
+    shader: Shader,
     layouts: &[&wgpu::BindGroupLayout],
-    topology: wgpu::PrimitiveTopology,
     target: wgpu::ColorTargetState,
-    depth_stencil: Option<wgpu::DepthStencilState>,
 ) -> wgpu::RenderPipeline {
-    let vertex = "vs_main";
-    render_pipeline_from(
-        device,
-        shader,
-        vertex,
-        layouts,
-        topology,
-        target,
-        depth_stencil,
-    )
-}
-
-/// As [`render_pipeline`] with the vertex entry point `vertex`.
-pub fn render_pipeline_from(
-    device: &wgpu::Device,
-    shader: crate::shaders::Shader,
-    vertex: &str,
-    layouts: &[&wgpu::BindGroupLayout],
-    topology: wgpu::PrimitiveTopology,
-    target: wgpu::ColorTargetState,
-    depth_stencil: Option<wgpu::DepthStencilState>,
-) -> wgpu::RenderPipeline {
-    let module = shader.module(device);
+    let module = shader.module(device, &[]);
     let layouts: Vec<_> = layouts.iter().map(|l| Some(*l)).collect();
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(shader.name()),
@@ -191,15 +181,12 @@ pub fn render_pipeline_from(
         layout: Some(&pipeline_layout),
         vertex: wgpu::VertexState {
             module: &module,
-            entry_point: Some(vertex),
+            entry_point: Some("vs_main"),
             compilation_options: Default::default(),
             buffers: &[],
         },
-        primitive: wgpu::PrimitiveState {
-            topology,
-            ..Default::default()
-        },
-        depth_stencil,
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
         multisample: Default::default(),
         fragment: Some(wgpu::FragmentState {
             module: &module,
@@ -212,8 +199,8 @@ pub fn render_pipeline_from(
     })
 }
 
-/// A sampled-texture layout entry (2D, float).
-pub fn texture(
+/// A sampled-texture layout entry (2D).
+pub(crate) fn texture(
     binding: u32,
     sample_type: wgpu::TextureSampleType,
     visibility: wgpu::ShaderStages,
@@ -230,8 +217,26 @@ pub fn texture(
     }
 }
 
+/// A write-only 2D storage-texture layout entry of `format`.
+pub(crate) fn storage_texture(
+    binding: u32,
+    format: wgpu::TextureFormat,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::WriteOnly,
+            format,
+            view_dimension: wgpu::TextureViewDimension::D2,
+        },
+        count: None,
+    }
+}
+
 /// A bind group layout from entries.
-pub fn layout(
+pub(crate) fn layout(
     device: &wgpu::Device,
     label: &str,
     entries: &[wgpu::BindGroupLayoutEntry],
@@ -239,5 +244,26 @@ pub fn layout(
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some(label),
         entries,
+    })
+}
+
+/// A bind group of `resources` at their bindings.
+pub(crate) fn bind(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    resources: &[(u32, wgpu::BindingResource<'_>)],
+) -> wgpu::BindGroup {
+    let entries: Vec<_> = resources
+        .iter()
+        .map(|(binding, resource)| wgpu::BindGroupEntry {
+            binding: *binding,
+            resource: resource.clone(),
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
     })
 }

@@ -1,43 +1,45 @@
 //! Simulate pass (`shaders/simulate.wgsl`): forces, Euler step, age, spin, death by
-//! lifetime or bounds; survivors to the next alive list, the dead to the dead list.
+//! lifetime or bounds, depth collision; survivors to the next alive list, the dead to the
+//! dead list, events to the hit-event buffer.
 
-use super::{
-    bind_buffers, compute_pipeline_with, dispatch_from_args, layout, storage, texture, uniform,
-};
+use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
+use super::{layout, read_only, read_write, texture, uniform, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::IndirectArgs;
+use crate::types::*;
 
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
-pub struct SimulatePass {
+/// simulate.wgsl's group 0, in binding order.
+fn slots() -> [BufferSlot; 10] {
+    [
+        read_write::<Particle>(),
+        read_only::<u32>(),
+        read_write::<u32>(),
+        read_write::<u32>(),
+        read_write::<Counters>(),
+        uniform::<FrameUniforms>(),
+        uniform::<EffectParams>(),
+        read_only::<Body>(),
+        read_write::<HitEvent>(),
+        read_only::<[f32; 4]>(),
+    ]
+}
+
+pub(crate) struct SimulatePass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
 }
 
 impl SimulatePass {
-    /// `collide`: compile depth collision in (effects that have a collision response).
-    pub fn new(device: &wgpu::Device, collide: bool) -> Self {
-        let layout = layout(
-            device,
-            "simulate",
-            &[
-                storage(0, false, C),
-                storage(1, true, C),
-                storage(2, false, C),
-                storage(3, false, C),
-                storage(4, false, C),
-                uniform(5, C),
-                uniform(6, C),
-                storage(7, true, C),
-                storage(8, false, C),
-                storage(9, true, C),
-            ],
-        );
-        let collision = collision_layout(device);
+    /// `collide`: compile depth collision in (effects that have a collision response; on
+    /// lavapipe even the untaken branch into it doubled the pass). Group 1 is laid out by
+    /// `collision` ([`collision_layout`]).
+    pub fn new(device: &wgpu::Device, collide: bool, collision: &wgpu::BindGroupLayout) -> Self {
+        let layout = buffer_layout(device, "simulate", C, &slots());
         let consts = [("COLLIDE", collide as u32)];
-        let layouts = [&layout, &collision];
-        let pipeline = compute_pipeline_with(device, Shader::Simulate, "main", &layouts, &consts);
+        let layouts = [Some(&layout), Some(collision)];
+        let pipeline = compute_pipeline(device, Shader::Simulate, "main", &layouts, &consts);
         SimulatePass { layout, pipeline }
     }
 
@@ -70,48 +72,37 @@ impl SimulatePass {
         )
     }
 
-    /// Indirect dispatch sized on the GPU from the alive count; bind group 1
-    /// ([`collision_layout`]) must be set.
+    /// Indirect dispatch sized on the GPU from the alive count; bind group 1 (a
+    /// [`collision_bind`]) must be set.
     pub fn record(
         &self,
         pass: &mut wgpu::ComputePass,
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        dispatch_from_args(
-            pass,
-            &self.pipeline,
-            &[bind],
-            pool,
-            IndirectArgs::SIM_OFFSET,
-        );
+        let offset = IndirectArgs::SIM_OFFSET;
+        dispatch_from_args(pass, &self.pipeline, &[bind], pool, offset);
     }
 }
 
-/// Bind group 1 of simulate: the previous frame's depth (Rg32Float: farthest, nearest) and its camera.
-pub fn collision_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+/// Simulate's group 1: the previous frame's depth (Rg32Float: farthest, nearest) and a
+/// [`CollisionFrame`] uniform.
+pub(crate) fn collision_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let depth = wgpu::TextureSampleType::Float { filterable: false };
-    layout(device, "collision", &[texture(0, depth, C), uniform(1, C)])
+    let frame = uniform::<CollisionFrame>().entry(1, C);
+    layout(device, "collision", &[texture(0, depth, C), frame])
 }
 
-/// A collision bind group over `depth` and a [`crate::types::CollisionFrame`] uniform.
-pub fn collision_bind(
+/// A group 1 of simulate over `depth` and a [`CollisionFrame`] uniform `frame`.
+pub(crate) fn collision_bind(
     device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
     depth: &wgpu::TextureView,
     frame: &wgpu::Buffer,
 ) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("collision"),
-        layout: &collision_layout(device),
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(depth),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: frame.as_entire_binding(),
-            },
-        ],
-    })
+    let resources = [
+        (0, wgpu::BindingResource::TextureView(depth)),
+        (1, frame.as_entire_binding()),
+    ];
+    bind(device, "collision", layout, &resources)
 }

@@ -1,7 +1,7 @@
 //! Sort pass (`shaders/sort.wgsl`): bitonic sort of the visible (key, index) pairs.
 //!
 //! A [`SortPlan`] is the list of dispatches for a capacity. [`SortPlan::bitonic`] keeps
-//! groups of 2^[`MAX_STEPS`] = 128 pairs per thread in registers: one dispatch sorts every
+//! groups of 2^[`MAX_SORT_STEPS`] = 128 pairs per thread in registers: one dispatch sorts every
 //! run of 128 pairs, and each later dispatch runs up to seven steps of a stage, so a
 //! 1M-pair sort makes 33 passes over memory instead of 210; its dispatches are indirect,
 //! sized on the GPU from the visible count.
@@ -16,34 +16,17 @@
 
 use wgpu::util::DeviceExt;
 
-use super::{compute_pipeline, compute_pipeline_with, layout, storage};
+use super::{bind, compute_pipeline, layout, read_only, read_write, BufferSlot};
 use crate::shaders::Shader;
-use crate::types::SortStep;
+use crate::types::{sort_len, Counters, SortStep, MAX_SORT_STEPS, SORT_THREADS};
 
-/// Most network steps fused into one dispatch (`MAX_GROUP` = 2^MAX_STEPS in sort.wgsl).
-pub const MAX_STEPS: u32 = 7;
-/// Threads per sort workgroup (`SORT_THREADS`).
-const THREADS: u32 = 64;
-/// Shortest sorted length (`MIN_LEN`): one workgroup of full groups.
-pub const MIN_LEN: u32 = (1 << MAX_STEPS) * THREADS;
 /// Key of padding pairs; real keys are smaller (`SORT_SENTINEL`).
-pub const SENTINEL: u32 = u32::MAX;
-
-/// Pairs the sorted buffer must hold for `capacity` visible particles.
-pub fn padded_len(capacity: u32) -> u32 {
-    capacity.max(1).next_power_of_two().max(MIN_LEN)
-}
-
-/// The key cull writes for a distance (`sort_key` in common.wgsl): ascending keys are far
-/// to near.
-pub fn sort_key(distance: f32) -> u32 {
-    0xffff_fffe - distance.max(0.0).to_bits()
-}
+pub(crate) const SENTINEL: u32 = u32::MAX;
 
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
 /// The pipelines, shared by every plan.
-pub struct SortPass {
+pub(crate) struct SortPass {
     args_layout: wgpu::BindGroupLayout,
     sort_layout: wgpu::BindGroupLayout,
     args: wgpu::ComputePipeline,
@@ -53,7 +36,7 @@ pub struct SortPass {
 }
 
 /// The dispatches that sort up to `len` pairs.
-pub struct SortPlan {
+pub(crate) struct SortPlan {
     steps: Vec<SortStep>,
     /// Bitonic plans dispatch indirectly (sized from the count); naive plans directly.
     indirect: bool,
@@ -107,14 +90,14 @@ impl SortPlan {
     /// Runs of 2^MAX_STEPS sorted in registers, then every stage in dispatches of up to
     /// MAX_STEPS steps.
     pub fn bitonic(device: &wgpu::Device, capacity: u32) -> Self {
-        let len = padded_len(capacity);
-        let mut steps = vec![step(1 << MAX_STEPS, 0, 0, MAX_STEPS)];
-        let mut k = 2 << MAX_STEPS;
+        let len = sort_len(capacity);
+        let mut steps = vec![step(1 << MAX_SORT_STEPS, 0, 0, MAX_SORT_STEPS)];
+        let mut k = 2 << MAX_SORT_STEPS;
         while k <= len {
             // steps j = k/2 .. 1 (log2 k of them), MAX_STEPS at a time from the top
             let mut left = k.trailing_zeros();
             while left > 0 {
-                let r = left.min(MAX_STEPS);
+                let r = left.min(MAX_SORT_STEPS);
                 steps.push(step(k, 1 << (left - 1), 1, r));
                 left -= r;
             }
@@ -126,7 +109,7 @@ impl SortPlan {
     /// Every (k, j) step as its own global dispatch over all `len` pairs (padded by the
     /// caller).
     pub fn naive(device: &wgpu::Device, capacity: u32) -> Self {
-        let len = padded_len(capacity);
+        let len = sort_len(capacity);
         let mut steps = vec![];
         let mut k = 2;
         while k <= len {
@@ -145,10 +128,6 @@ impl SortPlan {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Compute dispatches recorded per sort (the argument pass included).
     pub fn dispatches(&self) -> usize {
         self.steps.len() + self.indirect as usize
@@ -156,59 +135,49 @@ impl SortPlan {
 }
 
 /// The bind groups of one plan over one pair buffer.
-pub struct SortBinding {
+pub(crate) struct SortBinding {
     args: wgpu::BindGroup,
     sort: wgpu::BindGroup,
-}
-
-fn entry(binding: u32, resource: wgpu::BindingResource<'_>) -> wgpu::BindGroupEntry<'_> {
-    wgpu::BindGroupEntry { binding, resource }
 }
 
 impl SortPass {
     pub fn new(device: &wgpu::Device) -> Self {
         // the argument pass writes the dispatch buffer, which the others use as INDIRECT:
-        // it gets a layout of its own
-        let args_layout = layout(
-            device,
-            "sort_args",
-            &[
-                storage(1, false, C),
-                storage(3, true, C),
-                storage(4, false, C),
-            ],
-        );
-        let sort_layout = layout(
-            device,
-            "sort",
-            &[
-                storage(0, false, C),
-                storage(1, false, C),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: C,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
-                        min_binding_size: wgpu::BufferSize::new(16),
-                    },
-                    count: None,
-                },
-            ],
-        );
+        // it gets a layout of its own (bindings 1, 3 and 4 of sort.wgsl)
+        let args_slots: [(u32, BufferSlot); 3] = [
+            (1, read_write::<Counters>()),
+            (3, read_only::<SortStep>()),
+            (4, read_write::<[u32; 3]>()),
+        ];
+        let args_entries: Vec<_> = args_slots.iter().map(|(b, s)| s.entry(*b, C)).collect();
+        let args_layout = layout(device, "sort_args", &args_entries);
+        let step = wgpu::BindGroupLayoutEntry {
+            binding: 2,
+            visibility: C,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: true,
+                min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<SortStep>() as u64),
+            },
+            count: None,
+        };
+        let pairs = read_write::<[u32; 2]>().entry(0, C);
+        let counters = read_write::<Counters>().entry(1, C);
+        let sort_layout = layout(device, "sort", &[pairs, counters, step]);
         let with_steps = |entry, r: u32| {
-            compute_pipeline_with(
-                device,
-                Shader::Sort,
-                entry,
-                &[&sort_layout],
-                &[("STEPS", r)],
-            )
+            let consts = [("STEPS", r)];
+            compute_pipeline(device, Shader::Sort, entry, &[Some(&sort_layout)], &consts)
         };
         SortPass {
-            args: compute_pipeline(device, Shader::Sort, "sort_args", &args_layout),
-            chunk_sort: with_steps("chunk_sort", MAX_STEPS),
-            fused: (1..=MAX_STEPS)
+            args: compute_pipeline(
+                device,
+                Shader::Sort,
+                "sort_args",
+                &[Some(&args_layout)],
+                &[],
+            ),
+            chunk_sort: with_steps("chunk_sort", MAX_SORT_STEPS),
+            fused: (1..=MAX_SORT_STEPS)
                 .map(|r| with_steps("fused_steps", r))
                 .collect(),
             args_layout,
@@ -225,30 +194,25 @@ impl SortPass {
         pairs: &wgpu::Buffer,
         counters: &wgpu::Buffer,
     ) -> SortBinding {
-        let args = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("sort_args"),
-            layout: &self.args_layout,
-            entries: &[
-                entry(1, counters.as_entire_binding()),
-                entry(3, plan.table.as_entire_binding()),
-                entry(4, plan.dispatch.as_entire_binding()),
-            ],
-        });
+        let args = [
+            (1, counters.as_entire_binding()),
+            (3, plan.table.as_entire_binding()),
+            (4, plan.dispatch.as_entire_binding()),
+        ];
         let step = wgpu::BufferBinding {
             buffer: &plan.uniforms,
             offset: 0,
-            size: wgpu::BufferSize::new(16),
+            size: wgpu::BufferSize::new(std::mem::size_of::<SortStep>() as u64),
         };
-        let sort = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("sort"),
-            layout: &self.sort_layout,
-            entries: &[
-                entry(0, pairs.as_entire_binding()),
-                entry(1, counters.as_entire_binding()),
-                entry(2, wgpu::BindingResource::Buffer(step)),
-            ],
-        });
-        SortBinding { args, sort }
+        let sort = [
+            (0, pairs.as_entire_binding()),
+            (1, counters.as_entire_binding()),
+            (2, wgpu::BindingResource::Buffer(step)),
+        ];
+        SortBinding {
+            args: bind(device, "sort_args", &self.args_layout, &args),
+            sort: bind(device, "sort", &self.sort_layout, &sort),
+        }
     }
 
     /// Record every dispatch of `plan`.
@@ -284,7 +248,7 @@ impl SortPass {
         if plan.indirect {
             pass.dispatch_workgroups_indirect(&plan.dispatch, 12 * i as u64);
         } else {
-            pass.dispatch_workgroups((plan.len >> s.steps) / THREADS, 1, 1);
+            pass.dispatch_workgroups((plan.len >> s.steps) / SORT_THREADS, 1, 1);
         }
     }
 

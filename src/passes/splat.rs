@@ -2,27 +2,23 @@
 //! per-pixel accumulators, then resolved into the particle target (which the draw pass
 //! then loads instead of clearing).
 
-use super::{
-    bind_buffers, compute_pipeline_with, dispatch_from_args, layout, storage, texture, uniform,
-};
+use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, layout};
+use super::{read_only, read_write, storage_texture, texture, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::IndirectArgs;
+use crate::types::*;
 
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
-/// u32 accumulators per particle-target texel (`ACCUM_CHANNELS` in splat.wgsl).
-pub const ACCUM_CHANNELS: u64 = 8;
-
 /// A particle target's accumulators and the bind groups over them.
-pub struct SplatTarget {
+pub(crate) struct SplatTarget {
     size: (u32, u32),
     _accum: wgpu::Buffer,
     splat: wgpu::BindGroup,
     resolve: wgpu::BindGroup,
 }
 
-pub struct SplatPass {
+pub(crate) struct SplatPass {
     layout: wgpu::BindGroupLayout,
     target_layout: wgpu::BindGroupLayout,
     resolve_layout: wgpu::BindGroupLayout,
@@ -32,50 +28,26 @@ pub struct SplatPass {
 
 impl SplatPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let system_layout = layout(
-            device,
-            "splat",
-            &[
-                storage(0, true, C),
-                storage(1, true, C),
-                storage(2, false, C),
-                uniform(3, C),
-                uniform(4, C),
-            ],
-        );
+        let slots = [
+            read_only::<Particle>(),
+            read_only::<u32>(),
+            read_write::<Counters>(),
+            uniform::<FrameUniforms>(),
+            uniform::<EffectParams>(),
+        ];
+        let system_layout = buffer_layout(device, "splat", C, &slots);
         let depth = wgpu::TextureSampleType::Float { filterable: false };
         let [sprites, sampler] = crate::sprites::layout_entries(3, C);
-        let target_layout = layout(
-            device,
-            "splat_target",
-            &[texture(0, depth, C), storage(1, false, C), sprites, sampler],
-        );
-        let resolve_layout = layout(
-            device,
-            "splat_resolve",
-            &[
-                storage(1, false, C),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: C,
-                    ty: wgpu::BindingType::StorageTexture {
-                        access: wgpu::StorageTextureAccess::WriteOnly,
-                        format: super::draw::PARTICLE_FORMAT,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                    },
-                    count: None,
-                },
-            ],
-        );
-        let splat = compute_pipeline_with(
-            device,
-            Shader::Splat,
-            "main",
-            &[&system_layout, &target_layout],
-            &[],
-        );
-        let resolve =
-            super::compute_pipeline_at(device, Shader::Splat, "resolve", 1, &resolve_layout);
+        let accum = read_write::<u32>().entry(1, C);
+        let target_entries = [texture(0, depth, C), accum, sprites, sampler];
+        let target_layout = layout(device, "splat_target", &target_entries);
+        let color = storage_texture(2, super::draw::PARTICLE_FORMAT, C);
+        let resolve_layout = layout(device, "splat_resolve", &[accum, color]);
+        let groups = [Some(&system_layout), Some(&target_layout)];
+        let splat = compute_pipeline(device, Shader::Splat, "main", &groups, &[]);
+        // the resolve uses group 1 only
+        let groups = [None, Some(&resolve_layout)];
+        let resolve = compute_pipeline(device, Shader::Splat, "resolve", &groups, &[]);
         SplatPass {
             layout: system_layout,
             target_layout,
@@ -87,7 +59,7 @@ impl SplatPass {
 
     /// Bytes of accumulators for a particle target of `size` texels.
     pub fn accum_bytes((w, h): (u32, u32)) -> u64 {
-        w as u64 * h as u64 * ACCUM_CHANNELS * 4
+        w as u64 * h as u64 * ACCUM_CHANNELS as u64 * 4
     }
 
     /// The target's accumulators ([`SplatPass::accum_bytes`], zeroed) with the bind groups
@@ -107,25 +79,18 @@ impl SplatPass {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let entry = |binding, resource| wgpu::BindGroupEntry { binding, resource };
-        let splat = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("splat_target"),
-            layout: &self.target_layout,
-            entries: &[
-                entry(0, wgpu::BindingResource::TextureView(depth)),
-                entry(1, accum.as_entire_binding()),
-                entry(3, wgpu::BindingResource::TextureView(&sprites.view)),
-                entry(4, wgpu::BindingResource::Sampler(&sprites.sampler)),
-            ],
-        });
-        let resolve = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("splat_resolve"),
-            layout: &self.resolve_layout,
-            entries: &[
-                entry(1, accum.as_entire_binding()),
-                entry(2, wgpu::BindingResource::TextureView(color)),
-            ],
-        });
+        let splat = [
+            (0, wgpu::BindingResource::TextureView(depth)),
+            (1, accum.as_entire_binding()),
+            (3, wgpu::BindingResource::TextureView(&sprites.view)),
+            (4, wgpu::BindingResource::Sampler(&sprites.sampler)),
+        ];
+        let resolve = [
+            (1, accum.as_entire_binding()),
+            (2, wgpu::BindingResource::TextureView(color)),
+        ];
+        let splat = bind(device, "splat_target", &self.target_layout, &splat);
+        let resolve = bind(device, "splat_resolve", &self.resolve_layout, &resolve);
         SplatTarget {
             size,
             _accum: accum,

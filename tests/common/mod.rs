@@ -1,5 +1,11 @@
-//! Shared helpers of the GPU tests: an adapter or a failure that says what to install.
+//! Shared helpers of the GPU tests: an adapter or a failure that says what to install, the
+//! program's host (demos, stand-in scene, offscreen target; the same code the `flurry`
+//! program runs, written against the public API), still subjects and golden images.
 #![allow(dead_code)]
+
+#[path = "../../src/app/host/mod.rs"]
+#[allow(unused_imports)]
+pub mod host;
 
 use flurry::GpuContext;
 
@@ -31,11 +37,11 @@ pub fn close3(a: glam::Vec3, b: glam::Vec3, tol: f32) -> bool {
     close(a.x, b.x, tol) && close(a.y, b.y, tol) && close(a.z, b.z, tol)
 }
 
-use flurry::app::Scene;
 use flurry::effect::*;
-use flurry::types::HostQuad;
+use flurry::glam::Vec3;
 use flurry::{Camera, Settings};
-use glam::Vec3;
+use host::stage::HostQuad;
+use host::Scene;
 
 /// `count` particles born at t = 0 in `shape` with one size range, colour and velocity,
 /// living 100 s: the still subjects of picture tests.
@@ -48,30 +54,15 @@ pub fn held(
 ) -> EmitterDesc {
     EmitterDesc {
         shape,
-        rate: 0.0,
-        bursts: vec![Burst {
-            time: 0.0,
-            count,
-            every: None,
-            cycles: None,
-        }],
+        bursts: vec![Burst::once(0.0, count)],
         velocity: Velocity::Linear {
             mean: velocity,
             variance: [0.0; 3],
         },
-        lifetime: Range::new(100.0, 0.0),
+        lifetime: Range::constant(100.0),
         size,
-        color: ColorRange {
-            mean: color,
-            variance: [0.0; 4],
-        },
-        rotation: Range::default(),
-        spin: Range::default(),
-        trigger: Trigger::Schedule,
-        over_life: None,
-        render: None,
-        sprite: None,
-        anchored: false,
+        color: ColorRange::constant(color),
+        ..Default::default()
     }
 }
 
@@ -80,23 +71,8 @@ pub fn still(name: &str, emitters: Vec<EmitterDesc>) -> EffectDesc {
     EffectDesc {
         name: name.into(),
         emitters,
-        forces: Forces {
-            gravity: [0.0; 3],
-            wind: [0.0; 3],
-            drag: 0.0,
-            turbulence: None,
-        },
-        integrator: Integrator::ExplicitEuler,
-        bounds: None,
-        over_life: OverLife::default(),
-        blend: Blend::Alpha,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
-        bodies: None,
-        self_gravity: None,
-        render: RenderMode::Billboard,
-        sprite: Sprite::Disc,
+        forces: Forces::NONE,
+        ..Default::default()
     }
 }
 
@@ -137,7 +113,7 @@ impl Render for Scene {
     fn render(mut self, gpu: &GpuContext) -> image::RgbaImage {
         self.frame(gpu, 0.01, true);
         self.frame(gpu, 0.01, true);
-        self.target.read_rgba(&gpu.device, &gpu.queue).unwrap()
+        self.image(gpu).unwrap()
     }
 }
 

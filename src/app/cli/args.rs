@@ -1,0 +1,207 @@
+//! The CLI's flags (clap).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::host::demos::{Demo, GalaxyMode};
+use crate::host::Stage;
+
+#[derive(Parser)]
+#[command(
+    name = "flurry",
+    version,
+    about = "GPU compute-driven particles on wgpu"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run a demo; renders headless to a PNG with --headless or when no display exists.
+    Demo(DemoArgs),
+    /// Simulate a demo or effect file and print counts as JSON (last line).
+    Stats(StatsArgs),
+    /// Time every GPU pass of a demo.
+    Profile(ProfileArgs),
+    /// Validate an effect file (exit 1 with the reasons when it is refused).
+    Check { file: PathBuf },
+}
+
+#[derive(Args)]
+pub struct Common {
+    /// Pool capacity (particles); 1 up to what the adapter's buffer limits allow.
+    #[arg(long, allow_hyphen_values = true)]
+    pub particles: Option<i64>,
+    /// Random seed; the same seed reproduces a run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u32,
+    /// Fixed time step in seconds (0 < dt <= 1); without it the clock is real time.
+    #[arg(long, allow_hyphen_values = true)]
+    pub dt: Option<f64>,
+    /// The host scene: empty, a ground plane at y = 0, or terrain (hills and pillars);
+    /// particles collide with it (default: the demo's own; rain and gun have the plane,
+    /// snow the terrain).
+    #[arg(long, value_enum)]
+    pub scene: Option<Stage>,
+    /// Galaxies (massive cores) in the galaxy demo's collision mode.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub bodies: Option<u32>,
+    /// Simulate steps per frame (each of dt / substeps).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub substeps: u32,
+    /// Galaxy gravity: massive cores and tracer stars, or all-pairs N-body (≤ 65,536 stars).
+    #[arg(long, value_enum, default_value_t = GalaxyMode::Collision)]
+    pub mode: GalaxyMode,
+}
+
+/// How particles reach the host's image.
+#[derive(Args)]
+pub struct RenderArgs {
+    /// Particle target resolution relative to the output: 1, 0.5 or 0.25.
+    #[arg(long, allow_hyphen_values = true)]
+    pub scale: Option<f64>,
+    /// Upsampling of the particle target: nearest-depth or bilinear.
+    #[arg(long, value_parser = ["nearest-depth", "bilinear"])]
+    pub upsample: Option<String>,
+    /// Largest projected radius, in particle-target pixels, drawn by the compute splat
+    /// (0..=16; 0: every particle as a triangle). Default 4.
+    #[arg(long, allow_hyphen_values = true)]
+    pub splat: Option<f64>,
+}
+
+impl RenderArgs {
+    pub fn settings(&self) -> Result<flurry::Settings, flurry::Error> {
+        let mut s = flurry::Settings::default();
+        if let Some(x) = self.scale {
+            s.scale = flurry::Scale::from_value("--scale", x)?;
+        }
+        if self.upsample.as_deref() == Some("bilinear") {
+            s.upsample = flurry::Upsample::Bilinear;
+        }
+        if let Some(r) = self.splat {
+            let max = flurry::MAX_SPLAT_RADIUS as f64;
+            if !(0.0..=max).contains(&r) {
+                let range = format!("0 <= pixels <= {max}");
+                return Err(flurry::Invalid::new("--splat", r, range).into());
+            }
+            s.splat_radius = r as f32;
+        }
+        Ok(s)
+    }
+}
+
+#[derive(Args)]
+pub struct DemoArgs {
+    pub demo: Demo,
+    /// An effect file shown in place of the demo's own effect (its camera and scene stay).
+    #[arg(long)]
+    pub effect: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+    /// Output size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
+    pub size: (i64, i64),
+    #[command(flatten)]
+    pub render: RenderArgs,
+    /// Render offscreen and write a PNG instead of opening a window.
+    #[arg(long)]
+    pub headless: bool,
+    /// Frames to render headless.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub frames: u32,
+    /// PNG path for headless output (default flurry-<demo>.png).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct StatsArgs {
+    /// A built-in demo (or use --effect).
+    #[arg(required_unless_present = "effect", conflicts_with = "effect")]
+    pub demo: Option<Demo>,
+    /// An effect file in RON.
+    #[arg(long)]
+    pub effect: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub frames: u32,
+    /// Write the GPU state after the last frame as JSON.
+    #[arg(long)]
+    pub dump: Option<PathBuf>,
+}
+
+/// What `profile` measures: a demo's passes, or the sort on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProfileTarget {
+    Snow,
+    Fireworks,
+    Rain,
+    Gun,
+    Galaxy,
+    /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
+    Sort,
+    /// Many small alpha-blended effects in one renderer (--effects N): what adding one
+    /// costs and what a frame costs the CPU.
+    Effects,
+}
+
+impl ProfileTarget {
+    pub fn demo(self) -> Option<Demo> {
+        match self {
+            ProfileTarget::Snow => Some(Demo::Snow),
+            ProfileTarget::Fireworks => Some(Demo::Fireworks),
+            ProfileTarget::Rain => Some(Demo::Rain),
+            ProfileTarget::Gun => Some(Demo::Gun),
+            ProfileTarget::Galaxy => Some(Demo::Galaxy),
+            ProfileTarget::Sort | ProfileTarget::Effects => None,
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct ProfileArgs {
+    pub target: ProfileTarget,
+    /// Keys to sort (`profile sort`).
+    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u32).range(1..))]
+    pub keys: u32,
+    /// Effects added to one renderer (`profile effects`), 1..=4096.
+    #[arg(long, allow_hyphen_values = true)]
+    pub effects: Option<i64>,
+    /// Profile the demo with its depth collision switched off (to measure what it costs).
+    #[arg(long)]
+    pub no_collision: bool,
+    /// Alternating runs of each sort (`profile sort`).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+    #[command(flatten)]
+    pub common: Common,
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub frames: u32,
+    /// Target size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
+    pub size: (i64, i64),
+    #[command(flatten)]
+    pub render: RenderArgs,
+    /// Timing mode; default: cpu-sync on CPU adapters, gpu-timestamps elsewhere.
+    #[arg(long, value_parser = ["gpu-timestamps", "cpu-sync"])]
+    pub timing: Option<String>,
+    /// Write the results as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Write every timed pass as a chrome://tracing / Perfetto JSON trace.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+}
+
+pub fn parse_size(s: &str) -> Result<(i64, i64), String> {
+    let err = || format!("--size {s}: expected WIDTHxHEIGHT, e.g. 1280x720");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(err)?;
+    Ok((
+        w.trim().parse().map_err(|_| err())?,
+        h.trim().parse().map_err(|_| err())?,
+    ))
+}

@@ -1,0 +1,92 @@
+//! `flurry demo`: a demo in a window, or headless to a PNG (asked for, or no display).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use flurry::effect::EffectDesc;
+
+use super::args::DemoArgs;
+use super::{has_display, setup};
+use crate::host::scene::check_size;
+use crate::host::AppError;
+use crate::progress::Progress;
+use crate::window::{self, NoDisplay, WindowOptions};
+
+pub fn run(mut a: DemoArgs) -> Result<(), AppError> {
+    a.demo = a.common.mode.apply(a.demo)?;
+    let effect = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
+    let (gpu, capacity, dt) = setup(&a.common, a.demo.default_particles())?;
+    let size = check_size(&gpu, a.size.0, a.size.1)?;
+    let settings = a.render.settings()?;
+    if !a.headless {
+        if !has_display() {
+            out!("no display (DISPLAY / WAYLAND_DISPLAY unset): rendering headless");
+        } else {
+            let options = WindowOptions {
+                demo: a.demo,
+                stage: a.common.scene.unwrap_or(a.demo.default_stage()),
+                capacity,
+                seed: a.common.seed,
+                settings,
+                dt,
+                size,
+                substeps: a.common.substeps,
+                galaxies: a.common.bodies,
+            };
+            drop(gpu);
+            match window::run(options, effect.clone()) {
+                Ok(()) => return Ok(()),
+                Err(Err(e)) => return Err(e),
+                Err(Ok(NoDisplay(why))) => {
+                    out!("cannot open a window ({why}): rendering headless");
+                    return headless(a, effect.as_ref(), capacity, dt, size, settings);
+                }
+            }
+        }
+    }
+    headless(a, effect.as_ref(), capacity, dt, size, settings)
+}
+
+fn headless(
+    a: DemoArgs,
+    effect: Option<&EffectDesc>,
+    capacity: u32,
+    dt: Option<f32>,
+    size: (u32, u32),
+    settings: flurry::Settings,
+) -> Result<(), AppError> {
+    let gpu = flurry::GpuContext::new_headless()?;
+    let mut scene = super::demo_scene(&gpu, a.demo, &a.common, capacity, size, false, effect)?
+        .with_settings(settings);
+    // headless frames advance at 60 Hz unless --dt says otherwise
+    let dt = dt.unwrap_or(a.demo.default_dt());
+    let out = a
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("flurry-{}.png", a.demo.name())));
+    super::check_writable("--out", Some(&out))?;
+    let start = Instant::now();
+    let mut progress = Progress::new(a.demo.name(), a.frames);
+    for done in 0..a.frames {
+        scene.frame(&gpu, dt, true);
+        if progress.shown() {
+            // the line follows the GPU, not the queue of recorded frames
+            gpu.wait()?;
+            progress.frame(done + 1);
+        }
+    }
+    gpu.wait()?;
+    drop(progress);
+    scene.target.save_png(&gpu, &out)?;
+    out!(
+        "{}: {} frames of {} particles at {}x{} on {} in {:.2} s; wrote {}",
+        a.demo.name(),
+        a.frames,
+        capacity,
+        size.0,
+        size.1,
+        gpu.adapter_name(),
+        start.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(())
+}

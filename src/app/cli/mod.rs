@@ -1,0 +1,172 @@
+//! The `flurry` subcommands, one file each, and what they share.
+
+/// `println!` that shrugs off a closed stdout (`flurry stats snow | head -c 0`): the reader
+/// has gone, which is no failure of the command, and no panic either.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+pub mod args;
+pub mod demo;
+pub mod profile;
+pub mod profile_effects;
+pub mod profile_sort;
+pub mod stats;
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use flurry::effect::EffectDesc;
+use flurry::{Error, GpuContext, Invalid, ParticleRenderer};
+
+use crate::host::demos::Demo;
+use crate::host::{AppError, Scene};
+use args::Common;
+
+pub fn check(file: &std::path::Path) -> ExitCode {
+    match EffectDesc::from_file(file) {
+        Ok(desc) => {
+            let n = desc.emitters.len();
+            let s = if n == 1 { "" } else { "s" };
+            out!("{}: ok ({n} emitter{s})", file.display());
+            ExitCode::SUCCESS
+        }
+        Err(Error::Io { path, source }) => {
+            eprintln!("error: {}: {source}", path.display());
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Validated `--particles`, `--dt` and the GPU.
+pub fn setup(
+    common: &Common,
+    default_particles: u32,
+) -> Result<(GpuContext, u32, Option<f32>), AppError> {
+    let dt = match common.dt {
+        None => None,
+        Some(dt) if dt.is_finite() && dt > 0.0 && dt <= 1.0 => Some(dt as f32),
+        Some(dt) => return Err(Invalid::new("--dt", dt, "0 < dt <= 1 seconds").into()),
+    };
+    let gpu = GpuContext::new_headless()?;
+    let requested = common.particles.unwrap_or(default_particles as i64);
+    if requested < 1 {
+        let max = ParticleRenderer::max_capacity(&gpu.device);
+        let allowed = format!("1..={max} on {}", gpu.adapter_name());
+        return Err(Invalid::new("--particles", requested, allowed).into());
+    }
+    let capacity = ParticleRenderer::check_capacity(&gpu.device, "--particles", requested as u64)?;
+    Ok((gpu, capacity, dt))
+}
+
+/// Refuse an output `path` given by `flag` that cannot be written, before a long run
+/// starts: its directory is made if missing, and a file beside it must be creatable.
+pub fn check_writable(flag: &str, path: Option<&std::path::Path>) -> Result<(), AppError> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    let refuse = |why: String| -> AppError {
+        Invalid::new(
+            flag,
+            path.display(),
+            format!("a file that can be written ({why})"),
+        )
+        .into()
+    };
+    if path.is_dir() {
+        return Err(refuse("it is a directory".into()));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| refuse(e.to_string()))?;
+    }
+    let mut probe = path.as_os_str().to_owned();
+    probe.push(".partial");
+    std::fs::write(&probe, b"").map_err(|e| refuse(e.to_string()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Write `contents` to `path` whole: into a temporary file beside it, then renamed over
+/// it, so a reader never sees half a file.
+pub fn write_file(path: &std::path::Path, contents: String) -> Result<(), AppError> {
+    let io = |source| AppError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    std::fs::write(&partial, contents).map_err(io)?;
+    std::fs::rename(&partial, path).map_err(io)
+}
+
+/// Frame clock: fixed `dt`, or the real time since the previous frame (capped at 0.1 s).
+pub struct Clock {
+    fixed: Option<f32>,
+    last: Instant,
+}
+
+impl Clock {
+    pub fn new(fixed: Option<f32>) -> Self {
+        Clock {
+            fixed,
+            last: Instant::now(),
+        }
+    }
+
+    pub fn tick(&mut self) -> f32 {
+        let now = Instant::now();
+        let real = (now - self.last).as_secs_f32().clamp(1e-4, 0.1);
+        self.last = now;
+        self.fixed.unwrap_or(real)
+    }
+}
+
+pub fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+/// A demo's scene as the flags ask: `--scene`, `--bodies`, `--substeps`, an `--effect`
+/// file in place of the demo's own effect, and with `no_collision` its depth collision
+/// left out.
+pub fn demo_scene(
+    gpu: &GpuContext,
+    demo: Demo,
+    common: &Common,
+    capacity: u32,
+    size: (u32, u32),
+    no_collision: bool,
+    effect: Option<&EffectDesc>,
+) -> Result<Scene, AppError> {
+    let stage = common.scene.unwrap_or(demo.default_stage());
+    let mut desc = match (demo, common.bodies) {
+        _ if effect.is_some() => effect.cloned().unwrap_or_else(|| demo.effect(capacity)),
+        (Demo::Galaxy, Some(m)) => crate::host::demos::galaxy::effect_with(capacity, m),
+        (_, Some(_)) => {
+            return Err(Invalid::new(
+                "--bodies",
+                common.bodies.unwrap_or_default(),
+                "with the galaxy demo's collision mode only",
+            )
+            .into())
+        }
+        _ => demo.effect_in(stage, capacity),
+    };
+    if no_collision {
+        desc.collision = None;
+    }
+    let camera = |aspect| demo.camera_in(stage, aspect);
+    let mut scene = Scene::new(gpu, &desc, capacity, common.seed, size, camera)?;
+    scene.background = demo.background();
+    stage.apply(&mut scene.target.scene);
+    scene.renderer.set_substeps(common.substeps);
+    Ok(scene)
+}

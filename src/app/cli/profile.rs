@@ -1,0 +1,125 @@
+//! `flurry profile`: time every GPU pass of a demo.
+
+use serde_json::json;
+
+use flurry::{wgpu, Invalid};
+
+use super::args::{ProfileArgs, ProfileTarget};
+use super::{check_writable, setup, write_file};
+use crate::host::demos::Demo;
+use crate::host::scene::check_size;
+use crate::host::timing::{memcpy_gb_s, Timing};
+use crate::host::AppError;
+use crate::progress::Progress;
+
+pub fn run(a: ProfileArgs) -> Result<(), AppError> {
+    check_writable("--json", a.json.as_deref())?;
+    check_writable("--trace", a.trace.as_deref())?;
+    match a.target.demo() {
+        Some(demo) => {
+            let demo = a.common.mode.apply(demo)?;
+            passes(a, demo)
+        }
+        None if a.target == ProfileTarget::Effects => super::profile_effects::run(a),
+        None => super::profile_sort::run(a),
+    }
+}
+
+fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
+    super::profile_effects::refuse_effects_flag(&a)?;
+    let (gpu, capacity, dt) = setup(&a.common, demo.default_particles())?;
+    let size = check_size(&gpu, a.size.0, a.size.1)?;
+    let has_ts = gpu
+        .device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY);
+    let timing = match a.timing.as_deref() {
+        Some("cpu-sync") => Timing::CpuSync,
+        Some(_) if !has_ts => {
+            return Err(Invalid::new(
+                "--timing",
+                "gpu-timestamps",
+                "cpu-sync (this adapter has no timestamp queries)",
+            )
+            .into())
+        }
+        Some(_) => Timing::GpuTimestamps,
+        None => Timing::default_for(gpu.is_cpu(), has_ts),
+    };
+    let settings = a.render.settings()?;
+    let mut scene = super::demo_scene(&gpu, demo, &a.common, capacity, size, a.no_collision, None)?
+        .with_settings(settings);
+    let dt = dt.unwrap_or(demo.default_dt());
+    // warm-up: fill the pool, compile pipelines
+    for _ in 0..3 {
+        scene.frame(&gpu, dt, true);
+    }
+    gpu.wait()?;
+    let mut progress = Progress::new(demo.name(), a.frames);
+    let samples = scene.profile(&gpu, a.frames, dt, timing, |done| progress.frame(done))?;
+    drop(progress);
+    let snap = scene.snapshot(&gpu)?;
+    let alive = snap.counters.alive;
+    let memcpy = memcpy_gb_s();
+    out!(
+        "{} on {} ({}), {} particles ({} alive), {} frames, {}x{}",
+        demo.name(),
+        gpu.adapter_name(),
+        timing.name(),
+        capacity,
+        alive,
+        a.frames,
+        size.0,
+        size.1
+    );
+    out!(
+        "{:<10} {:>10} {:>10} {:>10}",
+        "pass",
+        "median ms",
+        "min",
+        "max"
+    );
+    let mut passes = serde_json::Map::new();
+    let mut frame_ms = 0.0;
+    let mut simulate_ms = 0.0;
+    for (name, med, lo, hi) in samples.summary() {
+        out!("{name:<10} {med:>10.3} {lo:>10.3} {hi:>10.3}");
+        match name.as_str() {
+            "frame" => frame_ms = med,
+            _ => {
+                if name == "simulate" {
+                    simulate_ms = med;
+                }
+                passes.insert(name, json!(med));
+            }
+        }
+    }
+    // simulate reads and writes each particle (64 B + 64 B) and one index in, one out
+    let simulate_gb_s = alive as f64 * 136.0 / (simulate_ms * 1e-3) / 1e9;
+    out!("memcpy {memcpy:.1} GB/s (read + write); simulate moves {simulate_gb_s:.1} GB/s ({:.0}% of it)",
+        100.0 * simulate_gb_s / memcpy);
+    let mut report = json!({"adapter": gpu.adapter_name(), "timing": timing.name(), "particles": capacity,
+        "alive": alive, "frames": a.frames, "scale": settings.scale.value(), "size": [size.0, size.1], "passes": passes,
+        "frame_ms": frame_ms, "memcpy_gb_s": memcpy, "simulate_gb_s": simulate_gb_s});
+    if let Some(gravity_ms) = report["passes"]["gravity"].as_f64() {
+        // all-pairs gravity: N² interactions a step, 20 flops each by convention
+        let per_s = (alive as f64).powi(2) / (gravity_ms * 1e-3);
+        out!(
+            "gravity: {:.3e} interactions/s, {:.1} GFLOP/s",
+            per_s,
+            per_s * 20.0 / 1e9
+        );
+        report["interactions_per_s"] = json!(per_s);
+        report["gflops"] = json!(per_s * 20.0 / 1e9);
+    }
+    if let Some(path) = &a.trace {
+        write_file(path, samples.chrome_trace())?;
+    }
+    if let Some(path) = &a.json {
+        write_file(
+            path,
+            serde_json::to_string_pretty(&report).unwrap_or_default(),
+        )?;
+    }
+    Ok(())
+}

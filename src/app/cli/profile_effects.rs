@@ -1,0 +1,151 @@
+//! `flurry profile effects --effects N [--particles P]`: what many small effects cost a
+//! host: the time of each `add_effect`, and update + encode per frame on the CPU.
+
+use std::time::Instant;
+
+use serde_json::json;
+
+use flurry::effect::*;
+use flurry::{glam, Camera, Invalid, ParticleRenderer};
+
+use super::args::{ProfileArgs, ProfileTarget};
+use super::{setup, write_file};
+use crate::host::scene::check_size;
+use crate::host::timing::median;
+use crate::host::{AppError, HeadlessTarget};
+use crate::progress::Progress;
+
+/// Most effects `profile effects` adds.
+const MAX_EFFECTS: i64 = 4096;
+/// Particles per effect when `--particles` is not given.
+const DEFAULT_PARTICLES: u32 = 1024;
+
+/// `--effects` belongs to `profile effects` only.
+pub fn refuse_effects_flag(a: &ProfileArgs) -> Result<(), AppError> {
+    match a.effects {
+        Some(n) if a.target != ProfileTarget::Effects => {
+            Err(Invalid::new("--effects", n, "with `flurry profile effects` only").into())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A small alpha-blended puff of `capacity` particles at `at`: the pool stays about full
+/// (rate × mean lifetime = capacity), so every effect has work every frame.
+pub fn puff(at: [f32; 3], capacity: u32) -> EffectDesc {
+    let lifetime = 1.5;
+    EffectDesc {
+        name: "puff".into(),
+        emitters: vec![EmitterDesc {
+            shape: Shape::Sphere {
+                center: at,
+                radius: 0.3,
+                surface: false,
+            },
+            rate: 0.9 * capacity as f32 / lifetime,
+            velocity: Velocity::Linear {
+                mean: [0.0, 0.8, 0.0],
+                variance: [0.3, 0.2, 0.3],
+            },
+            lifetime: Range::new(lifetime, 0.3),
+            size: Range::new(0.12, 0.03),
+            color: ColorRange::new([1.0, 0.55, 0.2, 0.6], [0.0, 0.1, 0.1, 0.1]),
+            rotation: Range::new(0.0, std::f32::consts::PI),
+            spin: Range::new(0.0, 1.0),
+            ..Default::default()
+        }],
+        forces: Forces::NONE,
+        over_life: OverLife {
+            color_end: [1.0, 1.0, 1.0, 0.0],
+            size_end: 1.5,
+        },
+        ..Default::default()
+    }
+}
+
+pub fn run(a: ProfileArgs) -> Result<(), AppError> {
+    let n = match a.effects {
+        Some(n) if (1..=MAX_EFFECTS).contains(&n) => n as u32,
+        Some(n) => return Err(Invalid::new("--effects", n, format!("1..={MAX_EFFECTS}")).into()),
+        None => {
+            let why = format!("1..={MAX_EFFECTS} (required by `profile effects`)");
+            return Err(Invalid::new("--effects", "none", why).into());
+        }
+    };
+    let (gpu, particles, dt) = setup(&a.common, DEFAULT_PARTICLES)?;
+    let size = check_size(&gpu, a.size.0, a.size.1)?;
+    let target = HeadlessTarget::new(&gpu.device, size.0, size.1);
+    let mut renderer =
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, a.render.settings()?);
+    // the effects on a square grid in front of the camera, 2 m apart
+    let side = (n as f32).sqrt().ceil() as u32;
+    let mut add_ms = Vec::with_capacity(n as usize);
+    let mut progress = Progress::new("adding effects", n);
+    for i in 0..n {
+        let (x, y) = ((i % side) as f32, (i / side) as f32);
+        let half = 0.5 * (side - 1) as f32;
+        let at = [2.0 * (x - half), 2.0 * (y - half), 0.0];
+        let desc = puff(at, particles);
+        let start = Instant::now();
+        renderer.add_effect(&gpu.device, &gpu.queue, &desc, particles, a.common.seed + i)?;
+        add_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        progress.frame(i + 1);
+    }
+    drop(progress);
+    let reach = side as f32 * 2.0;
+    let camera = Camera::look_at(
+        glam::Vec3::new(0.0, 0.0, 1.2 * reach + 3.0),
+        glam::Vec3::ZERO,
+        target.aspect(),
+    );
+    let dt = dt.unwrap_or(1.0 / 60.0);
+    let (mut encode_us, mut frame_ms) = (vec![], vec![]);
+    let mut progress = Progress::new(format!("{n} effects"), a.frames + 3);
+    // three frames of warm-up (pools fill, the merged sort is built), then the measured ones
+    for frame in 0..a.frames + 3 {
+        let start = Instant::now();
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+        let cpu = Instant::now();
+        renderer.update(&gpu.device, &gpu.queue, dt, &camera, size);
+        renderer.encode(&gpu.device, &mut encoder, &target.frame());
+        let cpu = cpu.elapsed();
+        gpu.queue.submit([encoder.finish()]);
+        gpu.wait()?;
+        if frame >= 3 {
+            encode_us.push(cpu.as_secs_f64() * 1e6);
+            frame_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        progress.frame(frame + 1);
+    }
+    drop(progress);
+    let add_first = add_ms[0];
+    // with one effect there is no rest
+    let add_rest = (n > 1).then(|| median(&add_ms[1..]));
+    let (encode, frame) = (median(&encode_us), median(&frame_ms));
+    out!(
+        "{n} effects of {particles} particles on {}, {} frames at {}x{}",
+        gpu.adapter_name(),
+        a.frames,
+        size.0,
+        size.1
+    );
+    let nth = |k: usize| add_ms.get(k).map_or("-".into(), |t| format!("{t:.2} ms"));
+    let rest = add_rest.map_or("-".into(), |t| format!("{t:.2} ms"));
+    out!(
+        "add_effect: first {add_first:.2} ms, second {}, tenth {}, median of the rest {rest}",
+        nth(1),
+        nth(9)
+    );
+    out!("update + encode on the CPU {encode:.1} µs a frame (median); frame {frame:.2} ms");
+    let report = json!({"effects": n, "particles_per_effect": particles, "add_first_ms": add_first,
+        "add_rest_ms": add_rest, "encode_cpu_us": encode, "frame_ms": frame, "add_ms": add_ms,
+        "adapter": gpu.adapter_name(), "frames": a.frames, "size": [size.0, size.1]});
+    if let Some(path) = &a.json {
+        write_file(
+            path,
+            serde_json::to_string_pretty(&report).unwrap_or_default(),
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! `flurry stats`: simulate, print counts as JSON, optionally dump the pool.
+
+use serde_json::json;
+
+use flurry::effect::EffectDesc;
+use flurry::{glam, Camera, Particle};
+
+use super::args::StatsArgs;
+use super::{check_writable, setup, write_file, Clock};
+use crate::host::demos::Demo;
+use crate::host::{AppError, Scene, Stage};
+use crate::progress::Progress;
+
+pub fn run(a: StatsArgs) -> Result<(), AppError> {
+    check_writable("--dump", a.dump.as_deref())?;
+    let file_desc = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
+    let demo = a.demo.map(|d| a.common.mode.apply(d)).transpose()?;
+    let default_particles = demo.map_or(16_384, Demo::default_particles);
+    let (gpu, capacity, dt) = setup(&a.common, default_particles)?;
+    let size = (320, 240);
+    let (mut scene, name) = match (demo, file_desc) {
+        (Some(d), _) => (
+            super::demo_scene(&gpu, d, &a.common, capacity, size, false, None)?,
+            d.name().to_string(),
+        ),
+        (None, Some(desc)) => {
+            let stage = a.common.scene.unwrap_or_default();
+            let cam = |aspect| match stage {
+                Stage::Empty => {
+                    Camera::look_at(glam::Vec3::new(0.0, 5.0, 15.0), glam::Vec3::ZERO, aspect)
+                }
+                Stage::Plane | Stage::Terrain => Demo::Snow.camera_in(stage, aspect),
+            };
+            let mut scene = Scene::new(&gpu, &desc, capacity, a.common.seed, size, cam)?;
+            stage.apply(&mut scene.target.scene);
+            (scene, desc.name)
+        }
+        (None, None) => unreachable!("clap requires a demo or --effect"),
+    };
+    scene.renderer.set_substeps(a.common.substeps); // also for --effect files
+    let mut clock = Clock::new(dt);
+    let mut progress = Progress::new(&name, a.frames);
+    for done in 0..a.frames {
+        let dt = clock.tick();
+        scene.frame(&gpu, dt, false);
+        if progress.shown() {
+            gpu.wait()?;
+            progress.frame(done + 1);
+        }
+    }
+    drop(progress);
+    let snap = scene.snapshot(&gpu)?;
+    let s = snap.stats;
+    let settled = snap
+        .alive
+        .iter()
+        .filter(|&&i| snap.particles[i as usize].flags & Particle::SETTLED != 0)
+        .count();
+    if let Some(path) = &a.dump {
+        let alive: Vec<_> = snap
+            .alive
+            .iter()
+            .map(|&i| {
+                let p = &snap.particles[i as usize];
+                json!({"index": i, "id": p.id, "pos": p.pos.to_array(), "vel": p.vel.to_array(),
+                       "age": p.age, "lifetime": p.lifetime,
+                       "settled": p.flags & Particle::SETTLED != 0})
+            })
+            .collect();
+        let dump = json!({
+            "capacity": capacity,
+            "alive": alive,
+            "dead": snap.dead,
+            "visible_sorted": snap.visible.iter().map(|pair| pair[1]).collect::<Vec<_>>(),
+            "visible_splatted": snap.splat,
+            "camera": {"eye": scene.camera.eye.to_array(),
+                       "view_proj": scene.camera.view_proj().to_cols_array()},
+        });
+        write_file(path, dump.to_string())?;
+    }
+    out!(
+        "{}",
+        json!({"demo": name, "capacity": capacity, "frames": a.frames, "alive": s.alive,
+               "dead": s.dead, "visible": s.visible, "splatted": s.splatted, "emitted_total": s.emitted_total,
+               "dropped_total": s.dropped_total, "killed_total": s.killed_total,
+               "requested_total": s.requested_total, "hits_total": snap.counters.hits,
+               "settled": settled})
+    );
+    Ok(())
+}

@@ -1,0 +1,167 @@
+//! Built-in demos: an effect sized to the pool, a camera and a background.
+
+mod fireworks;
+pub mod galaxy;
+pub mod gun;
+mod rain;
+mod snow;
+
+use flurry::effect::EffectDesc;
+use flurry::glam::Vec3;
+use flurry::{Camera, Invalid};
+
+use super::stage::{ground, Stage, TERRAIN};
+
+/// The demos `flurry demo|stats|profile` know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Demo {
+    /// Snow in a wrapping box around the camera (seeds 000, 001, 002).
+    Snow,
+    /// Additive bursts with random colours (seed 001).
+    Fireworks,
+    /// Rain streaks with splashes spawned on the GPU where drops hit the ground (seed 002).
+    Rain,
+    /// The particle gun: bullets from the camera along its look direction (seed 001).
+    Gun,
+    /// Two disk galaxies colliding: massive cores, a million tracer stars (seed 000).
+    Galaxy,
+    /// The galaxy's N-body mode (`--mode nbody`): two self-gravitating star clusters.
+    #[value(skip)]
+    Nbody,
+}
+
+/// How the galaxy demo computes gravity (`--mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum GalaxyMode {
+    /// Massive cores pulling massless tracer stars (O(N·M)).
+    #[default]
+    Collision,
+    /// All-pairs gravity between at most 65,536 stars (O(N²)).
+    Nbody,
+}
+
+impl GalaxyMode {
+    /// The demo a `--mode` turns `demo` into; N-body mode exists for the galaxy only.
+    pub fn apply(self, demo: Demo) -> Result<Demo, Invalid> {
+        match (self, demo) {
+            (GalaxyMode::Collision, d) => Ok(d),
+            (GalaxyMode::Nbody, Demo::Galaxy | Demo::Nbody) => Ok(Demo::Nbody),
+            (GalaxyMode::Nbody, d) => Err(Invalid::new(
+                "--mode",
+                "nbody",
+                format!("with the galaxy demo only (not {})", d.name()),
+            )),
+        }
+    }
+}
+
+impl Demo {
+    pub fn name(self) -> &'static str {
+        match self {
+            Demo::Snow => "snow",
+            Demo::Fireworks => "fireworks",
+            Demo::Rain => "rain",
+            Demo::Gun => "gun",
+            Demo::Galaxy => "galaxy",
+            Demo::Nbody => "nbody",
+        }
+    }
+
+    /// The effect, scaled so that `capacity` particles are about what it needs.
+    pub fn effect(self, capacity: u32) -> EffectDesc {
+        match self {
+            Demo::Snow => snow::effect(capacity),
+            Demo::Fireworks => fireworks::effect(capacity),
+            Demo::Rain => rain::effect(capacity),
+            Demo::Gun => gun::effect(&gun::player(16.0 / 9.0), true),
+            Demo::Galaxy => galaxy::effect(capacity),
+            Demo::Nbody => galaxy::nbody_effect(capacity),
+        }
+    }
+
+    /// The effect for `stage`: over the plane it collides with the ground.
+    pub fn effect_in(self, stage: Stage, capacity: u32) -> EffectDesc {
+        match (self, stage) {
+            (_, Stage::Empty) => self.effect(capacity),
+            (Demo::Snow, Stage::Plane) => snow::effect_over_ground(capacity),
+            (Demo::Snow, Stage::Terrain) => snow::effect_over_terrain(capacity),
+            (_, Stage::Terrain) => self.effect(capacity),
+            (Demo::Fireworks, Stage::Plane) => fireworks::effect_over_ground(capacity),
+            (Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun, Stage::Plane) => {
+                self.effect(capacity)
+            }
+        }
+    }
+
+    /// The camera for `stage`: over the plane it looks down at the ground.
+    pub fn camera_in(self, stage: Stage, aspect: f32) -> Camera {
+        let look = |eye: Vec3, target: Vec3| Camera::look_at(eye, target, aspect);
+        match (self, stage) {
+            (_, Stage::Empty) => self.camera(aspect),
+            (Demo::Snow, Stage::Plane) => look(Vec3::new(0.0, 6.0, 14.0), Vec3::ZERO),
+            (Demo::Snow, Stage::Terrain) => {
+                let eye = Vec3::new(0.0, ground(0.0, 10.0) + 2.2, 10.0);
+                look(eye, Vec3::new(0.0, ground(0.0, -8.0) + 1.2, -8.0))
+            }
+            (_, Stage::Terrain) => self.camera(aspect),
+            (Demo::Fireworks, Stage::Plane) => {
+                look(Vec3::new(0.0, 4.0, 12.0), Vec3::new(0.0, 4.0, -14.0))
+            }
+            (Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun, Stage::Plane) => {
+                self.camera(aspect)
+            }
+        }
+    }
+
+    /// The demo's camera for a target of `aspect` = width / height.
+    pub fn camera(self, aspect: f32) -> Camera {
+        match self {
+            Demo::Snow => snow::camera(aspect),
+            Demo::Fireworks => fireworks::camera(aspect),
+            Demo::Rain => rain::camera(aspect),
+            Demo::Gun => gun::camera(aspect),
+            Demo::Galaxy | Demo::Nbody => galaxy::camera(aspect),
+        }
+    }
+
+    /// Clear colour behind the particles (linear RGB).
+    pub fn background(self) -> [f64; 4] {
+        match self {
+            Demo::Snow => [0.012, 0.018, 0.035, 1.0],
+            Demo::Fireworks => [0.002, 0.002, 0.008, 1.0],
+            Demo::Rain => [0.008, 0.01, 0.016, 1.0],
+            Demo::Gun => [0.01, 0.012, 0.02, 1.0],
+            Demo::Galaxy | Demo::Nbody => [0.0005, 0.0005, 0.0015, 1.0],
+        }
+    }
+
+    /// Default pool size.
+    pub fn default_particles(self) -> u32 {
+        match self {
+            Demo::Snow => 65_536,
+            Demo::Fireworks => 65_536,
+            Demo::Galaxy => 1_048_576,
+            Demo::Nbody => 16_384,
+            Demo::Rain => 65_536,
+            Demo::Gun => 4_096,
+        }
+    }
+
+    /// The host scene the demo runs in when `--scene` is not given (rain needs ground).
+    pub fn default_stage(self) -> Stage {
+        match self {
+            Demo::Rain | Demo::Gun => Stage::Plane,
+            Demo::Snow => Stage::Terrain,
+            _ => Stage::Empty,
+        }
+    }
+
+    /// Seconds (simulation time units) per frame when the run asks for a fixed step
+    /// without giving one.
+    pub fn default_dt(self) -> f32 {
+        match self {
+            Demo::Galaxy | Demo::Nbody => 0.02,
+            _ => 1.0 / 60.0,
+        }
+    }
+}

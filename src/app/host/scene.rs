@@ -1,0 +1,245 @@
+//! One headless run: a renderer with one effect, a camera and an offscreen host, stepped a
+//! frame at a time, read back or timed pass by pass.
+
+use std::time::Instant;
+
+use flurry::effect::EffectDesc;
+use flurry::{
+    wgpu, Camera, EffectId, GpuContext, Invalid, ParticleRenderer, Pass, PoolSnapshot, Settings,
+};
+
+use super::demos::Demo;
+use super::error::{AppError, Result};
+use super::headless::HeadlessTarget;
+use super::stage::Stage;
+use super::timing::{Samples, Timing};
+
+/// A renderer with one effect, a camera and an offscreen host: one headless run.
+pub struct Scene {
+    pub renderer: ParticleRenderer,
+    /// The scene's effect.
+    pub effect: EffectId,
+    pub target: HeadlessTarget,
+    pub camera: Camera,
+    /// The host's clear colour (linear).
+    pub background: [f64; 4],
+}
+
+/// Check a `--size` against the device.
+pub fn check_size(gpu: &GpuContext, width: i64, height: i64) -> Result<(u32, u32)> {
+    let max = gpu.device.limits().max_texture_dimension_2d as i64;
+    if !(1..=max).contains(&width) || !(1..=max).contains(&height) {
+        return Err(Invalid::new(
+            "--size",
+            format!("{width}x{height}"),
+            format!("1..={max} in each dimension on {}", gpu.adapter_name()),
+        )
+        .into());
+    }
+    Ok((width as u32, height as u32))
+}
+
+impl Scene {
+    /// `desc` with `capacity` particles seen by `camera(aspect)` over a black background.
+    pub fn new(
+        gpu: &GpuContext,
+        desc: &EffectDesc,
+        capacity: u32,
+        seed: u32,
+        (width, height): (u32, u32),
+        camera: impl FnOnce(f32) -> Camera,
+    ) -> Result<Self> {
+        let target = HeadlessTarget::new(&gpu.device, width, height);
+        let mut renderer =
+            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default());
+        let effect = renderer.add_effect(&gpu.device, &gpu.queue, desc, capacity, seed)?;
+        Ok(Scene {
+            renderer,
+            effect,
+            camera: camera(target.aspect()),
+            target,
+            background: [0.0, 0.0, 0.0, 1.0],
+        })
+    }
+
+    /// A built-in demo's effect, camera and background in the empty scene.
+    pub fn for_demo(
+        gpu: &GpuContext,
+        demo: Demo,
+        capacity: u32,
+        seed: u32,
+        size: (u32, u32),
+    ) -> Result<Self> {
+        Self::for_demo_in(gpu, demo, Stage::Empty, capacity, seed, size)
+    }
+
+    /// A built-in demo on a host stage (`--scene`).
+    pub fn for_demo_in(
+        gpu: &GpuContext,
+        demo: Demo,
+        stage: Stage,
+        capacity: u32,
+        seed: u32,
+        size: (u32, u32),
+    ) -> Result<Self> {
+        let desc = demo.effect_in(stage, capacity);
+        let camera = |a| demo.camera_in(stage, a);
+        let mut scene = Self::new(gpu, &desc, capacity, seed, size, camera)?;
+        scene.background = demo.background();
+        stage.apply(&mut scene.target.scene);
+        Ok(scene)
+    }
+
+    pub fn with_settings(mut self, settings: Settings) -> Self {
+        self.renderer.set_settings(settings);
+        self
+    }
+
+    /// The effect as the renderer has it.
+    pub fn desc(&self) -> &EffectDesc {
+        self.renderer
+            .effect(self.effect)
+            .expect("the scene's effect is never removed")
+    }
+
+    /// The effect's pool read back. Blocks.
+    pub fn snapshot(&self, gpu: &GpuContext) -> Result<PoolSnapshot> {
+        let snap = self
+            .renderer
+            .snapshot(&gpu.device, &gpu.queue, self.effect)?;
+        Ok(snap)
+    }
+
+    /// The host's image read back. Blocks.
+    pub fn image(&self, gpu: &GpuContext) -> Result<image::RgbaImage> {
+        self.target.read_rgba(gpu)
+    }
+
+    fn update(&mut self, gpu: &GpuContext, dt: f32) {
+        let size = self.target.size();
+        self.renderer
+            .update(&gpu.device, &gpu.queue, dt, &self.camera, size);
+        self.target.scene.update(&gpu.queue, &self.camera);
+    }
+
+    /// Record and submit one frame of `dt` seconds. Without `draw` only the host scene,
+    /// the compute steps and the depth downsample run (what simulation and collision need),
+    /// not the particle draw and composite.
+    pub fn frame(&mut self, gpu: &GpuContext, dt: f32, draw: bool) {
+        self.update(gpu, dt);
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let frame = self.target.frame();
+        self.target
+            .encode_scene(&mut encoder, self.background, None);
+        for pass in self.renderer.passes() {
+            let drawing = matches!(pass, Pass::Splat | Pass::Draw | Pass::Composite);
+            if draw || !drawing {
+                self.renderer
+                    .encode_pass(&gpu.device, &mut encoder, &frame, pass);
+            }
+        }
+        gpu.queue.submit([encoder.finish()]);
+    }
+
+    /// Run `frames` frames for the profiler, collecting per-pass milliseconds.
+    pub fn profile(
+        &mut self,
+        gpu: &GpuContext,
+        frames: u32,
+        dt: f32,
+        timing: Timing,
+        mut progress: impl FnMut(u32),
+    ) -> Result<Samples> {
+        let mut samples = Samples::default();
+        match timing {
+            Timing::CpuSync => {
+                for done in 0..frames {
+                    self.profile_cpu_sync(gpu, dt, &mut samples)?;
+                    progress(done + 1);
+                }
+            }
+            Timing::GpuTimestamps => {
+                self.profile_timestamps(gpu, frames, dt, &mut samples, progress)?;
+            }
+        }
+        Ok(samples)
+    }
+
+    /// One frame, every pass submitted on its own and waited for.
+    fn profile_cpu_sync(&mut self, gpu: &GpuContext, dt: f32, samples: &mut Samples) -> Result<()> {
+        self.update(gpu, dt);
+        let mut total = self.timed(gpu, samples, "host", |s, e| {
+            s.target.encode_scene(e, s.background, None)
+        })?;
+        for pass in self.renderer.passes() {
+            total += self.timed(gpu, samples, pass.name(), |s, e| {
+                let frame = s.target.frame();
+                s.renderer.encode_pass(&gpu.device, e, &frame, pass)
+            })?;
+        }
+        samples.add("frame", total);
+        Ok(())
+    }
+
+    /// One submission per frame with a timestamp scope around every pass.
+    fn profile_timestamps(
+        &mut self,
+        gpu: &GpuContext,
+        frames: u32,
+        dt: f32,
+        samples: &mut Samples,
+        mut progress: impl FnMut(u32),
+    ) -> Result<()> {
+        let mut profiler = super::timing::gpu_profiler(&gpu.device)
+            .ok_or_else(|| AppError::Profiler("cannot create a GPU profiler".into()))?;
+        let period = gpu.queue.get_timestamp_period();
+        let drain = |profiler: &mut wgpu_profiler::GpuProfiler, samples: &mut Samples| {
+            while let Some(results) = profiler.process_finished_frame(period) {
+                samples.add_gpu_frame(&results);
+                let total: f64 = results
+                    .iter()
+                    .filter_map(|r| r.time.as_ref().map(|t| (t.end - t.start) * 1e3))
+                    .sum();
+                samples.add("frame", total);
+            }
+        };
+        for done in 0..frames {
+            self.update(gpu, dt);
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            self.target
+                .encode_scene(&mut encoder, self.background, Some(&profiler));
+            let frame = self.target.frame();
+            self.renderer
+                .encode_profiled(&gpu.device, &mut encoder, &frame, &profiler);
+            profiler.resolve_queries(&mut encoder);
+            gpu.queue.submit([encoder.finish()]);
+            profiler
+                .end_frame()
+                .map_err(|e| AppError::Profiler(e.to_string()))?;
+            let _ = gpu.device.poll(wgpu::PollType::Poll);
+            drain(&mut profiler, samples);
+            progress(done + 1);
+        }
+        gpu.wait()?;
+        drain(&mut profiler, samples);
+        Ok(())
+    }
+
+    /// Encode with `f`, submit alone, wait, and record the wall time under `name`.
+    fn timed(
+        &mut self,
+        gpu: &GpuContext,
+        samples: &mut Samples,
+        name: &str,
+        f: impl FnOnce(&Scene, &mut wgpu::CommandEncoder),
+    ) -> Result<f64> {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        f(self, &mut encoder);
+        let start = Instant::now();
+        gpu.queue.submit([encoder.finish()]);
+        gpu.wait()?;
+        let elapsed = start.elapsed();
+        samples.add_timed(name, start, elapsed);
+        Ok(elapsed.as_secs_f64() * 1e3)
+    }
+}

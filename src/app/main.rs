@@ -1,0 +1,36 @@
+//! `flurry demo|stats|profile|check`: the program built on the library, its first user.
+//! Everything here goes through flurry's public API.
+
+mod cli;
+// shared with the integration tests, which use parts of it the program does not
+#[allow(dead_code)]
+mod host;
+mod orbit;
+mod progress;
+mod window;
+
+#[cfg(test)]
+mod tests;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use cli::args::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check { file } => return cli::check(&file),
+        Command::Demo(a) => cli::demo::run(a),
+        Command::Stats(a) => cli::stats::run(a),
+        Command::Profile(a) => cli::profile::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! An effect as the GPU sees it: the per-effect constants ([`EffectParams`]), each frame's
+//! spawn request ([`EmitUniforms`]) and the massive bodies, with every enum turned into the
+//! code its WGSL constant names (`types::SHAPE_BOX` is `SHAPE_BOX` in common.wgsl).
+
+use glam::{Vec3, Vec4};
+
+use super::schema::*;
+use crate::types::*;
+
+impl EffectDesc {
+    /// The emitter spawning at GPU events (collision hits or deaths), and how many per event.
+    pub(crate) fn hit_emitter(&self) -> Option<(usize, u32)> {
+        self.event_emitters().next()
+    }
+
+    /// The emitters that spawn at events (OnHit, OnDeath), with their counts per event.
+    fn event_emitters(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
+        self.emitters
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match e.trigger {
+                Trigger::OnHit { count } | Trigger::OnDeath { count, .. } => Some((i, count)),
+                Trigger::Schedule => None,
+            })
+    }
+
+    /// The emitter whose particles' deaths are events (an OnDeath trigger's source).
+    pub(crate) fn death_source(&self) -> Option<u32> {
+        self.emitters.iter().find_map(|e| match e.trigger {
+            Trigger::OnDeath { of, .. } => Some(of),
+            _ => None,
+        })
+    }
+
+    /// How emitter `e`'s particles look: its own settings, else the effect's.
+    fn look_of(&self, e: usize) -> EmitterLook {
+        let em = self.emitters.get(e);
+        let o = em.and_then(|em| em.over_life).unwrap_or(self.over_life);
+        let render = em.and_then(|em| em.render).unwrap_or(self.render);
+        let sprite = em.and_then(|em| em.sprite).unwrap_or(self.sprite);
+        EmitterLook {
+            color_end: o.color_end.into(),
+            size_end: o.size_end,
+            render_mode: render.code(),
+            stretch: match render {
+                RenderMode::Stretched { seconds } => seconds,
+                _ => 0.0,
+            },
+            sprite: sprite.code(),
+            anchored: em.is_some_and(|em| em.anchored) as u32,
+            _pad0: 0,
+            _pad1: 0,
+            _pad2: 0,
+        }
+    }
+
+    /// The massive bodies' initial state.
+    pub(crate) fn initial_bodies(&self) -> Vec<Body> {
+        self.bodies.as_ref().map_or_else(Vec::new, |b| {
+            b.bodies
+                .iter()
+                .map(|d| Body {
+                    pos: d.pos.into(),
+                    mass: d.mass,
+                    vel: d.vel.into(),
+                    softening: d.softening,
+                })
+                .collect()
+        })
+    }
+
+    /// Per-effect GPU constants for a pool of `capacity` with random `seed`.
+    pub(crate) fn effect_params(&self, seed: u32, capacity: u32) -> EffectParams {
+        let (bounds_min, bounds_max, bounds_mode) = match self.bounds {
+            None => (Vec3::ZERO, Vec3::ZERO, BOUNDS_NONE),
+            Some(b) => {
+                let mode = match b.on_exit {
+                    OnExit::Kill => BOUNDS_KILL,
+                    OnExit::Wrap => BOUNDS_WRAP,
+                };
+                (b.min.into(), b.max.into(), mode)
+            }
+        };
+        let response = self.collision.map(|c| c.response);
+        let (restitution, friction, settle_time) = match response {
+            Some(Response::Bounce {
+                restitution,
+                friction,
+            }) => (restitution, friction, 0.0),
+            Some(Response::Settle { time }) => (0.0, 0.0, time),
+            _ => (0.0, 0.0, 0.0),
+        };
+        let mut events = self.event_emitters();
+        let (first, second) = (events.next(), events.next());
+        EffectParams {
+            gravity: self.forces.gravity.into(),
+            drag: self.forces.drag,
+            wind: self.forces.wind.into(),
+            integrator: self.integrator.code(),
+            bounds_min,
+            bounds_mode,
+            bounds_max,
+            seed,
+            _pad0: 0.0,
+            capacity,
+            soft_distance: self.soft_distance,
+            additive: (self.blend == Blend::Additive) as u32,
+            collision: response.map_or(COLLIDE_NONE, |r| r.code()),
+            restitution,
+            friction,
+            thickness: self.collision.map_or(0.0, |c| c.thickness),
+            settle_time,
+            body_g: self.bodies.as_ref().map_or(0.0, |b| b.g),
+            body_count: self.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u32,
+            nbody: self.self_gravity.is_some() as u32,
+            nbody_g: self.self_gravity.map_or(0.0, |n| n.g),
+            nbody_mass: self.self_gravity.map_or(0.0, |n| n.mass),
+            nbody_softening: self.self_gravity.map_or(1.0, |n| n.softening),
+            hit_emitter: first.map_or(0, |(e, _)| e as u32),
+            hit_count: first.map_or(0, |(_, n)| n),
+            death_source: self.death_source().unwrap_or(NO_EMITTER),
+            turbulence: self.forces.turbulence.map_or(0.0, |t| t.speed),
+            turbulence_scale: self.forces.turbulence.map_or(1.0, |t| t.scale),
+            follow_camera: self.bounds.is_some_and(|b| b.follow_camera) as u32,
+            hit_emitter2: second.map_or(0, |(e, _)| e as u32),
+            hit_count2: second.map_or(0, |(_, n)| n),
+            looks: std::array::from_fn(|e| self.look_of(e)),
+        }
+    }
+
+    /// Where the bounds and scheduled emitters are, relative to the world, for a camera at
+    /// `eye`: its x and z when the bounds follow the camera, else zero.
+    pub(crate) fn camera_offset(&self, eye: Vec3) -> Vec3 {
+        match self.bounds {
+            Some(b) if b.follow_camera => Vec3::new(eye.x, 0.0, eye.z),
+            _ => Vec3::ZERO,
+        }
+    }
+
+    /// This frame's emit uniforms for per-emitter spawn `counts` (already clamped), ids from
+    /// `id_base` on, the scheduled emitters moved by `offset` ([`EffectDesc::camera_offset`]).
+    pub(crate) fn emit_uniforms(&self, counts: &[u32], id_base: u32, offset: Vec3) -> EmitUniforms {
+        let mut u = EmitUniforms {
+            emitter_count: self.emitters.len().min(MAX_EMITTERS) as u32,
+            id_base,
+            ..Default::default()
+        };
+        let mut first = 0u32;
+        let emitters = self.emitters.iter().zip(counts).take(MAX_EMITTERS);
+        for (slot, (e, &count)) in u.emitters.iter_mut().zip(emitters) {
+            *slot = emitter_params(e, first, count);
+            if e.trigger == Trigger::Schedule {
+                slot.p0 += offset.extend(0.0);
+                if slot.shape == SHAPE_BOX {
+                    slot.p1 += offset.extend(0.0); // the box's max corner
+                }
+            }
+            first += count;
+        }
+        u.request = first;
+        u
+    }
+}
+
+fn emitter_params(e: &EmitterDesc, spawn_first: u32, spawn_count: u32) -> EmitterParams {
+    let (p0, p1) = match e.shape {
+        Shape::Point(p) => (Vec3::from(p).extend(0.0), Vec4::ZERO),
+        Shape::Box { min, max } => (Vec3::from(min).extend(0.0), Vec3::from(max).extend(0.0)),
+        Shape::Sphere { center, radius, .. } => (Vec3::from(center).extend(radius), Vec4::ZERO),
+        Shape::Disk {
+            center,
+            radius,
+            normal,
+        } => (
+            Vec3::from(center).extend(radius),
+            Vec3::from(normal).extend(0.0),
+        ),
+        // p0 = (normal, max radius), p1 = (thickness, body, 0, scale length)
+        Shape::Galaxy {
+            body,
+            scale_length,
+            max_radius,
+            thickness,
+            normal,
+        } => (
+            Vec3::from(normal).extend(max_radius),
+            Vec4::new(thickness, body as f32, 0.0, scale_length),
+        ),
+    };
+    let (vel_mean, vel_var) = match e.velocity {
+        Velocity::Linear { mean, variance } => (
+            Vec3::from(mean).extend(0.0),
+            Vec3::from(variance).extend(0.0),
+        ),
+        Velocity::Radial { speed } => (
+            Vec4::new(0.0, 0.0, 0.0, speed.mean),
+            Vec4::new(0.0, 0.0, 0.0, speed.variance),
+        ),
+        // mean = (body, dispersion), var = (normal)
+        Velocity::Orbit {
+            body,
+            normal,
+            dispersion,
+        } => (
+            Vec4::new(body as f32, dispersion, 0.0, 0.0),
+            Vec3::from(normal).extend(0.0),
+        ),
+    };
+    EmitterParams {
+        shape: e.shape.code(),
+        spawn_first,
+        spawn_count,
+        velocity_mode: e.velocity.code(),
+        p0,
+        p1,
+        vel_mean,
+        vel_var,
+        color_mean: e.color.mean.into(),
+        color_var: e.color.variance.into(),
+        life_size: Vec4::new(
+            e.lifetime.mean,
+            e.lifetime.variance,
+            e.size.mean,
+            e.size.variance,
+        ),
+        rot_spin: Vec4::new(
+            e.rotation.mean,
+            e.rotation.variance,
+            e.spin.mean,
+            e.spin.variance,
+        ),
+    }
+}
+
+impl Shape {
+    /// `SHAPE_*` of common.wgsl.
+    fn code(self) -> u32 {
+        match self {
+            Shape::Point(_) => SHAPE_POINT,
+            Shape::Box { .. } => SHAPE_BOX,
+            Shape::Sphere { surface: false, .. } => SHAPE_SPHERE,
+            Shape::Sphere { surface: true, .. } => SHAPE_SPHERE_SURFACE,
+            Shape::Disk { .. } => SHAPE_DISK,
+            Shape::Galaxy { .. } => SHAPE_EXP_DISK,
+        }
+    }
+}
+
+impl Velocity {
+    /// `VELOCITY_*` of common.wgsl.
+    fn code(self) -> u32 {
+        match self {
+            Velocity::Linear { .. } => VELOCITY_LINEAR,
+            Velocity::Radial { .. } => VELOCITY_RADIAL,
+            Velocity::Orbit { .. } => VELOCITY_ORBIT,
+        }
+    }
+}
+
+impl RenderMode {
+    /// `RENDER_*` of common.wgsl.
+    fn code(self) -> u32 {
+        match self {
+            RenderMode::Billboard => RENDER_BILLBOARD,
+            RenderMode::Upright => RENDER_UPRIGHT,
+            RenderMode::Stretched { .. } => RENDER_STRETCHED,
+            RenderMode::Tumbling => RENDER_TUMBLING,
+            RenderMode::Flat => RENDER_FLAT,
+        }
+    }
+}
+
+impl Sprite {
+    /// `SPRITE_*` of common.wgsl.
+    fn code(self) -> u32 {
+        match self {
+            Sprite::Disc => SPRITE_DISC,
+            Sprite::Snowflakes => SPRITE_SNOWFLAKE,
+            Sprite::Ring => SPRITE_RING,
+        }
+    }
+}
+
+impl Response {
+    /// `COLLIDE_*` of common.wgsl.
+    fn code(self) -> u32 {
+        match self {
+            Response::Bounce { .. } => COLLIDE_BOUNCE,
+            Response::Kill => COLLIDE_KILL,
+            Response::Settle { .. } => COLLIDE_SETTLE,
+        }
+    }
+}
+
+impl Integrator {
+    /// `INTEGRATOR_*` of common.wgsl.
+    fn code(self) -> u32 {
+        match self {
+            Integrator::ExplicitEuler => INTEGRATOR_EXPLICIT,
+            Integrator::SymplecticEuler => INTEGRATOR_SYMPLECTIC,
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! Effects: what an effect emits, how its particles move and how they look, written in Rust
+//! or read from a RON file (`effects/fountain.ron` documents every field).
+//!
+//! Every initial attribute is a mean ± variance (uniform in `[mean - variance, mean +
+//! variance]`), and every field has a default, so an effect names only what differs:
+//!
+//! ```
+//! use flurry::effect::*;
+//!
+//! let fountain = EffectDesc {
+//!     name: "fountain".into(),
+//!     emitters: vec![EmitterDesc {
+//!         shape: Shape::Disk { center: [0.0, 0.2, 0.0], radius: 0.15, normal: [0.0, 1.0, 0.0] },
+//!         rate: 4000.0,
+//!         velocity: Velocity::Linear { mean: [0.0, 7.0, 0.0], variance: [0.6, 0.8, 0.6] },
+//!         lifetime: Range::new(1.8, 0.3),
+//!         size: Range::new(0.06, 0.02),
+//!         color: ColorRange::new([0.55, 0.75, 1.0, 0.7], [0.1, 0.1, 0.0, 0.2]),
+//!         ..Default::default()
+//!     }],
+//!     over_life: OverLife { color_end: [1.0, 1.0, 1.0, 0.0], size_end: 1.5 },
+//!     ..Default::default()
+//! };
+//! assert!(fountain.validate().is_ok());
+//! ```
+
+mod clock;
+mod encode;
+mod schema;
+mod validate;
+
+use std::path::Path;
+
+pub(crate) use clock::{clamp_request, SpawnClock};
+pub use schema::*;
+
+use crate::error::{Error, Invalid, Result};
+
+/// Most emitters an effect may have.
+pub const MAX_EMITTERS: usize = crate::types::MAX_EMITTERS;
+/// Most massive bodies an effect may have.
+pub const MAX_BODIES: usize = crate::types::MAX_BODIES;
+/// Most particles an effect with [`SelfGravity`] may have (O(N²) work per step).
+pub const MAX_NBODY: u32 = 65_536;
+/// Most particles one GPU event (a hit or a death) may spawn.
+pub const MAX_EVENT_SPAWN: u32 = 4096;
+
+impl EffectDesc {
+    /// Whether the visible list is sorted back to front each frame: the effect's `sort`,
+    /// else for alpha-blended effects only.
+    pub fn sorts(&self) -> bool {
+        self.sort.unwrap_or(self.blend == Blend::Alpha)
+    }
+
+    /// Parse and validate RON source.
+    pub fn from_ron(src: &str) -> Result<Self> {
+        Self::parse(src, None)
+    }
+
+    /// Read, parse and validate a RON file.
+    pub fn from_file(path: &Path) -> Result<Self> {
+        let src = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(&src, Some(path))
+    }
+
+    fn parse(src: &str, path: Option<&Path>) -> Result<Self> {
+        let desc: EffectDesc = ron::from_str(src).map_err(|e| Error::EffectSyntax {
+            path: path.map(Path::to_path_buf),
+            message: e.to_string(),
+        })?;
+        desc.check(path)?;
+        Ok(desc)
+    }
+
+    /// The effect as pretty RON, which [`EffectDesc::from_ron`] reads back.
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .unwrap_or_else(|e| format!("// cannot serialise: {e}"))
+    }
+
+    /// `Ok` when every field is in range, else every problem at once.
+    pub fn validate(&self) -> Result<()> {
+        self.check(None)
+    }
+
+    fn check(&self, path: Option<&Path>) -> Result<()> {
+        let problems = self.problems();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::EffectInvalid {
+                path: path.map(Path::to_path_buf),
+                problems,
+            })
+        }
+    }
+
+    /// Every out-of-range field, with its path (`emitters[0].lifetime`), value and allowed
+    /// range.
+    pub fn problems(&self) -> Vec<Invalid> {
+        validate::problems(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two emitters: rockets on a schedule, and what their deaths spawn.
+    fn sample() -> EffectDesc {
+        let rockets = EmitterDesc {
+            rate: 5.0,
+            velocity: Velocity::Linear {
+                mean: [0.0, 20.0, 0.0],
+                variance: [2.0, 2.0, 2.0],
+            },
+            lifetime: Range::new(1.2, 0.1),
+            ..Default::default()
+        };
+        let sparks = EmitterDesc {
+            trigger: Trigger::OnDeath { of: 0, count: 100 },
+            velocity: Velocity::Radial {
+                speed: Range::new(8.0, 2.0),
+            },
+            lifetime: Range::new(2.0, 0.5),
+            ..Default::default()
+        };
+        EffectDesc {
+            name: "sample".into(),
+            emitters: vec![rockets, sparks],
+            blend: Blend::Additive,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn ron_round_trip() {
+        let d = sample();
+        let back = EffectDesc::from_ron(&d.to_ron()).expect("round trip");
+        assert_eq!(d, back);
+    }
+
+    #[test]
+    fn a_file_names_only_what_differs_from_the_defaults() {
+        let d = EffectDesc::from_ron("(name: \"dot\", emitters: [(rate: 10.0)])").unwrap();
+        let expected = EffectDesc {
+            name: "dot".into(),
+            emitters: vec![EmitterDesc {
+                rate: 10.0,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        assert_eq!(d, expected);
+    }
+
+    #[test]
+    fn an_effect_without_emitters_is_refused() {
+        let fields: Vec<_> = EffectDesc::default()
+            .problems()
+            .into_iter()
+            .map(|p| p.field)
+            .collect();
+        assert_eq!(fields, ["emitters"]);
+    }
+
+    #[test]
+    fn rejects_out_of_range_fields() {
+        let mut d = sample();
+        d.emitters[0].rate = -1.0;
+        d.emitters[0].lifetime = Range::new(0.0, 0.0);
+        d.emitters[0].size.mean = f32::NAN;
+        d.emitters[1].render = Some(RenderMode::Stretched { seconds: -1.0 });
+        let p = d.problems();
+        let fields: Vec<_> = p.iter().map(|p| p.field.as_str()).collect();
+        for field in [
+            "emitters[0].rate",
+            "emitters[0].lifetime",
+            "emitters[0].size.mean",
+            "emitters[1].render.Stretched.seconds",
+        ] {
+            assert!(fields.contains(&field), "{field} not in {fields:?}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_event_triggers() {
+        let mut d = sample();
+        d.emitters[1].trigger = Trigger::OnDeath { of: 1, count: 0 };
+        let fields: Vec<_> = d.problems().into_iter().map(|p| p.field).collect();
+        assert!(
+            fields.contains(&"emitters[1].trigger.OnDeath.of".into()),
+            "{fields:?}"
+        );
+        assert!(
+            fields.contains(&"emitters[1].trigger.count".into()),
+            "{fields:?}"
+        );
+        d.emitters[1].trigger = Trigger::OnDeath { of: 0, count: 400 };
+        assert!(d.problems().is_empty(), "{:?}", d.problems());
+        assert_eq!(d.death_source(), Some(0));
+        // two emitters watching different ones: one watched emitter per effect
+        d.emitters[0].trigger = Trigger::OnDeath { of: 1, count: 1 };
+        let fields: Vec<_> = d.problems().into_iter().map(|p| p.field).collect();
+        assert_eq!(fields, ["emitters[1].trigger.OnDeath.of"]);
+        // a third event emitter is one too many
+        d.emitters[0].trigger = Trigger::Schedule;
+        d.emitters.push(d.emitters[1].clone());
+        d.emitters.push(d.emitters[1].clone());
+        let fields: Vec<_> = d.problems().into_iter().map(|p| p.field).collect();
+        assert_eq!(fields, ["emitters[].trigger"]);
+    }
+
+    #[test]
+    fn unknown_field_is_a_syntax_error() {
+        let src = sample().to_ron().replacen("name:", "colour: 3, name:", 1);
+        let err = EffectDesc::from_ron(&src).unwrap_err().to_string();
+        assert!(err.contains("colour"), "{err}");
+    }
+}

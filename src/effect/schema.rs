@@ -1,0 +1,561 @@
+//! The effect schema: what an effect emits and how its particles move and look, as Rust
+//! values and as RON files (serde). Every field has a default, so an effect names only what
+//! differs from it, in Rust (`..Default::default()`) and in a file (fields left out).
+
+use serde::{Deserialize, Serialize};
+
+/// A scalar drawn uniformly from `[mean - variance, mean + variance]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Range {
+    /// The middle of the range.
+    pub mean: f32,
+    /// Half the width of the range (>= 0); 0: always `mean`.
+    #[serde(default)]
+    pub variance: f32,
+}
+
+impl Range {
+    /// `mean ± variance`.
+    pub const fn new(mean: f32, variance: f32) -> Self {
+        Range { mean, variance }
+    }
+
+    /// Always `value`.
+    pub const fn constant(value: f32) -> Self {
+        Range::new(value, 0.0)
+    }
+}
+
+/// An RGBA colour (straight alpha, 0..=1) drawn per channel from `mean ± variance`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColorRange {
+    /// The middle colour.
+    pub mean: [f32; 4],
+    /// Half the width of each channel's range.
+    #[serde(default)]
+    pub variance: [f32; 4],
+}
+
+impl ColorRange {
+    /// `mean ± variance` per channel.
+    pub const fn new(mean: [f32; 4], variance: [f32; 4]) -> Self {
+        ColorRange { mean, variance }
+    }
+
+    /// Always `rgba`.
+    pub const fn constant(rgba: [f32; 4]) -> Self {
+        ColorRange::new(rgba, [0.0; 4])
+    }
+}
+
+/// Opaque white.
+impl Default for ColorRange {
+    fn default() -> Self {
+        ColorRange::constant([1.0; 4])
+    }
+}
+
+/// Where new particles appear.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    /// A single point.
+    Point([f32; 3]),
+    /// Uniform inside an axis-aligned box.
+    Box {
+        /// The corner with the smallest coordinates.
+        min: [f32; 3],
+        /// The corner with the largest coordinates.
+        max: [f32; 3],
+    },
+    /// Uniform inside a ball, or on its surface when `surface` is true.
+    Sphere {
+        /// The ball's centre.
+        center: [f32; 3],
+        /// Metres.
+        radius: f32,
+        /// On the surface only.
+        #[serde(default)]
+        surface: bool,
+    },
+    /// Uniform on a flat disk facing `normal`.
+    Disk {
+        /// The disk's centre.
+        center: [f32; 3],
+        /// Metres.
+        radius: f32,
+        /// The side the disk faces (any length but zero).
+        normal: [f32; 3],
+    },
+    /// A galaxy disk around massive body `body` (see [`Bodies`]): surface density falling
+    /// as exp(−r / scale_length) out to `max_radius`, ± `thickness` / 2 off the plane
+    /// facing `normal`.
+    Galaxy {
+        /// Index of the body at the centre.
+        body: u32,
+        /// Metres over which the density falls by e.
+        scale_length: f32,
+        /// No star farther out, metres.
+        max_radius: f32,
+        /// Metres across the plane.
+        thickness: f32,
+        /// The side the disk faces.
+        normal: [f32; 3],
+    },
+}
+
+/// At the origin.
+impl Default for Shape {
+    fn default() -> Self {
+        Shape::Point([0.0; 3])
+    }
+}
+
+/// Initial velocity.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Velocity {
+    /// Each component drawn from `mean ± variance`.
+    Linear {
+        /// m/s per axis.
+        mean: [f32; 3],
+        /// m/s per axis (>= 0).
+        variance: [f32; 3],
+    },
+    /// A uniformly random direction on the unit sphere times a speed (fireworks).
+    Radial {
+        /// m/s.
+        speed: Range,
+    },
+    /// The circular orbit about massive body `body` in the plane facing `normal` (plus the
+    /// body's own velocity), with a random `dispersion` (m/s per axis) on top.
+    Orbit {
+        /// Index of the body orbited.
+        body: u32,
+        /// The orbit plane faces it.
+        normal: [f32; 3],
+        /// m/s of random motion per axis.
+        #[serde(default)]
+        dispersion: f32,
+    },
+}
+
+/// At rest.
+impl Default for Velocity {
+    fn default() -> Self {
+        Velocity::Linear {
+            mean: [0.0; 3],
+            variance: [0.0; 3],
+        }
+    }
+}
+
+/// A massive body: it attracts every particle of the effect and the other bodies
+/// (Plummer-softened gravity) and moves under their pull; particles do not pull back
+/// (Toomre & Toomre's restricted problem: massive cores, massless stars).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyDesc {
+    /// Initial position, metres.
+    pub pos: [f32; 3],
+    /// Initial velocity, m/s.
+    #[serde(default)]
+    pub vel: [f32; 3],
+    /// Mass (in the units of `g`).
+    pub mass: f32,
+    /// Softening length, metres (> 0).
+    pub softening: f32,
+}
+
+/// All-pairs gravity between the particles themselves (N-body mode, at most
+/// [`MAX_NBODY`](super::MAX_NBODY) particles): every particle has `mass` and pulls every
+/// other with Plummer softening.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelfGravity {
+    /// Gravitational constant.
+    #[serde(default = "one")]
+    pub g: f32,
+    /// Mass of every particle.
+    pub mass: f32,
+    /// Softening length, metres (> 0).
+    pub softening: f32,
+}
+
+/// The massive bodies of an effect and their gravitational constant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bodies {
+    /// Gravitational constant.
+    #[serde(default = "one")]
+    pub g: f32,
+    /// 1 to [`MAX_BODIES`](super::MAX_BODIES) bodies.
+    pub bodies: Vec<BodyDesc>,
+}
+
+/// `count` particles at `time` seconds, repeated every `every` seconds `cycles` times
+/// (forever when `cycles` is absent and `every` is given; once when `every` is absent).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Burst {
+    /// Seconds from the effect's start.
+    pub time: f32,
+    /// Particles per occurrence.
+    pub count: u32,
+    /// Seconds between occurrences; once when absent.
+    #[serde(default)]
+    pub every: Option<f32>,
+    /// How many occurrences; forever when absent.
+    #[serde(default)]
+    pub cycles: Option<u32>,
+}
+
+impl Burst {
+    /// `count` particles once, at `time` seconds.
+    pub const fn once(time: f32, count: u32) -> Self {
+        Burst {
+            time,
+            count,
+            every: None,
+            cycles: None,
+        }
+    }
+}
+
+/// When an emitter spawns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Trigger {
+    /// By its `rate` and `bursts`.
+    #[default]
+    Schedule,
+    /// `count` particles at every depth-collision hit of the effect, on the GPU (rain
+    /// splashes): the emitter's shape is relative to the hit point, its velocity is turned
+    /// to the surface's side, and its particles never collide themselves.
+    OnHit {
+        /// Particles per hit.
+        count: u32,
+    },
+    /// `count` particles wherever a particle of emitter `of` dies, on the GPU (rockets
+    /// bursting into sparks); the shape is relative to the death point and the new
+    /// particles inherit nothing else.
+    OnDeath {
+        /// The emitter whose particles' deaths are watched.
+        of: u32,
+        /// Particles per death.
+        count: u32,
+    },
+}
+
+/// One emitter of an effect. By default a point at the origin that spawns nothing: set a
+/// `rate` or `bursts`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EmitterDesc {
+    /// Where its particles appear.
+    pub shape: Shape,
+    /// Continuous emission, particles per second (fractions carry over between frames).
+    pub rate: f32,
+    /// Scheduled bursts.
+    pub bursts: Vec<Burst>,
+    /// Initial velocity.
+    pub velocity: Velocity,
+    /// Seconds (mean − variance > 0).
+    pub lifetime: Range,
+    /// Diameter in metres.
+    pub size: Range,
+    /// Start colour.
+    pub color: ColorRange,
+    /// Radians.
+    pub rotation: Range,
+    /// Radians per second.
+    pub spin: Range,
+    /// When it spawns (its schedule by default).
+    pub trigger: Trigger,
+    /// Its own appearance over life, in place of the effect's `over_life`.
+    pub over_life: Option<OverLife>,
+    /// Its own quad orientation, in place of the effect's `render`.
+    pub render: Option<RenderMode>,
+    /// Its own sprite, in place of the effect's `sprite`.
+    pub sprite: Option<Sprite>,
+    /// Its particles stay where they are born, untouched by forces (ripples, marks).
+    pub anchored: bool,
+}
+
+/// A point at the origin spawning nothing; particles at rest, living 1 s, 0.1 m across,
+/// opaque white.
+impl Default for EmitterDesc {
+    fn default() -> Self {
+        EmitterDesc {
+            shape: Shape::default(),
+            rate: 0.0,
+            bursts: Vec::new(),
+            velocity: Velocity::default(),
+            lifetime: Range::constant(1.0),
+            size: Range::constant(0.1),
+            color: ColorRange::default(),
+            rotation: Range::default(),
+            spin: Range::default(),
+            trigger: Trigger::Schedule,
+            over_life: None,
+            render: None,
+            sprite: None,
+            anchored: false,
+        }
+    }
+}
+
+/// Global forces: `a = gravity + drag·(wind − v)`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Forces {
+    /// m/s² (Earth's by default).
+    pub gravity: [f32; 3],
+    /// Air velocity, m/s; only felt through drag.
+    pub wind: [f32; 3],
+    /// Linear drag coefficient, 1/s.
+    pub drag: f32,
+    /// Eddies in the wind (curl noise), felt through drag like the wind.
+    pub turbulence: Option<Turbulence>,
+}
+
+/// Curl-noise turbulence (Bridson et al. 2007): the wind gains a divergence-free field, the
+/// curl of a two-octave trigonometric potential, so particles swirl without bunching up.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Turbulence {
+    /// Largest speed of the field along any axis, m/s.
+    pub speed: f32,
+    /// Size of the larger eddies, metres (the smaller octave is about half).
+    pub scale: f32,
+}
+
+/// Earth's gravity, no wind, no drag, no turbulence.
+impl Default for Forces {
+    fn default() -> Self {
+        Forces {
+            gravity: [0.0, -9.81, 0.0],
+            wind: [0.0; 3],
+            drag: 0.0,
+            turbulence: None,
+        }
+    }
+}
+
+impl Forces {
+    /// No force at all (particles keep their initial velocity).
+    pub const NONE: Forces = Forces {
+        gravity: [0.0; 3],
+        wind: [0.0; 3],
+        drag: 0.0,
+        turbulence: None,
+    };
+}
+
+/// Time integration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Integrator {
+    /// `v' = v + a·dt; x' = x + v·dt` (the old velocity).
+    #[default]
+    ExplicitEuler,
+    /// `v' = v + a·dt; x' = x + v'·dt` (keeps orbits closed).
+    SymplecticEuler,
+}
+
+/// What happens to a particle that leaves the bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OnExit {
+    /// It dies.
+    Kill,
+    /// It re-enters from the opposite face (snow falling through the floor reappears at the
+    /// top).
+    Wrap,
+}
+
+/// The effect's region.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bounds {
+    /// The corner with the smallest coordinates.
+    pub min: [f32; 3],
+    /// The corner with the largest coordinates.
+    pub max: [f32; 3],
+    /// What leaving the box does.
+    pub on_exit: OnExit,
+    /// The box, and the shapes of the scheduled emitters, are relative to the camera's x
+    /// and z (snow that never ends however far the camera goes).
+    #[serde(default)]
+    pub follow_camera: bool,
+}
+
+/// Appearance over normalised age t = age / lifetime: colour × mix(1, color_end, t),
+/// size × mix(1, size_end, t).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OverLife {
+    /// Multiplies the start colour at the end of life (0..=1000 per channel).
+    pub color_end: [f32; 4],
+    /// Multiplies the start size at the end of life (0..=1000).
+    pub size_end: f32,
+}
+
+/// Unchanged over life.
+impl Default for OverLife {
+    fn default() -> Self {
+        OverLife {
+            color_end: [1.0; 4],
+            size_end: 1.0,
+        }
+    }
+}
+
+/// How a particle's quad faces the camera.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum RenderMode {
+    /// Facing the camera, turned by the particle's rotation (explosions).
+    #[default]
+    Billboard,
+    /// Turning about the world's up axis only (trees, flames).
+    Upright,
+    /// Drawn along the velocity, as long as `seconds` of motion (rain streaks, sparks).
+    Stretched {
+        /// Seconds of motion the streak covers (0..=10).
+        seconds: f32,
+    },
+    /// A flat quad spinning about its own X and Y axes, not facing the camera (snowflakes).
+    Tumbling,
+    /// Lying flat on the ground, turned about the up axis by the rotation (ripples).
+    Flat,
+}
+
+/// The image on a particle's quad.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Sprite {
+    /// A procedural soft round dot.
+    #[default]
+    Disc,
+    /// One of six procedural six-fold snowflakes, chosen by the particle's id.
+    Snowflakes,
+    /// A thin procedural ring (ripples on water).
+    Ring,
+}
+
+/// How particles combine with what is behind them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Blend {
+    /// Light adds up; order does not matter (fireworks).
+    Additive,
+    /// Premultiplied "over"; needs back-to-front order.
+    #[default]
+    Alpha,
+}
+
+/// What a particle does when it hits the scene in the depth buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Response {
+    /// Reflect: the normal speed times `restitution` (0..=1), the tangential speed times
+    /// `1 - friction` (0..=1).
+    Bounce {
+        /// Fraction of the normal speed kept.
+        restitution: f32,
+        /// Fraction of the tangential speed lost.
+        #[serde(default)]
+        friction: f32,
+    },
+    /// Die on contact.
+    Kill,
+    /// Stop on the surface, stay `time` seconds fading out, then die (snow coming to rest).
+    Settle {
+        /// Seconds at rest.
+        time: f32,
+    },
+}
+
+/// Screen-space collision with the host's depth (the previous frame's, seen through the
+/// previous frame's camera). Only positions on screen and in front of the far plane can
+/// collide: particles off screen or behind everything pass through.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Collision {
+    /// What a hit does.
+    pub response: Response,
+    /// Metres behind the stored surface that still count as a hit; deeper means the
+    /// particle is passing behind the object, not into it.
+    #[serde(default = "default_thickness")]
+    pub thickness: f32,
+}
+
+impl Collision {
+    /// `response` with the default thickness (0.5 m).
+    pub const fn new(response: Response) -> Self {
+        Collision {
+            response,
+            thickness: 0.5,
+        }
+    }
+}
+
+fn default_thickness() -> f32 {
+    Collision::new(Response::Kill).thickness
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+/// A whole effect. The default is named "effect", has no emitters (add at least one),
+/// Earth's gravity, explicit Euler, no bounds, alpha-blended camera-facing soft discs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EffectDesc {
+    /// Shown in `stats` output and errors.
+    pub name: String,
+    /// 1 to [`MAX_EMITTERS`](super::MAX_EMITTERS) emitters sharing the pool.
+    pub emitters: Vec<EmitterDesc>,
+    /// Gravity, wind, drag, turbulence.
+    pub forces: Forces,
+    /// How velocity and position are stepped.
+    pub integrator: Integrator,
+    /// The region particles live in; none when absent.
+    pub bounds: Option<Bounds>,
+    /// Colour and size over life (emitters may have their own).
+    pub over_life: OverLife,
+    /// How particles combine with what is behind them.
+    pub blend: Blend,
+    /// Sort visible particles back to front; absent: sort alpha-blended effects only
+    /// (additive light does not depend on order).
+    pub sort: Option<bool>,
+    /// Soft particles: metres over which a particle fades out as it nears the scene
+    /// behind it (0: hard intersections).
+    pub soft_distance: f32,
+    /// Depth-buffer collision with the host's scene; none when absent.
+    pub collision: Option<Collision>,
+    /// Massive bodies that attract the particles (galaxy cores); none when absent.
+    pub bodies: Option<Bodies>,
+    /// All-pairs gravity between the particles; none when absent.
+    pub self_gravity: Option<SelfGravity>,
+    /// Quad orientation (emitters may have their own).
+    pub render: RenderMode,
+    /// What is drawn on the quad (emitters may have their own).
+    pub sprite: Sprite,
+}
+
+impl Default for EffectDesc {
+    fn default() -> Self {
+        EffectDesc {
+            name: "effect".into(),
+            emitters: Vec::new(),
+            forces: Forces::default(),
+            integrator: Integrator::default(),
+            bounds: None,
+            over_life: OverLife::default(),
+            blend: Blend::default(),
+            sort: None,
+            soft_distance: 0.0,
+            collision: None,
+            bodies: None,
+            self_gravity: None,
+            render: RenderMode::default(),
+            sprite: Sprite::default(),
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! Validation of an [`EffectDesc`], section by section: every value out of range becomes an
+//! [`Invalid`] naming its field path (`emitters[0].lifetime`), the value and what is allowed.
+
+use glam::Vec3;
+
+use super::schema::*;
+use super::{MAX_BODIES, MAX_EMITTERS, MAX_EVENT_SPAWN};
+use crate::error::Invalid;
+
+/// Every out-of-range field of `desc`.
+pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
+    let mut v = Checker::default();
+    let n = desc.emitters.len();
+    if n == 0 || n > MAX_EMITTERS {
+        let allowed = format!("1..={MAX_EMITTERS} emitters");
+        v.fail("emitters", format!("{n} emitters"), allowed);
+    }
+    let bodies = desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u32;
+    for (i, e) in desc.emitters.iter().enumerate() {
+        let at = |name: &str| format!("emitters[{i}].{name}");
+        shape(&mut v, &at, e.shape, bodies);
+        velocity(&mut v, &at, e.velocity, bodies);
+        schedule(&mut v, &at, e);
+        attributes(&mut v, &at, e);
+        if let Some(render) = e.render {
+            render_mode(&mut v, &at("render"), render);
+        }
+    }
+    forces(&mut v, &desc.forces);
+    if let Some(b) = &desc.bounds {
+        v.vec("bounds.min", b.min);
+        v.vec("bounds.max", b.max);
+        v.ordered("bounds", b.min, b.max);
+    }
+    looks(&mut v, desc);
+    v.range(
+        "soft_distance",
+        desc.soft_distance,
+        0.0,
+        1e3,
+        "0..=1000 metres",
+    );
+    if let Some(c) = &desc.collision {
+        collision(&mut v, c);
+    }
+    gravity(&mut v, desc);
+    triggers(&mut v, desc);
+    v.0
+}
+
+/// Where an emitter spawns; `bodies`: how many massive bodies a galaxy disk may name.
+fn shape(v: &mut Checker, at: &dyn Fn(&str) -> String, shape: Shape, bodies: u32) {
+    match shape {
+        Shape::Point(p) => v.vec(&at("shape.Point"), p),
+        Shape::Box { min, max } => {
+            v.vec(&at("shape.Box.min"), min);
+            v.vec(&at("shape.Box.max"), max);
+            v.ordered(&at("shape.Box"), min, max);
+        }
+        Shape::Sphere { center, radius, .. } => {
+            v.vec(&at("shape.Sphere.center"), center);
+            v.range(
+                &at("shape.Sphere.radius"),
+                radius,
+                0.0,
+                1e6,
+                "0..=1e6 metres",
+            );
+        }
+        Shape::Disk {
+            center,
+            radius,
+            normal,
+        } => {
+            v.vec(&at("shape.Disk.center"), center);
+            v.range(&at("shape.Disk.radius"), radius, 0.0, 1e6, "0..=1e6 metres");
+            v.direction(&at("shape.Disk.normal"), normal);
+        }
+        Shape::Galaxy {
+            body,
+            scale_length,
+            max_radius,
+            thickness,
+            normal,
+        } => {
+            v.body_index(&at("shape.Galaxy.body"), body, bodies);
+            let metres = "1e-4..=1e6 metres";
+            v.range(
+                &at("shape.Galaxy.scale_length"),
+                scale_length,
+                1e-4,
+                1e6,
+                metres,
+            );
+            v.range(
+                &at("shape.Galaxy.max_radius"),
+                max_radius,
+                1e-4,
+                1e6,
+                metres,
+            );
+            v.range(
+                &at("shape.Galaxy.thickness"),
+                thickness,
+                0.0,
+                1e6,
+                "0..=1e6 metres",
+            );
+            v.vec(&at("shape.Galaxy.normal"), normal);
+        }
+    }
+}
+
+fn velocity(v: &mut Checker, at: &dyn Fn(&str) -> String, velocity: Velocity, bodies: u32) {
+    match velocity {
+        Velocity::Linear { mean, variance } => {
+            v.vec(&at("velocity.Linear.mean"), mean);
+            v.nonneg_vec(&at("velocity.Linear.variance"), variance);
+        }
+        Velocity::Radial { speed } => v.scalar(&at("velocity.Radial.speed"), speed),
+        Velocity::Orbit {
+            body,
+            normal,
+            dispersion,
+        } => {
+            v.body_index(&at("velocity.Orbit.body"), body, bodies);
+            v.vec(&at("velocity.Orbit.normal"), normal);
+            v.range(
+                &at("velocity.Orbit.dispersion"),
+                dispersion,
+                0.0,
+                1e6,
+                "0..=1e6 m/s",
+            );
+        }
+    }
+}
+
+/// The rate and the bursts.
+fn schedule(v: &mut Checker, at: &dyn Fn(&str) -> String, e: &EmitterDesc) {
+    v.range(
+        &at("rate"),
+        e.rate,
+        0.0,
+        1e9,
+        "0..=1e9 particles per second",
+    );
+    for (b, burst) in e.bursts.iter().enumerate() {
+        let field = |name: &str| at(&format!("bursts[{b}].{name}"));
+        v.range(&field("time"), burst.time, 0.0, 1e9, "0..=1e9 seconds");
+        if let Some(every) = burst.every {
+            v.range(&field("every"), every, 1e-3, 1e9, "1e-3..=1e9 seconds");
+        }
+    }
+}
+
+/// What each new particle is given: lifetime, size, colour, rotation, spin.
+fn attributes(v: &mut Checker, at: &dyn Fn(&str) -> String, e: &EmitterDesc) {
+    v.scalar(&at("lifetime"), e.lifetime);
+    let (mean, variance) = (e.lifetime.mean, e.lifetime.variance);
+    if mean.is_finite() && variance.is_finite() && mean - variance <= 0.0 {
+        v.fail(
+            &at("lifetime"),
+            format!("{mean} ± {variance}"),
+            "mean - variance > 0 seconds (every particle must live)",
+        );
+    }
+    v.range(&at("size.mean"), e.size.mean, 0.0, 1e6, "0..=1e6 metres");
+    v.variance(&at("size.variance"), e.size.variance);
+    for c in 0..4 {
+        let (mean, variance) = (e.color.mean[c], e.color.variance[c]);
+        v.range(&at(&format!("color.mean[{c}]")), mean, 0.0, 1.0, "0..=1");
+        v.range(
+            &at(&format!("color.variance[{c}]")),
+            variance,
+            0.0,
+            1.0,
+            "0..=1",
+        );
+    }
+    v.scalar(&at("rotation"), e.rotation);
+    v.scalar(&at("spin"), e.spin);
+}
+
+fn render_mode(v: &mut Checker, field: &str, render: RenderMode) {
+    if let RenderMode::Stretched { seconds } = render {
+        let field = format!("{field}.Stretched.seconds");
+        v.range(&field, seconds, 0.0, 10.0, "0..=10 seconds");
+    }
+}
+
+fn forces(v: &mut Checker, forces: &Forces) {
+    v.vec("forces.gravity", forces.gravity);
+    v.vec("forces.wind", forces.wind);
+    if let Some(t) = forces.turbulence {
+        let (speed, scale) = ("forces.turbulence.speed", "forces.turbulence.scale");
+        v.range(speed, t.speed, 0.0, 100.0, "0..=100 m/s");
+        v.range(scale, t.scale, 0.01, 1e4, "0.01..=10000 m");
+    }
+    v.range("forces.drag", forces.drag, 0.0, 1e3, "0..=1000 per second");
+}
+
+/// Colour and size over life (the effect's and each emitter's own), the render mode.
+fn looks(v: &mut Checker, desc: &EffectDesc) {
+    let own = desc.emitters.iter().enumerate().filter_map(|(i, e)| {
+        let o = e.over_life?;
+        Some((format!("emitters[{i}].over_life"), o))
+    });
+    for (field, o) in std::iter::once(("over_life".to_string(), desc.over_life)).chain(own) {
+        for c in 0..4 {
+            let name = format!("{field}.color_end[{c}]");
+            v.range(&name, o.color_end[c], 0.0, 1e3, "0..=1000");
+        }
+        v.range(
+            &format!("{field}.size_end"),
+            o.size_end,
+            0.0,
+            1e3,
+            "0..=1000",
+        );
+    }
+    render_mode(v, "render", desc.render);
+}
+
+fn collision(v: &mut Checker, c: &Collision) {
+    v.range(
+        "collision.thickness",
+        c.thickness,
+        1e-4,
+        1e3,
+        "1e-4..=1000 metres",
+    );
+    match c.response {
+        Response::Bounce {
+            restitution,
+            friction,
+        } => {
+            let field = "collision.response.Bounce";
+            v.range(
+                &format!("{field}.restitution"),
+                restitution,
+                0.0,
+                1.0,
+                "0..=1",
+            );
+            v.range(&format!("{field}.friction"), friction, 0.0, 1.0, "0..=1");
+        }
+        Response::Settle { time } => v.range(
+            "collision.response.Settle.time",
+            time,
+            1e-3,
+            1e6,
+            "1e-3..=1e6 seconds",
+        ),
+        Response::Kill => {}
+    }
+}
+
+/// Massive bodies and all-pairs gravity.
+fn gravity(v: &mut Checker, desc: &EffectDesc) {
+    if let Some(b) = &desc.bodies {
+        v.range("bodies.g", b.g, 0.0, 1e12, "0..=1e12");
+        let n = b.bodies.len();
+        if n == 0 || n > MAX_BODIES {
+            let allowed = format!("1..={MAX_BODIES} bodies");
+            v.fail("bodies.bodies", format!("{n} bodies"), allowed);
+        }
+        for (i, body) in b.bodies.iter().enumerate() {
+            let at = |name: &str| format!("bodies.bodies[{i}].{name}");
+            v.vec(&at("pos"), body.pos);
+            v.vec(&at("vel"), body.vel);
+            v.range(&at("mass"), body.mass, 0.0, 1e12, "0..=1e12");
+            let (field, metres) = (at("softening"), "1e-4..=1e6 metres");
+            v.range(&field, body.softening, 1e-4, 1e6, metres);
+        }
+    }
+    if let Some(n) = &desc.self_gravity {
+        v.range("self_gravity.g", n.g, 0.0, 1e12, "0..=1e12");
+        v.range("self_gravity.mass", n.mass, 0.0, 1e12, "0..=1e12");
+        let metres = "1e-4..=1e6 metres";
+        v.range("self_gravity.softening", n.softening, 1e-4, 1e6, metres);
+    }
+}
+
+/// Emitters that spawn at GPU events: at most two, each with a count and (on death) a
+/// watched emitter that exists, all watching the same one.
+fn triggers(v: &mut Checker, desc: &EffectDesc) {
+    let triggered = desc
+        .emitters
+        .iter()
+        .filter(|e| e.trigger != Trigger::Schedule)
+        .count();
+    if triggered > 2 {
+        let n = format!("{triggered} OnHit/OnDeath emitters");
+        v.fail("emitters[].trigger", n, "at most two");
+    }
+    let on_hit = desc
+        .emitters
+        .iter()
+        .any(|e| matches!(e.trigger, Trigger::OnHit { .. }));
+    if on_hit && desc.collision.is_none() {
+        let why = "a collision response for an OnHit emitter to react to";
+        v.fail("collision", "None", why);
+    }
+    for (i, e) in desc.emitters.iter().enumerate() {
+        if let Trigger::OnHit { count } | Trigger::OnDeath { count, .. } = e.trigger {
+            if !(1..=MAX_EVENT_SPAWN).contains(&count) {
+                let field = format!("emitters[{i}].trigger.count");
+                let range = format!("1..={MAX_EVENT_SPAWN} particles per event");
+                v.fail(&field, count, &range);
+            }
+        }
+        if let Trigger::OnDeath { of, .. } = e.trigger {
+            let field = format!("emitters[{i}].trigger.OnDeath.of");
+            if of as usize >= desc.emitters.len() || of as usize == i {
+                v.fail(&field, of, "another emitter of this effect");
+            }
+            // one watched emitter per effect (EffectParams::death_source)
+            if let Some(first) = desc.death_source().filter(|&f| f != of) {
+                let allowed = format!("{first}, as the first OnDeath emitter watches");
+                v.fail(&field, of, &allowed);
+            }
+        }
+    }
+}
+
+/// Collects [`Invalid`] entries.
+#[derive(Default)]
+struct Checker(Vec<Invalid>);
+
+impl Checker {
+    fn fail(&mut self, field: &str, value: impl ToString, allowed: impl Into<String>) {
+        self.0.push(Invalid::new(field, value, allowed));
+    }
+
+    fn range(&mut self, field: &str, x: f32, lo: f32, hi: f32, allowed: &str) {
+        if !(x.is_finite() && x >= lo && x <= hi) {
+            self.fail(field, x, allowed);
+        }
+    }
+
+    fn finite(&mut self, field: &str, x: f32) {
+        if !x.is_finite() {
+            self.fail(field, x, "a finite number");
+        }
+    }
+
+    fn vec(&mut self, field: &str, v: [f32; 3]) {
+        for (i, x) in v.iter().enumerate() {
+            self.finite(&format!("{field}[{i}]"), *x);
+        }
+    }
+
+    /// A finite vector of some length.
+    fn direction(&mut self, field: &str, v: [f32; 3]) {
+        self.vec(field, v);
+        if Vec3::from(v).length() < 1e-6 {
+            self.fail(field, format!("{v:?}"), "a non-zero vector");
+        }
+    }
+
+    fn variance(&mut self, field: &str, x: f32) {
+        self.range(field, x, 0.0, f32::MAX, "a finite number >= 0");
+    }
+
+    fn nonneg_vec(&mut self, field: &str, v: [f32; 3]) {
+        for (i, x) in v.iter().enumerate() {
+            self.variance(&format!("{field}[{i}]"), *x);
+        }
+    }
+
+    fn scalar(&mut self, field: &str, r: Range) {
+        self.finite(&format!("{field}.mean"), r.mean);
+        self.variance(&format!("{field}.variance"), r.variance);
+    }
+
+    fn ordered(&mut self, field: &str, min: [f32; 3], max: [f32; 3]) {
+        if (0..3).any(|i| min[i] >= max[i]) {
+            let value = format!("min {min:?} max {max:?}");
+            self.fail(field, value, "min < max on every axis");
+        }
+    }
+
+    /// `body` names one of the effect's `bodies`.
+    fn body_index(&mut self, field: &str, body: u32, bodies: u32) {
+        if body >= bodies {
+            let allowed = match bodies {
+                0 => "a body index, but the effect has no bodies".to_string(),
+                n => format!("0..{n} (the effect's bodies)"),
+            };
+            self.fail(field, body, allowed);
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Every pipeline a renderer uses, compiled once per renderer on first use and shared by
+//! every effect (in the manner of glyphon's `Cache` or vello's `FullShaders`): an effect owns
+//! only its buffers, bind groups and CPU state, so adding an effect whose variants exist
+//! compiles nothing, and removing one recompiles nothing.
+//!
+//! A variant is a pass built for one key: simulate with depth collision compiled in or out,
+//! the draw for one blend mode, the composite for the host's colour format. The sort's
+//! pipelines serve every list length (a length is a plan of buffers, not a pipeline).
+
+use std::sync::OnceLock;
+
+use crate::effect::Blend;
+use crate::passes::{
+    args::ArgsPass, bodies::BodiesPass, composite::CompositePass, cull::CullPass,
+    downsample::DownsamplePass, draw::DrawPass, emit::EmitPass, gravity::GravityPass,
+    merge::MergePass, simulate::SimulatePass, sort::SortPass, splat::SplatPass,
+};
+
+/// The passes of one renderer, each built the first time it is asked for.
+pub(crate) struct Pipelines {
+    device: wgpu::Device,
+    color_format: wgpu::TextureFormat,
+    emit: OnceLock<EmitPass>,
+    args: OnceLock<ArgsPass>,
+    /// By whether depth collision is compiled in.
+    simulate: [OnceLock<SimulatePass>; 2],
+    /// Simulate's group 1 (the previous frame's depth), shared by both variants.
+    collision: OnceLock<wgpu::BindGroupLayout>,
+    gravity: OnceLock<GravityPass>,
+    bodies: OnceLock<BodiesPass>,
+    cull: OnceLock<CullPass>,
+    sort: OnceLock<SortPass>,
+    merge: OnceLock<MergePass>,
+    /// By blend mode: additive, alpha.
+    draw: [OnceLock<DrawPass>; 2],
+    splat: OnceLock<SplatPass>,
+    downsample: OnceLock<DownsamplePass>,
+    composite: OnceLock<CompositePass>,
+    /// Simulate's group 1 for recording without a renderer's depth: nothing to collide with.
+    #[cfg(test)]
+    no_collision: OnceLock<(wgpu::Buffer, wgpu::BindGroup)>,
+}
+
+impl Pipelines {
+    /// Nothing is compiled yet; the composite will write `color_format`.
+    pub fn new(device: &wgpu::Device, color_format: wgpu::TextureFormat) -> Self {
+        Pipelines {
+            device: device.clone(),
+            color_format,
+            emit: OnceLock::new(),
+            args: OnceLock::new(),
+            simulate: Default::default(),
+            collision: OnceLock::new(),
+            gravity: OnceLock::new(),
+            bodies: OnceLock::new(),
+            cull: OnceLock::new(),
+            sort: OnceLock::new(),
+            merge: OnceLock::new(),
+            draw: Default::default(),
+            splat: OnceLock::new(),
+            downsample: OnceLock::new(),
+            composite: OnceLock::new(),
+            #[cfg(test)]
+            no_collision: OnceLock::new(),
+        }
+    }
+
+    pub fn emit(&self) -> &EmitPass {
+        self.emit.get_or_init(|| EmitPass::new(&self.device))
+    }
+
+    pub fn args(&self) -> &ArgsPass {
+        self.args.get_or_init(|| ArgsPass::new(&self.device))
+    }
+
+    /// Simulate with depth collision compiled in (`collide`) or out.
+    pub fn simulate(&self, collide: bool) -> &SimulatePass {
+        self.simulate[collide as usize]
+            .get_or_init(|| SimulatePass::new(&self.device, collide, self.collision_layout()))
+    }
+
+    fn collision_layout(&self) -> &wgpu::BindGroupLayout {
+        self.collision
+            .get_or_init(|| crate::passes::simulate::collision_layout(&self.device))
+    }
+
+    /// Simulate's group 1 over `depth` (the previous frame's, Rg32Float) and a
+    /// [`crate::types::CollisionFrame`] uniform `frame`.
+    pub fn collision_bind(
+        &self,
+        depth: &wgpu::TextureView,
+        frame: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        let layout = self.collision_layout();
+        crate::passes::simulate::collision_bind(&self.device, layout, depth, frame)
+    }
+
+    pub fn gravity(&self) -> &GravityPass {
+        self.gravity.get_or_init(|| GravityPass::new(&self.device))
+    }
+
+    pub fn bodies(&self) -> &BodiesPass {
+        self.bodies.get_or_init(|| BodiesPass::new(&self.device))
+    }
+
+    pub fn cull(&self) -> &CullPass {
+        self.cull.get_or_init(|| CullPass::new(&self.device))
+    }
+
+    pub fn sort(&self) -> &SortPass {
+        self.sort.get_or_init(|| SortPass::new(&self.device))
+    }
+
+    pub fn merge(&self) -> &MergePass {
+        self.merge.get_or_init(|| MergePass::new(&self.device))
+    }
+
+    /// The draw for `blend`.
+    pub fn draw(&self, blend: Blend) -> &DrawPass {
+        let slot = match blend {
+            Blend::Additive => 0,
+            Blend::Alpha => 1,
+        };
+        self.draw[slot].get_or_init(|| DrawPass::new(&self.device, blend))
+    }
+
+    pub fn splat(&self) -> &SplatPass {
+        self.splat.get_or_init(|| SplatPass::new(&self.device))
+    }
+
+    pub fn downsample(&self) -> &DownsamplePass {
+        self.downsample
+            .get_or_init(|| DownsamplePass::new(&self.device))
+    }
+
+    /// The composite onto the host's colour format.
+    pub fn composite(&self) -> &CompositePass {
+        self.composite
+            .get_or_init(|| CompositePass::new(&self.device, self.color_format))
+    }
+
+    /// Simulate's group 1 over a 1×1 depth and a zeroed (disabled) collision frame.
+    #[cfg(test)]
+    pub fn no_collision(&self) -> &wgpu::BindGroup {
+        let (_, bind) = self.no_collision.get_or_init(|| {
+            use encase::ShaderType;
+            let device = &self.device;
+            let depth = crate::gpu::texture_2d(
+                device,
+                "flurry.no_collision_depth",
+                (1, 1),
+                crate::passes::downsample::LOW_DEPTH_FORMAT,
+                wgpu::TextureUsages::TEXTURE_BINDING,
+            )
+            .create_view(&Default::default());
+            // zero-initialised: enabled = 0
+            let frame = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("flurry.no_collision"),
+                size: crate::types::CollisionFrame::min_size().get(),
+                usage: wgpu::BufferUsages::UNIFORM,
+                mapped_at_creation: false,
+            });
+            let bind = self.collision_bind(&depth, &frame);
+            (frame, bind)
+        });
+        bind
+    }
+
+    /// How many pass variants have been built (each compiles its pipelines once).
+    #[cfg(test)]
+    pub fn built(&self) -> usize {
+        fn n<T>(cells: &[OnceLock<T>]) -> usize {
+            cells.iter().filter(|c| c.get().is_some()).count()
+        }
+        n(std::slice::from_ref(&self.emit))
+            + n(std::slice::from_ref(&self.args))
+            + n(&self.simulate)
+            + n(std::slice::from_ref(&self.gravity))
+            + n(std::slice::from_ref(&self.bodies))
+            + n(std::slice::from_ref(&self.cull))
+            + n(std::slice::from_ref(&self.sort))
+            + n(std::slice::from_ref(&self.merge))
+            + n(&self.draw)
+            + n(std::slice::from_ref(&self.splat))
+            + n(std::slice::from_ref(&self.downsample))
+            + n(std::slice::from_ref(&self.composite))
+    }
+}

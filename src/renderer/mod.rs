@@ -1,0 +1,641 @@
+//! `ParticleRenderer`: the render node. The host gives its device, queue, encoder and the
+//! colour and depth views of its frame; the renderer records its passes into the encoder and
+//! never submits, never blocks and never owns a window.
+//!
+//! Per frame: compute steps of every effect (emit, simulate with depth collision against
+//! the previous frame's depth, cull, sort) → the host depth downsampled to the particle
+//! target (farthest of each footprint; kept for the next frame's collisions) → particles a
+//! few target pixels across splatted by compute and resolved into the low-resolution
+//! Rgba16Float target → the larger ones drawn over them as sorted triangles, both
+//! depth-tested against it with a soft-particle fade → the target upsampled (nearest-depth
+//! or bilinear) and blended onto the host's colour.
+
+mod merged;
+mod settings;
+mod target;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use settings::{FrameTargets, Scale, Settings, Targets, Upsample, MAX_SPLAT_RADIUS};
+
+use crate::camera::Camera;
+use crate::effect::{EffectDesc, Shape, Velocity};
+use crate::error::Result;
+use crate::pipelines::Pipelines;
+use crate::pool::PoolSnapshot;
+use crate::profiler::{compute_pass_in, render_pass_in, Profiling};
+use crate::sprites::Sprites;
+use crate::system::{ParticleSystem, Step};
+use crate::types::{uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams};
+use merged::Merged;
+use target::LowRes;
+
+/// Names an effect in a [`ParticleRenderer`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EffectId(u64);
+
+/// The passes of a frame, in the order [`ParticleRenderer::encode`] records them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// Spawn this frame's particles (compute).
+    Emit,
+    /// All-pairs gravity (effects with self-gravity only; compute).
+    Gravity,
+    /// Forces, integration, collision, deaths, GPU events (compute).
+    Simulate,
+    /// Frustum culling into the draw and splat lists (compute).
+    Cull,
+    /// Back-to-front sort of each sorted effect on its own (compute).
+    Sort,
+    /// Alpha-blended effects gathered into one list and sorted together (compute).
+    Merge,
+    /// The host's depth at the particle target's resolution (compute).
+    Downsample,
+    /// Small particles drawn by compute, resolved into the particle target.
+    Splat,
+    /// Larger particles drawn as triangles into the particle target.
+    Draw,
+    /// The particle target upsampled onto the host's colour.
+    Composite,
+}
+
+impl Pass {
+    /// Its name in profiles and scopes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pass::Emit => "emit",
+            Pass::Gravity => "gravity",
+            Pass::Simulate => "simulate",
+            Pass::Cull => "cull",
+            Pass::Sort => "sort",
+            Pass::Merge => "merge",
+            Pass::Downsample => "downsample",
+            Pass::Splat => "splat",
+            Pass::Draw => "draw",
+            Pass::Composite => "composite",
+        }
+    }
+
+    /// The compute step of every effect this pass records, if it is one.
+    fn step(self) -> Option<Step> {
+        match self {
+            Pass::Emit => Some(Step::Emit),
+            Pass::Gravity => Some(Step::Gravity),
+            Pass::Simulate => Some(Step::Simulate),
+            Pass::Cull => Some(Step::Cull),
+            Pass::Sort => Some(Step::Sort),
+            _ => None,
+        }
+    }
+}
+
+/// One effect of the renderer.
+pub(crate) struct Entry {
+    id: EffectId,
+    system: ParticleSystem,
+}
+
+/// The render node: any number of effects drawn into a host's frame.
+///
+/// Pipelines are compiled once per renderer, the first time an effect needs them, and
+/// shared by every effect: adding an effect whose variants exist compiles nothing.
+pub struct ParticleRenderer {
+    settings: Settings,
+    targets: Targets,
+    pipelines: Pipelines,
+    /// Every effect, in drawing order.
+    entries: Vec<Entry>,
+    next_id: u64,
+    /// Per-pass GPU timing for library users ([`ParticleRenderer::enable_profiling`]).
+    #[cfg(feature = "profiler")]
+    profiler: Option<wgpu_profiler::GpuProfiler>,
+    #[cfg(feature = "profiler")]
+    pass_times: Vec<(String, f64)>,
+    /// Kept to let the profiler's read-backs finish before it is dropped.
+    #[cfg(feature = "profiler")]
+    device: wgpu::Device,
+    /// Alpha-blended effects sorted and drawn together (two to four of them).
+    merged: Option<Merged>,
+    /// Effects changed: the merged set is rebuilt at the next update.
+    merge_dirty: bool,
+    /// The snowflake array (uploaded at the first update).
+    sprites: Sprites,
+    downsample_buf: wgpu::Buffer,
+    composite_buf: wgpu::Buffer,
+    collision_buf: wgpu::Buffer,
+    /// The camera of the previous update: the one the stored depth was seen through.
+    prev_camera: Option<Camera>,
+    /// Set when a downsample is recorded: the next frame may collide with its depth.
+    depth_recorded: AtomicBool,
+    /// Bound where the host has no depth (the shaders do not read it then).
+    no_depth: wgpu::TextureView,
+    low: Option<LowRes>,
+}
+
+fn is_hdr(format: wgpu::TextureFormat) -> bool {
+    use wgpu::TextureFormat as F;
+    matches!(format, F::Rgba16Float | F::Rgba32Float | F::Rg11b10Ufloat)
+}
+
+fn uniform_buffer<T: encase::ShaderType>(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: T::min_size().get(),
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+impl ParticleRenderer {
+    /// A renderer drawing into targets of `targets`' formats. Compiles nothing yet: each
+    /// pipeline is built the first time a frame or an effect needs it.
+    pub fn new(device: &wgpu::Device, targets: Targets, settings: Settings) -> Self {
+        let no_depth = crate::gpu::texture_2d(
+            device,
+            "flurry.no_depth",
+            (1, 1),
+            wgpu::TextureFormat::Depth32Float,
+            wgpu::TextureUsages::TEXTURE_BINDING,
+        );
+        ParticleRenderer {
+            pipelines: Pipelines::new(device, targets.color_format),
+            sprites: Sprites::new(device),
+            downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
+            composite_buf: uniform_buffer::<CompositeParams>(device, "flurry.composite"),
+            collision_buf: uniform_buffer::<CollisionFrame>(device, "flurry.collision"),
+            prev_camera: None,
+            depth_recorded: AtomicBool::new(false),
+            no_depth: no_depth.create_view(&Default::default()),
+            settings,
+            targets,
+            entries: Vec::new(),
+            next_id: 0,
+            #[cfg(feature = "profiler")]
+            profiler: None,
+            #[cfg(feature = "profiler")]
+            pass_times: Vec::new(),
+            #[cfg(feature = "profiler")]
+            device: device.clone(),
+            merged: None,
+            merge_dirty: false,
+            low: None,
+        }
+    }
+
+    /// The shared pipelines (for tests of what is compiled when).
+    #[cfg(test)]
+    pub(crate) fn pipelines(&self) -> &Pipelines {
+        &self.pipelines
+    }
+
+    /// The most particles one effect's pool may hold on `device` (its buffer limits).
+    pub fn max_capacity(device: &wgpu::Device) -> u32 {
+        crate::pool::max_capacity(&device.limits()).0 as u32
+    }
+
+    /// `requested` as a pool size `device` allows (1 up to
+    /// [`ParticleRenderer::max_capacity`]), else an error naming `field`, the value, the
+    /// limit that binds and the range allowed. [`ParticleRenderer::add_effect`] checks its
+    /// capacity so; a host can check its own input (a flag, a setting) the same way first.
+    pub fn check_capacity(device: &wgpu::Device, field: &str, requested: u64) -> Result<u32> {
+        crate::pool::check_capacity(device, field, requested)
+    }
+
+    /// Add an effect with a pool of `capacity` particles (1 up to
+    /// [`ParticleRenderer::max_capacity`]) and a random `seed`. Effects are drawn in the
+    /// order they were added. The effect is validated first: a bad one is an error naming
+    /// every field out of range.
+    pub fn add_effect(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        desc: &EffectDesc,
+        capacity: u32,
+        seed: u32,
+    ) -> Result<EffectId> {
+        let system = ParticleSystem::new(device, queue, &self.pipelines, desc, capacity, seed)?;
+        let id = EffectId(self.next_id);
+        self.next_id += 1;
+        self.entries.push(Entry { id, system });
+        self.merge_dirty = true;
+        Ok(id)
+    }
+
+    /// Remove an effect and free its buffers; false if `id` is not (or no longer) here.
+    pub fn remove_effect(&mut self, id: EffectId) -> bool {
+        let before = self.entries.len();
+        self.entries.retain(|e| e.id != id);
+        let removed = self.entries.len() < before;
+        self.merge_dirty |= removed;
+        removed
+    }
+
+    fn system(&self, id: EffectId) -> Option<&ParticleSystem> {
+        self.entries.iter().find(|e| e.id == id).map(|e| &e.system)
+    }
+
+    /// Every effect, in drawing order.
+    pub fn effects(&self) -> impl Iterator<Item = EffectId> + '_ {
+        self.entries.iter().map(|e| e.id)
+    }
+
+    /// The effect `id` as it is now (its emitters moved by
+    /// [`ParticleRenderer::set_emitter`]).
+    pub fn effect(&self, id: EffectId) -> Option<&EffectDesc> {
+        self.system(id).map(ParticleSystem::desc)
+    }
+
+    /// Seconds effect `id` has simulated.
+    pub fn time(&self, id: EffectId) -> Option<f64> {
+        self.system(id).map(ParticleSystem::time)
+    }
+
+    /// Move or re-aim emitter `index` of effect `id` (its shape, velocity and rate, e.g. a
+    /// gun that follows the camera) from the next update on; a rate that is negative or not
+    /// finite stops it. False when there is no such effect or emitter.
+    pub fn set_emitter(
+        &mut self,
+        id: EffectId,
+        index: usize,
+        shape: Shape,
+        velocity: Velocity,
+        rate: f32,
+    ) -> bool {
+        let entry = self.entries.iter_mut().find(|e| e.id == id);
+        entry.is_some_and(|e| e.system.set_emitter(index, shape, velocity, rate))
+    }
+
+    /// Read effect `id`'s pool back: its particles, lists, counters and totals. Blocks
+    /// until the GPU is done: for tests, statistics and tools, never the frame loop.
+    pub fn snapshot(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        id: EffectId,
+    ) -> Result<PoolSnapshot> {
+        match self.system(id) {
+            Some(s) => s.snapshot(device, queue),
+            None => {
+                let allowed = "an effect of this renderer";
+                Err(crate::error::Invalid::new("id", format!("{id:?}"), allowed).into())
+            }
+        }
+    }
+
+    /// Simulate every effect in `substeps` (at least 1) steps of dt / substeps per frame.
+    pub fn set_substeps(&mut self, substeps: u32) {
+        for e in &mut self.entries {
+            e.system.set_substeps(substeps);
+        }
+    }
+
+    /// The settings in use.
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    /// New settings take effect at the next [`ParticleRenderer::update`].
+    pub fn set_settings(&mut self, settings: Settings) {
+        let splats = |s: &Settings| s.splat_radius() > 0.0;
+        if settings.scale != self.settings.scale || splats(&settings) != splats(&self.settings) {
+            self.low = None; // reallocated (with or without accumulators) at the next update
+        }
+        self.settings = settings;
+    }
+
+    /// Size of the particle target for a host of `size`.
+    pub fn target_size(&self, (w, h): (u32, u32)) -> (u32, u32) {
+        let f = self.settings.scale.factor();
+        (w.div_ceil(f).max(1), h.div_ceil(f).max(1))
+    }
+
+    /// Advance every effect by `dt` seconds for `camera`, and size the particle target for
+    /// a host frame of `size` pixels (reallocated only when the size changes).
+    ///
+    /// Each update writes this frame's uniforms (camera, spawn request); follow it with one
+    /// [`ParticleRenderer::encode`] that the host submits. A frame that is updated but never
+    /// submitted loses its spawns.
+    pub fn update(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        dt: f32,
+        camera: &Camera,
+        size: (u32, u32),
+    ) {
+        #[cfg(feature = "profiler")]
+        self.collect_pass_times(queue);
+        self.sprites.upload(queue);
+        if self.merge_dirty {
+            self.merged = Merged::new(device, &self.pipelines, &mut self.entries);
+            self.merge_dirty = false;
+        }
+        if let Some(m) = &self.merged {
+            m.reset(queue);
+        }
+        let fresh = self.low.as_ref().is_none_or(|l| l.host != size);
+        if fresh {
+            let low_size = (size, self.target_size(size));
+            let splat = self.settings.splat_radius() > 0.0;
+            let (p, sprites) = (&self.pipelines, &self.sprites);
+            let low = LowRes::new(device, p, low_size, sprites, &self.collision_buf, splat);
+            self.low = Some(low);
+        }
+        let low = self.low.as_ref().expect("allocated above");
+        let pixel_scale = low.size.1 as f32 / (2.0 * (0.5 * camera.fov_y).tan());
+        let splat_radius = match low.splat {
+            Some(_) => self.settings.splat_radius(),
+            None => 0.0,
+        };
+        for e in &mut self.entries {
+            e.system.set_splat(pixel_scale, splat_radius);
+            e.system.update(queue, dt, camera);
+        }
+        let has_depth = self.targets.depth_format.is_some() as u32;
+        // the particle target's depth still holds the previous frame's, unless it was just
+        // (re)allocated or no downsample was recorded since
+        let recorded = self.depth_recorded.swap(false, Ordering::Relaxed);
+        let stored = recorded && !fresh && has_depth == 1;
+        let prev = self.prev_camera.replace(*camera).unwrap_or(*camera);
+        let prev_view_proj = prev.view_proj();
+        let collision = CollisionFrame {
+            prev_view_proj,
+            prev_inv_view_proj: prev_view_proj.inverse(),
+            near: prev.near,
+            far: prev.far,
+            enabled: stored as u32,
+            _pad: 0,
+        };
+        queue.write_buffer(&self.collision_buf, 0, &uniform_bytes(&collision));
+        let downsample = DownsampleParams {
+            factor: self.settings.scale.factor(),
+            has_depth,
+            ..Default::default()
+        };
+        let composite = CompositeParams {
+            near: camera.near,
+            far: camera.far,
+            threshold: self.settings.edge_threshold,
+            nearest_depth: (self.settings.upsample == Upsample::NearestDepth) as u32,
+            tonemap: !is_hdr(self.targets.color_format) as u32,
+            has_depth,
+            width: size.0,
+            height: size.1,
+        };
+        queue.write_buffer(&self.downsample_buf, 0, &uniform_bytes(&downsample));
+        queue.write_buffer(&self.composite_buf, 0, &uniform_bytes(&composite));
+    }
+
+    /// The passes [`ParticleRenderer::encode`] records, in order.
+    pub fn passes(&self) -> Vec<Pass> {
+        let steps = [
+            Pass::Emit,
+            Pass::Gravity,
+            Pass::Simulate,
+            Pass::Cull,
+            Pass::Sort,
+        ];
+        let recorded = |pass: &Pass| {
+            let step = pass.step().expect("a compute step");
+            self.entries.iter().any(|e| e.system.records(step))
+        };
+        let mut passes: Vec<Pass> = steps.into_iter().filter(recorded).collect();
+        if self.merged.is_some() {
+            passes.push(Pass::Merge);
+        }
+        passes.push(Pass::Downsample);
+        if self.low.as_ref().is_some_and(|l| l.splat.is_some()) {
+            passes.push(Pass::Splat);
+        }
+        passes.extend([Pass::Draw, Pass::Composite]);
+        passes
+    }
+
+    /// Record the whole frame (after [`ParticleRenderer::update`]) into the host's
+    /// `encoder`; the host submits it. With profiling enabled (feature `profiler`,
+    /// `enable_profiling`) every pass is timed.
+    pub fn encode(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameTargets,
+    ) {
+        #[cfg(feature = "profiler")]
+        if let Some(profiler) = self.profiler.take() {
+            self.encode_profiled(device, encoder, frame, &profiler);
+            let mut profiler = profiler;
+            profiler.resolve_queries(encoder);
+            self.profiler = Some(profiler);
+            return;
+        }
+        for pass in self.passes() {
+            self.encode_pass_in(device, encoder, frame, pass, None);
+        }
+    }
+
+    /// Record one pass of the frame (profilers submit them one at a time to time each).
+    pub fn encode_pass(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameTargets,
+        pass: Pass,
+    ) {
+        self.encode_pass_in(device, encoder, frame, pass, None);
+    }
+
+    fn encode_pass_in(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameTargets,
+        pass: Pass,
+        profiler: Option<Profiling<'_>>,
+    ) {
+        let Some(low) = &self.low else {
+            return; // update() has not run: nothing to draw into
+        };
+        let p = &self.pipelines;
+        let host_depth = frame.depth.unwrap_or(&self.no_depth);
+        if let Some(step) = pass.step() {
+            compute_pass_in(encoder, profiler, pass.name(), |c| {
+                for e in self.entries.iter().filter(|e| e.system.records(step)) {
+                    e.system.record_step(p, step, c, &low.collision_bind);
+                }
+            });
+            return;
+        }
+        match pass {
+            Pass::Merge => {
+                if let Some(m) = &self.merged {
+                    compute_pass_in(encoder, profiler, "merge", |c| {
+                        m.record(p, c, &self.entries)
+                    });
+                }
+            }
+            Pass::Downsample => {
+                self.depth_recorded.store(true, Ordering::Relaxed);
+                let downsample = p.downsample();
+                let bind = downsample.bind(device, host_depth, &low.depth, &self.downsample_buf);
+                compute_pass_in(encoder, profiler, "downsample", |c| {
+                    downsample.record(c, &bind, low.size)
+                });
+            }
+            Pass::Splat => {
+                let Some(target) = &low.splat else {
+                    return;
+                };
+                let splat = p.splat();
+                compute_pass_in(encoder, profiler, "splat", |c| {
+                    for e in &self.entries {
+                        splat.record(c, e.system.splat_bind(), target, e.system.pool());
+                    }
+                    splat.record_resolve(c, target);
+                });
+            }
+            Pass::Draw => {
+                // the resolved splats are the target's background; without them, clear
+                let load = match low.splat {
+                    Some(_) => wgpu::LoadOp::Load,
+                    None => wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                };
+                let attachments = [Some(color_attachment(&low.color, load))];
+                let desc = pass_desc("draw", &attachments);
+                render_pass_in(encoder, profiler, desc, "draw", |r| {
+                    r.set_bind_group(1, &low.draw_bind, &[]);
+                    if let Some(m) = &self.merged {
+                        m.record_draw(p, r);
+                    }
+                    for e in self.entries.iter().filter(|e| !e.system.merged()) {
+                        e.system.record_draw(p, r);
+                    }
+                });
+            }
+            Pass::Composite => {
+                let composite = p.composite();
+                let bind = composite.bind(
+                    device,
+                    &low.color,
+                    &low.depth,
+                    host_depth,
+                    &self.composite_buf,
+                );
+                let attachments = [Some(color_attachment(frame.color, wgpu::LoadOp::Load))];
+                let desc = pass_desc("composite", &attachments);
+                render_pass_in(encoder, profiler, desc, "composite", |r| {
+                    composite.record(r, &bind)
+                });
+            }
+            _ => unreachable!("the compute steps are recorded above"),
+        }
+    }
+}
+
+/// Per-pass GPU timing through wgpu-profiler (feature `profiler`).
+#[cfg(feature = "profiler")]
+impl ParticleRenderer {
+    /// Time every pass with GPU timestamps from now on (when the device has
+    /// `TIMESTAMP_QUERY`; false otherwise). Results arrive a few frames late through
+    /// [`ParticleRenderer::pass_times`]. On CPU adapters such as lavapipe the times inside a
+    /// frame are misattributed once a render pass runs (submit each pass on its own with
+    /// [`ParticleRenderer::encode_pass`] and time it on the clock there).
+    pub fn enable_profiling(&mut self, device: &wgpu::Device) -> bool {
+        if !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+            return false;
+        }
+        self.profiler = crate::profiler::gpu_profiler(device);
+        self.profiler.is_some()
+    }
+
+    /// Milliseconds per pass of the latest frame whose timestamps have come back: the
+    /// `frame` scope, then each pass nested in it.
+    pub fn pass_times(&self) -> &[(String, f64)] {
+        &self.pass_times
+    }
+
+    /// As [`ParticleRenderer::encode`], each pass in a scope of the host's own `profiler`,
+    /// nested under one `frame` scope (the host resolves its queries and ends its frame).
+    pub fn encode_profiled(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameTargets,
+        profiler: &wgpu_profiler::GpuProfiler,
+    ) {
+        let frame_query = profiler.begin_query("frame", encoder);
+        let profiling = Profiling {
+            profiler,
+            parent: Some(&frame_query),
+        };
+        for pass in self.passes() {
+            self.encode_pass_in(device, encoder, frame, pass, Some(profiling));
+        }
+        profiler.end_query(encoder, frame_query);
+    }
+
+    /// The renderer's own profiler: the host has submitted the previous frame's encoder by
+    /// now; take the times of every frame that has come back.
+    fn collect_pass_times(&mut self, queue: &wgpu::Queue) {
+        let Some(p) = self.profiler.as_mut() else {
+            return;
+        };
+        let _ = p.end_frame();
+        while let Some(results) = p.process_finished_frame(queue.get_timestamp_period()) {
+            // the frame scope, then the passes nested in it
+            let ms = |r: &wgpu_profiler::GpuTimerQueryResult| {
+                r.time
+                    .as_ref()
+                    .map(|t| (r.label.clone(), (t.end - t.start) * 1e3))
+            };
+            self.pass_times = results
+                .iter()
+                .flat_map(|r| std::iter::once(r).chain(&r.nested_queries))
+                .filter_map(ms)
+                .collect();
+        }
+    }
+}
+
+#[cfg(feature = "profiler")]
+impl Drop for ParticleRenderer {
+    /// The profiler's timestamp read-backs may still be in flight: let them land first
+    /// (dropping mapped-pending buffers crashes some drivers, lavapipe among them).
+    fn drop(&mut self) {
+        if let Some(mut p) = self.profiler.take() {
+            let _ = p.end_frame();
+            let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+            while p.process_finished_frame(1.0).is_some() {}
+        }
+    }
+}
+
+/// A colour attachment that stores.
+fn color_attachment(
+    view: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPassColorAttachment<'_> {
+    wgpu::RenderPassColorAttachment {
+        view,
+        depth_slice: None,
+        resolve_target: None,
+        ops: wgpu::Operations {
+            load,
+            store: wgpu::StoreOp::Store,
+        },
+    }
+}
+
+/// A render pass over `attachments` with no depth.
+fn pass_desc<'a>(
+    label: &'a str,
+    attachments: &'a [Option<wgpu::RenderPassColorAttachment<'a>>],
+) -> wgpu::RenderPassDescriptor<'a> {
+    wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: attachments,
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    }
+}

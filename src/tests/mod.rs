@@ -1,0 +1,94 @@
+//! GPU tests that need the library's insides: the simulation against its CPU twin, the
+//! pool's lists and indirect arguments, the N-body kernel's accelerations, the pipelines
+//! shared between effects. Everything a host can see is tested through the public API in
+//! `tests/`.
+
+mod nbody;
+mod pipelines;
+mod pool;
+
+use crate::effect::{EffectDesc, EmitterDesc, Forces, Range, Shape};
+use crate::gpu::GpuContext;
+use crate::pipelines::Pipelines;
+use crate::system::ParticleSystem;
+use crate::Camera;
+
+/// The headless GPU; no adapter is a test failure with the install hint, never a skip.
+fn gpu() -> GpuContext {
+    // lavapipe prints a harmless warning when XDG_RUNTIME_DIR is unset
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        let dir = std::env::temp_dir().join("flurry-xdg");
+        let _ = std::fs::create_dir_all(&dir);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        }
+        std::env::set_var("XDG_RUNTIME_DIR", &dir);
+    }
+    GpuContext::new_headless().unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
+}
+
+/// One effect simulated on its own, without a renderer: no depth to collide with, every
+/// particle drawn (no splat).
+struct Solo {
+    gpu: GpuContext,
+    pipelines: Pipelines,
+    system: ParticleSystem,
+}
+
+impl Solo {
+    fn new(desc: &EffectDesc, capacity: u32, seed: u32) -> Self {
+        let gpu = gpu();
+        let pipelines = Pipelines::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb);
+        let system =
+            ParticleSystem::new(&gpu.device, &gpu.queue, &pipelines, desc, capacity, seed).unwrap();
+        Solo {
+            gpu,
+            pipelines,
+            system,
+        }
+    }
+
+    /// One frame of `dt` seconds seen by `camera`: update, record, submit.
+    fn frame(&mut self, dt: f32, camera: &Camera) {
+        self.system.update(&self.gpu.queue, dt, camera);
+        let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
+        self.system.encode_compute(&self.pipelines, &mut encoder);
+        self.gpu.queue.submit([encoder.finish()]);
+    }
+
+    fn snapshot(&self) -> crate::PoolSnapshot {
+        self.system
+            .snapshot(&self.gpu.device, &self.gpu.queue)
+            .unwrap()
+    }
+}
+
+/// `count` particles born at t = 0 in `shape`, at rest, living 100 s.
+fn held(shape: Shape, count: u32) -> EmitterDesc {
+    EmitterDesc {
+        shape,
+        bursts: vec![crate::effect::Burst::once(0.0, count)],
+        lifetime: Range::constant(100.0),
+        size: Range::constant(0.02),
+        ..Default::default()
+    }
+}
+
+/// An effect of `emitters` with no forces.
+fn still(name: &str, emitters: Vec<EmitterDesc>) -> EffectDesc {
+    EffectDesc {
+        name: name.into(),
+        emitters,
+        forces: Forces::NONE,
+        ..Default::default()
+    }
+}
+
+/// `effects/snow.ron` with its first fill sized to `capacity`, as the snow demo shows it.
+fn snow(capacity: u32) -> EffectDesc {
+    let mut e = EffectDesc::from_ron(include_str!("../../effects/snow.ron")).unwrap();
+    e.emitters[0].bursts[0].count = capacity;
+    e
+}

@@ -1,0 +1,90 @@
+//! Pipelines are compiled once per renderer and shared: an effect whose variants exist
+//! compiles nothing when it is added, and removing effects recompiles nothing.
+
+use glam::Vec3;
+
+use super::{gpu, held, still};
+use crate::effect::{Blend, Collision, Response, Shape};
+use crate::{Camera, ParticleRenderer, Settings, Targets};
+
+#[test]
+fn effects_share_the_renderer_pipelines() {
+    let gpu = gpu();
+    let targets = Targets {
+        color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        depth_format: None,
+    };
+    let mut renderer = ParticleRenderer::new(&gpu.device, targets, Settings::default());
+    assert_eq!(renderer.pipelines().built(), 0, "new() compiles nothing");
+    let dot = |x: f32| still("dot", vec![held(Shape::Point([x, 0.0, 0.0]), 16)]);
+    let first = renderer
+        .add_effect(&gpu.device, &gpu.queue, &dot(0.0), 64, 1)
+        .unwrap();
+    // emit, args, simulate without collision, cull, sort, alpha draw, splat
+    let after_first = renderer.pipelines().built();
+    assert_eq!(after_first, 7);
+    let mut ids = vec![first];
+    for k in 1..6 {
+        let desc = dot(k as f32);
+        ids.push(
+            renderer
+                .add_effect(&gpu.device, &gpu.queue, &desc, 64 * k, k)
+                .unwrap(),
+        );
+        assert_eq!(
+            renderer.pipelines().built(),
+            after_first,
+            "effect {k} compiled a pipeline"
+        );
+    }
+    // a frame merges the alpha effects (the merge pass is new) and draws
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, 1.0);
+    let color = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d {
+            width: 32,
+            height: 32,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: targets.color_format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let view = color.create_view(&Default::default());
+    let frame = |renderer: &mut ParticleRenderer| {
+        renderer.update(&gpu.device, &gpu.queue, 0.01, &camera, (32, 32));
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let targets = crate::FrameTargets {
+            color: &view,
+            depth: None,
+        };
+        renderer.encode(&gpu.device, &mut encoder, &targets);
+        gpu.queue.submit([encoder.finish()]);
+    };
+    frame(&mut renderer);
+    // + merge, downsample, composite
+    let after_frame = renderer.pipelines().built();
+    assert_eq!(after_frame, after_first + 3);
+    for id in ids.drain(..3) {
+        assert!(renderer.remove_effect(id));
+        frame(&mut renderer);
+        assert_eq!(
+            renderer.pipelines().built(),
+            after_frame,
+            "a removal compiled"
+        );
+    }
+    // new variants compile once each: additive draw, simulate with collision
+    let mut sparks = dot(1.0);
+    sparks.blend = Blend::Additive;
+    sparks.collision = Some(Collision::new(Response::Kill));
+    for seed in 0..2 {
+        renderer
+            .add_effect(&gpu.device, &gpu.queue, &sparks, 64, seed)
+            .unwrap();
+        assert_eq!(renderer.pipelines().built(), after_frame + 2);
+    }
+}

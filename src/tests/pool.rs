@@ -1,0 +1,359 @@
+//! The pool's invariants (lists, counters, indirect arguments) and the simulation against
+//! its CPU twin, on the headless adapter, one effect without a renderer.
+
+use std::collections::BTreeMap;
+
+use glam::Vec3;
+
+use super::{snow, still, Solo};
+use crate::cpu::CpuTwin;
+use crate::effect::*;
+use crate::Camera;
+
+fn camera() -> Camera {
+    Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 1.0)
+}
+
+/// Relative closeness with an absolute floor of 1 (|a - b| <= tol · max(1, |b|)).
+fn close(a: f32, b: f32, tol: f32) -> bool {
+    (a - b).abs() <= tol * b.abs().max(1.0)
+}
+
+fn close3(a: Vec3, b: Vec3, tol: f32) -> bool {
+    close(a.x, b.x, tol) && close(a.y, b.y, tol) && close(a.z, b.z, tol)
+}
+
+fn emitter(shape: Shape, velocity: Velocity, lifetime: Range) -> EmitterDesc {
+    EmitterDesc {
+        shape,
+        velocity,
+        lifetime,
+        size: Range::new(0.1, 0.05),
+        color: ColorRange::new([0.5, 0.5, 0.5, 1.0], [0.5, 0.5, 0.5, 0.0]),
+        rotation: Range::new(0.0, 3.0),
+        spin: Range::new(1.0, 2.0),
+        ..Default::default()
+    }
+}
+
+/// Bursts and a high rate against a small pool, short lives, deaths by bounds too.
+fn churny() -> EffectDesc {
+    let mut a = emitter(
+        Shape::Sphere {
+            center: [0.0; 3],
+            radius: 1.0,
+            surface: false,
+        },
+        Velocity::Radial {
+            speed: Range::new(4.0, 3.0),
+        },
+        Range::new(0.3, 0.25),
+    );
+    a.rate = 90_000.0;
+    let mut b = emitter(
+        Shape::Point([0.0, 1.0, 0.0]),
+        Velocity::Linear {
+            mean: [0.0, 2.0, 0.0],
+            variance: [3.0, 1.0, 3.0],
+        },
+        Range::new(0.5, 0.4),
+    );
+    b.bursts = vec![Burst {
+        time: 0.05,
+        count: 3000,
+        every: Some(0.2),
+        cycles: None,
+    }];
+    EffectDesc {
+        forces: Forces {
+            gravity: [0.0, -9.81, 0.0],
+            wind: [1.0, 0.0, 0.0],
+            drag: 0.5,
+            turbulence: None,
+        },
+        bounds: Some(Bounds {
+            min: [-2.0; 3],
+            max: [2.0; 3],
+            on_exit: OnExit::Kill,
+            follow_camera: false,
+        }),
+        blend: Blend::Additive,
+        ..still("churny", vec![a, b])
+    }
+}
+
+#[test]
+fn pool_accounting_holds_after_every_frame() {
+    let capacity = 4096;
+    let mut solo = Solo::new(&churny(), capacity, 11);
+    let mut saw_drops = false;
+    let mut saw_recycling = false;
+    for f in 0..300 {
+        solo.frame(1.0 / 60.0, &camera());
+        let snap = solo.snapshot();
+        let s = snap.stats;
+        let c = snap.counters;
+        assert!(c.dead >= 0, "frame {f}: dead count {}", c.dead);
+        assert_eq!(c.alive + c.dead as u32, capacity, "frame {f}: alive + dead");
+        let mut seen = vec![false; capacity as usize];
+        for &i in snap.alive.iter().chain(&snap.dead) {
+            assert!(i < capacity, "frame {f}: index {i} out of range");
+            assert!(!seen[i as usize], "frame {f}: index {i} twice");
+            seen[i as usize] = true;
+        }
+        assert!(seen.iter().all(|&s| s), "frame {f}: an index is missing");
+        assert_eq!(
+            s.emitted_total + s.dropped_total,
+            s.requested_total,
+            "frame {f}"
+        );
+        assert_eq!(c.next_alive, 0, "frame {f}: scratch counter reset");
+        assert_eq!(snap.args.draw[1], c.alive, "frame {f}: draw instance count");
+        for &i in &snap.alive {
+            let p = &snap.particles[i as usize];
+            assert!(
+                p.age < p.lifetime,
+                "frame {f}: a dead particle is in the alive list"
+            );
+        }
+        saw_drops |= s.dropped_total > 0;
+        saw_recycling |= s.emitted_total > capacity as u64;
+    }
+    assert!(saw_drops, "the effect must demand more than the pool holds");
+    assert!(saw_recycling, "slots must be reused");
+}
+
+/// Every shape, both velocity modes, drag, wind and kill bounds, sized to never drop.
+fn twin_effect() -> EffectDesc {
+    let radial = Velocity::Radial {
+        speed: Range::new(3.0, 1.0),
+    };
+    let linear = Velocity::Linear {
+        mean: [0.5, 3.0, -0.2],
+        variance: [1.0, 1.0, 1.0],
+    };
+    let life = Range::new(1.0, 0.5);
+    let shapes = [
+        Shape::Point([0.0, 1.0, 0.0]),
+        Shape::Box {
+            min: [-1.0, 0.0, -1.0],
+            max: [1.0, 0.5, 1.0],
+        },
+        Shape::Sphere {
+            center: [0.5, 1.0, 0.0],
+            radius: 0.7,
+            surface: false,
+        },
+        Shape::Sphere {
+            center: [-0.5, 1.0, 0.0],
+            radius: 0.4,
+            surface: true,
+        },
+        Shape::Disk {
+            center: [0.0, 0.2, 0.0],
+            radius: 1.5,
+            normal: [0.2, 1.0, 0.1],
+        },
+    ];
+    let emitters = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, &shape)| {
+            let mut e = emitter(shape, if i % 2 == 0 { radial } else { linear }, life);
+            e.rate = 2000.0 + 500.0 * i as f32;
+            e.bursts = vec![Burst {
+                time: 0.1 * i as f32,
+                count: 300,
+                every: Some(0.5),
+                cycles: Some(3),
+            }];
+            e
+        })
+        .collect();
+    EffectDesc {
+        forces: Forces {
+            gravity: [0.0, -4.0, 0.0],
+            wind: [2.0, 0.0, 1.0],
+            drag: 0.3,
+            turbulence: None,
+        },
+        bounds: Some(Bounds {
+            min: [-3.0, -1.0, -3.0],
+            max: [3.0, 5.0, 3.0],
+            on_exit: OnExit::Kill,
+            follow_camera: false,
+        }),
+        ..still("twin", emitters)
+    }
+}
+
+fn compare_with_twin(desc: &EffectDesc, capacity: u32, seed: u32, frames: u32, dt: f32) {
+    let mut solo = Solo::new(desc, capacity, seed);
+    let mut twin = CpuTwin::new(desc, capacity, seed);
+    twin.eye = camera().eye; // bounds that follow the camera follow it on both sides
+    for _ in 0..frames {
+        solo.frame(dt, &camera());
+        twin.frame(dt);
+    }
+    let snap = solo.snapshot();
+    let stats = snap.stats;
+    assert_eq!(
+        stats.dropped_total, 0,
+        "the twin comparison needs an effect that never drops"
+    );
+    assert_eq!(twin.dropped, 0);
+    assert_eq!(stats.emitted_total, twin.emitted, "emitted");
+    let gpu_set: BTreeMap<u32, crate::Particle> = snap
+        .alive
+        .iter()
+        .map(|&i| (snap.particles[i as usize].id, snap.particles[i as usize]))
+        .collect();
+    assert_eq!(gpu_set.len(), snap.alive.len(), "ids are unique");
+    assert!(
+        gpu_set.len() > 1000,
+        "only {} alive: the test would prove little",
+        gpu_set.len()
+    );
+    let missing: Vec<_> = twin
+        .particles
+        .keys()
+        .filter(|id| !gpu_set.contains_key(id))
+        .take(5)
+        .collect();
+    let extra: Vec<_> = gpu_set
+        .keys()
+        .filter(|id| !twin.particles.contains_key(id))
+        .take(5)
+        .collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "alive sets differ: missing on GPU {missing:?}, extra {extra:?}"
+    );
+    for (id, g) in &gpu_set {
+        let c = &twin.particles[id];
+        let tol = 1e-4;
+        assert!(
+            close3(g.pos, c.pos, tol),
+            "id {id}: pos {:?} vs cpu {:?}",
+            g.pos,
+            c.pos
+        );
+        assert!(
+            close3(g.vel, c.vel, tol),
+            "id {id}: vel {:?} vs cpu {:?}",
+            g.vel,
+            c.vel
+        );
+        assert!(
+            close(g.age, c.age, tol) && close(g.lifetime, c.lifetime, tol),
+            "id {id}: age/lifetime"
+        );
+        assert!(
+            close(g.size, c.size, tol) && close(g.rotation, c.rotation, tol),
+            "id {id}: size/rotation"
+        );
+        assert_eq!(
+            (g.color, g.emitter),
+            (c.color, c.emitter),
+            "id {id}: colour/emitter"
+        );
+    }
+}
+
+#[test]
+fn gpu_matches_cpu_twin_after_100_frames() {
+    compare_with_twin(&twin_effect(), 32_768, 7, 100, 0.016);
+}
+
+#[test]
+fn gpu_matches_cpu_twin_for_wrapping_snow() {
+    compare_with_twin(&snow(16_384), 16_384, 3, 100, 0.016);
+}
+
+fn constant_acceleration(integrator: Integrator) -> EffectDesc {
+    let mut e = emitter(
+        Shape::Point([1.0, 2.0, 3.0]),
+        Velocity::Linear {
+            mean: [2.0, 5.0, -1.0],
+            variance: [0.0; 3],
+        },
+        Range::new(100.0, 0.0),
+    );
+    e.bursts = vec![Burst::once(0.0, 64)];
+    EffectDesc {
+        forces: Forces {
+            gravity: [0.5, -9.81, 0.25],
+            wind: [0.0; 3],
+            drag: 0.0,
+            turbulence: None,
+        },
+        integrator,
+        ..still("euler", vec![e])
+    }
+}
+
+/// x_n = x0 + n·v0·dt + a·dt²·k with k = n(n-1)/2 (explicit) or n(n+1)/2 (symplectic).
+fn euler_law(integrator: Integrator, k: fn(f32) -> f32) {
+    let mut solo = Solo::new(&constant_acceleration(integrator), 64, 1);
+    let (dt, n) = (0.02f32, 100u32);
+    for _ in 0..n {
+        solo.frame(dt, &camera());
+    }
+    let snap = solo.snapshot();
+    assert_eq!(snap.alive.len(), 64);
+    let (x0, v0, a) = (
+        Vec3::new(1.0, 2.0, 3.0),
+        Vec3::new(2.0, 5.0, -1.0),
+        Vec3::new(0.5, -9.81, 0.25),
+    );
+    let nf = n as f32;
+    let x = x0 + v0 * (nf * dt) + a * (dt * dt * k(nf));
+    let v = v0 + a * (nf * dt);
+    for &i in &snap.alive {
+        let p = &snap.particles[i as usize];
+        assert!(
+            close3(p.pos, x, 1e-4),
+            "{integrator:?}: pos {:?}, closed form {x:?}",
+            p.pos
+        );
+        assert!(
+            close3(p.vel, v, 1e-4),
+            "{integrator:?}: vel {:?}, closed form {v:?}",
+            p.vel
+        );
+    }
+}
+
+#[test]
+fn explicit_euler_law_holds_on_the_gpu() {
+    euler_law(Integrator::ExplicitEuler, |n| n * (n - 1.0) / 2.0);
+}
+
+#[test]
+fn symplectic_euler_law_holds_on_the_gpu() {
+    euler_law(Integrator::SymplecticEuler, |n| n * (n + 1.0) / 2.0);
+}
+
+/// The snow box follows the camera: wherever it flies, every flake is in the box around it
+/// (emitted there, wrapped back into it as the camera moves on).
+#[test]
+fn the_snow_box_follows_the_camera() {
+    let desc = snow(8192);
+    let b = desc.bounds.unwrap();
+    assert!(b.follow_camera);
+    let mut solo = Solo::new(&desc, 8192, 2);
+    for eye in [Vec3::new(100.0, 2.0, -50.0), Vec3::new(-300.0, 5.0, 40.0)] {
+        let camera = Camera::look_at(eye, eye + Vec3::new(0.0, 0.0, -1.0), 1.0);
+        for _ in 0..3 {
+            solo.frame(0.016, &camera);
+        }
+        let snap = solo.snapshot();
+        assert_eq!(snap.alive.len(), 8192);
+        for &i in &snap.alive {
+            let p = snap.particles[i as usize].pos;
+            let rel = p - Vec3::new(eye.x, 0.0, eye.z);
+            let inside = (0..3).all(|k| rel[k] >= b.min[k] - 1e-3 && rel[k] <= b.max[k] + 1e-3);
+            assert!(inside, "flake at {p} outside the box around {eye}");
+        }
+    }
+}
