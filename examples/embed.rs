@@ -265,33 +265,15 @@ impl Host {
     }
 }
 
-fn depth_view(device: &wgpu::Device, (width, height): (u32, u32)) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("host depth"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: DEPTH,
-            // flurry reads the host's depth: it must be bindable as a texture
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
-        .create_view(&Default::default())
-}
-
-/// Offscreen: `frames` frames into an sRGB texture, saved as a PNG.
-fn headless(frames: u32, out: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let (width, height) = (640, 400);
-    let gpu = GpuContext::new_headless()?;
-    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
-    let color = gpu.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("host color"),
+/// A 2D texture of the host's.
+fn texture(
+    device: &wgpu::Device,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
         size: wgpu::Extent3d {
             width,
             height,
@@ -301,9 +283,24 @@ fn headless(frames: u32, out: &str) -> Result<(), Box<dyn std::error::Error>> {
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        usage,
         view_formats: &[],
-    });
+    })
+}
+
+fn depth_view(device: &wgpu::Device, size: (u32, u32)) -> wgpu::TextureView {
+    // flurry reads the host's depth: it must be bindable as a texture
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+    texture(device, size, DEPTH, usage).create_view(&Default::default())
+}
+
+/// Offscreen: `frames` frames into an sRGB texture, saved as a PNG.
+fn headless(frames: u32, out: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let (width, height) = (640, 400);
+    let gpu = GpuContext::new_headless()?;
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+    let color = texture(&gpu.device, (width, height), format, usage);
     let view = color.create_view(&Default::default());
     let mut host = Host::new(gpu, format, (width, height))?;
     for _ in 0..frames {

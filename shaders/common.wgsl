@@ -246,7 +246,7 @@ fn rand01(state: ptr<function, u32>) -> f32 {
     return f32(*state >> 8u) * (1.0 / 16777216.0);
 }
 
-// mean ± variance, uniform (seed 002: mean + rand·variance with rand in [-1, 1]).
+// mean ± variance, uniform (mean + rand·variance with rand in [-1, 1]).
 fn rand_range(state: ptr<function, u32>, mean: f32, variance: f32) -> f32 {
     return mean + variance * (2.0 * rand01(state) - 1.0);
 }

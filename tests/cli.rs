@@ -360,3 +360,83 @@ fn a_closed_stdout_is_not_a_panic() {
     assert!(o.status.success(), "exit {:?}: {err}", o.status.code());
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn profile_effects_reports_what_adding_and_encoding_cost() {
+    let json = tmp("effects.json");
+    let o = flurry(&[
+        "profile",
+        "effects",
+        "--effects",
+        "3",
+        "--particles",
+        "512",
+        "--frames",
+        "3",
+        "--size",
+        "64x48",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    // stderr is not a terminal here: no progress line
+    assert!(!err.contains("frame "), "progress in a pipe: {err}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["effects"], 3);
+    assert_eq!(r["particles_per_effect"], 512);
+    for key in ["add_first_ms", "add_rest_ms", "encode_cpu_us", "frame_ms"] {
+        let v = r[key].as_f64().unwrap_or(-1.0);
+        assert!(v > 0.0, "{key}: {v} in {r}");
+    }
+    // the first effect compiles the pipelines the others share
+    let (first, rest) = (r["add_first_ms"].as_f64(), r["add_rest_ms"].as_f64());
+    assert!(rest < first, "{r}");
+}
+
+#[test]
+fn profile_effects_refuses_bad_counts_and_flags_of_other_targets() {
+    for n in ["0", "-3", "4097"] {
+        refused(
+            &["profile", "effects", "--effects", n],
+            2,
+            &["--effects", n, "1..=4096"],
+        );
+    }
+    refused(&["profile", "effects"], 2, &["--effects", "required"]);
+    refused(
+        &["profile", "snow", "--effects", "3"],
+        2,
+        &["--effects", "profile effects"],
+    );
+    refused(
+        &["profile", "effects", "--effects", "2", "--particles", "0"],
+        2,
+        &["--particles", "allowed 1..="],
+    );
+}
+
+#[test]
+fn output_files_are_checked_before_the_run() {
+    let dir = tmp("a-directory");
+    std::fs::create_dir_all(&dir).unwrap();
+    refused(
+        &[
+            "demo",
+            "snow",
+            "--headless",
+            "--frames",
+            "100000",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        2,
+        &["--out", "a file that can be written"],
+    );
+    refused(
+        &["stats", "snow", "--dump", dir.to_str().unwrap()],
+        2,
+        &["--dump", "directory"],
+    );
+}

@@ -63,53 +63,27 @@ fn snow_settles_on_the_plane_and_none_falls_through_on_screen() {
 
 /// A ball of particles 3 m above the ground, falling from rest.
 fn ball(restitution: f32) -> EffectDesc {
+    let ball = Shape::Sphere {
+        center: [0.0, 3.0, 0.0],
+        radius: 0.3,
+        surface: false,
+    };
+    let bounce = Response::Bounce {
+        restitution,
+        friction: 0.0,
+    };
     EffectDesc {
-        forces: Forces {
-            gravity: [0.0, -9.81, 0.0],
-            wind: [0.0; 3],
-            drag: 0.0,
-            turbulence: None,
-        },
-        collision: Some(Collision {
-            response: Response::Bounce {
-                restitution,
-                friction: 0.0,
-            },
-            thickness: 0.5,
-        }),
+        forces: Forces::default(),
+        collision: Some(Collision::new(bounce)),
         ..common::still(
             "ball",
-            vec![EmitterDesc {
-                shape: Shape::Sphere {
-                    center: [0.0, 3.0, 0.0],
-                    radius: 0.3,
-                    surface: false,
-                },
-                rate: 0.0,
-                bursts: vec![Burst {
-                    time: 0.0,
-                    count: 256,
-                    every: None,
-                    cycles: None,
-                }],
-                velocity: Velocity::Linear {
-                    mean: [0.0; 3],
-                    variance: [0.0; 3],
-                },
-                lifetime: Range::new(100.0, 0.0),
-                size: Range::new(0.05, 0.0),
-                color: ColorRange {
-                    mean: [1.0; 4],
-                    variance: [0.0; 4],
-                },
-                rotation: Range::default(),
-                spin: Range::default(),
-                trigger: Trigger::Schedule,
-                over_life: None,
-                render: None,
-                sprite: None,
-                anchored: false,
-            }],
+            vec![common::held(
+                ball,
+                256,
+                Range::constant(0.05),
+                [1.0; 4],
+                [0.0; 3],
+            )],
         )
     }
 }
@@ -305,7 +279,7 @@ fn hits_spawn_splashes_on_the_gpu() {
     assert_eq!(alive_splashes, 3 * 64);
 }
 
-/// Seed 000's scene: snow settles on the hills (their height comes from the same formula
+/// The snow demo's scene: snow settles on the hills (their height comes from the same formula
 /// the host's terrain shader uses) and the pillars. Screen-space collision cannot see
 /// behind what it sees: flakes hidden by a hill or a pillar may stop there, unseen.
 #[test]

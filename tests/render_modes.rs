@@ -112,7 +112,7 @@ fn facing(sprite: Sprite, splat_radius: f32) -> image::RgbaImage {
     scene.image(&gpu).unwrap()
 }
 
-/// Seed 000's snowflakes: the sprite shows six arms (what is lit at an angle is lit 60°
+/// The snow demo's snowflakes: the sprite shows six arms (what is lit at an angle is lit 60°
 /// on, and a quarter of a ring through the arm tips is dark), where the disc is lit all
 /// round.
 fn six_arms(img: &image::RgbaImage, what: &str) {

@@ -21,6 +21,7 @@ use flurry::{wgpu, Camera, EffectId, FrameTargets, GpuContext, ParticleRenderer}
 use flurry::{Scale, Settings, Targets, Upsample};
 
 use crate::host::demos::{self, Demo};
+use crate::host::headless::host_depth;
 use crate::host::stage::{HostScene, Stage, HOST_DEPTH_FORMAT};
 use crate::host::timing::{gpu_profiler, Samples};
 use crate::host::{AppError, Result};
@@ -175,23 +176,7 @@ struct State {
 }
 
 fn depth_view(device: &wgpu::Device, config: &wgpu::SurfaceConfiguration) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("window depth"),
-            size: wgpu::Extent3d {
-                width: config.width,
-                height: config.height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: HOST_DEPTH_FORMAT,
-            // flurry reads the host's depth: it must be bindable as a texture
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
-        .create_view(&Default::default())
+    host_depth(device, (config.width, config.height)).create_view(&Default::default())
 }
 
 impl State {

@@ -2,10 +2,21 @@
 //! simulate dispatch (after emit), the cull dispatch (after simulate), the hit-spawn cull
 //! (after the spawns) and the draw and splat arguments (after cull).
 
-use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_one, read_write, uniform};
+use super::{
+    bind_buffers, buffer_layout, compute_pipeline, dispatch_one, read_write, uniform, BufferSlot,
+};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::{Counters, EffectParams, IndirectArgs};
+
+/// args.wgsl's group 0, in binding order.
+pub(super) fn slots() -> [BufferSlot; 3] {
+    [
+        read_write::<Counters>(),
+        read_write::<IndirectArgs>(),
+        uniform::<EffectParams>(),
+    ]
+}
 
 pub(crate) struct ArgsPass {
     layout: wgpu::BindGroupLayout,
@@ -26,12 +37,7 @@ pub(crate) enum After {
 
 impl ArgsPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let slots = [
-            read_write::<Counters>(),
-            read_write::<IndirectArgs>(),
-            uniform::<EffectParams>(),
-        ];
-        let layout = buffer_layout(device, "args", wgpu::ShaderStages::COMPUTE, &slots);
+        let layout = buffer_layout(device, "args", wgpu::ShaderStages::COMPUTE, &slots());
         let pipeline = |entry| compute_pipeline(device, Shader::Args, entry, &[Some(&layout)], &[]);
         ArgsPass {
             after_emit: pipeline("after_emit"),

@@ -1,9 +1,20 @@
 //! Bodies pass (`shaders/bodies.wgsl`): the effect's massive bodies move under each other's
 //! gravity (one workgroup, after simulate).
 
-use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_one, read_write, uniform};
+use super::{
+    bind_buffers, buffer_layout, compute_pipeline, dispatch_one, read_write, uniform, BufferSlot,
+};
 use crate::shaders::Shader;
 use crate::types::{Body, EffectParams, FrameUniforms};
+
+/// bodies.wgsl's group 0, in binding order.
+pub(super) fn slots() -> [BufferSlot; 3] {
+    [
+        read_write::<Body>(),
+        uniform::<FrameUniforms>(),
+        uniform::<EffectParams>(),
+    ]
+}
 
 pub(crate) struct BodiesPass {
     layout: wgpu::BindGroupLayout,
@@ -12,12 +23,7 @@ pub(crate) struct BodiesPass {
 
 impl BodiesPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let slots = [
-            read_write::<Body>(),
-            uniform::<FrameUniforms>(),
-            uniform::<EffectParams>(),
-        ];
-        let layout = buffer_layout(device, "bodies", wgpu::ShaderStages::COMPUTE, &slots);
+        let layout = buffer_layout(device, "bodies", wgpu::ShaderStages::COMPUTE, &slots());
         let pipeline = compute_pipeline(device, Shader::Bodies, "main", &[Some(&layout)], &[]);
         BodiesPass { layout, pipeline }
     }

@@ -9,7 +9,7 @@ use crate::shaders::Shader;
 use crate::types::*;
 
 /// cull.wgsl's group 0, in binding order.
-fn slots() -> [BufferSlot; 7] {
+pub(super) fn slots() -> [BufferSlot; 7] {
     [
         read_only::<Particle>(),
         read_only::<u32>(),

@@ -8,7 +8,7 @@ use crate::shaders::Shader;
 use crate::types::*;
 
 /// emit.wgsl's group 0, in binding order (`main` leaves the hit events unused).
-fn slots() -> [BufferSlot; 8] {
+pub(super) fn slots() -> [BufferSlot; 8] {
     [
         read_write::<Particle>(),
         read_only::<u32>(),

@@ -1,11 +1,22 @@
 //! Gravity pass (`shaders/gravity.wgsl`): all-pairs accelerations of an effect's particles
 //! (N-body mode), tiled through workgroup memory; simulate adds them.
 
-use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, BufferSlot};
 use super::{read_only, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
+
+/// gravity.wgsl's group 0, in binding order.
+pub(super) fn slots() -> [BufferSlot; 5] {
+    [
+        read_only::<Particle>(),
+        read_only::<u32>(),
+        read_write::<Counters>(),
+        uniform::<EffectParams>(),
+        read_write::<[f32; 4]>(),
+    ]
+}
 
 pub(crate) struct GravityPass {
     layout: wgpu::BindGroupLayout,
@@ -14,14 +25,7 @@ pub(crate) struct GravityPass {
 
 impl GravityPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let slots = [
-            read_only::<Particle>(),
-            read_only::<u32>(),
-            read_write::<Counters>(),
-            uniform::<EffectParams>(),
-            read_write::<[f32; 4]>(),
-        ];
-        let layout = buffer_layout(device, "gravity", wgpu::ShaderStages::COMPUTE, &slots);
+        let layout = buffer_layout(device, "gravity", wgpu::ShaderStages::COMPUTE, &slots());
         let pipeline = compute_pipeline(device, Shader::Gravity, "main", &[Some(&layout)], &[]);
         GravityPass { layout, pipeline }
     }

@@ -2,11 +2,23 @@
 //! into one list (tagged with each effect's draw slot), so one sort and one draw order them
 //! all back to front together.
 
-use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_one};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_one, BufferSlot};
 use super::{read_only, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::{Counters, IndirectArgs, MergeParams, WORKGROUP};
+
+/// merge.wgsl's group 0, in binding order.
+pub(super) fn slots() -> [BufferSlot; 6] {
+    [
+        read_only::<[u32; 2]>(),
+        read_write::<Counters>(),
+        read_write::<[u32; 2]>(),
+        read_write::<Counters>(),
+        uniform::<MergeParams>(),
+        read_write::<IndirectArgs>(),
+    ]
+}
 
 pub(crate) struct MergePass {
     layout: wgpu::BindGroupLayout,
@@ -16,15 +28,7 @@ pub(crate) struct MergePass {
 
 impl MergePass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let slots = [
-            read_only::<[u32; 2]>(),
-            read_write::<Counters>(),
-            read_write::<[u32; 2]>(),
-            read_write::<Counters>(),
-            uniform::<MergeParams>(),
-            read_write::<IndirectArgs>(),
-        ];
-        let layout = buffer_layout(device, "merge", wgpu::ShaderStages::COMPUTE, &slots);
+        let layout = buffer_layout(device, "merge", wgpu::ShaderStages::COMPUTE, &slots());
         let pipeline =
             |entry| compute_pipeline(device, Shader::Merge, entry, &[Some(&layout)], &[]);
         MergePass {

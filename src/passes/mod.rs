@@ -137,7 +137,7 @@ pub(crate) fn dispatch_one(
 
 /// A compute pipeline for `entry` of `shader` whose bind groups are laid out by `layouts`
 /// (None: a group the entry point does not use), the module specialised by
-/// [`Shader::source_with`]`(consts)`.
+/// [`Shader::specialised`]`(consts)`.
 pub(crate) fn compute_pipeline(
     device: &wgpu::Device,
     shader: Shader,
@@ -266,4 +266,67 @@ pub(crate) fn bind(
         layout,
         entries: &entries,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pass's group 0 as declared in Rust, with its shader.
+    fn declared() -> Vec<(Shader, Vec<BufferSlot>)> {
+        vec![
+            (Shader::Emit, emit::slots().to_vec()),
+            (Shader::Args, args::slots().to_vec()),
+            (Shader::Simulate, simulate::slots().to_vec()),
+            (Shader::Gravity, gravity::slots().to_vec()),
+            (Shader::Bodies, bodies::slots().to_vec()),
+            (Shader::Cull, cull::slots().to_vec()),
+            (Shader::Merge, merge::slots().to_vec()),
+            (Shader::Splat, splat::slots().to_vec()),
+        ]
+    }
+
+    /// Each declared binding is the WGSL's: same address space and access, and the least
+    /// size it declares is what the WGSL type needs (one element of a runtime array).
+    #[test]
+    fn declared_bindings_match_the_wgsl() {
+        for (shader, slots) in declared() {
+            let src = shader.source();
+            let module = naga::front::wgsl::parse_str(&src).expect("parses");
+            let mut layouter = naga::proc::Layouter::default();
+            layouter.update(module.to_ctx()).expect("layout");
+            let mut wgsl: Vec<(u32, naga::AddressSpace, u32)> = module
+                .global_variables
+                .iter()
+                .filter_map(|(_, var)| {
+                    let b = var.binding.as_ref().filter(|b| b.group == 0)?;
+                    let size = match module.types[var.ty].inner {
+                        naga::TypeInner::Array { stride, .. } => stride,
+                        _ => layouter[var.ty].size,
+                    };
+                    Some((b.binding, var.space, size))
+                })
+                .collect();
+            wgsl.sort_by_key(|w| w.0);
+            let name = shader.name();
+            assert_eq!(wgsl.len(), slots.len(), "{name}: bindings in group 0");
+            let pairs = wgsl.into_iter().zip(slots).enumerate();
+            for (i, ((binding, space, size), slot)) in pairs {
+                assert_eq!(binding, i as u32, "{name}: bindings 0, 1, … without a gap");
+                let same_space = match (space, slot.ty) {
+                    (naga::AddressSpace::Uniform, wgpu::BufferBindingType::Uniform) => true,
+                    (
+                        naga::AddressSpace::Storage { access },
+                        wgpu::BufferBindingType::Storage { read_only },
+                    ) => read_only != access.contains(naga::StorageAccess::STORE),
+                    _ => false,
+                };
+                assert!(
+                    same_space,
+                    "{name}: binding {binding} is {space:?}, not {slot:?}"
+                );
+                assert_eq!(size as u64, slot.min, "{name}: binding {binding}'s size");
+            }
+        }
+    }
 }

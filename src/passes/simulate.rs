@@ -11,7 +11,7 @@ use crate::types::*;
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
 /// simulate.wgsl's group 0, in binding order.
-fn slots() -> [BufferSlot; 10] {
+pub(super) fn slots() -> [BufferSlot; 10] {
     [
         read_write::<Particle>(),
         read_only::<u32>(),

@@ -87,14 +87,14 @@ impl SortPlan {
         }
     }
 
-    /// Runs of 2^MAX_STEPS sorted in registers, then every stage in dispatches of up to
-    /// MAX_STEPS steps.
+    /// Runs of 2^MAX_SORT_STEPS sorted in registers, then every stage in dispatches of up to
+    /// MAX_SORT_STEPS steps.
     pub fn bitonic(device: &wgpu::Device, capacity: u32) -> Self {
         let len = sort_len(capacity);
         let mut steps = vec![step(1 << MAX_SORT_STEPS, 0, 0, MAX_SORT_STEPS)];
         let mut k = 2 << MAX_SORT_STEPS;
         while k <= len {
-            // steps j = k/2 .. 1 (log2 k of them), MAX_STEPS at a time from the top
+            // steps j = k/2 .. 1 (log2 k of them), MAX_SORT_STEPS at a time from the top
             let mut left = k.trailing_zeros();
             while left > 0 {
                 let r = left.min(MAX_SORT_STEPS);

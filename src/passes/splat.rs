@@ -2,7 +2,9 @@
 //! per-pixel accumulators, then resolved into the particle target (which the draw pass
 //! then loads instead of clearing).
 
-use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, layout};
+use super::{
+    bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, layout, BufferSlot,
+};
 use super::{read_only, read_write, storage_texture, texture, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -11,6 +13,17 @@ use crate::types::*;
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
 /// A particle target's accumulators and the bind groups over them.
+/// splat.wgsl's group 0, in binding order.
+pub(super) fn slots() -> [BufferSlot; 5] {
+    [
+        read_only::<Particle>(),
+        read_only::<u32>(),
+        read_write::<Counters>(),
+        uniform::<FrameUniforms>(),
+        uniform::<EffectParams>(),
+    ]
+}
+
 pub(crate) struct SplatTarget {
     size: (u32, u32),
     _accum: wgpu::Buffer,
@@ -28,14 +41,7 @@ pub(crate) struct SplatPass {
 
 impl SplatPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let slots = [
-            read_only::<Particle>(),
-            read_only::<u32>(),
-            read_write::<Counters>(),
-            uniform::<FrameUniforms>(),
-            uniform::<EffectParams>(),
-        ];
-        let system_layout = buffer_layout(device, "splat", C, &slots);
+        let system_layout = buffer_layout(device, "splat", C, &slots());
         let depth = wgpu::TextureSampleType::Float { filterable: false };
         let [sprites, sampler] = crate::sprites::layout_entries(3, C);
         let accum = read_write::<u32>().entry(1, C);

@@ -66,6 +66,20 @@ pub fn setup(
     Ok((gpu, capacity, dt))
 }
 
+/// Write `report` as pretty JSON to `path`, when the run was asked for one (`--json`).
+pub fn write_json(
+    path: Option<&std::path::Path>,
+    report: &serde_json::Value,
+) -> Result<(), AppError> {
+    match path {
+        Some(path) => write_file(
+            path,
+            serde_json::to_string_pretty(report).unwrap_or_default(),
+        ),
+        None => Ok(()),
+    }
+}
+
 /// Refuse an output `path` given by `flag` that cannot be written, before a long run
 /// starts: its directory is made if missing, and a file beside it must be creatable.
 pub fn check_writable(flag: &str, path: Option<&std::path::Path>) -> Result<(), AppError> {

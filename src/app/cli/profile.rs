@@ -15,6 +15,7 @@ use crate::progress::Progress;
 pub fn run(a: ProfileArgs) -> Result<(), AppError> {
     check_writable("--json", a.json.as_deref())?;
     check_writable("--trace", a.trace.as_deref())?;
+    super::profile_effects::refuse_effects_flag(&a)?;
     match a.target.demo() {
         Some(demo) => {
             let demo = a.common.mode.apply(demo)?;
@@ -26,7 +27,6 @@ pub fn run(a: ProfileArgs) -> Result<(), AppError> {
 }
 
 fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
-    super::profile_effects::refuse_effects_flag(&a)?;
     let (gpu, capacity, dt) = setup(&a.common, demo.default_particles())?;
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let has_ts = gpu
@@ -115,11 +115,6 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
     if let Some(path) = &a.trace {
         write_file(path, samples.chrome_trace())?;
     }
-    if let Some(path) = &a.json {
-        write_file(
-            path,
-            serde_json::to_string_pretty(&report).unwrap_or_default(),
-        )?;
-    }
+    super::write_json(a.json.as_deref(), &report)?;
     Ok(())
 }

@@ -9,7 +9,7 @@ use flurry::effect::*;
 use flurry::{glam, Camera, Invalid, ParticleRenderer};
 
 use super::args::{ProfileArgs, ProfileTarget};
-use super::{setup, write_file};
+use super::setup;
 use crate::host::scene::check_size;
 use crate::host::timing::median;
 use crate::host::{AppError, HeadlessTarget};
@@ -141,11 +141,6 @@ pub fn run(a: ProfileArgs) -> Result<(), AppError> {
     let report = json!({"effects": n, "particles_per_effect": particles, "add_first_ms": add_first,
         "add_rest_ms": add_rest, "encode_cpu_us": encode, "frame_ms": frame, "add_ms": add_ms,
         "adapter": gpu.adapter_name(), "frames": a.frames, "size": [size.0, size.1]});
-    if let Some(path) = &a.json {
-        write_file(
-            path,
-            serde_json::to_string_pretty(&report).unwrap_or_default(),
-        )?;
-    }
+    super::write_json(a.json.as_deref(), &report)?;
     Ok(())
 }

@@ -9,7 +9,6 @@ use flurry::bench::{random_pairs, SortBench, SortKind};
 use flurry::GpuContext;
 
 use super::args::ProfileArgs;
-use super::write_file;
 use crate::host::timing::median;
 use crate::host::AppError;
 
@@ -52,12 +51,7 @@ pub fn run(a: ProfileArgs) -> Result<(), AppError> {
     let report = json!({"keys": n, "bitonic_ms": bitonic, "naive_ms": naive, "cpu_ms": cpu,
         "dispatches": dispatches, "naive_dispatches": naive_dispatches,
         "speedup_vs_naive": naive / bitonic, "adapter": gpu.adapter_name(), "runs": a.runs});
-    if let Some(path) = &a.json {
-        write_file(
-            path,
-            serde_json::to_string_pretty(&report).unwrap_or_default(),
-        )?;
-    }
+    super::write_json(a.json.as_deref(), &report)?;
     Ok(())
 }
 

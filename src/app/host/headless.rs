@@ -11,6 +11,36 @@ use super::stage::{HostScene, HOST_DEPTH_FORMAT};
 /// Format of the host's colour target (LDR: the composite tonemaps particles into it).
 pub const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
+/// A 2D texture of one level and sample.
+pub fn texture(
+    device: &wgpu::Device,
+    label: &str,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    })
+}
+
+/// The host's depth buffer: flurry reads it, so it is bindable as a texture too.
+pub fn host_depth(device: &wgpu::Device, size: (u32, u32)) -> wgpu::Texture {
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+    texture(device, "host depth", size, HOST_DEPTH_FORMAT, usage)
+}
+
 /// The offscreen host's targets and scene.
 pub struct HeadlessTarget {
     pub width: u32,
@@ -32,33 +62,10 @@ impl HeadlessTarget {
     /// Targets of `width × height` (checked against the device by the caller).
     pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
         use wgpu::TextureUsages as U;
-        let texture = |label, format, usage| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            })
-        };
-        let color = texture(
-            "host color",
-            OUTPUT_FORMAT,
-            U::RENDER_ATTACHMENT | U::COPY_SRC,
-        );
-        // flurry reads the host's depth: it must be bindable as a texture
-        let depth = texture(
-            "host depth",
-            HOST_DEPTH_FORMAT,
-            U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
-        );
+        let size = (width, height);
+        let color_usage = U::RENDER_ATTACHMENT | U::COPY_SRC;
+        let color = texture(device, "host color", size, OUTPUT_FORMAT, color_usage);
+        let depth = host_depth(device, size);
         HeadlessTarget {
             width,
             height,

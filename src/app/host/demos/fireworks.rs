@@ -1,6 +1,7 @@
-//! Fireworks (seed 001): rockets launched in volleys that burst, where they die, into
-//! sparks spawned on the GPU: random unit-sphere velocities, random colours, about 2 s of
-//! life, gravity and drag, additive blending, fading to orange as they die.
+//! Fireworks as the particle-system lecture has them: rockets launched in volleys that
+//! burst, where they die, into sparks spawned on the GPU: random unit-sphere velocities,
+//! random colours, about 2 s of life, gravity and drag, additive blending, fading to orange
+//! as they die.
 
 use flurry::glam::Vec3;
 

@@ -46,31 +46,16 @@ fn population(
             thickness,
             normal,
         },
-        rate: 0.0,
-        bursts: vec![Burst {
-            time: 0.0,
-            count,
-            every: None,
-            cycles: None,
-        }],
+        bursts: vec![Burst::once(0.0, count)],
         velocity: Velocity::Orbit {
             body,
             normal,
             dispersion: 0.01,
         },
-        lifetime: Range::new(1e6, 0.0),
+        lifetime: Range::constant(1e6),
         size: Range::new(0.05, 0.02),
-        color: ColorRange {
-            mean: [rgb[0], rgb[1], rgb[2], 0.3],
-            variance: [0.08, 0.08, 0.08, 0.15],
-        },
-        rotation: Range::default(),
-        spin: Range::default(),
-        trigger: Trigger::Schedule,
-        over_life: None,
-        render: None,
-        sprite: None,
-        anchored: false,
+        color: ColorRange::new([rgb[0], rgb[1], rgb[2], 0.3], [0.08, 0.08, 0.08, 0.15]),
+        ..Default::default()
     }
 }
 
@@ -109,27 +94,15 @@ pub fn effect_with(capacity: u32, galaxies: u32) -> EffectDesc {
             population(1, share(0.30), 0.45, 2.0, 0.05, tilted, blue),
             population(1, share(0.10), 0.1, 0.5, 0.12, tilted, yellow),
         ],
-        forces: Forces {
-            gravity: [0.0; 3],
-            wind: [0.0; 3],
-            drag: 0.0,
-            turbulence: None,
-        },
+        forces: Forces::NONE,
         // explicit Euler gains energy on orbits; the galaxy uses the symplectic option
         integrator: Integrator::SymplecticEuler,
-        bounds: None,
-        over_life: OverLife::default(),
         blend: Blend::Additive,
-        sort: None,
-        soft_distance: 0.0,
-        collision: None,
         bodies: Some(Bodies {
             g: 1.0,
             bodies: vec![body(p0, v0, MASSES[0]), body(p1, v1, MASSES[1])],
         }),
-        self_gravity: None,
-        render: RenderMode::Billboard,
-        sprite: Sprite::Disc,
+        ..Default::default()
     }
 }
 
@@ -190,30 +163,15 @@ pub fn nbody_effect(capacity: u32) -> EffectDesc {
             radius: 1.0,
             surface: false,
         },
-        rate: 0.0,
-        bursts: vec![Burst {
-            time: 0.0,
-            count: (n / 2).max(1),
-            every: None,
-            cycles: None,
-        }],
+        bursts: vec![Burst::once(0.0, (n / 2).max(1))],
         velocity: Velocity::Linear {
             mean: drift,
             variance: [0.15; 3],
         },
-        lifetime: Range::new(1e6, 0.0),
+        lifetime: Range::constant(1e6),
         size: Range::new(0.05, 0.02),
-        color: ColorRange {
-            mean: [rgb[0], rgb[1], rgb[2], 0.4],
-            variance: [0.08, 0.08, 0.08, 0.1],
-        },
-        rotation: Range::default(),
-        spin: Range::default(),
-        trigger: Trigger::Schedule,
-        over_life: None,
-        render: None,
-        sprite: None,
-        anchored: false,
+        color: ColorRange::new([rgb[0], rgb[1], rgb[2], 0.4], [0.08, 0.08, 0.08, 0.1]),
+        ..Default::default()
     };
     let mut e = effect(capacity);
     e.name = "nbody".into();

@@ -1,4 +1,4 @@
-//! The particle gun (seed 001): bullets leave from just below the shooter's camera along
+//! The particle gun of the Direct3D 9 particle-system lecture: bullets leave from just below the shooter's camera along
 //! its look direction at 100 m/s and live 1 s. In a window it fires while the left mouse button or
 //! F is held; headless, it fires on a schedule so it can be rendered and tested.
 
@@ -7,7 +7,7 @@ use flurry::glam::Vec3;
 use flurry::effect::*;
 use flurry::Camera;
 
-/// Muzzle speed, m/s (seed 001: look direction × 100).
+/// Muzzle speed, m/s (the lecture's look direction × 100).
 pub const SPEED: f32 = 100.0;
 /// Shots per second while the trigger is held.
 pub const RATE: f32 = 30.0;

@@ -15,15 +15,15 @@ use super::stage::{ground, Stage, TERRAIN};
 /// The demos `flurry demo|stats|profile` know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Demo {
-    /// Snow in a wrapping box around the camera (seeds 000, 001, 002).
+    /// Snow in a wrapping box around the camera (the DirectX 9 snow chapter, the particle-system lecture and the rain-and-snow thesis).
     Snow,
-    /// Additive bursts with random colours (seed 001).
+    /// Rockets bursting into additive sparks of random colours (the particle-system lecture).
     Fireworks,
-    /// Rain streaks with splashes spawned on the GPU where drops hit the ground (seed 002).
+    /// Rain streaks with splashes spawned on the GPU where drops hit the ground (the rain-and-snow thesis).
     Rain,
-    /// The particle gun: bullets from the camera along its look direction (seed 001).
+    /// The particle gun: bullets from the camera along its look direction (the particle-system lecture).
     Gun,
-    /// Two disk galaxies colliding: massive cores, a million tracer stars (seed 000).
+    /// Two disk galaxies colliding: massive cores, a million tracer stars (the N-body galaxy the snow chapter mentions).
     Galaxy,
     /// The galaxy's N-body mode (`--mode nbody`): two self-gravitating star clusters.
     #[value(skip)]

@@ -1,4 +1,4 @@
-//! Rain (seed 002): fast drops drawn as velocity-stretched streaks, slanted by the wind;
+//! Rain as the rain-and-snow thesis draws it: fast drops drawn as velocity-stretched streaks, slanted by the wind;
 //! where a drop hits the host's scene it dies and spawns a few splash droplets and a ripple
 //! on the GPU (two OnHit emitters fed by the collision's hit events, no CPU round trip).
 

@@ -1,5 +1,5 @@
-//! Snow (seed 000's wrapping box and tumbling flakes, seed 001's drift, seed 002's mean ±
-//! variance):
+//! Snow: the DirectX 9 chapter's wrapping box and tumbling flakes, the particle-system
+//! lecture's drift, the rain-and-snow thesis's mean ± variance:
 //! the whole box is filled at t = 0, flakes sink at a terminal speed set by drag towards the
 //! wind and re-enter at the top when they fall through the floor.
 
@@ -25,7 +25,7 @@ pub fn camera(aspect: f32) -> Camera {
     Camera::look_at(Vec3::new(0.0, 1.6, 9.0), Vec3::new(0.0, 4.0, -4.0), aspect)
 }
 
-/// Snow over seed 000's terrain: as over the ground plane, in a box that follows the
+/// Snow over the terrain: as over the ground plane, in a box that follows the
 /// camera, the kill plane below the lowest hill.
 pub fn effect_over_terrain(capacity: u32) -> EffectDesc {
     let mut e = effect_over_ground(capacity);
