@@ -421,11 +421,11 @@ impl ParticleRenderer {
         frame: &FrameTargets,
     ) {
         #[cfg(feature = "profiler")]
-        if let Some(profiler) = self.profiler.take() {
-            self.encode_profiled(device, encoder, frame, &profiler);
-            let mut profiler = profiler;
-            profiler.resolve_queries(encoder);
-            self.profiler = Some(profiler);
+        if let Some(profiler) = &self.profiler {
+            self.encode_profiled(device, encoder, frame, profiler);
+            if let Some(profiler) = self.profiler.as_mut() {
+                profiler.resolve_queries(encoder);
+            }
             return;
         }
         for pass in self.passes() {
@@ -556,7 +556,7 @@ impl ParticleRenderer {
     /// As [`ParticleRenderer::encode`], each pass in a scope of the host's own `profiler`,
     /// nested under one `frame` scope (the host resolves its queries and ends its frame).
     pub fn encode_profiled(
-        &mut self,
+        &self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,

@@ -92,3 +92,15 @@ fn snow(capacity: u32) -> EffectDesc {
     e.emitters[0].bursts[0].count = capacity;
     e
 }
+
+/// Hosts keep the render node in their own resources, which many require to be shareable
+/// between threads (an ECS resource, a render-graph node).
+#[test]
+fn the_render_node_and_its_types_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<crate::ParticleRenderer>();
+    send_sync::<crate::EffectDesc>();
+    send_sync::<crate::PoolSnapshot>();
+    send_sync::<crate::Error>();
+    send_sync::<GpuContext>();
+}
