@@ -62,7 +62,9 @@ pub(crate) struct ParticleSystem {
     /// Its own sort (effects that sort); unused while it is merged with others.
     sort: Option<(SortPlan, SortBinding)>,
     draw_bind: wgpu::BindGroup,
-    splat_bind: wgpu::BindGroup,
+    /// The compute splat's bind group, made the first time the splat runs (hosts that turn
+    /// the splat off never compile its pipelines).
+    splat_bind: std::sync::OnceLock<wgpu::BindGroup>,
     clock: SpawnClock,
     /// Updates so far.
     frames: u64,
@@ -144,7 +146,7 @@ impl ParticleSystem {
             args_bind: p.args().bind(device, &pool, effect),
             sort,
             draw_bind: p.draw(desc.blend).bind(device, &pool, frame, effect),
-            splat_bind: p.splat().bind(device, &pool, frame, effect),
+            splat_bind: std::sync::OnceLock::new(),
             desc: desc.clone(),
             pool,
             frame_buf,
@@ -330,8 +332,11 @@ impl ParticleSystem {
     }
 
     /// The splat's bind group over this system.
-    pub fn splat_bind(&self) -> &wgpu::BindGroup {
-        &self.splat_bind
+    pub fn splat_bind(&self, device: &wgpu::Device, p: &Pipelines) -> &wgpu::BindGroup {
+        self.splat_bind.get_or_init(|| {
+            let (frame, effect) = self.uniforms();
+            p.splat().bind(device, &self.pool, frame, effect)
+        })
     }
 
     /// Read the pool back (blocks; for tests, statistics and dumps).

@@ -488,7 +488,8 @@ impl ParticleRenderer {
                 let splat = p.splat();
                 compute_pass_in(encoder, profiler, "splat", |c| {
                     for e in &self.entries {
-                        splat.record(c, e.system.splat_bind(), target, e.system.pool());
+                        let bind = e.system.splat_bind(device, p);
+                        splat.record(c, bind, target, e.system.pool());
                     }
                     splat.record_resolve(c, target);
                 });

@@ -20,9 +20,9 @@ fn effects_share_the_renderer_pipelines() {
     let first = renderer
         .add_effect(&gpu.device, &gpu.queue, &dot(0.0), 64, 1)
         .unwrap();
-    // emit, args, simulate without collision, cull, sort, alpha draw, splat
+    // emit, args, simulate without collision, cull, sort, alpha draw
     let after_first = renderer.pipelines().built();
-    assert_eq!(after_first, 7);
+    assert_eq!(after_first, 6);
     let mut ids = vec![first];
     for k in 1..6 {
         let desc = dot(k as f32);
@@ -65,9 +65,9 @@ fn effects_share_the_renderer_pipelines() {
         gpu.queue.submit([encoder.finish()]);
     };
     frame(&mut renderer);
-    // + merge, downsample, composite
+    // + merge, downsample, splat, composite
     let after_frame = renderer.pipelines().built();
-    assert_eq!(after_frame, after_first + 3);
+    assert_eq!(after_frame, after_first + 4);
     for id in ids.drain(..3) {
         assert!(renderer.remove_effect(id));
         frame(&mut renderer);
@@ -87,4 +87,27 @@ fn effects_share_the_renderer_pipelines() {
             .unwrap();
         assert_eq!(renderer.pipelines().built(), after_frame + 2);
     }
+}
+
+#[test]
+fn a_renderer_without_the_splat_never_compiles_it() {
+    let gpu = gpu();
+    let targets = Targets {
+        color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        depth_format: None,
+    };
+    let settings = Settings {
+        splat_radius: 0.0,
+        ..Settings::default()
+    };
+    let mut renderer = ParticleRenderer::new(&gpu.device, targets, settings);
+    let desc = still("dot", vec![held(Shape::Point([0.0; 3]), 16)]);
+    renderer
+        .add_effect(&gpu.device, &gpu.queue, &desc, 64, 1)
+        .unwrap();
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, 1.0);
+    renderer.update(&gpu.device, &gpu.queue, 0.01, &camera, (16, 16));
+    assert!(!renderer.passes().contains(&crate::Pass::Splat));
+    // emit, args, simulate, cull, sort, draw; downsample and composite when a frame is encoded
+    assert_eq!(renderer.pipelines().built(), 6);
 }
