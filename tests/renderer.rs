@@ -208,3 +208,50 @@ fn blended_effects_are_sorted_together() {
     assert!(renderer.passes().contains(&Pass::Sort));
     assert!(renderer.effect(red).is_some());
 }
+
+/// A host moves an emitter (a gun that follows the camera): new particles leave from where
+/// it now is, at its new velocity and rate.
+#[test]
+fn an_emitter_can_be_moved_and_re_aimed() {
+    use flurry::effect::*;
+    let gpu = common::gpu();
+    let mut renderer =
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default());
+    let idle = EffectDesc {
+        forces: Forces::NONE,
+        emitters: vec![EmitterDesc {
+            lifetime: Range::constant(10.0),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let id = renderer
+        .add_effect(&gpu.device, &gpu.queue, &idle, 1024, 1)
+        .unwrap();
+    let muzzle = Shape::Point([3.0, 2.0, 1.0]);
+    let velocity = Velocity::Linear {
+        mean: [0.0, 0.0, -100.0],
+        variance: [0.0; 3],
+    };
+    assert!(
+        !renderer.set_emitter(id, 1, muzzle, velocity, 600.0),
+        "no emitter 1"
+    );
+    assert!(renderer.set_emitter(id, 0, muzzle, velocity, 600.0));
+    let target = HeadlessTarget::new(&gpu.device, 32, 32);
+    let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 1.0);
+    renderer.update(&gpu.device, &gpu.queue, 0.1, &camera, target.size());
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    renderer.encode(&gpu.device, &mut encoder, &target.frame());
+    gpu.queue.submit([encoder.finish()]);
+    let snap = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+    assert_eq!(snap.stats.emitted_total, 60, "600/s for 0.1 s");
+    for &i in &snap.alive {
+        let p = snap.particles[i as usize];
+        assert_eq!(p.vel, Vec3::new(0.0, 0.0, -100.0));
+        // born at the muzzle this frame, moved by at most one step since
+        let from = p.pos - Vec3::new(3.0, 2.0, 1.0);
+        assert!(from.x.abs() < 1e-4 && from.y.abs() < 1e-4 && from.z <= 0.0 && from.z >= -10.0);
+    }
+    assert_eq!(renderer.effect(id).unwrap().emitters[0].rate, 600.0);
+}
