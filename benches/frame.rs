@@ -31,13 +31,15 @@ fn compute_frames(c: &mut Criterion) {
                     let size = scene.target.size();
                     scene
                         .renderer
-                        .update(&gpu.device, &gpu.queue, dt, &scene.camera, size);
+                        .update(&gpu.device, &gpu.queue, dt, &scene.camera, size)
+                        .expect("update");
                     let mut encoder = gpu.device.create_command_encoder(&Default::default());
                     let frame = scene.target.frame();
                     for pass in [Pass::Emit, Pass::Simulate, Pass::Cull, Pass::Sort] {
                         scene
                             .renderer
-                            .encode_pass(&gpu.device, &mut encoder, &frame, pass);
+                            .encode_pass(&gpu.device, &mut encoder, &frame, pass)
+                            .expect("encode");
                     }
                     gpu.queue.submit([encoder.finish()]);
                     gpu.wait().expect("wait");

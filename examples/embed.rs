@@ -2,7 +2,9 @@
 //!
 //! The host draws a lit ground and a few boxes with its own pipeline and depth buffer, then
 //! hands its colour and depth views to flurry, which adds snow that falls behind and in
-//! front of the boxes and settles on them. Windowed by default:
+//! front of the boxes and settles on them: `prepare` records flurry's work, and `render`
+//! composites the snow inside the host's own overlay pass, where the host then draws a UI
+//! panel over it. Windowed by default:
 //!
 //! ```text
 //! cargo run --release --example embed
@@ -36,6 +38,16 @@ struct Out { @builtin(position) clip: vec4<f32>, @location(0) normal: vec3<f32>,
     let sun = normalize(vec3<f32>(0.4, 1.0, 0.3));
     let light = 0.15 + 0.85 * max(dot(i.normal, sun), 0.0);
     return vec4<f32>(vec3<f32>(i.tint * light) * vec3<f32>(0.9, 0.85, 0.8), 1.0);
+}
+
+// The UI: a translucent panel in the lower left corner, drawn after the particles.
+@vertex fn ui_vs(@builtin(vertex_index) v: u32) -> @builtin(position) vec4<f32> {
+    let corner = array<vec2<f32>, 6>(vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(1.0, 1.0),
+                                     vec2(0.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0))[v];
+    return vec4<f32>(vec2(-0.92, -0.92) + corner * vec2(0.7, 0.3), 0.0, 1.0);
+}
+@fragment fn ui_fs() -> @location(0) vec4<f32> {
+    return vec4<f32>(0.08, 0.1, 0.16, 0.8);
 }
 "#;
 
@@ -83,6 +95,7 @@ fn boxes() -> Vec<Mat4> {
 struct Host {
     gpu: GpuContext,
     pipeline: wgpu::RenderPipeline,
+    ui: wgpu::RenderPipeline,
     vertices: wgpu::Buffer,
     globals: wgpu::Buffer,
     bind: wgpu::BindGroup,
@@ -153,6 +166,38 @@ impl Host {
             multiview_mask: None,
             cache: None,
         });
+        // drawn in the overlay pass, which has the depth attached read-only
+        let ui = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("ui"),
+            layout: None,
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("ui_vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH,
+                depth_write_enabled: Some(false),
+                depth_compare: Some(wgpu::CompareFunction::Always),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("ui_fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: color_format,
+                    blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
         let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("cube"),
             contents: bytemuck::cast_slice(&cube()),
@@ -180,7 +225,7 @@ impl Host {
                 depth_format: Some(DEPTH),
             },
             Settings::default(),
-        );
+        )?;
         // the shipped snow, its first fill sized to the pool, settling on what it hits
         let mut snow = EffectDesc::from_ron(include_str!("../effects/snow.ron"))?;
         snow.emitters[0].bursts[0].count = PARTICLES;
@@ -193,6 +238,7 @@ impl Host {
         let depth = depth_view(device, size);
         Ok(Host {
             pipeline,
+            ui,
             vertices,
             globals,
             bind,
@@ -209,8 +255,9 @@ impl Host {
         self.depth = depth_view(&self.gpu.device, size);
     }
 
-    /// One frame into `color`: the host's scene, then flurry; the host submits.
-    fn frame(&mut self, color: &wgpu::TextureView, dt: f32) {
+    /// One frame into `color`: the host's scene, flurry's preparation, then the host's
+    /// overlay pass with the particles composited and the UI over them; the host submits.
+    fn frame(&mut self, color: &wgpu::TextureView, dt: f32) -> Result<(), flurry::Error> {
         let gpu = &self.gpu;
         self.camera.aspect = self.size.0 as f32 / self.size.1 as f32;
         let mut globals = vec![self.camera.view_proj()];
@@ -219,7 +266,7 @@ impl Host {
         gpu.queue
             .write_buffer(&self.globals, 0, bytemuck::cast_slice(&globals));
         self.particles
-            .update(&gpu.device, &gpu.queue, dt, &self.camera, self.size);
+            .update(&gpu.device, &gpu.queue, dt, &self.camera, self.size)?;
 
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         {
@@ -260,8 +307,36 @@ impl Host {
             color,
             depth: Some(&self.depth),
         };
-        self.particles.encode(&gpu.device, &mut encoder, &targets);
+        self.particles
+            .prepare(&gpu.device, &mut encoder, &targets)?;
+        {
+            // the host's overlay pass: its colour, its depth read-only (flurry samples it)
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("overlay"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: color,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.depth,
+                    depth_ops: None,
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            self.particles.render(&mut pass);
+            pass.set_pipeline(&self.ui);
+            pass.draw(0..6, 0..1);
+        }
         gpu.queue.submit([encoder.finish()]);
+        Ok(())
     }
 }
 
@@ -304,7 +379,7 @@ fn headless(frames: u32, out: &str) -> Result<(), Box<dyn std::error::Error>> {
     let view = color.create_view(&Default::default());
     let mut host = Host::new(gpu, format, (width, height))?;
     for _ in 0..frames {
-        host.frame(&view, 1.0 / 30.0);
+        host.frame(&view, 1.0 / 30.0)?;
     }
     let pixels = host.gpu.read_texture(&color)?;
     image::RgbaImage::from_raw(width, height, pixels)
@@ -385,7 +460,10 @@ impl winit::application::ApplicationHandler for App {
                 | wgpu::CurrentSurfaceTexture::Suboptimal(frame) = surface.get_current_texture()
                 {
                     let view = frame.texture.create_view(&Default::default());
-                    host.frame(&view, dt);
+                    if let Err(e) = host.frame(&view, dt) {
+                        eprintln!("error: {e}");
+                        event_loop.exit();
+                    }
                     host.gpu.queue.present(frame);
                 } else {
                     surface.configure(&host.gpu.device, config);

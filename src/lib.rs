@@ -31,7 +31,7 @@
 //!     color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
 //!     depth_format: Some(wgpu::TextureFormat::Depth32Float),
 //! };
-//! let mut particles = ParticleRenderer::new(&gpu.device, targets, Settings::default());
+//! let mut particles = ParticleRenderer::new(&gpu.device, targets, Settings::default())?;
 //! let sparks = EffectDesc {
 //!     emitters: vec![EmitterDesc {
 //!         shape: Shape::Sphere { center: [0.0, 1.0, 0.0], radius: 0.5, surface: false },
@@ -45,10 +45,10 @@
 //! let id = particles.add_effect(&gpu.device, &gpu.queue, &sparks, 4096, 7)?;
 //! let camera = Camera::look_at(flurry::glam::Vec3::new(0.0, 2.0, 10.0), flurry::glam::Vec3::ZERO, 16.0 / 9.0);
 //! // each frame
-//! particles.update(&gpu.device, &gpu.queue, 1.0 / 60.0, &camera, (640, 360));
+//! particles.update(&gpu.device, &gpu.queue, 1.0 / 60.0, &camera, (640, 360))?;
 //! let mut encoder = gpu.device.create_command_encoder(&Default::default());
 //! let frame = FrameTargets { color: &color, depth: Some(&depth) };
-//! particles.encode(&gpu.device, &mut encoder, &frame);
+//! particles.encode(&gpu.device, &mut encoder, &frame)?;
 //! gpu.queue.submit([encoder.finish()]); // the host submits, never the library
 //! # let snap = particles.snapshot(&gpu.device, &gpu.queue, id)?;
 //! # assert_eq!(snap.counters.emitted, 33); // 2000/s for 1/60 s

@@ -4,7 +4,7 @@
 //! compiles nothing, and removing one recompiles nothing.
 //!
 //! A variant is a pass built for one key: simulate with depth collision compiled in or out,
-//! the draw for one blend mode, the composite for the host's colour format. The sort's
+//! the draw for one blend mode, the composite for the host's targets. The sort's
 //! pipelines serve every list length (a length is a plan of buffers, not a pipeline).
 
 use std::sync::OnceLock;
@@ -15,11 +15,13 @@ use crate::passes::{
     downsample::DownsamplePass, draw::DrawPass, emit::EmitPass, gravity::GravityPass,
     merge::MergePass, simulate::SimulatePass, sort::SortPass, splat::SplatPass,
 };
+use crate::renderer::Targets;
 
 /// The passes of one renderer, each built the first time it is asked for.
 pub(crate) struct Pipelines {
     device: wgpu::Device,
-    color_format: wgpu::TextureFormat,
+    /// The host's targets, for the composite.
+    targets: Targets,
     emit: OnceLock<EmitPass>,
     args: OnceLock<ArgsPass>,
     /// By whether depth collision is compiled in.
@@ -42,11 +44,11 @@ pub(crate) struct Pipelines {
 }
 
 impl Pipelines {
-    /// Nothing is compiled yet; the composite will write `color_format`.
-    pub fn new(device: &wgpu::Device, color_format: wgpu::TextureFormat) -> Self {
+    /// Nothing is compiled yet; the composite will draw into passes over `targets`.
+    pub fn new(device: &wgpu::Device, targets: Targets) -> Self {
         Pipelines {
             device: device.clone(),
-            color_format,
+            targets,
             emit: OnceLock::new(),
             args: OnceLock::new(),
             simulate: Default::default(),
@@ -133,10 +135,19 @@ impl Pipelines {
             .get_or_init(|| DownsamplePass::new(&self.device))
     }
 
-    /// The composite onto the host's colour format.
+    /// The composite into the host's passes.
     pub fn composite(&self) -> &CompositePass {
         self.composite
-            .get_or_init(|| CompositePass::new(&self.device, self.color_format))
+            .get_or_init(|| CompositePass::new(&self.device, &self.targets))
+    }
+
+    /// New host targets: the composite is rebuilt when next needed; nothing else depends on
+    /// them.
+    pub fn set_targets(&mut self, targets: Targets) {
+        if targets != self.targets {
+            self.targets = targets;
+            self.composite = OnceLock::new();
+        }
     }
 
     /// Simulate's group 1 over a 1×1 depth and a zeroed (disabled) collision frame.

@@ -12,7 +12,7 @@ use glam::Vec3;
 fn two_effects_resize_and_only_the_host_submits() {
     let gpu = common::gpu();
     let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default());
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
     let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron"));
     let fountain = flurry::EffectDesc::from_file(path).unwrap();
     let fountain_id = renderer
@@ -37,9 +37,13 @@ fn two_effects_resize_and_only_the_host_submits() {
 
     // recorded but never submitted: the pools must be untouched (that frame's spawns are
     // lost, as documented: every update wants a submitted encode)
-    renderer.update(&gpu.device, &gpu.queue, 0.02, &camera, small.size());
+    renderer
+        .update(&gpu.device, &gpu.queue, 0.02, &camera, small.size())
+        .unwrap();
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    renderer.encode(&gpu.device, &mut encoder, &small.frame());
+    renderer
+        .encode(&gpu.device, &mut encoder, &small.frame())
+        .unwrap();
     drop(encoder);
     for i in [fountain_id, fireworks] {
         let snap = renderer.snapshot(&gpu.device, &gpu.queue, i).unwrap();
@@ -53,10 +57,14 @@ fn two_effects_resize_and_only_the_host_submits() {
     let mut submits = 0;
     for (frames, target) in [(5, &small), (5, &large)] {
         for _ in 0..frames {
-            renderer.update(&gpu.device, &gpu.queue, 0.1, &camera, target.size());
+            renderer
+                .update(&gpu.device, &gpu.queue, 0.1, &camera, target.size())
+                .unwrap();
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
-            renderer.encode(&gpu.device, &mut encoder, &target.frame());
+            renderer
+                .encode(&gpu.device, &mut encoder, &target.frame())
+                .unwrap();
             gpu.queue.submit([encoder.finish()]);
             submits += 1;
         }
@@ -87,7 +95,7 @@ fn two_effects_resize_and_only_the_host_submits() {
 fn effects_can_be_removed_and_passes_timed() {
     let gpu = common::gpu();
     let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default());
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
     let a = renderer
         .add_effect(
             &gpu.device,
@@ -114,9 +122,13 @@ fn effects_can_be_removed_and_passes_timed() {
     let target = HeadlessTarget::new(&gpu.device, 64, 48);
     let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 4.0 / 3.0);
     for _ in 0..6 {
-        renderer.update(&gpu.device, &gpu.queue, 0.02, &camera, target.size());
+        renderer
+            .update(&gpu.device, &gpu.queue, 0.02, &camera, target.size())
+            .unwrap();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        renderer.encode(&gpu.device, &mut encoder, &target.frame());
+        renderer
+            .encode(&gpu.device, &mut encoder, &target.frame())
+            .unwrap();
         gpu.queue.submit([encoder.finish()]);
         gpu.wait().unwrap();
     }
@@ -164,7 +176,8 @@ fn blended_effects_are_sorted_together() {
             scale: flurry::Scale::Full,
             ..Default::default()
         },
-    );
+    )
+    .unwrap();
     let red = renderer
         .add_effect(
             &gpu.device,
@@ -186,10 +199,14 @@ fn blended_effects_are_sorted_together() {
     let camera = Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, 1.0);
     let target = HeadlessTarget::new(&gpu.device, 64, 64);
     for _ in 0..2 {
-        renderer.update(&gpu.device, &gpu.queue, 1e-4, &camera, target.size());
+        renderer
+            .update(&gpu.device, &gpu.queue, 1e-4, &camera, target.size())
+            .unwrap();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
-        renderer.encode(&gpu.device, &mut encoder, &target.frame());
+        renderer
+            .encode(&gpu.device, &mut encoder, &target.frame())
+            .unwrap();
         gpu.queue.submit([encoder.finish()]);
     }
     // both are gathered into one list: one merge pass, no sort of their own
@@ -203,7 +220,9 @@ fn blended_effects_are_sorted_together() {
     );
     // removing the green effect leaves one alpha effect: no merge any more, it sorts alone
     renderer.remove_effect(green);
-    renderer.update(&gpu.device, &gpu.queue, 1e-4, &camera, target.size());
+    renderer
+        .update(&gpu.device, &gpu.queue, 1e-4, &camera, target.size())
+        .unwrap();
     assert!(!renderer.passes().contains(&Pass::Merge));
     assert!(renderer.passes().contains(&Pass::Sort));
     assert!(renderer.effect(red).is_some());
@@ -216,7 +235,7 @@ fn an_emitter_can_be_moved_and_re_aimed() {
     use flurry::effect::*;
     let gpu = common::gpu();
     let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default());
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
     let idle = EffectDesc {
         forces: Forces::NONE,
         emitters: vec![EmitterDesc {
@@ -240,9 +259,13 @@ fn an_emitter_can_be_moved_and_re_aimed() {
     assert!(renderer.set_emitter(id, 0, muzzle, velocity, 600.0));
     let target = HeadlessTarget::new(&gpu.device, 32, 32);
     let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 1.0);
-    renderer.update(&gpu.device, &gpu.queue, 0.1, &camera, target.size());
+    renderer
+        .update(&gpu.device, &gpu.queue, 0.1, &camera, target.size())
+        .unwrap();
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    renderer.encode(&gpu.device, &mut encoder, &target.frame());
+    renderer
+        .encode(&gpu.device, &mut encoder, &target.frame())
+        .unwrap();
     gpu.queue.submit([encoder.finish()]);
     let snap = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
     assert_eq!(snap.stats.emitted_total, 60, "600/s for 0.1 s");
@@ -254,4 +277,248 @@ fn an_emitter_can_be_moved_and_re_aimed() {
         assert!(from.x.abs() < 1e-4 && from.y.abs() < 1e-4 && from.z <= 0.0 && from.z >= -10.0);
     }
     assert_eq!(renderer.effect(id).unwrap().emitters[0].rate, 600.0);
+}
+
+/// A wgpu error anywhere fails the test (wgpu's default handler would panic later, or on
+/// another thread).
+fn fail_on_wgpu_errors(gpu: &flurry::GpuContext) {
+    gpu.device
+        .on_uncaptured_error(std::sync::Arc::new(|e| panic!("wgpu error: {e}")));
+}
+
+/// Frames of the fountain drawn with `encode`, or with `prepare` and `render` inside a pass
+/// of the host's (its colour, its depth read-only): the same picture.
+#[test]
+fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
+    let gpu = common::gpu();
+    fail_on_wgpu_errors(&gpu);
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron"));
+    let fountain = flurry::EffectDesc::from_file(path).unwrap();
+    let camera = Camera::look_at(
+        Vec3::new(0.0, 3.0, 9.0),
+        Vec3::new(0.0, 2.0, 0.0),
+        4.0 / 3.0,
+    );
+    let picture = |two_steps: bool| {
+        let mut renderer =
+            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default())
+                .unwrap();
+        renderer
+            .add_effect(&gpu.device, &gpu.queue, &fountain, 4096, 5)
+            .unwrap();
+        let mut target = HeadlessTarget::new(&gpu.device, 96, 72);
+        target.scene.quads = common::host::Stage::Plane.quads();
+        for _ in 0..20 {
+            renderer
+                .update(&gpu.device, &gpu.queue, 1.0 / 60.0, &camera, target.size())
+                .unwrap();
+            target.scene.update(&gpu.queue, &camera);
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+            let frame = target.frame();
+            if two_steps {
+                renderer.prepare(&gpu.device, &mut encoder, &frame).unwrap();
+                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("host overlay"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: frame.color,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Load,
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                        view: frame.depth.unwrap(),
+                        depth_ops: None,
+                        stencil_ops: None,
+                    }),
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                });
+                renderer.render(&mut pass);
+            } else {
+                renderer.encode(&gpu.device, &mut encoder, &frame).unwrap();
+            }
+            gpu.queue.submit([encoder.finish()]);
+        }
+        target.read_rgba(&gpu).unwrap()
+    };
+    let (one, two) = (picture(false), picture(true));
+    let lit = one.pixels().filter(|p| p.0[2] > 60).count();
+    assert!(lit > 30, "the fountain shows in {lit} pixels only");
+    let differ = one
+        .pixels()
+        .zip(two.pixels())
+        .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 2))
+        .count();
+    assert_eq!(
+        differ, 0,
+        "{differ} pixels differ between encode and prepare + render"
+    );
+}
+
+/// New targets (an HDR colour format here) keep every effect and its pool.
+#[test]
+fn new_targets_keep_the_effects_and_their_pools() {
+    let gpu = common::gpu();
+    fail_on_wgpu_errors(&gpu);
+    let mut renderer =
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let snow = Demo::Snow.effect(2048);
+    let id = renderer
+        .add_effect(&gpu.device, &gpu.queue, &snow, 2048, 3)
+        .unwrap();
+    let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 1.0);
+    let ldr = HeadlessTarget::new(&gpu.device, 48, 48);
+    let frame = |renderer: &mut ParticleRenderer, targets: &flurry::FrameTargets| {
+        renderer
+            .update(&gpu.device, &gpu.queue, 0.02, &camera, (48, 48))
+            .unwrap();
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        renderer.encode(&gpu.device, &mut encoder, targets).unwrap();
+        gpu.queue.submit([encoder.finish()]);
+    };
+    for _ in 0..3 {
+        frame(&mut renderer, &ldr.frame());
+    }
+    let before = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+    let hdr_format = wgpu::TextureFormat::Rgba16Float;
+    let hdr = common::host::headless::texture(
+        &gpu.device,
+        "hdr",
+        (48, 48),
+        hdr_format,
+        wgpu::TextureUsages::RENDER_ATTACHMENT,
+    );
+    let hdr_view = hdr.create_view(&Default::default());
+    let targets = flurry::Targets {
+        color_format: hdr_format,
+        depth_format: None,
+    };
+    renderer.set_targets(&gpu.device, targets).unwrap();
+    assert_eq!(renderer.targets(), targets);
+    let hdr_frame = flurry::FrameTargets {
+        color: &hdr_view,
+        depth: None,
+    };
+    frame(&mut renderer, &hdr_frame);
+    let after = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+    assert_eq!(after.stats.capacity, 2048);
+    assert!(before.stats.alive > 1000, "{:?}", before.stats);
+    assert!(
+        after.stats.emitted_total >= before.stats.emitted_total,
+        "the pool was rebuilt: {:?} then {:?}",
+        before.stats,
+        after.stats
+    );
+    assert!(
+        after.stats.alive + 10 >= before.stats.alive,
+        "{:?}",
+        after.stats
+    );
+    // the old targets are refused now, with what is expected instead
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    let err = renderer
+        .encode(&gpu.device, &mut encoder, &ldr.frame())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("frame.color") && err.contains("Rgba16Float"),
+        "{err}"
+    );
+}
+
+/// What a host can get wrong is an error naming the value and what is allowed, and no wgpu
+/// error is raised on the way.
+#[test]
+fn bad_host_input_is_an_error_not_a_panic() {
+    let gpu = common::gpu();
+    fail_on_wgpu_errors(&gpu);
+    let targets = |color_format, depth_format| flurry::Targets {
+        color_format,
+        depth_format,
+    };
+    let settings = Settings::default();
+    let refused = |r: flurry::Result<ParticleRenderer>, needle: &str| match r {
+        Ok(_) => panic!("{needle}: accepted"),
+        Err(e) => assert!(e.to_string().contains(needle), "{e}"),
+    };
+    use wgpu::TextureFormat as F;
+    let new = |t| ParticleRenderer::new(&gpu.device, t, settings);
+    refused(
+        new(targets(F::Rgba32Uint, None)),
+        "color_format = Rgba32Uint",
+    );
+    refused(
+        new(targets(F::Rgba8UnormSrgb, Some(F::Stencil8))),
+        "depth_format",
+    );
+
+    let mut renderer = new(HeadlessTarget::TARGETS).unwrap();
+    let snow = Demo::Snow.effect(1024);
+    let add = |r: &mut ParticleRenderer, capacity| {
+        r.add_effect(&gpu.device, &gpu.queue, &snow, capacity, 1)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    let err = add(&mut renderer, 0);
+    assert!(
+        err.contains("capacity = 0") && err.contains("allowed 1..="),
+        "{err}"
+    );
+    let err = add(&mut renderer, u32::MAX);
+    let max = ParticleRenderer::max_capacity(&gpu.device);
+    assert!(err.contains(&format!("allowed 1..={max}")), "{err}");
+
+    let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 1.0);
+    let mut update = |dt: f32, size: (u32, u32)| {
+        renderer
+            .update(&gpu.device, &gpu.queue, dt, &camera, size)
+            .unwrap_err()
+            .to_string()
+    };
+    let limit = gpu.device.limits().max_texture_dimension_2d;
+    assert!(update(0.02, (0, 10)).contains("size = 0x10"));
+    assert!(update(0.02, (limit + 1, 10)).contains(&format!("1..={limit}")));
+    assert!(update(f32::NAN, (10, 10)).contains("dt = NaN"));
+
+    // a host depth that flurry cannot sample: refused before wgpu sees it
+    renderer
+        .update(&gpu.device, &gpu.queue, 0.02, &camera, (32, 32))
+        .unwrap();
+    let color = HeadlessTarget::new(&gpu.device, 32, 32);
+    let depth = common::host::headless::texture(
+        &gpu.device,
+        "depth without TEXTURE_BINDING",
+        (32, 32),
+        F::Depth32Float,
+        wgpu::TextureUsages::RENDER_ATTACHMENT,
+    );
+    let depth_view = depth.create_view(&Default::default());
+    let frame = flurry::FrameTargets {
+        color: color.frame().color,
+        depth: Some(&depth_view),
+    };
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    let err = renderer
+        .encode(&gpu.device, &mut encoder, &frame)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("frame.depth") && err.contains("TEXTURE_BINDING"),
+        "{err}"
+    );
+    // a frame of another size than the update's
+    let small = HeadlessTarget::new(&gpu.device, 16, 16);
+    let err = renderer
+        .prepare(&gpu.device, &mut encoder, &small.frame())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("16x16") && err.contains("32x32"), "{err}");
+    gpu.queue.submit([encoder.finish()]);
+    gpu.wait().unwrap();
 }

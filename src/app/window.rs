@@ -235,7 +235,7 @@ impl State {
             depth_format: Some(HOST_DEPTH_FORMAT),
         };
         let mut state = State {
-            renderer: ParticleRenderer::new(&gpu.device, targets, options.settings),
+            renderer: ParticleRenderer::new(&gpu.device, targets, options.settings)?,
             effect_id: None,
             window,
             surface,
@@ -364,7 +364,7 @@ impl State {
         let size = (self.config.width, self.config.height);
         let gpu = &self.gpu;
         self.renderer
-            .update(&gpu.device, &gpu.queue, dt, &self.camera, size);
+            .update(&gpu.device, &gpu.queue, dt, &self.camera, size)?;
         self.host.update(&gpu.queue, &self.camera);
         let frame = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(f) => f,
@@ -407,8 +407,8 @@ impl State {
         match profiler {
             Some(p) => self
                 .renderer
-                .encode_profiled(&gpu.device, &mut encoder, &targets, p),
-            None => self.renderer.encode(&gpu.device, &mut encoder, &targets),
+                .encode_profiled(&gpu.device, &mut encoder, &targets, p)?,
+            None => self.renderer.encode(&gpu.device, &mut encoder, &targets)?,
         }
         if let Some(p) = self.profiler.as_mut() {
             p.resolve_queries(&mut encoder);

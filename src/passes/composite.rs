@@ -1,7 +1,9 @@
 //! Composite pass (`shaders/composite.wgsl`): upsample the particle target (bilinear or
-//! nearest-depth) and blend it, premultiplied, onto the host's colour target.
+//! nearest-depth) and blend it, premultiplied, onto the host's colour target, inside a pass
+//! that has the host's depth attached read-only (or none), so the host may draw more after it.
 
 use super::{bind, layout, render_pipeline, texture, uniform};
+use crate::renderer::Targets;
 use crate::shaders::Shader;
 use crate::types::CompositeParams;
 
@@ -12,8 +14,9 @@ pub(crate) struct CompositePass {
 }
 
 impl CompositePass {
-    /// A pipeline writing the host's `color_format`.
-    pub fn new(device: &wgpu::Device, color_format: wgpu::TextureFormat) -> Self {
+    /// A pipeline writing the host's colour format, in passes that have the host's depth
+    /// attached read-only when `targets` has one (it neither tests nor writes it).
+    pub fn new(device: &wgpu::Device, targets: &Targets) -> Self {
         let f = wgpu::ShaderStages::FRAGMENT;
         let layout = layout(
             device,
@@ -41,13 +44,20 @@ impl CompositePass {
             Shader::Composite,
             &[&layout],
             wgpu::ColorTargetState {
-                format: color_format,
+                format: targets.color_format,
                 blend: Some(wgpu::BlendState {
                     color: premultiplied_over,
                     alpha: premultiplied_over,
                 }),
                 write_mask: wgpu::ColorWrites::ALL,
             },
+            targets.depth_format.map(|format| wgpu::DepthStencilState {
+                format,
+                depth_write_enabled: Some(false),
+                depth_compare: Some(wgpu::CompareFunction::Always),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
         );
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("flurry.composite"),

@@ -62,6 +62,7 @@ impl DrawPass {
                 blend: Some(blend_state(blend)),
                 write_mask: wgpu::ColorWrites::ALL,
             },
+            None,
         );
         DrawPass { layout, pipeline }
     }

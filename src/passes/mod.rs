@@ -162,12 +162,13 @@ pub(crate) fn compute_pipeline(
 }
 
 /// A render pipeline for `vs_main`/`fs_main` of `shader`, no vertex buffers, triangles,
-/// one colour target, bind groups 0.. from `layouts`, no depth attachment.
+/// one colour target, bind groups 0.. from `layouts`, in passes with `depth_stencil`.
 pub(crate) fn render_pipeline(
     device: &wgpu::Device,
     shader: Shader,
     layouts: &[&wgpu::BindGroupLayout],
     target: wgpu::ColorTargetState,
+    depth_stencil: Option<wgpu::DepthStencilState>,
 ) -> wgpu::RenderPipeline {
     let module = shader.module(device, &[]);
     let layouts: Vec<_> = layouts.iter().map(|l| Some(*l)).collect();
@@ -186,7 +187,7 @@ pub(crate) fn render_pipeline(
             buffers: &[],
         },
         primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: None,
+        depth_stencil,
         multisample: Default::default(),
         fragment: Some(wgpu::FragmentState {
             module: &module,

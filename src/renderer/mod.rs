@@ -20,7 +20,7 @@ pub use settings::{FrameTargets, Scale, Settings, Targets, Upsample, MAX_SPLAT_R
 
 use crate::camera::Camera;
 use crate::effect::{EffectDesc, Shape, Velocity};
-use crate::error::Result;
+use crate::error::{Invalid, Result};
 use crate::pipelines::Pipelines;
 use crate::pool::PoolSnapshot;
 use crate::profiler::{compute_pass_in, render_pass_in, Profiling};
@@ -130,6 +130,11 @@ pub struct ParticleRenderer {
     /// Bound where the host has no depth (the shaders do not read it then).
     no_depth: wgpu::TextureView,
     low: Option<LowRes>,
+    /// The host frame size given to the last update.
+    size: (u32, u32),
+    /// The composite's bind group over the frame [`ParticleRenderer::prepare`] was given,
+    /// for [`ParticleRenderer::render`].
+    composite_bind: Option<wgpu::BindGroup>,
 }
 
 fn is_hdr(format: wgpu::TextureFormat) -> bool {
@@ -148,8 +153,10 @@ fn uniform_buffer<T: encase::ShaderType>(device: &wgpu::Device, label: &str) -> 
 
 impl ParticleRenderer {
     /// A renderer drawing into targets of `targets`' formats. Compiles nothing yet: each
-    /// pipeline is built the first time a frame or an effect needs it.
-    pub fn new(device: &wgpu::Device, targets: Targets, settings: Settings) -> Self {
+    /// pipeline is built the first time a frame or an effect needs it. Refuses a colour
+    /// format particles cannot be blended into and a depth format without a depth aspect.
+    pub fn new(device: &wgpu::Device, targets: Targets, settings: Settings) -> Result<Self> {
+        targets.check(device)?;
         let no_depth = crate::gpu::texture_2d(
             device,
             "flurry.no_depth",
@@ -157,8 +164,8 @@ impl ParticleRenderer {
             wgpu::TextureFormat::Depth32Float,
             wgpu::TextureUsages::TEXTURE_BINDING,
         );
-        ParticleRenderer {
-            pipelines: Pipelines::new(device, targets.color_format),
+        Ok(ParticleRenderer {
+            pipelines: Pipelines::new(device, targets),
             sprites: Sprites::new(device),
             downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
             composite_buf: uniform_buffer::<CompositeParams>(device, "flurry.composite"),
@@ -179,7 +186,24 @@ impl ParticleRenderer {
             merged: None,
             merge_dirty: false,
             low: None,
-        }
+            size: (0, 0),
+            composite_bind: None,
+        })
+    }
+
+    /// Draw into targets of other formats from now on (an HDR toggle, a window moved to
+    /// another monitor): every effect and its pool stay; only the composite is rebuilt.
+    pub fn set_targets(&mut self, device: &wgpu::Device, targets: Targets) -> Result<()> {
+        targets.check(device)?;
+        self.targets = targets;
+        self.pipelines.set_targets(targets);
+        self.composite_bind = None;
+        Ok(())
+    }
+
+    /// The formats the renderer draws into.
+    pub fn targets(&self) -> Targets {
+        self.targets
     }
 
     /// The shared pipelines (for tests of what is compiled when).
@@ -313,8 +337,10 @@ impl ParticleRenderer {
     /// a host frame of `size` pixels (reallocated only when the size changes).
     ///
     /// Each update writes this frame's uniforms (camera, spawn request); follow it with one
-    /// [`ParticleRenderer::encode`] that the host submits. A frame that is updated but never
-    /// submitted loses its spawns.
+    /// [`ParticleRenderer::encode`] (or [`ParticleRenderer::prepare`] and
+    /// [`ParticleRenderer::render`]) that the host submits. A frame that is updated but never
+    /// submitted loses its spawns. Refuses a `dt` that is negative or not finite and a size
+    /// of 0 or past the device's `max_texture_dimension_2d`.
     pub fn update(
         &mut self,
         device: &wgpu::Device,
@@ -322,7 +348,16 @@ impl ParticleRenderer {
         dt: f32,
         camera: &Camera,
         size: (u32, u32),
-    ) {
+    ) -> Result<()> {
+        if !(dt.is_finite() && dt >= 0.0) {
+            return Err(Invalid::new("dt", dt, "a finite number of seconds >= 0").into());
+        }
+        let max = device.limits().max_texture_dimension_2d;
+        if !(1..=max).contains(&size.0) || !(1..=max).contains(&size.1) {
+            let allowed = format!("1..={max} pixels in each dimension on this device");
+            return Err(Invalid::new("size", format!("{}x{}", size.0, size.1), allowed).into());
+        }
+        self.size = size;
         #[cfg(feature = "profiler")]
         self.collect_pass_times(queue);
         self.sprites.upload(queue);
@@ -384,6 +419,7 @@ impl ParticleRenderer {
         };
         queue.write_buffer(&self.downsample_buf, 0, &uniform_bytes(&downsample));
         queue.write_buffer(&self.composite_buf, 0, &uniform_bytes(&composite));
+        Ok(())
     }
 
     /// The passes [`ParticleRenderer::encode`] records, in order.
@@ -412,24 +448,60 @@ impl ParticleRenderer {
     }
 
     /// Record the whole frame (after [`ParticleRenderer::update`]) into the host's
-    /// `encoder`; the host submits it. With profiling enabled (feature `profiler`,
-    /// `enable_profiling`) every pass is timed.
+    /// `encoder`, the particles composited onto `frame` in a pass of flurry's own; the host
+    /// submits it. [`ParticleRenderer::prepare`] and [`ParticleRenderer::render`] do the same
+    /// in two steps, compositing inside a pass of the host's. With profiling enabled (feature
+    /// `profiler`, `enable_profiling`) every pass is timed.
     pub fn encode(
         &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,
-    ) {
+    ) -> Result<()> {
+        self.check_frame(frame)?;
         #[cfg(feature = "profiler")]
         if let Some(profiler) = &self.profiler {
-            self.encode_profiled(device, encoder, frame, profiler);
+            self.encode_profiled(device, encoder, frame, profiler)?;
             if let Some(profiler) = self.profiler.as_mut() {
                 profiler.resolve_queries(encoder);
             }
-            return;
+            return Ok(());
         }
         for pass in self.passes() {
             self.encode_pass_in(device, encoder, frame, pass, None);
+        }
+        Ok(())
+    }
+
+    /// Record everything up to the particle target into the host's `encoder`, after the
+    /// host drew its scene into `frame` (colour and depth): the compute steps, the host's
+    /// depth downsampled, the particles splatted and drawn at low resolution. Then, in a
+    /// render pass of the host's, [`ParticleRenderer::render`] composites them.
+    pub fn prepare(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameTargets,
+    ) -> Result<()> {
+        self.check_frame(frame)?;
+        for pass in self.passes() {
+            if pass != Pass::Composite {
+                self.encode_pass_in(device, encoder, frame, pass, None);
+            }
+        }
+        self.composite_bind = self.composite_bind(device, frame);
+        Ok(())
+    }
+
+    /// Composite the particles [`ParticleRenderer::prepare`] drew onto the host's image,
+    /// inside the host's own render pass (the host may draw more after them, a UI). That
+    /// pass must have the host's colour view as its one colour attachment and, when
+    /// [`Targets::depth_format`] is set, the host's depth view as a read-only depth attachment
+    /// (`depth_ops: None`): the composite reads the depth as a texture, tests nothing and
+    /// writes nothing. Draws nothing before the first `prepare`.
+    pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
+        if let Some(bind) = &self.composite_bind {
+            self.pipelines.composite().record(pass, bind);
         }
     }
 
@@ -440,8 +512,95 @@ impl ParticleRenderer {
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,
         pass: Pass,
-    ) {
+    ) -> Result<()> {
+        self.check_frame(frame)?;
         self.encode_pass_in(device, encoder, frame, pass, None);
+        Ok(())
+    }
+
+    /// A host frame the renderer can draw into: the formats of [`Targets`], one sample, the
+    /// size of the last update, the usages flurry needs.
+    fn check_frame(&self, frame: &FrameTargets) -> Result<()> {
+        let color = frame.color.texture();
+        let (w, h) = self.size;
+        let expected = (self.targets.color_format, w, h);
+        let got = (color.format(), color.width(), color.height());
+        if got != expected {
+            let value = format!("{:?} {}x{}", got.0, got.1, got.2);
+            let allowed = format!(
+                "{:?} {w}x{h} (Targets and the size given to update)",
+                expected.0
+            );
+            return Err(Invalid::new("frame.color", value, allowed).into());
+        }
+        let textures = std::iter::once(("frame.color", color))
+            .chain(frame.depth.map(|d| ("frame.depth", d.texture())));
+        for (field, texture) in textures {
+            if texture.sample_count() != 1 {
+                let allowed = "1 sample (multisampled targets are not supported yet)";
+                return Err(Invalid::new(field, texture.sample_count(), allowed).into());
+            }
+        }
+        if !color
+            .usage()
+            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+        {
+            let usage = format!("{:?}", color.usage());
+            return Err(Invalid::new("frame.color", usage, "RENDER_ATTACHMENT usage").into());
+        }
+        match (self.targets.depth_format, frame.depth.map(|d| d.texture())) {
+            (None, None) => Ok(()),
+            (Some(format), Some(depth)) => {
+                let needed =
+                    wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+                if depth.format() != format || !depth.usage().contains(needed) {
+                    let value = format!("{:?} {:?}", depth.format(), depth.usage());
+                    let allowed =
+                        format!("{format:?} with RENDER_ATTACHMENT and TEXTURE_BINDING usage");
+                    return Err(Invalid::new("frame.depth", value, allowed).into());
+                }
+                if (depth.width(), depth.height()) != (w, h) {
+                    let value = format!("{}x{}", depth.width(), depth.height());
+                    return Err(Invalid::new(
+                        "frame.depth",
+                        value,
+                        format!("{w}x{h}, as the colour"),
+                    )
+                    .into());
+                }
+                Ok(())
+            }
+            (want, _) => {
+                let value = if frame.depth.is_some() {
+                    "a view"
+                } else {
+                    "none"
+                };
+                let allowed = match want {
+                    Some(f) => format!("a {f:?} view, as Targets::depth_format says"),
+                    None => "none, as Targets::depth_format says".to_string(),
+                };
+                Err(Invalid::new("frame.depth", value, allowed).into())
+            }
+        }
+    }
+
+    /// The composite's bind group over `frame` (None before the first update).
+    fn composite_bind(
+        &self,
+        device: &wgpu::Device,
+        frame: &FrameTargets,
+    ) -> Option<wgpu::BindGroup> {
+        let low = self.low.as_ref()?;
+        let host_depth = frame.depth.unwrap_or(&self.no_depth);
+        let composite = self.pipelines.composite();
+        Some(composite.bind(
+            device,
+            &low.color,
+            &low.depth,
+            host_depth,
+            &self.composite_buf,
+        ))
     }
 
     fn encode_pass_in(
@@ -513,18 +672,22 @@ impl ParticleRenderer {
                 });
             }
             Pass::Composite => {
-                let composite = p.composite();
-                let bind = composite.bind(
-                    device,
-                    &low.color,
-                    &low.depth,
-                    host_depth,
-                    &self.composite_buf,
-                );
+                let Some(bind) = self.composite_bind(device, frame) else {
+                    return;
+                };
                 let attachments = [Some(color_attachment(frame.color, wgpu::LoadOp::Load))];
-                let desc = pass_desc("composite", &attachments);
+                let mut desc = pass_desc("composite", &attachments);
+                // the host's depth, read only: the composite samples it
+                desc.depth_stencil_attachment =
+                    frame
+                        .depth
+                        .map(|view| wgpu::RenderPassDepthStencilAttachment {
+                            view,
+                            depth_ops: None,
+                            stencil_ops: None,
+                        });
                 render_pass_in(encoder, profiler, desc, "composite", |r| {
-                    composite.record(r, &bind)
+                    p.composite().record(r, &bind)
                 });
             }
             _ => unreachable!("the compute steps are recorded above"),
@@ -562,7 +725,8 @@ impl ParticleRenderer {
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,
         profiler: &wgpu_profiler::GpuProfiler,
-    ) {
+    ) -> Result<()> {
+        self.check_frame(frame)?;
         let frame_query = profiler.begin_query("frame", encoder);
         let profiling = Profiling {
             profiler,
@@ -572,6 +736,7 @@ impl ParticleRenderer {
             self.encode_pass_in(device, encoder, frame, pass, Some(profiling));
         }
         profiler.end_query(encoder, frame_query);
+        Ok(())
     }
 
     /// The renderer's own profiler: the host has submitted the previous frame's encoder by

@@ -108,7 +108,40 @@ pub struct Targets {
     pub depth_format: Option<wgpu::TextureFormat>,
 }
 
-/// One frame of the host: the views the particles are composited onto.
+impl Targets {
+    /// Formats flurry can draw into on `device`: a colour format that can be rendered to
+    /// and blended into (as the device guarantees for it), a depth format with a depth
+    /// aspect.
+    pub(crate) fn check(&self, device: &wgpu::Device) -> Result<()> {
+        let color = self.color_format;
+        let features = color.guaranteed_format_features(device.features());
+        let renderable = features
+            .allowed_usages
+            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT);
+        let blendable = features
+            .flags
+            .contains(wgpu::TextureFormatFeatureFlags::BLENDABLE);
+        if !(renderable && blendable) {
+            let allowed = "a format that can be rendered to and blended into \
+                (Rgba8UnormSrgb, Bgra8UnormSrgb, Rgba16Float, …)";
+            return Err(Invalid::new("color_format", format!("{color:?}"), allowed).into());
+        }
+        match self.depth_format {
+            Some(depth) if !depth.has_depth_aspect() => {
+                let allowed = "a depth format (Depth32Float, Depth24Plus, …) or none";
+                Err(Invalid::new("depth_format", format!("{depth:?}"), allowed).into())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// One frame of the host: the views the particles are composited onto. Their textures
+/// have [`Targets`]' formats, one sample, and the size given to
+/// [`crate::ParticleRenderer::update`]; the colour has `RENDER_ATTACHMENT` usage, the depth
+/// `RENDER_ATTACHMENT` and `TEXTURE_BINDING` (flurry checks these and refuses others). The
+/// depth view must show the depth aspect only (a view's aspect cannot be checked: a view of
+/// both aspects of a depth-stencil format is a wgpu validation error).
 pub struct FrameTargets<'a> {
     /// The host's colour, drawn over (loaded and stored).
     pub color: &'a wgpu::TextureView,

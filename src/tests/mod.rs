@@ -40,7 +40,11 @@ struct Solo {
 impl Solo {
     fn new(desc: &EffectDesc, capacity: u32, seed: u32) -> Self {
         let gpu = gpu();
-        let pipelines = Pipelines::new(&gpu.device, wgpu::TextureFormat::Rgba8UnormSrgb);
+        let targets = crate::Targets {
+            color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
+            depth_format: None,
+        };
+        let pipelines = Pipelines::new(&gpu.device, targets);
         let system =
             ParticleSystem::new(&gpu.device, &gpu.queue, &pipelines, desc, capacity, seed).unwrap();
         Solo {

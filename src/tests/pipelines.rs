@@ -14,7 +14,7 @@ fn effects_share_the_renderer_pipelines() {
         color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
         depth_format: None,
     };
-    let mut renderer = ParticleRenderer::new(&gpu.device, targets, Settings::default());
+    let mut renderer = ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
     assert_eq!(renderer.pipelines().built(), 0, "new() compiles nothing");
     let dot = |x: f32| still("dot", vec![held(Shape::Point([x, 0.0, 0.0]), 16)]);
     let first = renderer
@@ -55,13 +55,17 @@ fn effects_share_the_renderer_pipelines() {
     });
     let view = color.create_view(&Default::default());
     let frame = |renderer: &mut ParticleRenderer| {
-        renderer.update(&gpu.device, &gpu.queue, 0.01, &camera, (32, 32));
+        renderer
+            .update(&gpu.device, &gpu.queue, 0.01, &camera, (32, 32))
+            .unwrap();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         let targets = crate::FrameTargets {
             color: &view,
             depth: None,
         };
-        renderer.encode(&gpu.device, &mut encoder, &targets);
+        renderer
+            .encode(&gpu.device, &mut encoder, &targets)
+            .unwrap();
         gpu.queue.submit([encoder.finish()]);
     };
     frame(&mut renderer);
@@ -100,13 +104,15 @@ fn a_renderer_without_the_splat_never_compiles_it() {
         splat_radius: 0.0,
         ..Settings::default()
     };
-    let mut renderer = ParticleRenderer::new(&gpu.device, targets, settings);
+    let mut renderer = ParticleRenderer::new(&gpu.device, targets, settings).unwrap();
     let desc = still("dot", vec![held(Shape::Point([0.0; 3]), 16)]);
     renderer
         .add_effect(&gpu.device, &gpu.queue, &desc, 64, 1)
         .unwrap();
     let camera = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, 1.0);
-    renderer.update(&gpu.device, &gpu.queue, 0.01, &camera, (16, 16));
+    renderer
+        .update(&gpu.device, &gpu.queue, 0.01, &camera, (16, 16))
+        .unwrap();
     assert!(!renderer.passes().contains(&crate::Pass::Splat));
     // emit, args, simulate, cull, sort, draw; downsample and composite when a frame is encoded
     assert_eq!(renderer.pipelines().built(), 6);

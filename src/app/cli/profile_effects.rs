@@ -76,7 +76,7 @@ pub fn run(a: ProfileArgs) -> Result<(), AppError> {
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let target = HeadlessTarget::new(&gpu.device, size.0, size.1);
     let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, a.render.settings()?);
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, a.render.settings()?)?;
     // the effects on a square grid in front of the camera, 2 m apart
     let side = (n as f32).sqrt().ceil() as u32;
     let mut add_ms = Vec::with_capacity(n as usize);
@@ -107,8 +107,8 @@ pub fn run(a: ProfileArgs) -> Result<(), AppError> {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
         let cpu = Instant::now();
-        renderer.update(&gpu.device, &gpu.queue, dt, &camera, size);
-        renderer.encode(&gpu.device, &mut encoder, &target.frame());
+        renderer.update(&gpu.device, &gpu.queue, dt, &camera, size)?;
+        renderer.encode(&gpu.device, &mut encoder, &target.frame())?;
         let cpu = cpu.elapsed();
         gpu.queue.submit([encoder.finish()]);
         gpu.wait()?;

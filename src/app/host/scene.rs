@@ -51,7 +51,7 @@ impl Scene {
     ) -> Result<Self> {
         let target = HeadlessTarget::new(&gpu.device, width, height);
         let mut renderer =
-            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default());
+            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default())?;
         let effect = renderer.add_effect(&gpu.device, &gpu.queue, desc, capacity, seed)?;
         Ok(Scene {
             renderer,
@@ -115,18 +115,27 @@ impl Scene {
         self.target.read_rgba(gpu)
     }
 
-    fn update(&mut self, gpu: &GpuContext, dt: f32) {
+    fn update(&mut self, gpu: &GpuContext, dt: f32) -> Result<()> {
         let size = self.target.size();
         self.renderer
-            .update(&gpu.device, &gpu.queue, dt, &self.camera, size);
+            .update(&gpu.device, &gpu.queue, dt, &self.camera, size)?;
         self.target.scene.update(&gpu.queue, &self.camera);
+        Ok(())
     }
 
     /// Record and submit one frame of `dt` seconds. Without `draw` only the host scene,
     /// the compute steps and the depth downsample run (what simulation and collision need),
     /// not the particle draw and composite.
+    ///
+    /// The scene's own targets always fit its renderer: an error here is a bug, so it panics
+    /// with the reason.
     pub fn frame(&mut self, gpu: &GpuContext, dt: f32, draw: bool) {
-        self.update(gpu, dt);
+        self.try_frame(gpu, dt, draw)
+            .unwrap_or_else(|e| panic!("a frame of the scene: {e}"))
+    }
+
+    fn try_frame(&mut self, gpu: &GpuContext, dt: f32, draw: bool) -> Result<()> {
+        self.update(gpu, dt)?;
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         let frame = self.target.frame();
         self.target
@@ -135,10 +144,11 @@ impl Scene {
             let drawing = matches!(pass, Pass::Splat | Pass::Draw | Pass::Composite);
             if draw || !drawing {
                 self.renderer
-                    .encode_pass(&gpu.device, &mut encoder, &frame, pass);
+                    .encode_pass(&gpu.device, &mut encoder, &frame, pass)?;
             }
         }
         gpu.queue.submit([encoder.finish()]);
+        Ok(())
     }
 
     /// Run `frames` frames for the profiler, collecting per-pass milliseconds.
@@ -167,9 +177,10 @@ impl Scene {
 
     /// One frame, every pass submitted on its own and waited for.
     fn profile_cpu_sync(&mut self, gpu: &GpuContext, dt: f32, samples: &mut Samples) -> Result<()> {
-        self.update(gpu, dt);
+        self.update(gpu, dt)?;
         let mut total = self.timed(gpu, samples, "host", |s, e| {
-            s.target.encode_scene(e, s.background, None)
+            s.target.encode_scene(e, s.background, None);
+            Ok::<_, AppError>(())
         })?;
         for pass in self.renderer.passes() {
             total += self.timed(gpu, samples, pass.name(), |s, e| {
@@ -204,13 +215,13 @@ impl Scene {
             }
         };
         for done in 0..frames {
-            self.update(gpu, dt);
+            self.update(gpu, dt)?;
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             self.target
                 .encode_scene(&mut encoder, self.background, Some(&profiler));
             let frame = self.target.frame();
             self.renderer
-                .encode_profiled(&gpu.device, &mut encoder, &frame, &profiler);
+                .encode_profiled(&gpu.device, &mut encoder, &frame, &profiler)?;
             profiler.resolve_queries(&mut encoder);
             gpu.queue.submit([encoder.finish()]);
             profiler
@@ -226,15 +237,18 @@ impl Scene {
     }
 
     /// Encode with `f`, submit alone, wait, and record the wall time under `name`.
-    fn timed(
+    fn timed<E>(
         &mut self,
         gpu: &GpuContext,
         samples: &mut Samples,
         name: &str,
-        f: impl FnOnce(&Scene, &mut wgpu::CommandEncoder),
-    ) -> Result<f64> {
+        f: impl FnOnce(&Scene, &mut wgpu::CommandEncoder) -> std::result::Result<(), E>,
+    ) -> Result<f64>
+    where
+        AppError: From<E>,
+    {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        f(self, &mut encoder);
+        f(self, &mut encoder)?;
         let start = Instant::now();
         gpu.queue.submit([encoder.finish()]);
         gpu.wait()?;
