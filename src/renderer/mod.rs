@@ -467,9 +467,8 @@ impl ParticleRenderer {
             }
             return Ok(());
         }
-        for pass in self.passes() {
-            self.encode_pass_in(device, encoder, frame, pass, None);
-        }
+        self.prepare_in(device, encoder, frame, None);
+        self.encode_pass_in(device, encoder, frame, Pass::Composite, None);
         Ok(())
     }
 
@@ -484,13 +483,24 @@ impl ParticleRenderer {
         frame: &FrameTargets,
     ) -> Result<()> {
         self.check_frame(frame)?;
-        for pass in self.passes() {
-            if pass != Pass::Composite {
-                self.encode_pass_in(device, encoder, frame, pass, None);
-            }
-        }
+        self.prepare_in(device, encoder, frame, None);
         self.composite_bind = self.composite_bind(device, frame);
         Ok(())
+    }
+
+    /// Every pass of the frame but the composite, each in `profiling`'s scope if given.
+    fn prepare_in(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameTargets,
+        profiling: Option<Profiling<'_>>,
+    ) {
+        for pass in self.passes() {
+            if pass != Pass::Composite {
+                self.encode_pass_in(device, encoder, frame, pass, profiling);
+            }
+        }
     }
 
     /// Composite the particles [`ParticleRenderer::prepare`] drew onto the host's image,
@@ -728,13 +738,12 @@ impl ParticleRenderer {
     ) -> Result<()> {
         self.check_frame(frame)?;
         let frame_query = profiler.begin_query("frame", encoder);
-        let profiling = Profiling {
+        let profiling = Some(Profiling {
             profiler,
             parent: Some(&frame_query),
-        };
-        for pass in self.passes() {
-            self.encode_pass_in(device, encoder, frame, pass, Some(profiling));
-        }
+        });
+        self.prepare_in(device, encoder, frame, profiling);
+        self.encode_pass_in(device, encoder, frame, Pass::Composite, profiling);
         profiler.end_query(encoder, frame_query);
         Ok(())
     }
