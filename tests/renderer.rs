@@ -8,6 +8,27 @@ use common::host::HeadlessTarget;
 use flurry::{Camera, ParticleRenderer, Pass, Settings};
 use glam::Vec3;
 
+/// One frame of the test host: update, the host's pass (cleared, its scene), the particles
+/// composited over it, submitted.
+fn host_frame(
+    gpu: &flurry::GpuContext,
+    renderer: &mut ParticleRenderer,
+    target: &HeadlessTarget,
+    camera: &Camera,
+    dt: f32,
+) {
+    renderer
+        .update(&gpu.device, &gpu.queue, dt, camera, target.size())
+        .unwrap();
+    target.scene.update(&gpu.queue, camera);
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+    renderer
+        .encode(&gpu.device, &mut encoder, &target.frame())
+        .unwrap();
+    gpu.queue.submit([encoder.finish()]);
+}
+
 #[test]
 fn two_effects_resize_and_only_the_host_submits() {
     let gpu = common::gpu();
@@ -57,15 +78,7 @@ fn two_effects_resize_and_only_the_host_submits() {
     let mut submits = 0;
     for (frames, target) in [(5, &small), (5, &large)] {
         for _ in 0..frames {
-            renderer
-                .update(&gpu.device, &gpu.queue, 0.1, &camera, target.size())
-                .unwrap();
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
-            renderer
-                .encode(&gpu.device, &mut encoder, &target.frame())
-                .unwrap();
-            gpu.queue.submit([encoder.finish()]);
+            host_frame(&gpu, &mut renderer, target, &camera, 0.1);
             submits += 1;
         }
         assert_eq!(
@@ -122,14 +135,7 @@ fn effects_can_be_removed_and_passes_timed() {
     let target = HeadlessTarget::new(&gpu.device, 64, 48);
     let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 4.0 / 3.0);
     for _ in 0..6 {
-        renderer
-            .update(&gpu.device, &gpu.queue, 0.02, &camera, target.size())
-            .unwrap();
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        renderer
-            .encode(&gpu.device, &mut encoder, &target.frame())
-            .unwrap();
-        gpu.queue.submit([encoder.finish()]);
+        host_frame(&gpu, &mut renderer, &target, &camera, 0.02);
         gpu.wait().unwrap();
     }
     if has_timestamps {
@@ -199,15 +205,7 @@ fn blended_effects_are_sorted_together() {
     let camera = Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, 1.0);
     let target = HeadlessTarget::new(&gpu.device, 64, 64);
     for _ in 0..2 {
-        renderer
-            .update(&gpu.device, &gpu.queue, 1e-4, &camera, target.size())
-            .unwrap();
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
-        renderer
-            .encode(&gpu.device, &mut encoder, &target.frame())
-            .unwrap();
-        gpu.queue.submit([encoder.finish()]);
+        host_frame(&gpu, &mut renderer, &target, &camera, 1e-4);
     }
     // both are gathered into one list: one merge pass, no sort of their own
     assert!(renderer.passes().contains(&Pass::Merge));
@@ -259,14 +257,7 @@ fn an_emitter_can_be_moved_and_re_aimed() {
     assert!(renderer.set_emitter(id, 0, muzzle, velocity, 600.0));
     let target = HeadlessTarget::new(&gpu.device, 32, 32);
     let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 1.0);
-    renderer
-        .update(&gpu.device, &gpu.queue, 0.1, &camera, target.size())
-        .unwrap();
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    renderer
-        .encode(&gpu.device, &mut encoder, &target.frame())
-        .unwrap();
-    gpu.queue.submit([encoder.finish()]);
+    host_frame(&gpu, &mut renderer, &target, &camera, 0.1);
     let snap = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
     assert_eq!(snap.stats.emitted_total, 60, "600/s for 0.1 s");
     for &i in &snap.alive {
