@@ -220,10 +220,7 @@ impl Host {
         // flurry: snow that settles on whatever the host's depth shows
         let mut particles = ParticleRenderer::new(
             device,
-            Targets {
-                color_format,
-                depth_format: Some(DEPTH),
-            },
+            Targets::new(color_format, Some(DEPTH)),
             Settings::default(),
         )?;
         // the shipped snow, its first fill sized to the pool, settling on what it hits
@@ -303,10 +300,7 @@ impl Host {
             pass.set_vertex_buffer(0, self.vertices.slice(..));
             pass.draw(0..36, 0..boxes().len() as u32);
         }
-        let targets = FrameTargets {
-            color,
-            depth: Some(&self.depth),
-        };
+        let targets = FrameTargets::new(color, Some(&self.depth));
         self.particles
             .prepare(&gpu.device, &mut encoder, &targets)?;
         {

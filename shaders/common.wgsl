@@ -69,29 +69,72 @@ struct IndirectArgs {
     _pad2: u32,
 }
 
-// Per-frame camera and clock.
+// Per-frame camera and clock, from the host's view and projection (src/view.rs).
 struct FrameUniforms {
     view_proj: mat4x4<f32>,
-    eye: vec3<f32>,
+    eye: vec3<f32>,          // the view's origin
     dt: f32,
     cam_right: vec3<f32>,
     time: f32,
     cam_up: vec3<f32>,
     frame: u32,
-    // left, right, bottom, top, near, far: inside where dot(xyz, p) + w >= 0 (|xyz| = 1)
+    // left, right, bottom, top, and the two depth planes: inside where
+    // dot(xyz, p) + w >= 0 (|xyz| = 1; a plane at infinity is (0, 0, 0, 1))
     planes: array<vec4<f32>, 6>,
-    near: f32,               // projection planes, metres (depth 0 at near, 1 at far)
-    far: f32,
-    // particle target pixels per metre at 1 m from the eye (target height / 2 tan(fov_y / 2))
+    // distance of x along the view axis: dot(view_depth, vec4(x, 1))
+    view_depth: vec4<f32>,
+    // particle target pixels per metre at clip w = 1 (perspective: 1 m from the eye;
+    // orthographic: everywhere)
     pixel_scale: f32,
     // particles whose projected radius is at most this many target pixels are splatted
     // (splat.wgsl), larger ones drawn (draw.wgsl); 0: every particle is drawn
     splat_radius: f32,
+    perspective: u32,        // 0: orthographic (no eye; billboards face along the view axis)
+    _pad0: u32,
 }
 
-// Distance along the view axis of a [0, 1] depth (perspective, 0 = near plane).
-fn linear_depth(d: f32, near: f32, far: f32) -> f32 {
-    return near * far / (far - d * (far - near));
+// Distance of a world point along the view axis (metres; negative behind the view's
+// origin, which only an orthographic view shows).
+fn view_distance(frame: FrameUniforms, x: vec3<f32>) -> f32 {
+    return dot(frame.view_depth, vec4<f32>(x, 1.0));
+}
+
+// Clip-space w of a world point: the divide that makes sizes shrink with distance (1 for
+// an orthographic view).
+fn clip_w(frame: FrameUniforms, x: vec3<f32>) -> f32 {
+    let m = frame.view_proj;
+    return m[0].w * x.x + m[1].w * x.y + m[2].w * x.z + m[3].w;
+}
+
+// Where the scene has no surface (the host's depth is the far plane or there is none):
+// farther than anything, finite so that arithmetic on it stays finite.
+const FAR_AWAY: f32 = 1e30;
+
+// How the host's depth buffer relates to the distance along the view axis, for any
+// projection (standard or reversed Z, finite or infinite far, perspective or
+// orthographic): depth = (a z + b) / (c z + d) for view-space z = -distance, from rows 2
+// and 3 of the projection (DepthMapping in src/view.rs).
+struct DepthMapping {
+    coeffs: vec4<f32>,       // a, b, c, d
+    background: f32,         // depth of the far plane, where the host clears: 1 or 0
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+// Distance along the view axis of a host depth; FAR_AWAY for the background.
+fn depth_distance(depth: f32, m: DepthMapping) -> f32 {
+    let den = m.coeffs.x - depth * m.coeffs.z;
+    if depth == m.background || abs(den) < 1e-30 {
+        return FAR_AWAY;
+    }
+    return clamp((m.coeffs.y - depth * m.coeffs.w) / den, -FAR_AWAY, FAR_AWAY);
+}
+
+// The host depth of a distance along the view axis (inverse of depth_distance).
+fn distance_depth(distance: f32, m: DepthMapping) -> f32 {
+    let z = -distance;
+    return (m.coeffs.x * z + m.coeffs.y) / (m.coeffs.z * z + m.coeffs.w);
 }
 
 // Per-effect constants: forces, bounds, over-life curves.
@@ -259,12 +302,14 @@ fn unit_vector(state: ptr<function, u32>) -> vec3<f32> {
 }
 
 // Sort key of a visible particle: ascending keys are back to front (largest distance
-// first). Distances are >= 0, so their f32 bits are monotonic; real keys stay below the
-// padding sentinel 0xffffffff.
+// first). The f32 bits are made monotonic for either sign (an orthographic view sees
+// negative distances); real keys stay below the padding sentinel 0xffffffff.
 const SORT_SENTINEL: u32 = 0xffffffffu;
 
 fn sort_key(distance: f32) -> u32 {
-    return 0xfffffffeu - bitcast<u32>(max(distance, 0.0));
+    let b = bitcast<u32>(distance);
+    let ordered = select(b | 0x80000000u, ~b, (b & 0x80000000u) != 0u);
+    return min(~ordered, 0xfffffffeu);
 }
 
 // Normalised age in [0, 1].
@@ -292,7 +337,8 @@ fn particle_quad(p: Particle, effect: EffectParams, frame: FrameUniforms) -> Qua
     var axis_y = frame.cam_up;
     var angle_2d = p.rotation;
     var extent = vec2<f32>(radius);
-    let to_eye = frame.eye - p.pos;
+    // towards the viewer: the eye, or back along the view axis for an orthographic view
+    let to_eye = select(-frame.view_depth.xyz, frame.eye - p.pos, frame.perspective == 1u);
     switch look.render_mode {
         case RENDER_UPRIGHT: {
             axis_y = vec3<f32>(0.0, 1.0, 0.0);
@@ -385,11 +431,11 @@ fn sprite_falloff(uv: vec2<f32>) -> f32 {
     return 1.0 - smoothstep(0.25, 1.0, dot(uv, uv));
 }
 
-// Soft particles: fade over soft_distance metres in front of the scene's depth.
-fn soft_fade(scene: f32, depth: f32, soft_distance: f32, frame: FrameUniforms) -> f32 {
+// Soft particles: fade over soft_distance metres in front of the scene (both distances
+// along the view axis).
+fn soft_fade(scene: f32, distance: f32, soft_distance: f32) -> f32 {
     if soft_distance <= 0.0 {
         return 1.0;
     }
-    let gap = linear_depth(scene, frame.near, frame.far) - linear_depth(depth, frame.near, frame.far);
-    return clamp(gap / soft_distance, 0.0, 1.0);
+    return clamp((scene - distance) / soft_distance, 0.0, 1.0);
 }

@@ -8,18 +8,23 @@
 // On an LDR host the particle colour is tonemapped (ACES fit); an HDR host gets it as is.
 
 struct CompositeParams {
-    near: f32,
-    far: f32,
+    depth: DepthMapping,
     threshold: f32,   // relative view-depth difference that marks an edge
     nearest_depth: u32,
     tonemap: u32,
     has_depth: u32,
     width: u32,       // host target size, pixels
     height: u32,
+    _pad0: u32,
+    _pad1: u32,
 }
 
+// samples per host pixel; a multisampled host's variant reads a
+// texture_depth_multisampled_2d (src/passes/composite.rs)
+override SAMPLES: u32 = 1u;
+
 @group(0) @binding(0) var low_color: texture_2d<f32>;
-@group(0) @binding(1) var low_depth: texture_2d<f32>;
+@group(0) @binding(1) var low_depth: texture_2d<f32>; // distances (downsample.wgsl)
 @group(0) @binding(2) var host_depth: texture_depth_2d;
 @group(0) @binding(3) var bilinear: sampler;
 @group(0) @binding(4) var<uniform> params: CompositeParams;
@@ -46,8 +51,14 @@ fn aces(x: vec3<f32>) -> vec3<f32> {
     return clamp((x * (a * x + b)) / (x * (c * x + d) + e), vec3<f32>(0.0), vec3<f32>(1.0));
 }
 
-fn view_depth(d: f32) -> f32 {
-    return linear_depth(d, params.near, params.far);
+// The host's distance along the view axis at a pixel: the nearest of its samples (on a
+// multisampled host the pixel's colour is mostly the nearer surface's at an edge).
+fn host_distance(pixel: vec2<u32>) -> f32 {
+    var d = FAR_AWAY;
+    for (var s = 0u; s < SAMPLES; s++) {
+        d = min(d, depth_distance(textureLoad(host_depth, pixel, s), params.depth));
+    }
+    return d;
 }
 
 fn upsample(pixel: vec2<u32>) -> vec4<f32> {
@@ -57,7 +68,7 @@ fn upsample(pixel: vec2<u32>) -> vec4<f32> {
     if params.nearest_depth == 0u || params.has_depth == 0u {
         return blended;
     }
-    let here = view_depth(textureLoad(host_depth, pixel, 0));
+    let here = host_distance(pixel);
     let q = uv * vec2<f32>(low) - 0.5;
     let origin = vec2<i32>(floor(q));
     var best = vec2<i32>(0);
@@ -65,14 +76,14 @@ fn upsample(pixel: vec2<u32>) -> vec4<f32> {
     var worst_diff = 0.0;
     for (var i = 0; i < 4; i++) {
         let t = clamp(origin + vec2<i32>(i & 1, i >> 1), vec2<i32>(0), low - 1);
-        let diff = abs(view_depth(textureLoad(low_depth, t, 0).r) - here);
+        let diff = abs(textureLoad(low_depth, t, 0).r - here);
         if diff < best_diff {
             best_diff = diff;
             best = t;
         }
         worst_diff = max(worst_diff, diff);
     }
-    if worst_diff <= params.threshold * here {
+    if worst_diff <= params.threshold * abs(here) {
         return blended;
     }
     return textureLoad(low_color, best, 0);

@@ -2,7 +2,7 @@
 //
 // Each alive particle's bounding sphere (position, drawn radius) is tested against the six
 // frustum planes; visible ones are appended to the visible list as (key, index) with
-// key = sort_key(distance to the eye), one global atomic per workgroup. Particles whose
+// key = sort_key(distance along the view axis), one global atomic per workgroup. Particles whose
 // projected radius is at most frame.splat_radius target pixels go to the splat list
 // instead (splat.wgsl draws them by compute, unsorted).
 
@@ -41,15 +41,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         index = alive_list[gid.x];
         let p = particles[index];
         if in_frustum(p.pos, drawn_radius(p, effect)) {
-            let forward = cross(frame.cam_up, frame.cam_right);
-            let depth = dot(p.pos - frame.eye, forward);
-            let radius_px = quad_extent(p, effect) * frame.pixel_scale / max(depth, 1e-6);
+            let w = clip_w(frame, p.pos);
+            let radius_px = quad_extent(p, effect) * frame.pixel_scale / max(w, 1e-6);
             if frame.splat_radius > 0.0 && radius_px <= frame.splat_radius {
                 splat = true;
                 local = atomicAdd(&wg_splat_count, 1u);
             } else {
                 shown = true;
-                key = sort_key(distance(p.pos, frame.eye));
+                key = sort_key(view_distance(frame, p.pos));
                 local = atomicAdd(&wg_count, 1u);
             }
         }

@@ -1,19 +1,30 @@
-// downsample.wgsl — the host's depth at the particle target's resolution.
+// downsample.wgsl — the host's depth at the particle target's resolution, as distances.
 //
-// Each low-resolution texel keeps the farthest (r) and nearest (g) depth of the host
-// texels it covers (depth 1 = far). The draw hides a particle only behind the farthest,
-// so particles never vanish next to an edge; the colour they leave on the near side of an
-// edge is removed by nearest-depth upsampling in composite.wgsl. Depth collision treats
-// the whole [nearest, farthest] interval as the surface, so on ground seen at a grazing
-// angle, where one texel spans a long depth range, a falling particle cannot jump from in
-// front of the texel's surface to beyond the collision thickness in one step.
+// Each low-resolution texel keeps the farthest (r) and nearest (g) distance along the view
+// axis of the host depth samples it covers (every sample of every pixel of its footprint
+// on a multisampled host), FAR_AWAY where the host shows its background. Distances make
+// every later pass independent of the host's depth convention (standard or reversed Z,
+// finite or infinite far, perspective or orthographic): the host's depth is read here and
+// in the composite, nowhere else.
+//
+// The draw hides a particle only behind the farthest, so particles never vanish next to an
+// edge; the colour they leave on the near side of an edge is removed by nearest-depth
+// upsampling in composite.wgsl. Depth collision treats the whole [nearest, farthest]
+// interval as the surface, so on ground seen at a grazing angle, where one texel spans a
+// long depth range, a falling particle cannot jump from in front of the texel's surface to
+// beyond the collision thickness in one step.
 
 struct DownsampleParams {
+    depth: DepthMapping,
     factor: u32,      // host texels per low-resolution texel, per axis (1, 2 or 4)
-    has_depth: u32,   // 0: the host gave no depth; everything is far
+    has_depth: u32,   // 0: the host gave no depth; everything is far away
     _pad0: u32,
     _pad1: u32,
 }
+
+// samples per host pixel; a multisampled host's variant reads a
+// texture_depth_multisampled_2d (src/passes/downsample.rs)
+override SAMPLES: u32 = 1u;
 
 @group(0) @binding(0) var host_depth: texture_depth_2d;
 @group(0) @binding(1) var low_depth: texture_storage_2d<rg32float, write>;
@@ -25,20 +36,30 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if gid.x >= size.x || gid.y >= size.y {
         return;
     }
-    var far = 1.0;
-    var near = 1.0;
+    var far = FAR_AWAY;
+    var near = FAR_AWAY;
     if params.has_depth == 1u {
-        far = 0.0;
+        // the extremes of the raw depth, then their distances (the mapping is monotonic)
+        var lo = 2.0;
+        var hi = -1.0;
         let full = textureDimensions(host_depth);
         for (var y = 0u; y < params.factor; y++) {
             for (var x = 0u; x < params.factor; x++) {
                 let p = gid.xy * params.factor + vec2<u32>(x, y);
                 if p.x < full.x && p.y < full.y {
-                    let d = textureLoad(host_depth, p, 0);
-                    far = max(far, d);
-                    near = min(near, d);
+                    for (var s = 0u; s < SAMPLES; s++) {
+                        let d = textureLoad(host_depth, p, s);
+                        lo = min(lo, d);
+                        hi = max(hi, d);
+                    }
                 }
             }
+        }
+        if hi >= lo {
+            let a = depth_distance(lo, params.depth);
+            let b = depth_distance(hi, params.depth);
+            far = max(a, b);
+            near = min(a, b);
         }
     }
     textureStore(low_depth, gid.xy, vec4<f32>(far, near, 0.0, 1.0));

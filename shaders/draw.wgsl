@@ -38,7 +38,8 @@ fn effect_at(slot: u32) -> EffectParams {
         default: { return effect0; }
     }
 }
-// the host's depth at the particle target's resolution (downsample.wgsl), and the
+// the host's depth at the particle target's resolution as distances (downsample.wgsl),
+// and the
 // snowflake sprites (src/sprites.rs)
 @group(1) @binding(0) var scene_depth: texture_2d<f32>;
 @group(1) @binding(1) var sprites: texture_2d_array<f32>;
@@ -52,6 +53,8 @@ struct VsOut {
     @location(2) @interpolate(flat) blend: vec2<f32>,
     // SPRITE_*, snowflake layer
     @location(3) @interpolate(flat) sprite: vec2<u32>,
+    // distance along the view axis (affine in the world, so interpolated exactly)
+    @location(4) distance: f32,
 }
 
 @vertex
@@ -67,6 +70,7 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     var out: VsOut;
     out.blend = vec2<f32>(effect.soft_distance, f32(effect.additive));
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
+    out.distance = view_distance(frame, world);
     out.uv = corner;
     out.color = particle_color(p, effect);
     out.sprite = sprite_of(p, effect);
@@ -79,10 +83,10 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
 @fragment
 fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     let scene = textureLoad(scene_depth, vec2<i32>(in.clip.xy), 0).r;
-    if in.clip.z > scene {
+    if in.distance > scene {
         discard;
     }
-    let fade = soft_fade(scene, in.clip.z, in.blend.x, frame);
+    let fade = soft_fade(scene, in.distance, in.blend.x);
     let flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, in.sprite.y).r;
     let cover = sprite_cover(in.sprite.x, in.uv, flake);
     let a = in.color.a * cover * fade;

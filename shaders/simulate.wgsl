@@ -19,15 +19,17 @@
 @group(0) @binding(9) var<storage, read> nbody_accel: array<vec4<f32>>;
 
 // Depth collision against the previous frame's host depth (at the particle target's
-// resolution: farthest and nearest of each footprint) seen through the previous frame's
-// camera.
+// resolution: the farthest and nearest distance of each footprint, downsample.wgsl) seen
+// through the previous frame's view.
 struct CollisionFrame {
     prev_view_proj: mat4x4<f32>,
     prev_inv_view_proj: mat4x4<f32>,
-    near: f32,
-    far: f32,
+    prev_view_depth: vec4<f32>,  // distance along its view axis: dot(., vec4(x, 1))
+    prev_depth: DepthMapping,    // its projection's depth convention
     enabled: u32,        // 0 until a previous frame with host depth exists
-    _pad: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 // 0 compiles the collision out: on CPU drivers even an untaken branch into it more than
@@ -54,7 +56,7 @@ fn wrap1(x: f32, lo: f32, hi: f32) -> f32 {
 // Where a world position lands in the previous frame.
 struct Projected {
     texel: vec2<i32>,
-    view_depth: f32,     // distance along the view axis (clip w)
+    distance: f32,       // along the view axis
     on_screen: bool,
 }
 
@@ -72,17 +74,17 @@ fn project(x: vec3<f32>) -> Projected {
     let size = vec2<i32>(textureDimensions(prev_depth));
     let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
     out.texel = clamp(vec2<i32>(uv * vec2<f32>(size)), vec2<i32>(0), size - 1);
-    out.view_depth = c.w;
+    out.distance = dot(collision.prev_view_depth, vec4<f32>(x, 1.0));
     out.on_screen = true;
     return out;
 }
 
-// The surface's depth at the centre of texel t: the middle of the footprint's depth range
+// The surface's distance at the centre of texel t: the middle of the footprint's range
 // (exact for a plane; the farthest alone lies off the plane where the footprint slopes),
 // or the nearest where the footprint also sees the background.
 fn stored_depth(t: vec2<i32>) -> f32 {
     let d = textureLoad(prev_depth, t, 0);
-    if d.r >= 1.0 {
+    if d.r >= FAR_AWAY {
         return d.g;
     }
     return 0.5 * (d.r + d.g);
@@ -91,7 +93,8 @@ fn stored_depth(t: vec2<i32>) -> f32 {
 // World position of the stored surface at texel t.
 fn surface_point(t: vec2<i32>) -> vec3<f32> {
     let uv = (vec2<f32>(t) + 0.5) / vec2<f32>(textureDimensions(prev_depth));
-    let ndc = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, stored_depth(t), 1.0);
+    let depth = distance_depth(stored_depth(t), collision.prev_depth);
+    let ndc = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, depth, 1.0);
     let w = collision.prev_inv_view_proj * ndc;
     return w.xyz / w.w;
 }
@@ -136,15 +139,15 @@ fn push_event(ev: HitEvent) {
 
 // The particle moved from x_old to *x (velocity *v): if it crossed the stored surface
 // from the front and is behind it by less than the thickness, respond. Returns false
-// when the response kills it. Off-screen positions and the far plane never collide.
+// when the response kills it. Off-screen positions and the background never collide.
 fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f32>>, v: ptr<function, vec3<f32>>) -> bool {
     let now = project(*x);
     if !now.on_screen {
         return true;
     }
     let stored = textureLoad(prev_depth, now.texel, 0).rg;
-    if stored.y >= 1.0 {
-        return true; // nothing but the far plane here
+    if stored.y >= FAR_AWAY {
+        return true; // nothing but the background here
     }
     // The surface spans the depths the texel's footprint samples, widened half-way towards
     // its four neighbours' (the samples sit at pixel centres, so the continuous footprint
@@ -153,10 +156,10 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     // Deeper than the interval by the thickness or more, the particle is passing behind
     // an object.
     let size = vec2<i32>(textureDimensions(prev_depth));
-    var front = linear_depth(stored.y, collision.near, collision.far);
+    var front = stored.y;
     var back = front;
-    if stored.x < 1.0 {
-        back = linear_depth(stored.x, collision.near, collision.far);
+    if stored.x < FAR_AWAY {
+        back = stored.x;
     }
     let front0 = front;
     let back0 = back;
@@ -164,17 +167,17 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
         let offset = vec2<i32>(select(-1, 1, (i & 1) == 1), 0);
         let t = clamp(now.texel + select(offset, offset.yx, i >= 2), vec2<i32>(0), size - 1);
         let n = textureLoad(prev_depth, t, 0).rg;
-        if n.y < 1.0 {
-            let nb_front = linear_depth(n.y, collision.near, collision.far);
+        if n.y < FAR_AWAY {
+            let nb_front = n.y;
             var nb_back = nb_front;
-            if n.x < 1.0 {
-                nb_back = linear_depth(n.x, collision.near, collision.far);
+            if n.x < FAR_AWAY {
+                nb_back = n.x;
             }
             front = min(front, 0.5 * (front0 + nb_front));
             back = max(back, 0.5 * (back0 + nb_back));
         }
     }
-    if now.view_depth <= front || now.view_depth >= back + effect.thickness {
+    if now.distance <= front || now.distance >= back + effect.thickness {
         return true;
     }
     atomicAdd(&counters.hits, 1u);

@@ -17,7 +17,7 @@
 @group(0) @binding(3) var<uniform> frame: FrameUniforms;
 @group(0) @binding(4) var<uniform> effect: EffectParams;
 
-// the particle target: the host's depth at its resolution (downsample.wgsl), the
+// the particle target: the host's depth at its resolution as distances (downsample.wgsl), the
 // accumulators (ACCUM_CHANNELS u32 per texel, zero between frames) and the colour
 @group(1) @binding(0) var scene_depth: texture_2d<f32>;
 @group(1) @binding(1) var<storage, read_write> accum: array<atomic<u32>>;
@@ -36,11 +36,11 @@ fn fixed(x: f32) -> u32 {
     return u32(clamp(x, 0.0, ACCUM_MAX) * ACCUM_ONE + 0.5);
 }
 
-// Target pixel coordinates of a world point (y down, pixel centres at +0.5); w <= 0 behind.
-fn to_pixels(world: vec3<f32>, size: vec2<f32>) -> vec3<f32> {
+// Target pixel coordinates of a world point (y down, pixel centres at +0.5).
+fn to_pixels(world: vec3<f32>, size: vec2<f32>) -> vec2<f32> {
     let clip = frame.view_proj * vec4<f32>(world, 1.0);
-    let ndc = clip.xyz / clip.w;
-    return vec3<f32>((0.5 + 0.5 * ndc.x) * size.x, (0.5 - 0.5 * ndc.y) * size.y, ndc.z);
+    let ndc = clip.xy / clip.w;
+    return vec2<f32>((0.5 + 0.5 * ndc.x) * size.x, (0.5 - 0.5 * ndc.y) * size.y);
 }
 
 @compute @workgroup_size(64)
@@ -53,16 +53,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let dims = textureDimensions(scene_depth);
     let size = vec2<f32>(dims);
     let c = to_pixels(q.center, size);
+    let distance = view_distance(frame, q.center);
     // a quad a few pixels across is affine on screen: uv = M^-1 (pixel - centre)
-    let ax = to_pixels(q.center + q.x, size).xy - c.xy;
-    let ay = to_pixels(q.center + q.y, size).xy - c.xy;
+    let ax = to_pixels(q.center + q.x, size) - c;
+    let ay = to_pixels(q.center + q.y, size) - c;
     let det = ax.x * ay.y - ay.x * ax.y;
     if abs(det) < 1e-8 {
         return; // edge-on: covers no pixel centre
     }
     let half = min(abs(ax) + abs(ay), vec2<f32>(frame.splat_radius + 1.0));
-    let lo = vec2<i32>(max(floor(c.xy - half), vec2<f32>(0.0)));
-    let hi = vec2<i32>(min(ceil(c.xy + half), size - 1.0));
+    let lo = vec2<i32>(max(floor(c - half), vec2<f32>(0.0)));
+    let hi = vec2<i32>(min(ceil(c + half), size - 1.0));
     let color = particle_color(p, effect);
     let rgb = color.rgb;
     // a snowflake's mip level: its texels per target pixel
@@ -70,7 +71,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let lod = log2(max(SPRITE_SIZE / (2.0 * max(length(ax), length(ay))), 1.0));
     for (var y = lo.y; y <= hi.y; y++) {
         for (var x = lo.x; x <= hi.x; x++) {
-            let d = vec2<f32>(f32(x), f32(y)) + 0.5 - c.xy;
+            let d = vec2<f32>(f32(x), f32(y)) + 0.5 - c;
             let uv = vec2<f32>(ay.y * d.x - ay.x * d.y, ax.x * d.y - ax.y * d.x) / det;
             var flake = 0.0;
             if sprite.x == SPRITE_SNOWFLAKE {
@@ -82,10 +83,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
                 continue;
             }
             let scene = textureLoad(scene_depth, vec2<i32>(x, y), 0).r;
-            if c.z > scene {
+            if distance > scene {
                 continue; // behind the scene
             }
-            let a = color.a * cover * soft_fade(scene, c.z, effect.soft_distance, frame);
+            let a = color.a * cover * soft_fade(scene, distance, effect.soft_distance);
             if a < 0.5 / 255.0 {
                 continue;
             }

@@ -1,9 +1,10 @@
 //! A perspective camera (right-handed, wgpu clip space with depth 0..1, 1 = far).
 
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec3};
 
-/// Where the particles are seen from: a right-handed perspective camera in wgpu's clip space
-/// (depth 0 at `near`, 1 at `far`).
+/// A simple right-handed perspective camera in wgpu's clip space (depth 0 at `near`, 1 at
+/// `far`), for hosts without matrices of their own: it converts into the [`crate::View`]
+/// that [`crate::ParticleRenderer::update`] takes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
     /// The eye, metres.
@@ -56,35 +57,5 @@ impl Camera {
     pub fn axes(&self) -> (Vec3, Vec3) {
         let v = self.view();
         (v.row(0).truncate(), v.row(1).truncate())
-    }
-}
-
-impl Camera {
-    /// Frustum planes (left, right, bottom, top, near, far) of `view_proj` in wgpu clip
-    /// space (0 <= z <= w), normalised so that `xyz·p + w` is the signed distance, positive
-    /// inside.
-    pub(crate) fn frustum_planes(&self) -> [Vec4; 6] {
-        let m = self.view_proj();
-        let (r0, r1, r2, r3) = (m.row(0), m.row(1), m.row(2), m.row(3));
-        [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2].map(|p| p / p.truncate().length())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn frustum_planes_contain_the_target_and_exclude_the_eye_behind() {
-        let camera = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, 1.0);
-        let inside = |p: Vec3| {
-            camera
-                .frustum_planes()
-                .iter()
-                .all(|pl| pl.truncate().dot(p) + pl.w >= 0.0)
-        };
-        assert!(inside(Vec3::ZERO));
-        assert!(!inside(Vec3::new(0.0, 0.0, 6.0)));
-        assert!(!inside(Vec3::new(100.0, 0.0, 0.0)));
     }
 }

@@ -27,10 +27,10 @@
 //! // the host's frame: an sRGB colour target and a depth buffer it drew its scene into
 //! let color = target(wgpu::TextureFormat::Rgba8UnormSrgb, U::RENDER_ATTACHMENT);
 //! let depth = target(wgpu::TextureFormat::Depth32Float, U::RENDER_ATTACHMENT | U::TEXTURE_BINDING);
-//! let targets = Targets {
-//!     color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
-//!     depth_format: Some(wgpu::TextureFormat::Depth32Float),
-//! };
+//! let targets = Targets::new(
+//!     wgpu::TextureFormat::Rgba8UnormSrgb,
+//!     Some(wgpu::TextureFormat::Depth32Float),
+//! );
 //! let mut particles = ParticleRenderer::new(&gpu.device, targets, Settings::default())?;
 //! let sparks = EffectDesc {
 //!     emitters: vec![EmitterDesc {
@@ -47,7 +47,7 @@
 //! // each frame
 //! particles.update(&gpu.device, &gpu.queue, 1.0 / 60.0, &camera, (640, 360))?;
 //! let mut encoder = gpu.device.create_command_encoder(&Default::default());
-//! let frame = FrameTargets { color: &color, depth: Some(&depth) };
+//! let frame = FrameTargets::new(&color, Some(&depth));
 //! particles.encode(&gpu.device, &mut encoder, &frame)?;
 //! gpu.queue.submit([encoder.finish()]); // the host submits, never the library
 //! # let snap = particles.snapshot(&gpu.device, &gpu.queue, id)?;
@@ -85,6 +85,7 @@ mod system;
 #[cfg(test)]
 mod tests;
 mod types;
+mod view;
 
 pub use camera::Camera;
 pub use effect::EffectDesc;
@@ -96,3 +97,4 @@ pub use renderer::{
     MAX_SPLAT_RADIUS,
 };
 pub use types::{Body, Counters, HitEvent, Particle};
+pub use view::{DepthConvention, View};

@@ -20,7 +20,7 @@ use crate::renderer::Targets;
 /// The passes of one renderer, each built the first time it is asked for.
 pub(crate) struct Pipelines {
     device: wgpu::Device,
-    /// The host's targets, for the composite.
+    /// The host's targets, for the composite and the depth downsample.
     targets: Targets,
     emit: OnceLock<EmitPass>,
     args: OnceLock<ArgsPass>,
@@ -130,9 +130,10 @@ impl Pipelines {
         self.splat.get_or_init(|| SplatPass::new(&self.device))
     }
 
+    /// The depth downsample for the host's sample count.
     pub fn downsample(&self) -> &DownsamplePass {
         self.downsample
-            .get_or_init(|| DownsamplePass::new(&self.device))
+            .get_or_init(|| DownsamplePass::new(&self.device, self.targets.sample_count))
     }
 
     /// The composite into the host's passes.
@@ -141,9 +142,12 @@ impl Pipelines {
             .get_or_init(|| CompositePass::new(&self.device, &self.targets))
     }
 
-    /// New host targets: the composite is rebuilt when next needed; nothing else depends on
-    /// them.
+    /// New host targets: the composite is rebuilt when next needed, and the downsample
+    /// when the sample count changed; nothing else depends on them.
     pub fn set_targets(&mut self, targets: Targets) {
+        if targets.sample_count != self.targets.sample_count {
+            self.downsample = OnceLock::new();
+        }
         if targets != self.targets {
             self.targets = targets;
             self.composite = OnceLock::new();

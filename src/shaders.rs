@@ -85,8 +85,16 @@ impl Shader {
     /// The composed source with each `override NAME: u32 = ...;` named in `consts` turned
     /// into a `const` of the given value. (naga 30's SPIR-V writer fails on some uses of
     /// pipeline-overridable constants, so variants are specialised in the source.)
+    /// `SAMPLES` above 1 also makes `host_depth` a multisampled depth texture (the same
+    /// `textureLoad(host_depth, pixel, s)` then reads sample s instead of level 0).
     pub fn specialised(self, consts: &[(&str, u32)]) -> String {
         let mut src = self.source();
+        if consts.iter().any(|&(name, n)| name == "SAMPLES" && n > 1) {
+            src = src.replace(
+                "var host_depth: texture_depth_2d;",
+                "var host_depth: texture_depth_multisampled_2d;",
+            );
+        }
         for (name, value) in consts {
             let prefix = format!("override {name}: u32");
             let Some(start) = src.find(&prefix) else {
@@ -134,6 +142,16 @@ mod tests {
         let src = Shader::Simulate.specialised(&[("COLLIDE", 0)]);
         assert!(src.contains("const COLLIDE: u32 = 0u;"));
         validate(Shader::Simulate, &src);
+    }
+
+    #[test]
+    fn multisampled_host_variants_validate() {
+        for shader in [Shader::Downsample, Shader::Composite] {
+            let src = shader.specialised(&[("SAMPLES", 4)]);
+            assert!(src.contains("var host_depth: texture_depth_multisampled_2d;"));
+            assert!(src.contains("const SAMPLES: u32 = 4u;"));
+            validate(shader, &src);
+        }
     }
 
     #[test]

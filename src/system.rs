@@ -7,7 +7,6 @@
 //! cull → args → sort into compute passes; [`ParticleSystem::record_draw`] records the
 //! indirect draw. Nothing here submits or waits.
 
-use crate::camera::Camera;
 use crate::effect::{clamp_request, EffectDesc, Shape, SpawnClock, Velocity};
 use crate::error::{Invalid, Result};
 use crate::passes::args::After;
@@ -15,6 +14,7 @@ use crate::passes::sort::{SortBinding, SortPlan};
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Stats};
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
+use crate::view::ViewModel;
 use wgpu::util::DeviceExt;
 
 /// The compute steps of one frame, in order.
@@ -217,39 +217,39 @@ impl ParticleSystem {
     }
 
     /// Let cull send particles at most `radius` pixels across (in radius) to the compute
-    /// splat, for a target of `pixel_scale` pixels per metre at 1 m; `radius` 0 (the
+    /// splat, for a target of `pixel_scale` pixels per metre at clip w = 1; `radius` 0 (the
     /// default) draws every particle. Takes effect at the next update.
     pub fn set_splat(&mut self, pixel_scale: f32, radius: f32) {
         self.splat = (pixel_scale, radius);
     }
 
-    /// Advance the clock by `dt` seconds and write this frame's uniforms.
-    pub fn update(&mut self, queue: &wgpu::Queue, dt: f32, camera: &Camera) {
+    /// Advance the clock by `dt` seconds and write this frame's uniforms for `view`.
+    pub fn update(&mut self, queue: &wgpu::Queue, dt: f32, view: &ViewModel) {
         let id_base = self.clock.requested_total as u32;
         let counts = self.clock.advance(&self.desc, dt);
         let clamped = clamp_request(&counts, self.pool.capacity);
         self.dropped_on_cpu +=
             counts.iter().sum::<u64>() - clamped.iter().map(|&c| c as u64).sum::<u64>();
-        let offset = self.desc.camera_offset(camera.eye);
+        let offset = self.desc.camera_offset(view.eye);
         let emit = self.desc.emit_uniforms(&clamped, id_base, offset);
         self.request = emit.request;
         self.frames += 1;
         self.list = self.live;
         self.live = (self.list + self.substeps as usize) % 2;
-        let (cam_right, cam_up) = camera.axes();
         let frame = FrameUniforms {
-            view_proj: camera.view_proj(),
-            eye: camera.eye,
+            view_proj: view.view_proj,
+            eye: view.eye,
             dt: dt / self.substeps as f32,
-            cam_right,
+            cam_right: view.right,
             time: self.clock.time as f32,
-            cam_up,
+            cam_up: view.up,
             frame: self.frames as u32,
-            planes: camera.frustum_planes(),
-            near: camera.near,
-            far: camera.far,
+            planes: view.planes,
+            view_depth: view.view_depth,
             pixel_scale: self.splat.0,
             splat_radius: self.splat.1,
+            perspective: view.perspective as u32,
+            _pad0: 0,
         };
         queue.write_buffer(&self.frame_buf, 0, &uniform_bytes(&frame));
         queue.write_buffer(&self.emit_buf, 0, &uniform_bytes(&emit));

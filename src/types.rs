@@ -201,7 +201,7 @@ pub(crate) struct SortStep {
     pub steps: u32,
 }
 
-/// Per-frame camera and clock.
+/// Per-frame camera and clock (`FrameUniforms` in common.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct FrameUniforms {
     pub view_proj: Mat4,
@@ -211,15 +211,39 @@ pub(crate) struct FrameUniforms {
     pub time: f32,
     pub cam_up: Vec3,
     pub frame: u32,
-    /// Frustum planes (left, right, bottom, top, near, far), inside where `xyz·p + w >= 0`.
+    /// Frustum planes (left, right, bottom, top, depth), inside where `xyz·p + w >= 0`.
     pub planes: [Vec4; 6],
-    /// Projection near and far planes, metres.
-    pub near: f32,
-    pub far: f32,
-    /// Particle-target pixels per metre at 1 m from the eye.
+    /// Distance along the view axis: `dot(view_depth, (x, 1))`.
+    pub view_depth: Vec4,
+    /// Particle-target pixels per metre at clip w = 1.
     pub pixel_scale: f32,
     /// Particles at most this many target pixels in radius are splatted (0: none).
     pub splat_radius: f32,
+    /// 0 for an orthographic view.
+    pub perspective: u32,
+    pub _pad0: u32,
+}
+
+/// The host's depth convention (`DepthMapping` in common.wgsl; [`crate::view`]).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub(crate) struct DepthMappingUniform {
+    /// a, b, c, d: depth = (a z + b) / (c z + d) of view z.
+    pub coeffs: Vec4,
+    /// Depth of the far plane: 1, or 0 reversed.
+    pub background: f32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
+}
+
+impl From<crate::view::DepthMapping> for DepthMappingUniform {
+    fn from(m: crate::view::DepthMapping) -> Self {
+        DepthMappingUniform {
+            coeffs: m.coeffs,
+            background: m.background,
+            ..Default::default()
+        }
+    }
 }
 
 /// Per-effect constants.
@@ -316,11 +340,14 @@ pub struct Body {
 pub(crate) struct CollisionFrame {
     pub prev_view_proj: Mat4,
     pub prev_inv_view_proj: Mat4,
-    pub near: f32,
-    pub far: f32,
+    /// Distance along the previous view's axis: `dot(prev_view_depth, (x, 1))`.
+    pub prev_view_depth: Vec4,
+    pub prev_depth: DepthMappingUniform,
     /// 0 until a previous frame's depth exists (and never without host depth).
     pub enabled: u32,
-    pub _pad: u32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
 }
 
 /// One emitter as the emit pass sees it this frame.
@@ -362,6 +389,7 @@ pub(crate) struct MergeParams {
 /// Parameters of the depth downsample (`DownsampleParams` in downsample.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct DownsampleParams {
+    pub depth: DepthMappingUniform,
     /// Host texels per low-resolution texel, per axis.
     pub factor: u32,
     /// 0 when the host gave no depth buffer.
@@ -373,8 +401,7 @@ pub(crate) struct DownsampleParams {
 /// Parameters of the composite (`CompositeParams` in composite.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct CompositeParams {
-    pub near: f32,
-    pub far: f32,
+    pub depth: DepthMappingUniform,
     /// Relative view-depth difference that marks a depth edge.
     pub threshold: f32,
     /// 1: nearest-depth upsampling; 0: bilinear.
@@ -385,6 +412,8 @@ pub(crate) struct CompositeParams {
     /// Host target size, pixels.
     pub width: u32,
     pub height: u32,
+    pub _pad0: u32,
+    pub _pad1: u32,
 }
 
 /// Bytes of `value` laid out as a WGSL uniform.
@@ -568,10 +597,18 @@ mod tests {
                 ("cam_up", |v| v.cam_up = Vec3::ONE),
                 ("frame", |v| v.frame = 1),
                 ("planes", |v| v.planes[0] = Vec4::ONE),
-                ("near", |v| v.near = 1.0),
-                ("far", |v| v.far = 1.0),
+                ("view_depth", |v| v.view_depth = Vec4::ONE),
                 ("pixel_scale", |v| v.pixel_scale = 1.0),
                 ("splat_radius", |v| v.splat_radius = 1.0),
+                ("perspective", |v| v.perspective = 1),
+            ],
+        );
+        check_uniform::<DepthMappingUniform>(
+            &l,
+            "DepthMapping",
+            &[
+                ("coeffs", |v| v.coeffs = Vec4::ONE),
+                ("background", |v| v.background = 1.0),
             ],
         );
         check_uniform::<EmitterLook>(
@@ -632,8 +669,8 @@ mod tests {
                 ("prev_inv_view_proj", |v| {
                     v.prev_inv_view_proj = Mat4::from_cols_array(&[2.0; 16])
                 }),
-                ("near", |v| v.near = 1.0),
-                ("far", |v| v.far = 1.0),
+                ("prev_view_depth", |v| v.prev_view_depth = Vec4::ONE),
+                ("prev_depth", |v| v.prev_depth.coeffs = Vec4::ONE),
                 ("enabled", |v| v.enabled = 1),
             ],
         );
@@ -660,6 +697,7 @@ mod tests {
             &l,
             "DownsampleParams",
             &[
+                ("depth", |v| v.depth.coeffs = Vec4::ONE),
                 ("factor", |v| v.factor = 1),
                 ("has_depth", |v| v.has_depth = 1),
             ],
@@ -668,8 +706,7 @@ mod tests {
             &l,
             "CompositeParams",
             &[
-                ("near", |v| v.near = 1.0),
-                ("far", |v| v.far = 1.0),
+                ("depth", |v| v.depth.coeffs = Vec4::ONE),
                 ("threshold", |v| v.threshold = 1.0),
                 ("nearest_depth", |v| v.nearest_depth = 1),
                 ("tonemap", |v| v.tonemap = 1),

@@ -20,7 +20,7 @@ fn host_frame(
     renderer
         .update(&gpu.device, &gpu.queue, dt, camera, target.size())
         .unwrap();
-    target.scene.update(&gpu.queue, camera);
+    target.scene.update(&gpu.queue, camera.view_proj());
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
     renderer
@@ -303,7 +303,7 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
             renderer
                 .update(&gpu.device, &gpu.queue, 1.0 / 60.0, &camera, target.size())
                 .unwrap();
-            target.scene.update(&gpu.queue, &camera);
+            target.scene.update(&gpu.queue, camera.view_proj());
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
             let frame = target.frame();
@@ -385,16 +385,10 @@ fn new_targets_keep_the_effects_and_their_pools() {
         wgpu::TextureUsages::RENDER_ATTACHMENT,
     );
     let hdr_view = hdr.create_view(&Default::default());
-    let targets = flurry::Targets {
-        color_format: hdr_format,
-        depth_format: None,
-    };
+    let targets = flurry::Targets::new(hdr_format, None);
     renderer.set_targets(&gpu.device, targets).unwrap();
     assert_eq!(renderer.targets(), targets);
-    let hdr_frame = flurry::FrameTargets {
-        color: &hdr_view,
-        depth: None,
-    };
+    let hdr_frame = flurry::FrameTargets::new(&hdr_view, None);
     frame(&mut renderer, &hdr_frame);
     let after = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
     assert_eq!(after.stats.capacity, 2048);
@@ -428,10 +422,7 @@ fn new_targets_keep_the_effects_and_their_pools() {
 fn bad_host_input_is_an_error_not_a_panic() {
     let gpu = common::gpu();
     fail_on_wgpu_errors(&gpu);
-    let targets = |color_format, depth_format| flurry::Targets {
-        color_format,
-        depth_format,
-    };
+    let targets = flurry::Targets::new;
     let settings = Settings::default();
     let refused = |r: flurry::Result<ParticleRenderer>, needle: &str| match r {
         Ok(_) => panic!("{needle}: accepted"),
@@ -490,10 +481,7 @@ fn bad_host_input_is_an_error_not_a_panic() {
         wgpu::TextureUsages::RENDER_ATTACHMENT,
     );
     let depth_view = depth.create_view(&Default::default());
-    let frame = flurry::FrameTargets {
-        color: color.frame().color,
-        depth: Some(&depth_view),
-    };
+    let frame = flurry::FrameTargets::new(color.frame().color, Some(&depth_view));
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     let err = renderer
         .encode(&gpu.device, &mut encoder, &frame)

@@ -5,7 +5,7 @@ mod common;
 use std::collections::HashSet;
 
 use common::host::demos::Demo;
-use common::host::Scene;
+use common::host::{HostSetup, Projection, Scene, Stage};
 use flurry::bench::{random_pairs, SortBench, SortKind};
 use flurry::{Camera, Settings};
 use glam::{Mat4, Vec3, Vec4};
@@ -137,33 +137,42 @@ fn visible_set_matches_an_independent_cpu_frustum_test() {
 }
 
 #[test]
-fn draw_order_is_back_to_front_in_a_scene() {
+fn draw_order_is_back_to_front_along_the_view_axis_in_every_projection() {
     let gpu = common::gpu();
-    let mut scene = Scene::for_demo(&gpu, Demo::Snow, 16_384, 9, (160, 90)).unwrap();
-    // every visible particle drawn (and sorted), none splatted
-    let settings = scene.renderer.settings();
-    scene.renderer.set_settings(Settings {
-        splat_radius: 0.0,
-        ..settings
-    });
-    for _ in 0..10 {
-        scene.frame(&gpu, 0.016, false);
-    }
-    let snap = scene.snapshot(&gpu).unwrap();
-    assert!(snap.visible.len() > 1000);
-    let eye = scene.camera.eye;
-    let dist: Vec<f32> = snap
-        .visible
-        .iter()
-        .map(|p| snap.particles[p[1] as usize].pos.distance(eye))
-        .collect();
-    for w in dist.windows(2) {
-        assert!(
-            w[0] >= w[1] - 1e-4 * w[0].max(1.0),
-            "not back to front: {} then {}",
-            w[0],
-            w[1]
-        );
+    for projection in Projection::ALL {
+        let setup = HostSetup {
+            projection,
+            samples: 1,
+        };
+        let (stage, demo) = (Stage::Empty, Demo::Snow);
+        let desc = demo.effect_in(stage, 16_384);
+        let camera = |a| demo.camera_in(stage, a);
+        let mut scene = Scene::hosted(&gpu, (&desc, 16_384, 9), (160, 90), camera, setup).unwrap();
+        // every visible particle drawn (and sorted), none splatted
+        let settings = scene.renderer.settings();
+        scene.renderer.set_settings(Settings {
+            splat_radius: 0.0,
+            ..settings
+        });
+        for _ in 0..10 {
+            scene.frame(&gpu, 0.016, false);
+        }
+        let snap = scene.snapshot(&gpu).unwrap();
+        assert!(snap.visible.len() > 1000, "{projection:?}");
+        let view = scene.camera.view();
+        let dist: Vec<f32> = snap
+            .visible
+            .iter()
+            .map(|p| -(view * snap.particles[p[1] as usize].pos.extend(1.0)).z)
+            .collect();
+        for w in dist.windows(2) {
+            assert!(
+                w[0] >= w[1] - 1e-4 * w[0].max(1.0),
+                "{projection:?}: not back to front: {} then {}",
+                w[0],
+                w[1]
+            );
+        }
     }
 }
 

@@ -24,7 +24,7 @@ use crate::host::demos::{self, Demo};
 use crate::host::headless::host_depth;
 use crate::host::stage::{HostScene, Stage, HOST_DEPTH_FORMAT};
 use crate::host::timing::{gpu_profiler, Samples};
-use crate::host::{AppError, Result};
+use crate::host::{AppError, HostSetup, Result};
 use crate::orbit::OrbitController;
 
 /// What a windowed demo shows.
@@ -176,7 +176,7 @@ struct State {
 }
 
 fn depth_view(device: &wgpu::Device, config: &wgpu::SurfaceConfiguration) -> wgpu::TextureView {
-    host_depth(device, (config.width, config.height)).create_view(&Default::default())
+    host_depth(device, (config.width, config.height), 1).create_view(&Default::default())
 }
 
 impl State {
@@ -227,13 +227,10 @@ impl State {
             Demo::Gun => demos::gun::player(aspect),
             _ => options.demo.camera_in(options.stage, aspect),
         };
-        let mut host = HostScene::new(&gpu.device, config.format);
+        let mut host = HostScene::new(&gpu.device, config.format, HostSetup::STANDARD);
         options.stage.apply(&mut host);
         let depth = depth_view(&gpu.device, &config);
-        let targets = Targets {
-            color_format: config.format,
-            depth_format: Some(HOST_DEPTH_FORMAT),
-        };
+        let targets = Targets::new(config.format, Some(HOST_DEPTH_FORMAT));
         let mut state = State {
             renderer: ParticleRenderer::new(&gpu.device, targets, options.settings)?,
             effect_id: None,
@@ -365,7 +362,7 @@ impl State {
         let gpu = &self.gpu;
         self.renderer
             .update(&gpu.device, &gpu.queue, dt, &self.camera, size)?;
-        self.host.update(&gpu.queue, &self.camera);
+        self.host.update(&gpu.queue, self.camera.view_proj());
         let frame = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(f) => f,
             wgpu::CurrentSurfaceTexture::Suboptimal(f) => {
@@ -400,10 +397,7 @@ impl State {
             options.demo.background(),
             profiler,
         );
-        let targets = FrameTargets {
-            color: &view,
-            depth: Some(&self.depth),
-        };
+        let targets = FrameTargets::new(&view, Some(&self.depth));
         match profiler {
             Some(p) => self
                 .renderer

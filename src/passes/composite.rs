@@ -2,7 +2,7 @@
 //! nearest-depth) and blend it, premultiplied, onto the host's colour target, inside a pass
 //! that has the host's depth attached read-only (or none), so the host may draw more after it.
 
-use super::{bind, layout, render_pipeline, texture, uniform};
+use super::{bind, host_depth_texture, layout, render_pipeline, texture, uniform};
 use crate::renderer::Targets;
 use crate::shaders::Shader;
 use crate::types::CompositeParams;
@@ -14,9 +14,11 @@ pub(crate) struct CompositePass {
 }
 
 impl CompositePass {
-    /// A pipeline writing the host's colour format, in passes that have the host's depth
-    /// attached read-only when `targets` has one (it neither tests nor writes it).
+    /// A pipeline writing the host's colour format with the host's sample count, in passes
+    /// that have the host's depth attached read-only when `targets` has one (it neither
+    /// tests nor writes it; it reads every sample of it as a texture).
     pub fn new(device: &wgpu::Device, targets: &Targets) -> Self {
+        let samples = targets.sample_count;
         let f = wgpu::ShaderStages::FRAGMENT;
         let layout = layout(
             device,
@@ -24,7 +26,7 @@ impl CompositePass {
             &[
                 texture(0, wgpu::TextureSampleType::Float { filterable: true }, f),
                 texture(1, wgpu::TextureSampleType::Float { filterable: false }, f),
-                texture(2, wgpu::TextureSampleType::Depth, f),
+                host_depth_texture(2, samples, f),
                 wgpu::BindGroupLayoutEntry {
                     binding: 3,
                     visibility: f,
@@ -39,18 +41,19 @@ impl CompositePass {
             dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
             operation: wgpu::BlendOperation::Add,
         };
+        let target = wgpu::ColorTargetState {
+            format: targets.color_format,
+            blend: Some(wgpu::BlendState {
+                color: premultiplied_over,
+                alpha: premultiplied_over,
+            }),
+            write_mask: wgpu::ColorWrites::ALL,
+        };
         let pipeline = render_pipeline(
             device,
-            Shader::Composite,
+            (Shader::Composite, &[("SAMPLES", samples)]),
             &[&layout],
-            wgpu::ColorTargetState {
-                format: targets.color_format,
-                blend: Some(wgpu::BlendState {
-                    color: premultiplied_over,
-                    alpha: premultiplied_over,
-                }),
-                write_mask: wgpu::ColorWrites::ALL,
-            },
+            (target, samples),
             targets.depth_format.map(|format| wgpu::DepthStencilState {
                 format,
                 depth_write_enabled: Some(false),

@@ -1,13 +1,15 @@
-//! Depth downsample pass (`shaders/downsample.wgsl`): the host's depth, farthest of each
-//! footprint, at the particle target's resolution.
+//! Depth downsample pass (`shaders/downsample.wgsl`): the host's depth as distances along
+//! the view axis, farthest and nearest of each footprint (every sample of a multisampled
+//! host), at the particle target's resolution.
 
-use super::{bind, compute_pipeline, layout, storage_texture, texture, uniform};
+use super::{bind, compute_pipeline, host_depth_texture, layout, storage_texture, uniform};
 use crate::shaders::Shader;
 use crate::types::DownsampleParams;
 
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
-/// Format of the downsampled depth: farthest (r) and nearest (g) of each footprint.
+/// Format of the downsampled depth: farthest (r) and nearest (g) distance of each
+/// footprint, metres.
 pub(crate) const LOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
 
 pub(crate) struct DownsamplePass {
@@ -16,14 +18,21 @@ pub(crate) struct DownsamplePass {
 }
 
 impl DownsamplePass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    /// The pass for a host depth of `samples` samples.
+    pub fn new(device: &wgpu::Device, samples: u32) -> Self {
         let entries = [
-            texture(0, wgpu::TextureSampleType::Depth, C),
+            host_depth_texture(0, samples, C),
             storage_texture(1, LOW_DEPTH_FORMAT, C),
             uniform::<DownsampleParams>().entry(2, C),
         ];
         let layout = layout(device, "downsample", &entries);
-        let pipeline = compute_pipeline(device, Shader::Downsample, "main", &[Some(&layout)], &[]);
+        let pipeline = compute_pipeline(
+            device,
+            Shader::Downsample,
+            "main",
+            &[Some(&layout)],
+            &[("SAMPLES", samples)],
+        );
         DownsamplePass { layout, pipeline }
     }
 

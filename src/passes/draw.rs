@@ -53,17 +53,13 @@ impl DrawPass {
         let effects = (6..10).map(|b| uniform::<EffectParams>().entry(b, v));
         let entries: Vec<_> = particles.chain([list, frame]).chain(effects).collect();
         let layout = layout(device, "draw", &entries);
-        let pipeline = render_pipeline(
-            device,
-            Shader::Draw,
-            &[&layout, &target_layout(device)],
-            wgpu::ColorTargetState {
-                format: PARTICLE_FORMAT,
-                blend: Some(blend_state(blend)),
-                write_mask: wgpu::ColorWrites::ALL,
-            },
-            None,
-        );
+        let target = wgpu::ColorTargetState {
+            format: PARTICLE_FORMAT,
+            blend: Some(blend_state(blend)),
+            write_mask: wgpu::ColorWrites::ALL,
+        };
+        let layouts = [&layout, &target_layout(device)];
+        let pipeline = render_pipeline(device, (Shader::Draw, &[]), &layouts, (target, 1), None);
         DrawPass { layout, pipeline }
     }
 

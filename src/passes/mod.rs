@@ -161,16 +161,17 @@ pub(crate) fn compute_pipeline(
     })
 }
 
-/// A render pipeline for `vs_main`/`fs_main` of `shader`, no vertex buffers, triangles,
-/// one colour target, bind groups 0.. from `layouts`, in passes with `depth_stencil`.
+/// A render pipeline for `vs_main`/`fs_main` of `shader` (specialised by `consts`), no
+/// vertex buffers, triangles, one colour target of `samples` samples, bind groups 0.. from
+/// `layouts`, in passes with `depth_stencil`.
 pub(crate) fn render_pipeline(
     device: &wgpu::Device,
-    shader: Shader,
+    (shader, consts): (Shader, &[(&str, u32)]),
     layouts: &[&wgpu::BindGroupLayout],
-    target: wgpu::ColorTargetState,
+    (target, samples): (wgpu::ColorTargetState, u32),
     depth_stencil: Option<wgpu::DepthStencilState>,
 ) -> wgpu::RenderPipeline {
-    let module = shader.module(device, &[]);
+    let module = shader.module(device, consts);
     let layouts: Vec<_> = layouts.iter().map(|l| Some(*l)).collect();
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(shader.name()),
@@ -188,7 +189,10 @@ pub(crate) fn render_pipeline(
         },
         primitive: wgpu::PrimitiveState::default(),
         depth_stencil,
-        multisample: Default::default(),
+        multisample: wgpu::MultisampleState {
+            count: samples,
+            ..Default::default()
+        },
         fragment: Some(wgpu::FragmentState {
             module: &module,
             entry_point: Some("fs_main"),
@@ -213,6 +217,25 @@ pub(crate) fn texture(
             sample_type,
             view_dimension: wgpu::TextureViewDimension::D2,
             multisampled: false,
+        },
+        count: None,
+    }
+}
+
+/// The host's depth as a texture: a `texture_depth_2d`, or a
+/// `texture_depth_multisampled_2d` for a host of more than one sample.
+pub(crate) fn host_depth_texture(
+    binding: u32,
+    samples: u32,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Depth,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: samples > 1,
         },
         count: None,
     }

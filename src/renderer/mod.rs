@@ -18,7 +18,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use settings::{FrameTargets, Scale, Settings, Targets, Upsample, MAX_SPLAT_RADIUS};
 
-use crate::camera::Camera;
 use crate::effect::{EffectDesc, Shape, Velocity};
 use crate::error::{Invalid, Result};
 use crate::pipelines::Pipelines;
@@ -27,6 +26,7 @@ use crate::profiler::{compute_pass_in, render_pass_in, Profiling};
 use crate::sprites::Sprites;
 use crate::system::{ParticleSystem, Step};
 use crate::types::{uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams};
+use crate::view::{View, ViewModel};
 use merged::Merged;
 use target::LowRes;
 
@@ -123,8 +123,8 @@ pub struct ParticleRenderer {
     downsample_buf: wgpu::Buffer,
     composite_buf: wgpu::Buffer,
     collision_buf: wgpu::Buffer,
-    /// The camera of the previous update: the one the stored depth was seen through.
-    prev_camera: Option<Camera>,
+    /// The view of the previous update: the one the stored depth was seen through.
+    prev_view: Option<ViewModel>,
     /// Set when a downsample is recorded: the next frame may collide with its depth.
     depth_recorded: AtomicBool,
     /// Bound where the host has no depth (the shaders do not read it then).
@@ -135,6 +135,28 @@ pub struct ParticleRenderer {
     /// The composite's bind group over the frame [`ParticleRenderer::prepare`] was given,
     /// for [`ParticleRenderer::render`].
     composite_bind: Option<wgpu::BindGroup>,
+}
+
+/// What the shaders bind where the host has no depth (they never read it then): a 1×1
+/// depth texture of the host's sample count.
+fn no_depth(device: &wgpu::Device, samples: u32) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("flurry.no_depth"),
+            size: wgpu::Extent3d {
+                width: 1,
+                height: 1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: samples,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Depth32Float,
+            // a multisampled texture must be renderable
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
 }
 
 fn is_hdr(format: wgpu::TextureFormat) -> bool {
@@ -157,22 +179,15 @@ impl ParticleRenderer {
     /// format particles cannot be blended into and a depth format without a depth aspect.
     pub fn new(device: &wgpu::Device, targets: Targets, settings: Settings) -> Result<Self> {
         targets.check(device)?;
-        let no_depth = crate::gpu::texture_2d(
-            device,
-            "flurry.no_depth",
-            (1, 1),
-            wgpu::TextureFormat::Depth32Float,
-            wgpu::TextureUsages::TEXTURE_BINDING,
-        );
         Ok(ParticleRenderer {
             pipelines: Pipelines::new(device, targets),
             sprites: Sprites::new(device),
             downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
             composite_buf: uniform_buffer::<CompositeParams>(device, "flurry.composite"),
             collision_buf: uniform_buffer::<CollisionFrame>(device, "flurry.collision"),
-            prev_camera: None,
+            prev_view: None,
             depth_recorded: AtomicBool::new(false),
-            no_depth: no_depth.create_view(&Default::default()),
+            no_depth: no_depth(device, targets.sample_count),
             settings,
             targets,
             entries: Vec::new(),
@@ -195,6 +210,9 @@ impl ParticleRenderer {
     /// another monitor): every effect and its pool stay; only the composite is rebuilt.
     pub fn set_targets(&mut self, device: &wgpu::Device, targets: Targets) -> Result<()> {
         targets.check(device)?;
+        if targets.sample_count != self.targets.sample_count {
+            self.no_depth = no_depth(device, targets.sample_count);
+        }
         self.targets = targets;
         self.pipelines.set_targets(targets);
         self.composite_bind = None;
@@ -333,20 +351,21 @@ impl ParticleRenderer {
         (w.div_ceil(f).max(1), h.div_ceil(f).max(1))
     }
 
-    /// Advance every effect by `dt` seconds for `camera`, and size the particle target for
-    /// a host frame of `size` pixels (reallocated only when the size changes).
+    /// Advance every effect by `dt` seconds seen through `view` (the host's view and
+    /// projection, or a [`crate::Camera`]), and size the particle target for a host frame
+    /// of `size` pixels (reallocated only when the size changes).
     ///
-    /// Each update writes this frame's uniforms (camera, spawn request); follow it with one
+    /// Each update writes this frame's uniforms (view, spawn request); follow it with one
     /// [`ParticleRenderer::encode`] (or [`ParticleRenderer::prepare`] and
-    /// [`ParticleRenderer::render`]) that the host submits. A frame that is updated but never
-    /// submitted loses its spawns. Refuses a `dt` that is negative or not finite and a size
-    /// of 0 or past the device's `max_texture_dimension_2d`.
+    /// [`ParticleRenderer::render`]) that the host submits. Refuses a `dt` that is negative
+    /// or not finite, a size of 0 or past the device's `max_texture_dimension_2d`, and a
+    /// view flurry cannot use ([`View::convention`] says why).
     pub fn update(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         dt: f32,
-        camera: &Camera,
+        view: impl Into<View>,
         size: (u32, u32),
     ) -> Result<()> {
         if !(dt.is_finite() && dt >= 0.0) {
@@ -357,6 +376,7 @@ impl ParticleRenderer {
             let allowed = format!("1..={max} pixels in each dimension on this device");
             return Err(Invalid::new("size", format!("{}x{}", size.0, size.1), allowed).into());
         }
+        let view = view.into().model()?;
         self.size = size;
         #[cfg(feature = "profiler")]
         self.collect_pass_times(queue);
@@ -377,45 +397,45 @@ impl ParticleRenderer {
             self.low = Some(low);
         }
         let low = self.low.as_ref().expect("allocated above");
-        let pixel_scale = low.size.1 as f32 / (2.0 * (0.5 * camera.fov_y).tan());
+        let pixel_scale = view.pixels_per_unit * 0.5 * low.size.1 as f32;
         let splat_radius = match low.splat {
             Some(_) => self.settings.splat_radius(),
             None => 0.0,
         };
         for e in &mut self.entries {
             e.system.set_splat(pixel_scale, splat_radius);
-            e.system.update(queue, dt, camera);
+            e.system.update(queue, dt, &view);
         }
         let has_depth = self.targets.depth_format.is_some() as u32;
         // the particle target's depth still holds the previous frame's, unless it was just
         // (re)allocated or no downsample was recorded since
         let recorded = self.depth_recorded.swap(false, Ordering::Relaxed);
         let stored = recorded && !fresh && has_depth == 1;
-        let prev = self.prev_camera.replace(*camera).unwrap_or(*camera);
-        let prev_view_proj = prev.view_proj();
+        let prev = self.prev_view.replace(view).unwrap_or(view);
         let collision = CollisionFrame {
-            prev_view_proj,
-            prev_inv_view_proj: prev_view_proj.inverse(),
-            near: prev.near,
-            far: prev.far,
+            prev_view_proj: prev.view_proj,
+            prev_inv_view_proj: prev.inverse_view_proj,
+            prev_view_depth: prev.view_depth,
+            prev_depth: prev.depth.into(),
             enabled: stored as u32,
-            _pad: 0,
+            ..Default::default()
         };
         queue.write_buffer(&self.collision_buf, 0, &uniform_bytes(&collision));
         let downsample = DownsampleParams {
+            depth: view.depth.into(),
             factor: self.settings.scale.factor(),
             has_depth,
             ..Default::default()
         };
         let composite = CompositeParams {
-            near: camera.near,
-            far: camera.far,
+            depth: view.depth.into(),
             threshold: self.settings.edge_threshold,
             nearest_depth: (self.settings.upsample == Upsample::NearestDepth) as u32,
             tonemap: !is_hdr(self.targets.color_format) as u32,
             has_depth,
             width: size.0,
             height: size.1,
+            ..Default::default()
         };
         queue.write_buffer(&self.downsample_buf, 0, &uniform_bytes(&downsample));
         queue.write_buffer(&self.composite_buf, 0, &uniform_bytes(&composite));
@@ -528,8 +548,8 @@ impl ParticleRenderer {
         Ok(())
     }
 
-    /// A host frame the renderer can draw into: the formats of [`Targets`], one sample, the
-    /// size of the last update, the usages flurry needs.
+    /// A host frame the renderer can draw into: the formats and sample count of
+    /// [`Targets`], the size of the last update, the usages flurry needs.
     fn check_frame(&self, frame: &FrameTargets) -> Result<()> {
         let color = frame.color.texture();
         let (w, h) = self.size;
@@ -543,12 +563,36 @@ impl ParticleRenderer {
             );
             return Err(Invalid::new("frame.color", value, allowed).into());
         }
+        let samples = self.targets.sample_count;
         let textures = std::iter::once(("frame.color", color))
             .chain(frame.depth.map(|d| ("frame.depth", d.texture())));
         for (field, texture) in textures {
-            if texture.sample_count() != 1 {
-                let allowed = "1 sample (multisampled targets are not supported yet)";
-                return Err(Invalid::new(field, texture.sample_count(), allowed).into());
+            if texture.sample_count() != samples {
+                let allowed = format!("{samples} (Targets::sample_count)");
+                let value = format!("{} samples", texture.sample_count());
+                return Err(Invalid::new(field, value, allowed).into());
+            }
+        }
+        if let Some(resolve) = frame.resolve.map(|r| r.texture()) {
+            let got = (resolve.format(), resolve.width(), resolve.height());
+            let single = resolve.sample_count() == 1 && samples > 1;
+            let attachable = resolve
+                .usage()
+                .contains(wgpu::TextureUsages::RENDER_ATTACHMENT);
+            if got != expected || !single || !attachable {
+                let value = format!(
+                    "{:?} {}x{}, {} samples, {:?}",
+                    got.0,
+                    got.1,
+                    got.2,
+                    resolve.sample_count(),
+                    resolve.usage()
+                );
+                let allowed = format!(
+                    "{:?} {w}x{h}, 1 sample, RENDER_ATTACHMENT, and a multisampled colour",
+                    expected.0
+                );
+                return Err(Invalid::new("frame.resolve", value, allowed).into());
             }
         }
         if !color
@@ -685,7 +729,9 @@ impl ParticleRenderer {
                 let Some(bind) = self.composite_bind(device, frame) else {
                     return;
                 };
-                let attachments = [Some(color_attachment(frame.color, wgpu::LoadOp::Load))];
+                let mut attachment = color_attachment(frame.color, wgpu::LoadOp::Load);
+                attachment.resolve_target = frame.resolve;
+                let attachments = [Some(attachment)];
                 let mut desc = pass_desc("composite", &attachments);
                 // the host's depth, read only: the composite samples it
                 desc.depth_stencil_attachment =

@@ -106,6 +106,32 @@ pub struct Targets {
     /// The host's depth format, if it has a depth buffer; its views must show the depth
     /// aspect only and have `TEXTURE_BINDING` usage.
     pub depth_format: Option<wgpu::TextureFormat>,
+    /// Samples per pixel of the host's colour and depth (1 without MSAA; 2, 4, 8 or 16
+    /// where the formats allow it). The composite draws into the multisampled colour and
+    /// the depth is read sample by sample.
+    pub sample_count: u32,
+}
+
+impl Targets {
+    /// Single-sampled targets of `color_format` and `depth_format`.
+    pub fn new(
+        color_format: wgpu::TextureFormat,
+        depth_format: Option<wgpu::TextureFormat>,
+    ) -> Self {
+        Targets {
+            color_format,
+            depth_format,
+            sample_count: 1,
+        }
+    }
+
+    /// The same formats with `sample_count` samples per pixel.
+    pub fn with_samples(self, sample_count: u32) -> Self {
+        Targets {
+            sample_count,
+            ..self
+        }
+    }
 }
 
 impl Targets {
@@ -126,18 +152,34 @@ impl Targets {
                 (Rgba8UnormSrgb, Bgra8UnormSrgb, Rgba16Float, …)";
             return Err(Invalid::new("color_format", format!("{color:?}"), allowed).into());
         }
-        match self.depth_format {
-            Some(depth) if !depth.has_depth_aspect() => {
-                let allowed = "a depth format (Depth32Float, Depth24Plus, …) or none";
-                Err(Invalid::new("depth_format", format!("{depth:?}"), allowed).into())
-            }
-            _ => Ok(()),
+        if let Some(depth) = self.depth_format.filter(|d| !d.has_depth_aspect()) {
+            let allowed = "a depth format (Depth32Float, Depth24Plus, …) or none";
+            return Err(Invalid::new("depth_format", format!("{depth:?}"), allowed).into());
         }
+        let n = self.sample_count;
+        let formats = std::iter::once(color).chain(self.depth_format);
+        // the counts every format supports (as the device guarantees for it)
+        let all_support = |k: u32| {
+            formats.clone().all(|f| {
+                let features = f.guaranteed_format_features(device.features());
+                features.flags.sample_count_supported(k)
+            })
+        };
+        if n != 1 && !all_support(n) {
+            let counts: Vec<String> = [2, 4, 8, 16]
+                .into_iter()
+                .filter(|&k| all_support(k))
+                .map(|k| k.to_string())
+                .collect();
+            let allowed = format!("1 or {} for these formats", counts.join(", "));
+            return Err(Invalid::new("sample_count", n, allowed).into());
+        }
+        Ok(())
     }
 }
 
 /// One frame of the host: the views the particles are composited onto. Their textures
-/// have [`Targets`]' formats, one sample, and the size given to
+/// have [`Targets`]' formats and sample count, and the size given to
 /// [`crate::ParticleRenderer::update`]; the colour has `RENDER_ATTACHMENT` usage, the depth
 /// `RENDER_ATTACHMENT` and `TEXTURE_BINDING` (flurry checks these and refuses others). The
 /// depth view must show the depth aspect only (a view's aspect cannot be checked: a view of
@@ -147,4 +189,20 @@ pub struct FrameTargets<'a> {
     pub color: &'a wgpu::TextureView,
     /// The host's depth, read only: it hides particles and is what they collide with.
     pub depth: Option<&'a wgpu::TextureView>,
+    /// Where [`crate::ParticleRenderer::encode`]'s composite pass resolves a multisampled
+    /// colour to (one sample, the colour's format and size), if the host wants it resolved
+    /// there; none leaves the resolve to the host's later passes. Unused by
+    /// [`crate::ParticleRenderer::render`], whose pass is the host's.
+    pub resolve: Option<&'a wgpu::TextureView>,
+}
+
+impl<'a> FrameTargets<'a> {
+    /// A frame of `color` and `depth`, resolved nowhere.
+    pub fn new(color: &'a wgpu::TextureView, depth: Option<&'a wgpu::TextureView>) -> Self {
+        FrameTargets {
+            color,
+            depth,
+            resolve: None,
+        }
+    }
 }

@@ -40,10 +40,7 @@ struct Solo {
 impl Solo {
     fn new(desc: &EffectDesc, capacity: u32, seed: u32) -> Self {
         let gpu = gpu();
-        let targets = crate::Targets {
-            color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
-            depth_format: None,
-        };
+        let targets = crate::Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
         let pipelines = Pipelines::new(&gpu.device, targets);
         let system =
             ParticleSystem::new(&gpu.device, &gpu.queue, &pipelines, desc, capacity, seed).unwrap();
@@ -56,7 +53,8 @@ impl Solo {
 
     /// One frame of `dt` seconds seen by `camera`: update, record, submit.
     fn frame(&mut self, dt: f32, camera: &Camera) {
-        self.system.update(&self.gpu.queue, dt, camera);
+        let view = crate::View::from(camera).model().expect("a usable camera");
+        self.system.update(&self.gpu.queue, dt, &view);
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         self.system.encode_compute(&self.pipelines, &mut encoder);
         self.gpu.queue.submit([encoder.finish()]);

@@ -10,10 +10,7 @@ use crate::{Camera, ParticleRenderer, Settings, Targets};
 #[test]
 fn effects_share_the_renderer_pipelines() {
     let gpu = gpu();
-    let targets = Targets {
-        color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
-        depth_format: None,
-    };
+    let targets = Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
     let mut renderer = ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
     assert_eq!(renderer.pipelines().built(), 0, "new() compiles nothing");
     let dot = |x: f32| still("dot", vec![held(Shape::Point([x, 0.0, 0.0]), 16)]);
@@ -59,10 +56,7 @@ fn effects_share_the_renderer_pipelines() {
             .update(&gpu.device, &gpu.queue, 0.01, &camera, (32, 32))
             .unwrap();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        let targets = crate::FrameTargets {
-            color: &view,
-            depth: None,
-        };
+        let targets = crate::FrameTargets::new(&view, None);
         renderer
             .encode(&gpu.device, &mut encoder, &targets)
             .unwrap();
@@ -96,10 +90,7 @@ fn effects_share_the_renderer_pipelines() {
 #[test]
 fn a_renderer_without_the_splat_never_compiles_it() {
     let gpu = gpu();
-    let targets = Targets {
-        color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
-        depth_format: None,
-    };
+    let targets = Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
     let settings = Settings {
         splat_radius: 0.0,
         ..Settings::default()

@@ -6,6 +6,7 @@ use std::path::Path;
 use flurry::{wgpu, FrameTargets, GpuContext, Targets};
 
 use super::error::{AppError, Result};
+use super::projection::HostSetup;
 use super::stage::{HostScene, HOST_DEPTH_FORMAT};
 
 /// Format of the host's colour target (LDR: the composite tonemaps particles into it).
@@ -15,8 +16,19 @@ pub const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSr
 pub fn texture(
     device: &wgpu::Device,
     label: &str,
-    (width, height): (u32, u32),
+    size: (u32, u32),
     format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    multisampled(device, label, size, (format, 1), usage)
+}
+
+/// A 2D texture of one level and `samples` samples.
+pub fn multisampled(
+    device: &wgpu::Device,
+    label: &str,
+    (width, height): (u32, u32),
+    (format, samples): (wgpu::TextureFormat, u32),
     usage: wgpu::TextureUsages,
 ) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
@@ -27,7 +39,7 @@ pub fn texture(
             depth_or_array_layers: 1,
         },
         mip_level_count: 1,
-        sample_count: 1,
+        sample_count: samples,
         dimension: wgpu::TextureDimension::D2,
         format,
         usage,
@@ -35,44 +47,67 @@ pub fn texture(
     })
 }
 
-/// The host's depth buffer: flurry reads it, so it is bindable as a texture too.
-pub fn host_depth(device: &wgpu::Device, size: (u32, u32)) -> wgpu::Texture {
+/// The host's depth buffer of `samples` samples: flurry reads it, so it is bindable as a
+/// texture too.
+pub fn host_depth(device: &wgpu::Device, size: (u32, u32), samples: u32) -> wgpu::Texture {
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-    texture(device, "host depth", size, HOST_DEPTH_FORMAT, usage)
+    multisampled(device, "host depth", size, (HOST_DEPTH_FORMAT, samples), usage)
 }
 
 /// The offscreen host's targets and scene.
 pub struct HeadlessTarget {
     pub width: u32,
     pub height: u32,
+    /// The image (resolved from `multisampled` when the host has MSAA).
     color: wgpu::Texture,
     color_view: wgpu::TextureView,
+    /// The multisampled colour the host and the particles draw into (MSAA only).
+    multisampled: Option<wgpu::TextureView>,
     depth_view: wgpu::TextureView,
     /// The host's own geometry, drawn before the particles.
     pub scene: HostScene,
 }
 
 impl HeadlessTarget {
-    /// The formats a renderer drawing into this host needs.
+    /// The formats a renderer drawing into a standard host needs.
     pub const TARGETS: Targets = Targets {
         color_format: OUTPUT_FORMAT,
         depth_format: Some(HOST_DEPTH_FORMAT),
+        sample_count: 1,
     };
 
-    /// Targets of `width × height` (checked against the device by the caller).
+    /// Standard targets of `width × height` (checked against the device by the caller).
     pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
+        Self::of(device, (width, height), HostSetup::STANDARD)
+    }
+
+    /// Targets of `size` in `setup`'s depth convention and sample count.
+    pub fn of(device: &wgpu::Device, size: (u32, u32), setup: HostSetup) -> Self {
         use wgpu::TextureUsages as U;
-        let size = (width, height);
         let color_usage = U::RENDER_ATTACHMENT | U::COPY_SRC;
         let color = texture(device, "host color", size, OUTPUT_FORMAT, color_usage);
-        let depth = host_depth(device, size);
+        let multisampled = (setup.samples > 1).then(|| {
+            let format = (OUTPUT_FORMAT, setup.samples);
+            multisampled(device, "host msaa color", size, format, U::RENDER_ATTACHMENT)
+                .create_view(&Default::default())
+        });
+        let depth = host_depth(device, size, setup.samples);
         HeadlessTarget {
-            width,
-            height,
+            width: size.0,
+            height: size.1,
             color_view: color.create_view(&Default::default()),
+            multisampled,
             depth_view: depth.create_view(&Default::default()),
             color,
-            scene: HostScene::new(device, OUTPUT_FORMAT),
+            scene: HostScene::new(device, OUTPUT_FORMAT, setup),
+        }
+    }
+
+    /// The formats and sample count a renderer drawing into this host needs.
+    pub fn targets(&self) -> Targets {
+        Targets {
+            sample_count: self.scene.setup.samples,
+            ..Self::TARGETS
         }
     }
 
@@ -84,11 +119,15 @@ impl HeadlessTarget {
         (self.width, self.height)
     }
 
-    /// The views a renderer composites into.
+    /// The views a renderer composites into (resolved into the image under MSAA).
     pub fn frame(&self) -> FrameTargets<'_> {
-        FrameTargets {
-            color: &self.color_view,
-            depth: Some(&self.depth_view),
+        match &self.multisampled {
+            Some(ms) => FrameTargets {
+                color: ms,
+                depth: Some(&self.depth_view),
+                resolve: Some(&self.color_view),
+            },
+            None => FrameTargets::new(&self.color_view, Some(&self.depth_view)),
         }
     }
 
@@ -99,8 +138,9 @@ impl HeadlessTarget {
         background: [f64; 4],
         profiler: Option<&wgpu_profiler::GpuProfiler>,
     ) {
-        let views = (&self.color_view, &self.depth_view);
-        self.scene.encode(encoder, views, background, profiler);
+        let color = self.multisampled.as_ref().unwrap_or(&self.color_view);
+        self.scene
+            .encode(encoder, (color, &self.depth_view), background, profiler);
     }
 
     /// Read the colour target back as RGBA8 (sRGB). Blocks.

@@ -6,11 +6,13 @@
 pub mod demos;
 pub mod error;
 pub mod headless;
+pub mod projection;
 pub mod scene;
 pub mod stage;
 pub mod timing;
 
 pub use error::{AppError, Result};
 pub use headless::HeadlessTarget;
+pub use projection::{HostSetup, Projection};
 pub use scene::Scene;
 pub use stage::Stage;

@@ -4,13 +4,16 @@
 use std::time::Instant;
 
 use flurry::effect::EffectDesc;
+use flurry::glam::Vec2;
 use flurry::{
     wgpu, Camera, EffectId, GpuContext, Invalid, ParticleRenderer, Pass, PoolSnapshot, Settings,
+    View,
 };
 
 use super::demos::Demo;
 use super::error::{AppError, Result};
 use super::headless::HeadlessTarget;
+use super::projection::HostSetup;
 use super::stage::Stage;
 use super::timing::{Samples, Timing};
 
@@ -21,6 +24,8 @@ pub struct Scene {
     pub effect: EffectId,
     pub target: HeadlessTarget,
     pub camera: Camera,
+    /// The projection's offset in host pixels (a temporal anti-aliasing host's jitter).
+    pub jitter: Vec2,
     /// The host's clear colour (linear).
     pub background: [f64; 4],
 }
@@ -40,26 +45,46 @@ pub fn check_size(gpu: &GpuContext, width: i64, height: i64) -> Result<(u32, u32
 }
 
 impl Scene {
-    /// `desc` with `capacity` particles seen by `camera(aspect)` over a black background.
+    /// `desc` with `capacity` particles seen by `camera(aspect)` over a black background,
+    /// in a standard host.
     pub fn new(
         gpu: &GpuContext,
         desc: &EffectDesc,
         capacity: u32,
         seed: u32,
-        (width, height): (u32, u32),
+        size: (u32, u32),
         camera: impl FnOnce(f32) -> Camera,
     ) -> Result<Self> {
-        let target = HeadlessTarget::new(&gpu.device, width, height);
-        let mut renderer =
-            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default())?;
+        let subject = (desc, capacity, seed);
+        Self::hosted(gpu, subject, size, camera, HostSetup::STANDARD)
+    }
+
+    /// (effect, capacity, seed) seen by `camera(aspect)` in a host of `setup`'s depth
+    /// convention and sample count.
+    pub fn hosted(
+        gpu: &GpuContext,
+        (desc, capacity, seed): (&EffectDesc, u32, u32),
+        size: (u32, u32),
+        camera: impl FnOnce(f32) -> Camera,
+        setup: HostSetup,
+    ) -> Result<Self> {
+        let target = HeadlessTarget::of(&gpu.device, size, setup);
+        let mut renderer = ParticleRenderer::new(&gpu.device, target.targets(), Settings::default())?;
         let effect = renderer.add_effect(&gpu.device, &gpu.queue, desc, capacity, seed)?;
         Ok(Scene {
             renderer,
             effect,
             camera: camera(target.aspect()),
+            jitter: Vec2::ZERO,
             target,
             background: [0.0, 0.0, 0.0, 1.0],
         })
+    }
+
+    /// The host's view: its camera in its projection, jittered.
+    pub fn view(&self) -> View {
+        let projection = self.target.scene.setup.projection;
+        projection.view(&self.camera, self.jitter, self.target.size())
     }
 
     /// A built-in demo's effect, camera and background in the empty scene.
@@ -116,10 +141,10 @@ impl Scene {
     }
 
     fn update(&mut self, gpu: &GpuContext, dt: f32) -> Result<()> {
-        let size = self.target.size();
+        let (size, view) = (self.target.size(), self.view());
         self.renderer
-            .update(&gpu.device, &gpu.queue, dt, &self.camera, size)?;
-        self.target.scene.update(&gpu.queue, &self.camera);
+            .update(&gpu.device, &gpu.queue, dt, view, size)?;
+        self.target.scene.update(&gpu.queue, view.view_proj());
         Ok(())
     }
 

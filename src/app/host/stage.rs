@@ -5,7 +5,9 @@
 
 use encase::ShaderType;
 use flurry::glam::{Mat4, Vec3, Vec4};
-use flurry::{wgpu, Camera};
+use flurry::wgpu;
+
+use super::projection::HostSetup;
 
 /// Depth format of the stand-in host.
 pub const HOST_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -148,10 +150,14 @@ pub struct HostScene {
     /// At most [`MAX_HOST_QUADS`]; more are ignored.
     pub quads: Vec<HostQuad>,
     pub terrain: Option<Terrain>,
+    /// Its depth convention and sample count.
+    pub setup: HostSetup,
 }
 
 impl HostScene {
-    pub fn new(device: &wgpu::Device, color_format: wgpu::TextureFormat) -> Self {
+    /// The scene drawn into `color_format` targets of `setup`'s sample count, with its
+    /// depth convention.
+    pub fn new(device: &wgpu::Device, color_format: wgpu::TextureFormat, setup: HostSetup) -> Self {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("stage"),
             entries: &[wgpu::BindGroupLayoutEntry {
@@ -188,11 +194,14 @@ impl HostScene {
                 depth_stencil: Some(wgpu::DepthStencilState {
                     format: HOST_DEPTH_FORMAT,
                     depth_write_enabled: Some(true),
-                    depth_compare: Some(wgpu::CompareFunction::Less),
+                    depth_compare: Some(setup.projection.depth_compare()),
                     stencil: Default::default(),
                     bias: Default::default(),
                 }),
-                multisample: Default::default(),
+                multisample: wgpu::MultisampleState {
+                    count: setup.samples,
+                    ..Default::default()
+                },
                 fragment: Some(wgpu::FragmentState {
                     module: &module,
                     entry_point: Some("fs_main"),
@@ -224,16 +233,17 @@ impl HostScene {
             bind,
             quads: Vec::new(),
             terrain: None,
+            setup,
         }
     }
 
-    /// Write the camera and quads for this frame.
-    pub fn update(&self, queue: &wgpu::Queue, camera: &Camera) {
+    /// Write the view and quads for this frame.
+    pub fn update(&self, queue: &wgpu::Queue, view_proj: Mat4) {
         let terrain = self.terrain.map_or(Vec4::ZERO, |t| {
             Vec4::new(t.half_size, t.amplitude, t.cells as f32, 1.0)
         });
         let mut u = HostUniforms {
-            view_proj: camera.view_proj(),
+            view_proj,
             terrain,
             ..Default::default()
         };
@@ -245,8 +255,8 @@ impl HostScene {
         queue.write_buffer(&self.buffer, 0, &bytes.into_inner());
     }
 
-    /// The host's pass: clear `color` to `background` (linear) and `depth` to far, draw
-    /// the scene; in a profiler scope when one is given.
+    /// The host's pass: clear `color` to `background` (linear) and `depth` to far (1, or 0
+    /// under reversed Z), draw the scene; in a profiler scope when one is given.
     pub fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -271,7 +281,7 @@ impl HostScene {
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                     view: depth,
                     depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
+                        load: wgpu::LoadOp::Clear(self.setup.projection.clear_depth()),
                         store: wgpu::StoreOp::Store,
                     }),
                     stencil_ops: None,
