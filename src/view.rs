@@ -193,7 +193,10 @@ impl DepthMapping {
         };
         let (at0, at1) = (distance(0.0), distance(1.0));
         if at0 == at1 || at0.is_nan() || at1.is_nan() {
-            return refuse("a projection with no depth range", "near and far planes apart");
+            return refuse(
+                "a projection with no depth range",
+                "near and far planes apart",
+            );
         }
         let reversed = at0 > at1;
         let (near, far) = if reversed { (at1, at0) } else { (at0, at1) };
@@ -254,8 +257,14 @@ mod tests {
         };
         let fov = 1.0;
         [
-            (proj::perspective(fov, 1.5, 0.1, 100.0), c(false, false, false)),
-            (proj::perspective(fov, 1.5, 100.0, 0.1), c(true, false, false)),
+            (
+                proj::perspective(fov, 1.5, 0.1, 100.0),
+                c(false, false, false),
+            ),
+            (
+                proj::perspective(fov, 1.5, 100.0, 0.1),
+                c(true, false, false),
+            ),
             (
                 proj::perspective_infinite_reverse(fov, 1.5, 0.1),
                 c(true, true, false),
@@ -287,7 +296,10 @@ mod tests {
                 let c = m.view_proj * x.extend(1.0);
                 let depth = c.z / c.w;
                 let back = m.depth.distance(depth);
-                assert!((back - distance).abs() < 1e-3 * distance, "{p:?}: {back} vs {distance}");
+                assert!(
+                    (back - distance).abs() < 1e-3 * distance,
+                    "{p:?}: {back} vs {distance}"
+                );
                 assert!((m.view_depth.dot(x.extend(1.0)) - distance).abs() < 1e-5);
             }
         }
@@ -316,9 +328,11 @@ mod tests {
             let err = View::new(look(), p).convention().unwrap_err().to_string();
             assert!(err.contains("view"), "{err}");
         }
-        assert!(View::new(Mat4::ZERO, proj::perspective(1.0, 1.0, 0.1, 10.0))
-            .convention()
-            .is_err());
+        assert!(
+            View::new(Mat4::ZERO, proj::perspective(1.0, 1.0, 0.1, 10.0))
+                .convention()
+                .is_err()
+        );
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! Depth-buffer collision against the host's scene: snow settles on a ground plane, a
-//! dropped ball of particles bounces with the effect's restitution, and particles passing
+//! dropped ball of particles bounces with the effect's restitution (under every depth
+//! convention a host may use, and multisampled), and particles passing
 //! behind a thin wall are not stopped by it.
 
 mod common;
 
 use common::host::demos::Demo;
 use common::host::stage::HostQuad;
-use common::host::{Scene, Stage};
+use common::host::{HostSetup, Scene, Stage};
 use flurry::effect::*;
 use flurry::{Camera, GpuContext, Particle, PoolSnapshot};
 use glam::{Vec3, Vec4};
@@ -89,23 +90,32 @@ fn ball(restitution: f32) -> EffectDesc {
 }
 
 #[test]
-fn a_dropped_ball_rebounds_with_the_restitution() {
+fn a_dropped_ball_rebounds_with_the_restitution_in_every_depth_convention() {
     let gpu = common::gpu();
+    for setup in common::setups() {
+        rebounds_with_the_restitution(&gpu, setup);
+    }
+}
+
+/// A ball of 256 particles dropped on the host's ground plane: every particle hits it and
+/// comes back up at the restitution times its impact speed.
+fn rebounds_with_the_restitution(gpu: &GpuContext, setup: HostSetup) {
     let e = 0.5;
     let camera = |a| Camera::look_at(Vec3::new(0.0, 4.0, 8.0), Vec3::new(0.0, 1.0, 0.0), a);
-    let mut scene = Scene::new(&gpu, &ball(e), 256, 1, (160, 120), camera).unwrap();
+    let subject = (&ball(e), 256, 1);
+    let mut scene = Scene::hosted(gpu, subject, (160, 120), camera, setup).unwrap();
     scene.target.scene.quads = Stage::Plane.quads();
     // per particle: the fastest downward speed before the hit and upward speed after it
     let mut impact = vec![0.0f32; 256];
     let mut rebound = vec![0.0f32; 256];
     let mut events = 0;
     for _ in 0..90 {
-        let snap = run(&gpu, &mut scene, 1, 0.01);
+        let snap = run(gpu, &mut scene, 1, 0.01);
         // the hit events of this frame: on the ground, facing up; impacts (not the
         // contacts of particles already moving away) carry the speed into the ground
         for e in &snap.hit_events {
-            assert!(e.normal.y > 0.95, "hit normal {:?}", e.normal);
-            assert!(e.pos.y.abs() < 0.05, "hit at {:?}", e.pos);
+            assert!(e.normal.y > 0.95, "{setup:?}: hit normal {:?}", e.normal);
+            assert!(e.pos.y.abs() < 0.05, "{setup:?}: hit at {:?}", e.pos);
             assert!(e.particle < 256);
         }
         assert_eq!(snap.hit_events.len() as u32, snap.counters.events);
@@ -123,22 +133,26 @@ fn a_dropped_ball_rebounds_with_the_restitution() {
     }
     assert!(
         events >= 256,
-        "only {events} impact events for 256 particles"
+        "{setup:?}: only {events} impact events for 256 particles"
     );
     let bounced: Vec<f32> = (0..256)
         .filter(|&k| rebound[k] > 0.0)
         .map(|k| rebound[k] / impact[k])
         .collect();
-    assert!(bounced.len() > 200, "only {} of 256 bounced", bounced.len());
+    assert!(
+        bounced.len() > 200,
+        "{setup:?}: only {} of 256 bounced",
+        bounced.len()
+    );
     let mean = bounced.iter().sum::<f32>() / bounced.len() as f32;
     assert!(
         (mean - e).abs() <= 0.1 * e,
-        "rebound / impact = {mean}, restitution {e}"
+        "{setup:?}: rebound / impact = {mean}, restitution {e}"
     );
     for r in &bounced {
         assert!(
             (r - e).abs() <= 0.2 * e,
-            "a particle rebounded at {r} of its impact speed"
+            "{setup:?}: a particle rebounded at {r} of its impact speed"
         );
     }
 }

@@ -5,9 +5,12 @@
 
 mod common;
 
+use common::host::HostSetup;
+
 use common::host::demos::Demo;
 use common::host::Scene;
 use common::Render;
+use flurry::glam::Vec2;
 use flurry::{Scale, Settings};
 use image::RgbaImage;
 
@@ -51,10 +54,49 @@ fn wall_goldens_at_scales_1_and_half() {
             scale,
             ..Default::default()
         };
-        let img = common::wall_scene(&gpu, settings).render(&gpu);
+        let img = common::wall_scene(&gpu, settings, HostSetup::STANDARD).render(&gpu);
         assert!(lit_fraction(&img) > 0.05, "{name}: no particles");
         common::check_golden(name, &img);
     }
+}
+
+#[test]
+fn a_jittered_projection_moves_the_particles_with_the_host() {
+    // a temporal anti-aliasing host jitters its projection by a fraction of a pixel each
+    // frame: the picture stays within the golden tolerance of the unjittered one
+    let gpu = common::gpu();
+    let settings = Settings {
+        scale: Scale::Half,
+        ..Default::default()
+    };
+    let golden = common::golden("wall-scale0.5");
+    let mut scene = common::wall_scene(&gpu, settings, HostSetup::STANDARD);
+    scene.jitter = Vec2::new(0.5, -0.5);
+    let img = scene.render(&gpu);
+    let err = common::mean_error(&golden, &img);
+    assert!(
+        err <= common::TOLERANCE,
+        "half-pixel jitter: mean error {err:.2}"
+    );
+    // a jitter of exactly one particle-target texel (two host pixels) moves particles and
+    // wall together: the picture is the golden one shifted by two pixels
+    let mut scene = common::wall_scene(&gpu, settings, HostSetup::STANDARD);
+    scene.jitter = Vec2::new(2.0, 2.0);
+    let img = scene.render(&gpu);
+    let (w, h) = img.dimensions();
+    let crop = |img: &RgbaImage, dx: u32, dy: u32| {
+        image::imageops::crop_imm(img, dx, dy, w - 2, h - 2).to_image()
+    };
+    let shifted = common::mean_error(&crop(&golden, 0, 0), &crop(&img, 2, 2));
+    let unshifted = common::mean_error(&crop(&golden, 0, 0), &crop(&img, 0, 0));
+    assert!(
+        shifted <= 0.25 * common::TOLERANCE,
+        "two-pixel jitter: mean error {shifted:.2} from the golden image moved by two pixels"
+    );
+    assert!(
+        unshifted > 4.0 * shifted,
+        "the jitter did not move the picture ({unshifted:.2} unmoved vs {shifted:.2} moved)"
+    );
 }
 
 #[test]

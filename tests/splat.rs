@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::host::HostSetup;
+
 use common::host::demos::Demo;
 use common::host::Scene;
 use common::Render;
@@ -94,7 +96,7 @@ fn behind_a_wall() {
             splat_radius,
             ..Default::default()
         };
-        common::wall_scene(&gpu, settings).render(&gpu)
+        common::wall_scene(&gpu, settings, HostSetup::STANDARD).render(&gpu)
     };
     let (raster, splat) = (img(0.0), img(4.0));
     let (mean, max) = difference(&raster, &splat);

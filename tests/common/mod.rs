@@ -41,7 +41,7 @@ use flurry::effect::*;
 use flurry::glam::Vec3;
 use flurry::{Camera, Settings};
 use host::stage::HostQuad;
-use host::Scene;
+use host::{HostSetup, Projection, Scene};
 
 /// `count` particles born at t = 0 in `shape` with one size range, colour and velocity,
 /// living 100 s: the still subjects of picture tests.
@@ -79,9 +79,30 @@ pub fn still(name: &str, emitters: Vec<EmitterDesc>) -> EffectDesc {
 /// Linear grey of the test wall, and its sRGB byte.
 pub const WALL_GREY: f32 = 0.3;
 
+/// The host conventions every depth test runs under: standard, reversed, reversed with an
+/// infinite far plane and orthographic projections with one sample, and reversed-infinite
+/// with 4× MSAA.
+pub fn setups() -> [HostSetup; 5] {
+    let one = |projection| HostSetup {
+        projection,
+        samples: 1,
+    };
+    [
+        one(Projection::Standard),
+        one(Projection::Reversed),
+        one(Projection::ReversedInfinite),
+        one(Projection::Orthographic),
+        HostSetup {
+            projection: Projection::ReversedInfinite,
+            samples: 4,
+        },
+    ]
+}
+
 /// A static cloud of orange particles (radius 1.5 m at the origin) behind an opaque grey
-/// wall at z = 2 that covers the left half of a 128×96 view from (0, 0, 6).
-pub fn wall_scene(gpu: &GpuContext, settings: Settings) -> Scene {
+/// wall at z = 2 that covers the left half of a 128×96 view from (0, 0, 6), in a host of
+/// `setup`.
+pub fn wall_scene(gpu: &GpuContext, settings: Settings, setup: HostSetup) -> Scene {
     let cloud = Shape::Sphere {
         center: [0.0; 3],
         radius: 1.5,
@@ -91,14 +112,15 @@ pub fn wall_scene(gpu: &GpuContext, settings: Settings) -> Scene {
     let orange = [1.0, 0.5, 0.1, 0.9];
     let desc = still("cloud", vec![held(cloud, 4096, size, orange, [0.0; 3])]);
     let camera = |aspect| Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, aspect);
-    let mut scene = Scene::new(gpu, &desc, 4096, 1, (128, 96), camera)
+    let mut scene = Scene::hosted(gpu, (&desc, 4096, 1), (128, 96), camera, setup)
         .unwrap()
         .with_settings(settings);
     scene.background = [0.0, 0.0, 0.0, 1.0];
+    // reaching well past the frame (an orthographic view frames more of it)
     scene.target.scene.quads = vec![HostQuad::rect(
-        Vec3::new(-2.0, 0.0, 2.0),
-        Vec3::new(2.0, 0.0, 0.0),
-        Vec3::new(0.0, 3.0, 0.0),
+        Vec3::new(-4.0, 0.0, 2.0),
+        Vec3::new(4.0, 0.0, 0.0),
+        Vec3::new(0.0, 5.0, 0.0),
         Vec3::splat(WALL_GREY),
     )];
     scene
@@ -121,9 +143,9 @@ use image::RgbaImage;
 use std::path::PathBuf;
 
 /// Mean absolute difference per channel, 0..255.
-const TOLERANCE: f64 = 2.0;
+pub const TOLERANCE: f64 = 2.0;
 
-fn mean_error(a: &RgbaImage, b: &RgbaImage) -> f64 {
+pub fn mean_error(a: &RgbaImage, b: &RgbaImage) -> f64 {
     let sum: u64 = a
         .as_raw()
         .iter()
@@ -131,6 +153,15 @@ fn mean_error(a: &RgbaImage, b: &RgbaImage) -> f64 {
         .map(|(&x, &y)| x.abs_diff(y) as u64)
         .sum();
     sum as f64 / a.as_raw().len() as f64
+}
+
+/// The golden image `tests/golden/<name>.png`.
+pub fn golden(name: &str) -> RgbaImage {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let path = dir.join(format!("{name}.png"));
+    image::open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (FLURRY_BLESS=1 creates it)", path.display()))
+        .to_rgba8()
 }
 
 /// Compare with (or, with FLURRY_BLESS set, write) `tests/golden/<name>.png`.
@@ -141,9 +172,7 @@ pub fn check_golden(name: &str, actual: &RgbaImage) {
         actual.save(&golden_path).unwrap();
         return;
     }
-    let golden = image::open(&golden_path)
-        .unwrap_or_else(|e| panic!("{}: {e} (FLURRY_BLESS=1 creates it)", golden_path.display()))
-        .to_rgba8();
+    let golden = golden(name);
     assert_eq!(golden.dimensions(), actual.dimensions(), "{name}: size");
     let err = mean_error(&golden, actual);
     if err > TOLERANCE {

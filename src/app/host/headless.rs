@@ -51,7 +51,13 @@ pub fn multisampled(
 /// texture too.
 pub fn host_depth(device: &wgpu::Device, size: (u32, u32), samples: u32) -> wgpu::Texture {
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-    multisampled(device, "host depth", size, (HOST_DEPTH_FORMAT, samples), usage)
+    multisampled(
+        device,
+        "host depth",
+        size,
+        (HOST_DEPTH_FORMAT, samples),
+        usage,
+    )
 }
 
 /// The offscreen host's targets and scene.
@@ -88,8 +94,14 @@ impl HeadlessTarget {
         let color = texture(device, "host color", size, OUTPUT_FORMAT, color_usage);
         let multisampled = (setup.samples > 1).then(|| {
             let format = (OUTPUT_FORMAT, setup.samples);
-            multisampled(device, "host msaa color", size, format, U::RENDER_ATTACHMENT)
-                .create_view(&Default::default())
+            multisampled(
+                device,
+                "host msaa color",
+                size,
+                format,
+                U::RENDER_ATTACHMENT,
+            )
+            .create_view(&Default::default())
         });
         let depth = host_depth(device, size, setup.samples);
         HeadlessTarget {

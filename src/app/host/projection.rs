@@ -75,7 +75,12 @@ impl Projection {
         let ndc = 2.0 * jitter / Vec2::new(size.0 as f32, size.1 as f32);
         // a move of (x, y) in normalised device coordinates is x_clip += x · w_clip (pixel
         // y points down, NDC y up)
-        let shift = Mat4::from_cols(Vec4::X, Vec4::Y, Vec4::Z, Vec4::new(ndc.x, -ndc.y, 0.0, 1.0));
+        let shift = Mat4::from_cols(
+            Vec4::X,
+            Vec4::Y,
+            Vec4::Z,
+            Vec4::new(ndc.x, -ndc.y, 0.0, 1.0),
+        );
         View::new(camera.view(), shift * self.proj(camera))
     }
 }

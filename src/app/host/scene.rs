@@ -69,7 +69,8 @@ impl Scene {
         setup: HostSetup,
     ) -> Result<Self> {
         let target = HeadlessTarget::of(&gpu.device, size, setup);
-        let mut renderer = ParticleRenderer::new(&gpu.device, target.targets(), Settings::default())?;
+        let mut renderer =
+            ParticleRenderer::new(&gpu.device, target.targets(), Settings::default())?;
         let effect = renderer.add_effect(&gpu.device, &gpu.queue, desc, capacity, seed)?;
         Ok(Scene {
             renderer,
