@@ -11,7 +11,7 @@ use std::f32::consts::TAU;
 
 use glam::{Vec3, Vec4};
 
-use crate::effect::{clamp_request, EffectDesc, SpawnClock};
+use crate::effect::{EffectDesc, SpawnClock};
 use crate::hash::pcg_hash;
 use crate::types::*;
 
@@ -208,12 +208,13 @@ impl CpuTwin {
 
     /// One frame of `dt` seconds: emit, then simulate everything alive.
     pub fn frame(&mut self, dt: f32) {
-        let id_base = self.clock.requested_total as u32;
-        let counts = self.clock.advance(&self.desc, dt);
-        let clamped = clamp_request(&counts, self.capacity);
-        self.dropped += counts.iter().sum::<u64>() - clamped.iter().map(|&c| c as u64).sum::<u64>();
+        self.dropped += self.clock.advance(&self.desc, dt, self.capacity);
         let offset = self.desc.camera_offset(self.eye);
-        let emit = self.desc.emit_uniforms(&clamped, id_base, offset);
+        let id_base = self.clock.taken_total as u32;
+        let emit = self
+            .desc
+            .emit_uniforms(&self.clock.pending(), id_base, offset);
+        self.clock.take();
         for ordinal in 0..emit.request {
             if self.particles.len() < self.capacity as usize {
                 let p = spawn(&emit, &self.effect, ordinal);

@@ -7,7 +7,7 @@
 //! cull → args → sort into compute passes; [`ParticleSystem::record_draw`] records the
 //! indirect draw. Nothing here submits or waits.
 
-use crate::effect::{clamp_request, EffectDesc, Shape, SpawnClock, Velocity};
+use crate::effect::{EffectDesc, Shape, SpawnClock, Velocity};
 use crate::error::{Invalid, Result};
 use crate::passes::args::After;
 use crate::passes::sort::{SortBinding, SortPlan};
@@ -15,6 +15,7 @@ use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Stats};
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
 use crate::view::ViewModel;
+use std::sync::atomic::{AtomicBool, Ordering};
 use wgpu::util::DeviceExt;
 
 /// The compute steps of one frame, in order.
@@ -68,10 +69,15 @@ pub(crate) struct ParticleSystem {
     clock: SpawnClock,
     /// Updates so far.
     frames: u64,
-    /// The alive list this frame's emit appends to (and its first simulate reads).
+    /// The alive list this frame's emit appends to (and its first simulate reads): where
+    /// the particles are before the frame.
     list: usize,
-    /// The alive list holding the particles after the last encoded frame.
+    /// The alive list holding the particles once this frame's simulate has run.
     live: usize,
+    /// This frame's emit was recorded: its pending spawns are taken at the next update.
+    emit_recorded: AtomicBool,
+    /// This frame's simulate was recorded: the particles are in `live` from now on.
+    simulate_recorded: AtomicBool,
     /// Simulate steps per frame, each of dt / substeps.
     substeps: u32,
     /// (target pixels per metre at 1 m, largest splatted radius in pixels) for cull.
@@ -157,6 +163,8 @@ impl ParticleSystem {
             frames: 0,
             list: 0,
             live: 0,
+            emit_recorded: AtomicBool::new(false),
+            simulate_recorded: AtomicBool::new(false),
             substeps: 1,
             splat: (0.0, 0.0),
             merged: false,
@@ -225,16 +233,22 @@ impl ParticleSystem {
 
     /// Advance the clock by `dt` seconds and write this frame's uniforms for `view`.
     pub fn update(&mut self, queue: &wgpu::Queue, dt: f32, view: &ViewModel) {
-        let id_base = self.clock.requested_total as u32;
-        let counts = self.clock.advance(&self.desc, dt);
-        let clamped = clamp_request(&counts, self.pool.capacity);
-        self.dropped_on_cpu +=
-            counts.iter().sum::<u64>() - clamped.iter().map(|&c| c as u64).sum::<u64>();
+        // a frame updated but never recorded changed nothing on the GPU: its spawns stay
+        // pending and its particles where they were
+        if self.emit_recorded.swap(false, Ordering::Relaxed) {
+            self.clock.take();
+        }
+        if self.simulate_recorded.swap(false, Ordering::Relaxed) {
+            self.list = self.live;
+        }
+        self.dropped_on_cpu += self.clock.advance(&self.desc, dt, self.pool.capacity);
         let offset = self.desc.camera_offset(view.eye);
-        let emit = self.desc.emit_uniforms(&clamped, id_base, offset);
+        let id_base = self.clock.taken_total as u32;
+        let emit = self
+            .desc
+            .emit_uniforms(&self.clock.pending(), id_base, offset);
         self.request = emit.request;
         self.frames += 1;
-        self.list = self.live;
         self.live = (self.list + self.substeps as usize) % 2;
         let frame = FrameUniforms {
             view_proj: view.view_proj,
@@ -278,12 +292,14 @@ impl ParticleSystem {
             |pass: &mut wgpu::ComputePass, after| p.args().record(pass, &self.args_bind, after);
         match step {
             Step::Emit => {
+                self.emit_recorded.store(true, Ordering::Relaxed);
                 p.emit()
                     .record(pass, &self.emit_bind[self.list], self.request);
                 args(pass, After::Emit);
             }
             Step::Gravity => self.record_gravity(p, pass, self.list),
             Step::Simulate => {
+                self.simulate_recorded.store(true, Ordering::Relaxed);
                 let simulate = p.simulate(self.desc.collision.is_some());
                 for sub in 0..self.substeps as usize {
                     let c = (self.list + sub) % 2;
@@ -344,7 +360,17 @@ impl ParticleSystem {
         let body_count = self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64;
         let bodies = (&self.bodies, body_count);
         let stats = |c: &crate::types::Counters| self.stats(c);
-        self.pool.snapshot(device, queue, self.live, bodies, stats)
+        self.pool
+            .snapshot(device, queue, self.current_list(), bodies, stats)
+    }
+
+    /// The alive list holding the particles after the last recorded frame.
+    fn current_list(&self) -> usize {
+        if self.simulate_recorded.load(Ordering::Relaxed) {
+            self.live
+        } else {
+            self.list
+        }
     }
 
     /// Totals from the GPU's counters and the CPU's spawn accounting.
@@ -359,8 +385,19 @@ impl ParticleSystem {
             emitted_total: emitted,
             dropped_total: c.dropped as u64 + self.dropped_on_cpu,
             killed_total: emitted.saturating_sub(c.alive as u64),
-            // the CPU's schedule plus the spawns the GPU's events asked for
-            requested_total: self.clock.requested_total + c.hit_spawned as u64,
+            // the CPU's schedule (but what no recorded frame has taken yet) plus the spawns
+            // the GPU's events asked for
+            requested_total: self.clock.requested_total - self.unrecorded_spawns()
+                + c.hit_spawned as u64,
+        }
+    }
+
+    /// Spawns the clock asked for that no recorded frame has emitted yet.
+    fn unrecorded_spawns(&self) -> u64 {
+        if self.emit_recorded.load(Ordering::Relaxed) {
+            0
+        } else {
+            self.clock.pending_total()
         }
     }
 

@@ -56,8 +56,8 @@ fn two_effects_resize_and_only_the_host_submits() {
     let small = HeadlessTarget::new(&gpu.device, 96, 72);
     let large = HeadlessTarget::new(&gpu.device, 160, 120);
 
-    // recorded but never submitted: the pools must be untouched (that frame's spawns are
-    // lost, as documented: every update wants a submitted encode)
+    // recorded but never submitted: the pools must be untouched (flurry sees a recording,
+    // not a submit: that frame's spawns are lost, as documented)
     renderer
         .update(&gpu.device, &gpu.queue, 0.02, &camera, small.size())
         .unwrap();
@@ -102,6 +102,60 @@ fn two_effects_resize_and_only_the_host_submits() {
         lit > 50,
         "the larger frame shows no particles ({lit} lit pixels)"
     );
+}
+
+#[test]
+fn a_frame_updated_but_never_recorded_loses_no_spawns_and_no_particles() {
+    // a host whose surface was not ready skips drawing after it updated: the snow's only
+    // burst is at t = 0, and it must still appear in the first frame that is drawn
+    let gpu = common::gpu();
+    let mut renderer =
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let mut desc = Demo::Snow.effect(4096);
+    desc.emitters[0].rate = 100.0;
+    desc.emitters[0].bursts = vec![flurry::effect::Burst::once(0.0, 500)];
+    desc.emitters[0].lifetime = flurry::effect::Range::constant(100.0);
+    let id = renderer
+        .add_effect(&gpu.device, &gpu.queue, &desc, 4096, 3)
+        .unwrap();
+    let camera = Demo::Snow.camera(4.0 / 3.0);
+    let target = HeadlessTarget::new(&gpu.device, 64, 48);
+    let skip = |renderer: &mut ParticleRenderer| {
+        renderer
+            .update(&gpu.device, &gpu.queue, 0.1, &camera, target.size())
+            .unwrap();
+    };
+    let snapshot =
+        |renderer: &ParticleRenderer| renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+    skip(&mut renderer);
+    let nothing = snapshot(&renderer);
+    assert_eq!(nothing.stats.emitted_total, 0);
+    assert_eq!(nothing.stats.requested_total, 0, "nothing was recorded yet");
+    host_frame(&gpu, &mut renderer, &target, &camera, 0.1);
+    let first = snapshot(&renderer);
+    // the burst and 0.2 s at 100/s
+    assert_eq!(first.stats.emitted_total, 520);
+    assert_eq!(first.stats.alive, 520);
+    // particles are where the last recorded frame left them, whatever was skipped since
+    for _ in 0..3 {
+        skip(&mut renderer);
+        host_frame(&gpu, &mut renderer, &target, &camera, 0.1);
+    }
+    let later = snapshot(&renderer);
+    assert_eq!(later.stats.emitted_total, 520 + 3 * 20);
+    assert_eq!(later.stats.alive, 520 + 3 * 20);
+    assert_eq!(
+        later.stats.requested_total,
+        later.stats.emitted_total + later.stats.dropped_total
+    );
+    let mut ids: Vec<u32> = later
+        .alive
+        .iter()
+        .map(|&i| later.particles[i as usize].id)
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 580, "every particle once in the alive list");
 }
 
 #[test]
