@@ -55,7 +55,7 @@
 //! # Ok(()) }
 //! ```
 //!
-//! Features: `profiler` times every pass with GPU timestamps through wgpu-profiler; `app`
+//! Features: `wgpu-profiler` nests every pass in a scope of the host's own wgpu-profiler; `app`
 //! (default) builds the `flurry` program (demos, CLI, windows, PNG output), which the
 //! library never needs: `default-features = false` leaves wgpu, bytemuck, glam, encase,
 //! serde, ron, thiserror and pollster.
@@ -84,6 +84,7 @@ mod sprites;
 mod system;
 #[cfg(test)]
 mod tests;
+mod timer;
 mod types;
 mod view;
 

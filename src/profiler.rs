@@ -1,103 +1,126 @@
 //! Pass scopes: every pass the renderer records is opened through [`compute_pass_in`] /
-//! [`render_pass_in`], which wrap it in a wgpu-profiler scope when a profiler is given
-//! (feature `profiler`; timestamps read back a few frames late). Without the feature the
-//! scopes are plain passes.
+//! [`render_pass_in`], which give it timestamp writes when it is timed: by the renderer's
+//! own [`PassTimer`], or in a scope of the host's wgpu-profiler (feature `wgpu-profiler`).
 
-#[cfg(feature = "profiler")]
-use wgpu_profiler::{GpuProfiler, GpuProfilerQuery, GpuProfilerSettings};
+#[cfg(feature = "wgpu-profiler")]
+use wgpu_profiler::{GpuProfiler, GpuProfilerQuery};
 
-/// A profiler and the scope new pass scopes nest under (none: top level).
+use crate::timer::PassTimer;
+
+/// How the passes of a recording are timed.
 #[derive(Clone, Copy)]
-pub(crate) struct Profiling<'a> {
-    #[cfg(feature = "profiler")]
-    pub profiler: &'a GpuProfiler,
-    #[cfg(feature = "profiler")]
-    pub parent: Option<&'a GpuProfilerQuery>,
-    /// Without the feature no profiling exists: the type has no value.
-    #[cfg(not(feature = "profiler"))]
-    _none: (std::convert::Infallible, std::marker::PhantomData<&'a ()>),
+pub(crate) enum Scopes<'a> {
+    /// Not at all.
+    None,
+    /// By the renderer's own timestamp queries.
+    Timer(&'a PassTimer),
+    /// In scopes of a host's profiler, nested under `parent`.
+    #[cfg(feature = "wgpu-profiler")]
+    Profiler {
+        profiler: &'a GpuProfiler,
+        parent: Option<&'a GpuProfilerQuery>,
+    },
 }
 
-/// Open a compute pass named `label` (in a profiler scope when `profiling` is given) and
-/// record into it.
+/// A pass's scope: where its timestamps go, and what closes it.
+enum Scope<'a> {
+    Plain,
+    Timed(&'a wgpu::QuerySet, u32, u32),
+    #[cfg(feature = "wgpu-profiler")]
+    Profiled(&'a GpuProfiler, GpuProfilerQuery),
+}
+
+impl<'a> Scopes<'a> {
+    fn open(self, encoder: &mut wgpu::CommandEncoder, label: &'static str) -> Scope<'a> {
+        let _ = &encoder;
+        match self {
+            Scopes::None => Scope::Plain,
+            Scopes::Timer(t) => match t.pass(label) {
+                Some((set, begin, end)) => Scope::Timed(set, begin, end),
+                None => Scope::Plain,
+            },
+            #[cfg(feature = "wgpu-profiler")]
+            Scopes::Profiler { profiler, parent } => {
+                let query = profiler
+                    .begin_pass_query(label, encoder)
+                    .with_parent(parent);
+                Scope::Profiled(profiler, query)
+            }
+        }
+    }
+}
+
+impl Scope<'_> {
+    fn compute_writes(&self) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+        match self {
+            Scope::Plain => None,
+            Scope::Timed(query_set, begin, end) => Some(wgpu::ComputePassTimestampWrites {
+                query_set,
+                beginning_of_pass_write_index: Some(*begin),
+                end_of_pass_write_index: Some(*end),
+            }),
+            #[cfg(feature = "wgpu-profiler")]
+            Scope::Profiled(_, q) => q.compute_pass_timestamp_writes(),
+        }
+    }
+
+    fn render_writes(&self) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
+        match self {
+            Scope::Plain => None,
+            Scope::Timed(query_set, begin, end) => Some(wgpu::RenderPassTimestampWrites {
+                query_set,
+                beginning_of_pass_write_index: Some(*begin),
+                end_of_pass_write_index: Some(*end),
+            }),
+            #[cfg(feature = "wgpu-profiler")]
+            Scope::Profiled(_, q) => q.render_pass_timestamp_writes(),
+        }
+    }
+
+    fn close(self, encoder: &mut wgpu::CommandEncoder) {
+        let _ = &encoder;
+        #[cfg(feature = "wgpu-profiler")]
+        if let Scope::Profiled(profiler, query) = self {
+            profiler.end_query(encoder, query);
+        }
+    }
+}
+
+/// Open a compute pass named `label` (timed as `scopes` says) and record into it.
 pub(crate) fn compute_pass_in(
     encoder: &mut wgpu::CommandEncoder,
-    profiling: Option<Profiling<'_>>,
-    label: &str,
+    scopes: Scopes<'_>,
+    label: &'static str,
     f: impl FnOnce(&mut wgpu::ComputePass),
 ) {
-    #[cfg(feature = "profiler")]
-    let query = profiling.map(|p| {
-        p.profiler
-            .begin_pass_query(label, encoder)
-            .with_parent(p.parent)
-    });
-    #[cfg(feature = "profiler")]
-    let timestamp_writes = query
-        .as_ref()
-        .and_then(|q| q.compute_pass_timestamp_writes());
-    #[cfg(not(feature = "profiler"))]
-    let (timestamp_writes, _) = (None, profiling);
+    let scope = scopes.open(encoder, label);
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(label),
-            timestamp_writes,
+            timestamp_writes: scope.compute_writes(),
         });
         f(&mut pass);
     }
-    #[cfg(feature = "profiler")]
-    if let (Some(p), Some(q)) = (profiling, query) {
-        p.profiler.end_query(encoder, q);
-    }
+    scope.close(encoder);
 }
 
-/// Open a render pass named `label` over `desc` (in a profiler scope when `profiling` is
-/// given) and record into it.
+/// Open a render pass named `label` over `desc` (timed as `scopes` says) and record into
+/// it.
 pub(crate) fn render_pass_in(
     encoder: &mut wgpu::CommandEncoder,
-    profiling: Option<Profiling<'_>>,
+    scopes: Scopes<'_>,
     desc: wgpu::RenderPassDescriptor<'_>,
-    label: &str,
+    label: &'static str,
     f: impl FnOnce(&mut wgpu::RenderPass),
 ) {
-    #[cfg(feature = "profiler")]
-    let query = profiling.map(|p| {
-        p.profiler
-            .begin_pass_query(label, encoder)
-            .with_parent(p.parent)
-    });
-    #[cfg(feature = "profiler")]
-    let timestamp_writes = query
-        .as_ref()
-        .and_then(|q| q.render_pass_timestamp_writes());
-    #[cfg(not(feature = "profiler"))]
-    let (timestamp_writes, _) = (None, (profiling, label));
+    let scope = scopes.open(encoder, label);
     {
         let desc = wgpu::RenderPassDescriptor {
-            timestamp_writes,
+            timestamp_writes: scope.render_writes(),
             ..desc
         };
         let mut pass = encoder.begin_render_pass(&desc);
         f(&mut pass);
     }
-    #[cfg(feature = "profiler")]
-    if let (Some(p), Some(q)) = (profiling, query) {
-        p.profiler.end_query(encoder, q);
-    }
-}
-
-#[cfg(feature = "profiler")]
-/// A profiler for timing passes with GPU timestamps (none when the device cannot).
-pub(crate) fn gpu_profiler(device: &wgpu::Device) -> Option<GpuProfiler> {
-    GpuProfiler::new(
-        device,
-        GpuProfilerSettings {
-            enable_timer_queries: true,
-            // lavapipe crashes in vkCmdBeginDebugUtilsLabelEXT when debug builds of wgpu
-            // enable the debug-utils extension (seen with wgpu 30 / Mesa 22.3)
-            enable_debug_groups: false,
-            max_num_pending_frames: 4,
-        },
-    )
-    .ok()
+    scope.close(encoder);
 }

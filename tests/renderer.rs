@@ -185,7 +185,10 @@ fn effects_can_be_removed_and_passes_timed() {
         .device
         .features()
         .contains(wgpu::Features::TIMESTAMP_QUERY);
-    assert_eq!(renderer.enable_profiling(&gpu.device), has_timestamps);
+    assert_eq!(
+        renderer.enable_profiling(&gpu.device, &gpu.queue),
+        has_timestamps
+    );
     let target = HeadlessTarget::new(&gpu.device, 64, 48);
     let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 4.0 / 3.0);
     for _ in 0..6 {
@@ -208,6 +211,15 @@ fn effects_can_be_removed_and_passes_timed() {
             "composite",
         ] {
             assert!(names.contains(&pass), "no time for {pass}: {names:?}");
+        }
+        let times = renderer.pass_times();
+        assert_eq!(times[0].0, "frame");
+        let frame = times[0].1;
+        for (name, ms) in &times[1..] {
+            assert!(
+                ms.is_finite() && *ms >= 0.0 && *ms <= frame,
+                "{name}: {ms} ms in a frame of {frame} ms"
+            );
         }
     }
 }

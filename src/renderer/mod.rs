@@ -22,9 +22,10 @@ use crate::effect::{EffectDesc, Shape, Velocity};
 use crate::error::{Invalid, Result};
 use crate::pipelines::Pipelines;
 use crate::pool::PoolSnapshot;
-use crate::profiler::{compute_pass_in, render_pass_in, Profiling};
+use crate::profiler::{compute_pass_in, render_pass_in, Scopes};
 use crate::sprites::Sprites;
 use crate::system::{ParticleSystem, Step};
+use crate::timer::PassTimer;
 use crate::types::{uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams};
 use crate::view::{View, ViewModel};
 use merged::Merged;
@@ -106,14 +107,8 @@ pub struct ParticleRenderer {
     /// Every effect, in drawing order.
     entries: Vec<Entry>,
     next_id: u64,
-    /// Per-pass GPU timing for library users ([`ParticleRenderer::enable_profiling`]).
-    #[cfg(feature = "profiler")]
-    profiler: Option<wgpu_profiler::GpuProfiler>,
-    #[cfg(feature = "profiler")]
-    pass_times: Vec<(String, f64)>,
-    /// Kept to let the profiler's read-backs finish before it is dropped.
-    #[cfg(feature = "profiler")]
-    device: wgpu::Device,
+    /// Per-pass GPU timing ([`ParticleRenderer::enable_profiling`]).
+    timer: Option<PassTimer>,
     /// Alpha-blended effects sorted and drawn together (two to four of them).
     merged: Option<Merged>,
     /// Effects changed: the merged set is rebuilt at the next update.
@@ -192,12 +187,7 @@ impl ParticleRenderer {
             targets,
             entries: Vec::new(),
             next_id: 0,
-            #[cfg(feature = "profiler")]
-            profiler: None,
-            #[cfg(feature = "profiler")]
-            pass_times: Vec::new(),
-            #[cfg(feature = "profiler")]
-            device: device.clone(),
+            timer: None,
             merged: None,
             merge_dirty: false,
             low: None,
@@ -378,8 +368,9 @@ impl ParticleRenderer {
         }
         let view = view.into().model()?;
         self.size = size;
-        #[cfg(feature = "profiler")]
-        self.collect_pass_times(queue);
+        if let Some(timer) = &mut self.timer {
+            timer.collect();
+        }
         self.sprites.upload(queue);
         if self.merge_dirty {
             self.merged = Merged::new(device, &self.pipelines, &mut self.entries);
@@ -470,8 +461,8 @@ impl ParticleRenderer {
     /// Record the whole frame (after [`ParticleRenderer::update`]) into the host's
     /// `encoder`, the particles composited onto `frame` in a pass of flurry's own; the host
     /// submits it. [`ParticleRenderer::prepare`] and [`ParticleRenderer::render`] do the same
-    /// in two steps, compositing inside a pass of the host's. With profiling enabled (feature
-    /// `profiler`, `enable_profiling`) every pass is timed.
+    /// in two steps, compositing inside a pass of the host's. With profiling enabled
+    /// ([`ParticleRenderer::enable_profiling`]) every pass is timed.
     pub fn encode(
         &mut self,
         device: &wgpu::Device,
@@ -479,23 +470,19 @@ impl ParticleRenderer {
         frame: &FrameTargets,
     ) -> Result<()> {
         self.check_frame(frame)?;
-        #[cfg(feature = "profiler")]
-        if let Some(profiler) = &self.profiler {
-            self.encode_profiled(device, encoder, frame, profiler)?;
-            if let Some(profiler) = self.profiler.as_mut() {
-                profiler.resolve_queries(encoder);
-            }
-            return Ok(());
-        }
-        self.prepare_in(device, encoder, frame, None);
-        self.encode_pass_in(device, encoder, frame, Pass::Composite, None);
+        let scopes = self.begin_timing();
+        self.prepare_in(device, encoder, frame, scopes);
+        self.encode_pass_in(device, encoder, frame, Pass::Composite, scopes);
+        self.end_timing(encoder);
         Ok(())
     }
 
     /// Record everything up to the particle target into the host's `encoder`, after the
     /// host drew its scene into `frame` (colour and depth): the compute steps, the host's
     /// depth downsampled, the particles splatted and drawn at low resolution. Then, in a
-    /// render pass of the host's, [`ParticleRenderer::render`] composites them.
+    /// render pass of the host's, [`ParticleRenderer::render`] composites them. With
+    /// profiling enabled these passes are timed (the composite, inside the host's pass, is
+    /// not).
     pub fn prepare(
         &mut self,
         device: &wgpu::Device,
@@ -503,22 +490,42 @@ impl ParticleRenderer {
         frame: &FrameTargets,
     ) -> Result<()> {
         self.check_frame(frame)?;
-        self.prepare_in(device, encoder, frame, None);
+        let scopes = self.begin_timing();
+        self.prepare_in(device, encoder, frame, scopes);
+        self.end_timing(encoder);
         self.composite_bind = self.composite_bind(device, frame);
         Ok(())
     }
 
-    /// Every pass of the frame but the composite, each in `profiling`'s scope if given.
+    /// The scopes of a frame's passes: timed by the renderer's timer when profiling.
+    fn begin_timing(&self) -> Scopes<'_> {
+        match &self.timer {
+            Some(timer) => {
+                timer.begin_frame();
+                Scopes::Timer(timer)
+            }
+            None => Scopes::None,
+        }
+    }
+
+    /// The frame's timestamps resolved and copied for reading back.
+    fn end_timing(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        if let Some(timer) = &mut self.timer {
+            timer.end_frame(encoder);
+        }
+    }
+
+    /// Every pass of the frame but the composite, each in its scope of `scopes`.
     fn prepare_in(
         &self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,
-        profiling: Option<Profiling<'_>>,
+        scopes: Scopes<'_>,
     ) {
         for pass in self.passes() {
             if pass != Pass::Composite {
-                self.encode_pass_in(device, encoder, frame, pass, profiling);
+                self.encode_pass_in(device, encoder, frame, pass, scopes);
             }
         }
     }
@@ -544,7 +551,7 @@ impl ParticleRenderer {
         pass: Pass,
     ) -> Result<()> {
         self.check_frame(frame)?;
-        self.encode_pass_in(device, encoder, frame, pass, None);
+        self.encode_pass_in(device, encoder, frame, pass, Scopes::None);
         Ok(())
     }
 
@@ -663,7 +670,7 @@ impl ParticleRenderer {
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,
         pass: Pass,
-        profiler: Option<Profiling<'_>>,
+        profiler: Scopes<'_>,
     ) {
         let Some(low) = &self.low else {
             return; // update() has not run: nothing to draw into
@@ -751,28 +758,32 @@ impl ParticleRenderer {
     }
 }
 
-/// Per-pass GPU timing through wgpu-profiler (feature `profiler`).
-#[cfg(feature = "profiler")]
+/// Per-pass GPU timing.
 impl ParticleRenderer {
-    /// Time every pass with GPU timestamps from now on (when the device has
-    /// `TIMESTAMP_QUERY`; false otherwise). Results arrive a few frames late through
+    /// Time every pass with GPU timestamp queries from now on: false (and nothing timed)
+    /// when the device lacks `TIMESTAMP_QUERY`. Each frame's times are read back without
+    /// blocking once the host has submitted it, and arrive a frame or more late through
     /// [`ParticleRenderer::pass_times`]. On CPU adapters such as lavapipe the times inside a
     /// frame are misattributed once a render pass runs (submit each pass on its own with
     /// [`ParticleRenderer::encode_pass`] and time it on the clock there).
-    pub fn enable_profiling(&mut self, device: &wgpu::Device) -> bool {
-        if !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
-            return false;
+    pub fn enable_profiling(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) -> bool {
+        if self.timer.is_none() {
+            self.timer = PassTimer::new(device, queue);
         }
-        self.profiler = crate::profiler::gpu_profiler(device);
-        self.profiler.is_some()
+        self.timer.is_some()
     }
 
-    /// Milliseconds per pass of the latest frame whose timestamps have come back: the
-    /// `frame` scope, then each pass nested in it.
+    /// Milliseconds of the latest frame whose timestamps have come back: `("frame", first
+    /// pass's beginning to last pass's end)`, then each pass in recording order by its
+    /// [`Pass::name`]. Empty before the first frame comes back or without profiling.
     pub fn pass_times(&self) -> &[(String, f64)] {
-        &self.pass_times
+        self.timer.as_ref().map_or(&[], |t| t.times())
     }
+}
 
+/// Scopes in a host's wgpu-profiler (feature `wgpu-profiler`).
+#[cfg(feature = "wgpu-profiler")]
+impl ParticleRenderer {
     /// As [`ParticleRenderer::encode`], each pass in a scope of the host's own `profiler`,
     /// nested under one `frame` scope (the host resolves its queries and ends its frame).
     pub fn encode_profiled(
@@ -784,49 +795,14 @@ impl ParticleRenderer {
     ) -> Result<()> {
         self.check_frame(frame)?;
         let frame_query = profiler.begin_query("frame", encoder);
-        let profiling = Some(Profiling {
+        let scopes = Scopes::Profiler {
             profiler,
             parent: Some(&frame_query),
-        });
-        self.prepare_in(device, encoder, frame, profiling);
-        self.encode_pass_in(device, encoder, frame, Pass::Composite, profiling);
+        };
+        self.prepare_in(device, encoder, frame, scopes);
+        self.encode_pass_in(device, encoder, frame, Pass::Composite, scopes);
         profiler.end_query(encoder, frame_query);
         Ok(())
-    }
-
-    /// The renderer's own profiler: the host has submitted the previous frame's encoder by
-    /// now; take the times of every frame that has come back.
-    fn collect_pass_times(&mut self, queue: &wgpu::Queue) {
-        let Some(p) = self.profiler.as_mut() else {
-            return;
-        };
-        let _ = p.end_frame();
-        while let Some(results) = p.process_finished_frame(queue.get_timestamp_period()) {
-            // the frame scope, then the passes nested in it
-            let ms = |r: &wgpu_profiler::GpuTimerQueryResult| {
-                r.time
-                    .as_ref()
-                    .map(|t| (r.label.clone(), (t.end - t.start) * 1e3))
-            };
-            self.pass_times = results
-                .iter()
-                .flat_map(|r| std::iter::once(r).chain(&r.nested_queries))
-                .filter_map(ms)
-                .collect();
-        }
-    }
-}
-
-#[cfg(feature = "profiler")]
-impl Drop for ParticleRenderer {
-    /// The profiler's timestamp read-backs may still be in flight: let them land first
-    /// (dropping mapped-pending buffers crashes some drivers, lavapipe among them).
-    fn drop(&mut self) {
-        if let Some(mut p) = self.profiler.take() {
-            let _ = p.end_frame();
-            let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
-            while p.process_finished_frame(1.0).is_some() {}
-        }
     }
 }
 

@@ -13,6 +13,9 @@ pub mod timing;
 
 pub use error::{AppError, Result};
 pub use headless::HeadlessTarget;
-pub use projection::{HostSetup, Projection};
+pub use projection::HostSetup;
+// the tests run every convention; the program draws in the standard one
+#[allow(unused_imports)]
+pub use projection::Projection;
 pub use scene::Scene;
 pub use stage::Stage;
