@@ -1,10 +1,13 @@
-//! Embedding flurry in an application that renders its own scene.
+//! Embedding flurry in an application that renders its own scene the way engines do.
 //!
-//! The host draws a lit ground and a few boxes with its own pipeline and depth buffer, then
-//! hands its colour and depth views to flurry, which adds snow that falls behind and in
-//! front of the boxes and settles on them: `prepare` records flurry's work, and `render`
-//! composites the snow inside the host's own overlay pass, where the host then draws a UI
-//! panel over it. Windowed by default:
+//! The host draws a lit ground and a few boxes with its own pipeline, its own matrices and
+//! its own depth buffer — reversed Z (1 at the near plane, cleared to 0, tested with
+//! `Greater`) with an infinite far plane, and 4× MSAA — then hands its views to flurry,
+//! which adds snow that falls behind and in front of the boxes and settles on them:
+//! `prepare` records flurry's work, and `render` composites the snow inside the host's own
+//! overlay pass (multisampled, resolved at its end), where the host then draws a UI panel
+//! over it. flurry reads the depth convention from the projection matrix. Windowed by
+//! default:
 //!
 //! ```text
 //! cargo run --release --example embed
@@ -16,9 +19,11 @@ use std::sync::Arc;
 use flurry::effect::{Collision, EffectDesc, Response};
 use flurry::glam::{Mat4, Vec3};
 use flurry::wgpu::{self, util::DeviceExt};
-use flurry::{Camera, FrameTargets, GpuContext, ParticleRenderer, Settings, Targets};
+use flurry::{FrameTargets, GpuContext, ParticleRenderer, Settings, Targets, View};
 
 const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// Samples per pixel of the host's colour and depth.
+const SAMPLES: u32 = 4;
 const PARTICLES: u32 = 32_768;
 
 /// The host's own scene: unit cubes scaled and placed by instance matrices, lit by a sun.
@@ -99,10 +104,21 @@ struct Host {
     vertices: wgpu::Buffer,
     globals: wgpu::Buffer,
     bind: wgpu::BindGroup,
+    /// The multisampled colour and depth the host draws into.
+    msaa: wgpu::TextureView,
     depth: wgpu::TextureView,
+    color_format: wgpu::TextureFormat,
     particles: ParticleRenderer,
-    camera: Camera,
     size: (u32, u32),
+}
+
+/// The host's camera matrices: right-handed, reversed Z with the far plane at infinity.
+fn view(size: (u32, u32)) -> View {
+    let look = flurry::glam::camera::rh::view::look_at_mat4;
+    let eye = look(Vec3::new(6.0, 5.0, 11.0), Vec3::new(0.0, 1.0, 0.0), Vec3::Y);
+    let aspect = size.0 as f32 / size.1 as f32;
+    let infinite_reverse = flurry::glam::camera::rh::proj::directx::perspective_infinite_reverse;
+    View::new(eye, infinite_reverse(60f32.to_radians(), aspect, 0.05))
 }
 
 impl Host {
@@ -152,11 +168,15 @@ impl Host {
             depth_stencil: Some(wgpu::DepthStencilState {
                 format: DEPTH,
                 depth_write_enabled: Some(true),
-                depth_compare: Some(wgpu::CompareFunction::Less),
+                // reversed Z: nearer is greater
+                depth_compare: Some(wgpu::CompareFunction::Greater),
                 stencil: Default::default(),
                 bias: Default::default(),
             }),
-            multisample: Default::default(),
+            multisample: wgpu::MultisampleState {
+                count: SAMPLES,
+                ..Default::default()
+            },
             fragment: Some(wgpu::FragmentState {
                 module: &module,
                 entry_point: Some("fs"),
@@ -184,7 +204,10 @@ impl Host {
                 stencil: Default::default(),
                 bias: Default::default(),
             }),
-            multisample: Default::default(),
+            multisample: wgpu::MultisampleState {
+                count: SAMPLES,
+                ..Default::default()
+            },
             fragment: Some(wgpu::FragmentState {
                 module: &module,
                 entry_point: Some("ui_fs"),
@@ -218,11 +241,8 @@ impl Host {
             }],
         });
         // flurry: snow that settles on whatever the host's depth shows
-        let mut particles = ParticleRenderer::new(
-            device,
-            Targets::new(color_format, Some(DEPTH)),
-            Settings::default(),
-        )?;
+        let targets = Targets::new(color_format, Some(DEPTH)).with_samples(SAMPLES);
+        let mut particles = ParticleRenderer::new(device, targets, Settings::default())?;
         // the shipped snow, its first fill sized to the pool, settling on what it hits
         let mut snow = EffectDesc::from_ron(include_str!("../effects/snow.ron"))?;
         snow.emitters[0].bursts[0].count = PARTICLES;
@@ -231,17 +251,16 @@ impl Host {
             thickness: 0.4,
         });
         particles.add_effect(device, &gpu.queue, &snow, PARTICLES, 1)?;
-        let camera = Camera::look_at(Vec3::new(6.0, 5.0, 11.0), Vec3::new(0.0, 1.0, 0.0), 1.0);
-        let depth = depth_view(device, size);
         Ok(Host {
             pipeline,
             ui,
             vertices,
             globals,
             bind,
-            depth,
+            msaa: msaa_view(device, size, color_format),
+            depth: depth_view(device, size),
+            color_format,
             particles,
-            camera,
             size,
             gpu,
         })
@@ -249,28 +268,30 @@ impl Host {
 
     fn resize(&mut self, size: (u32, u32)) {
         self.size = size;
+        self.msaa = msaa_view(&self.gpu.device, size, self.color_format);
         self.depth = depth_view(&self.gpu.device, size);
     }
 
-    /// One frame into `color`: the host's scene, flurry's preparation, then the host's
-    /// overlay pass with the particles composited and the UI over them; the host submits.
+    /// One frame resolved into `color`: the host's scene, flurry's preparation, then the
+    /// host's overlay pass with the particles composited and the UI over them; the host
+    /// submits.
     fn frame(&mut self, color: &wgpu::TextureView, dt: f32) -> Result<(), flurry::Error> {
         let gpu = &self.gpu;
-        self.camera.aspect = self.size.0 as f32 / self.size.1 as f32;
-        let mut globals = vec![self.camera.view_proj()];
+        let view = view(self.size);
+        let mut globals = vec![view.view_proj()];
         globals.extend(boxes());
         globals.resize(9, Mat4::IDENTITY);
         gpu.queue
             .write_buffer(&self.globals, 0, bytemuck::cast_slice(&globals));
         self.particles
-            .update(&gpu.device, &gpu.queue, dt, &self.camera, self.size)?;
+            .update(&gpu.device, &gpu.queue, dt, view, self.size)?;
 
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("host scene"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: color,
+                    view: &self.msaa,
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations {
@@ -286,7 +307,7 @@ impl Host {
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                     view: &self.depth,
                     depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
+                        load: wgpu::LoadOp::Clear(0.0), // reversed Z: 0 is far
                         store: wgpu::StoreOp::Store,
                     }),
                     stencil_ops: None,
@@ -300,20 +321,21 @@ impl Host {
             pass.set_vertex_buffer(0, self.vertices.slice(..));
             pass.draw(0..36, 0..boxes().len() as u32);
         }
-        let targets = FrameTargets::new(color, Some(&self.depth));
+        let targets = FrameTargets::new(&self.msaa, Some(&self.depth));
         self.particles
             .prepare(&gpu.device, &mut encoder, &targets)?;
         {
-            // the host's overlay pass: its colour, its depth read-only (flurry samples it)
+            // the host's overlay pass: its multisampled colour, resolved into the output at
+            // the end, and its depth read-only (flurry samples it)
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("overlay"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: color,
+                    view: &self.msaa,
                     depth_slice: None,
-                    resolve_target: None,
+                    resolve_target: Some(color),
                     ops: wgpu::Operations {
                         load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
+                        store: wgpu::StoreOp::Discard,
                     },
                 })],
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
@@ -334,11 +356,11 @@ impl Host {
     }
 }
 
-/// A 2D texture of the host's.
+/// A 2D texture of the host's, of `samples` samples.
 fn texture(
     device: &wgpu::Device,
     (width, height): (u32, u32),
-    format: wgpu::TextureFormat,
+    (format, samples): (wgpu::TextureFormat, u32),
     usage: wgpu::TextureUsages,
 ) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
@@ -349,7 +371,7 @@ fn texture(
             depth_or_array_layers: 1,
         },
         mip_level_count: 1,
-        sample_count: 1,
+        sample_count: samples,
         dimension: wgpu::TextureDimension::D2,
         format,
         usage,
@@ -360,7 +382,16 @@ fn texture(
 fn depth_view(device: &wgpu::Device, size: (u32, u32)) -> wgpu::TextureView {
     // flurry reads the host's depth: it must be bindable as a texture
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-    texture(device, size, DEPTH, usage).create_view(&Default::default())
+    texture(device, size, (DEPTH, SAMPLES), usage).create_view(&Default::default())
+}
+
+fn msaa_view(
+    device: &wgpu::Device,
+    size: (u32, u32),
+    format: wgpu::TextureFormat,
+) -> wgpu::TextureView {
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
+    texture(device, size, (format, SAMPLES), usage).create_view(&Default::default())
 }
 
 /// Offscreen: `frames` frames into an sRGB texture, saved as a PNG.
@@ -369,7 +400,7 @@ fn headless(frames: u32, out: &str) -> Result<(), Box<dyn std::error::Error>> {
     let gpu = GpuContext::new_headless()?;
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
-    let color = texture(&gpu.device, (width, height), format, usage);
+    let color = texture(&gpu.device, (width, height), (format, 1), usage);
     let view = color.create_view(&Default::default());
     let mut host = Host::new(gpu, format, (width, height))?;
     for _ in 0..frames {
