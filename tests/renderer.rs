@@ -504,6 +504,11 @@ fn bad_host_input_is_an_error_not_a_panic() {
         new(targets(F::Rgba8UnormSrgb, Some(F::Stencil8))),
         "depth_format",
     );
+    // a sample count no format allows, with the counts that would do
+    refused(
+        new(targets(F::Rgba8UnormSrgb, Some(F::Depth32Float)).with_samples(3)),
+        "sample_count = 3",
+    );
 
     let mut renderer = new(HeadlessTarget::TARGETS).unwrap();
     let snow = Demo::Snow.effect(1024);
@@ -533,6 +538,19 @@ fn bad_host_input_is_an_error_not_a_panic() {
     assert!(update(0.02, (0, 10)).contains("size = 0x10"));
     assert!(update(0.02, (limit + 1, 10)).contains(&format!("1..={limit}")));
     assert!(update(f32::NAN, (10, 10)).contains("dt = NaN"));
+    // projections flurry cannot read a depth convention from
+    let mut oblique = camera.proj();
+    oblique.x_axis.z = 0.4;
+    let mut left_handed = camera.proj();
+    left_handed.z_axis.w = 1.0;
+    for proj in [oblique, left_handed] {
+        let view = flurry::View::new(camera.view(), proj);
+        let err = renderer
+            .update(&gpu.device, &gpu.queue, 0.02, view, (10, 10))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("view.proj"), "{err}");
+    }
 
     // a host depth that flurry cannot sample: refused before wgpu sees it
     renderer
@@ -564,6 +582,17 @@ fn bad_host_input_is_an_error_not_a_panic() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("16x16") && err.contains("32x32"), "{err}");
+    // a multisampled frame for single-sampled targets
+    let msaa = common::host::HostSetup {
+        samples: 4,
+        ..Default::default()
+    };
+    let multisampled = HeadlessTarget::of(&gpu.device, (32, 32), msaa);
+    let err = renderer
+        .encode(&gpu.device, &mut encoder, &multisampled.frame())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("4 samples"), "{err}");
     gpu.queue.submit([encoder.finish()]);
     gpu.wait().unwrap();
 }
