@@ -417,7 +417,7 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
     );
 }
 
-/// New targets (an HDR colour format here) keep every effect and its pool.
+/// New targets (an HDR colour format, then MSAA switched on) keep every effect and its pool.
 #[test]
 fn new_targets_keep_the_effects_and_their_pools() {
     let gpu = common::gpu();
@@ -428,7 +428,7 @@ fn new_targets_keep_the_effects_and_their_pools() {
     let id = renderer
         .add_effect(&gpu.device, &gpu.queue, &snow, 2048, 3)
         .unwrap();
-    let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 1.0);
+    let camera = Demo::Snow.camera(1.0);
     let ldr = HeadlessTarget::new(&gpu.device, 48, 48);
     let frame = |renderer: &mut ParticleRenderer, targets: &flurry::FrameTargets| {
         renderer
@@ -439,7 +439,7 @@ fn new_targets_keep_the_effects_and_their_pools() {
         gpu.queue.submit([encoder.finish()]);
     };
     for _ in 0..3 {
-        frame(&mut renderer, &ldr.frame());
+        host_frame(&gpu, &mut renderer, &ldr, &camera, 0.02);
     }
     let before = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
     let hdr_format = wgpu::TextureFormat::Rgba16Float;
@@ -479,6 +479,31 @@ fn new_targets_keep_the_effects_and_their_pools() {
     assert!(
         err.contains("frame.color") && err.contains("Rgba16Float"),
         "{err}"
+    );
+    drop(encoder);
+    // MSAA switched on: the same pool goes on into a multisampled host
+    let setup = common::host::HostSetup {
+        samples: 4,
+        ..Default::default()
+    };
+    // larger: flakes smaller than a pixel light nothing unless they cover a pixel centre,
+    // so a 48-pixel frame of 2,048 flakes can show none
+    let msaa = HeadlessTarget::of(&gpu.device, (160, 120), setup);
+    renderer.set_targets(&gpu.device, msaa.targets()).unwrap();
+    host_frame(&gpu, &mut renderer, &msaa, &camera, 0.02);
+    let multisampled = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+    assert!(multisampled.stats.emitted_total >= after.stats.emitted_total);
+    assert!(multisampled.stats.alive + 10 >= after.stats.alive);
+    let lit = msaa
+        .read_rgba(&gpu)
+        .unwrap()
+        .pixels()
+        .filter(|p| p.0[..3].iter().any(|&c| c > 0))
+        .count();
+    // on a black background every flake, however faint, lights its pixels
+    assert!(
+        lit > 20,
+        "the multisampled frame shows no snow ({lit} lit pixels)"
     );
 }
 

@@ -4,7 +4,8 @@
 //!
 //! Per frame: compute steps of every effect (emit, simulate with depth collision against
 //! the previous frame's depth, cull, sort) → the host depth downsampled to the particle
-//! target (farthest of each footprint; kept for the next frame's collisions) → particles a
+//! target as distances along the view axis, whatever the host's depth convention (farthest
+//! and nearest of each footprint and sample; kept for the next frame's collisions) → particles a
 //! few target pixels across splatted by compute and resolved into the low-resolution
 //! Rgba16Float target → the larger ones drawn over them as sorted triangles, both
 //! depth-tested against it with a soft-particle fade → the target upsampled (nearest-depth
@@ -532,10 +533,11 @@ impl ParticleRenderer {
 
     /// Composite the particles [`ParticleRenderer::prepare`] drew onto the host's image,
     /// inside the host's own render pass (the host may draw more after them, a UI). That
-    /// pass must have the host's colour view as its one colour attachment and, when
-    /// [`Targets::depth_format`] is set, the host's depth view as a read-only depth attachment
-    /// (`depth_ops: None`): the composite reads the depth as a texture, tests nothing and
-    /// writes nothing. Draws nothing before the first `prepare`.
+    /// pass must have the host's colour view (of [`Targets::sample_count`] samples; it may
+    /// resolve it) as its one colour attachment and, when [`Targets::depth_format`] is set,
+    /// the host's depth view as a read-only depth attachment (`depth_ops: None`): the
+    /// composite reads the depth as a texture, tests nothing and writes nothing. Draws
+    /// nothing before the first `prepare`.
     pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
         if let Some(bind) = &self.composite_bind {
             self.pipelines.composite().record(pass, bind);
