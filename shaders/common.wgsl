@@ -122,13 +122,12 @@ struct DepthMapping {
     _pad2: u32,
 }
 
-// Distance along the view axis of a host depth; FAR_AWAY for the background.
+// Distance along the view axis of a host depth; FAR_AWAY for the background (and where
+// the denominator vanishes, whose quotient the select discards).
 fn depth_distance(depth: f32, m: DepthMapping) -> f32 {
     let den = m.coeffs.x - depth * m.coeffs.z;
-    if depth == m.background || abs(den) < 1e-30 {
-        return FAR_AWAY;
-    }
-    return clamp((m.coeffs.y - depth * m.coeffs.w) / den, -FAR_AWAY, FAR_AWAY);
+    let distance = clamp((m.coeffs.y - depth * m.coeffs.w) / den, -FAR_AWAY, FAR_AWAY);
+    return select(distance, FAR_AWAY, depth == m.background || abs(den) < 1e-30);
 }
 
 // The host depth of a distance along the view axis (inverse of depth_distance).
