@@ -31,7 +31,7 @@ fn compute_frames(c: &mut Criterion) {
                     let size = scene.target.size();
                     scene
                         .renderer
-                        .update(&gpu.device, &gpu.queue, dt, &scene.camera, size)
+                        .update(&gpu.device, &gpu.queue, dt, scene.view(), size)
                         .expect("update");
                     let mut encoder = gpu.device.create_command_encoder(&Default::default());
                     let frame = scene.target.frame();

@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     particles.add_effect(&device, &queue, &snow, 65_536, 1)?;
     let camera = Camera::look_at(Vec3::new(0.0, 4.0, 16.0), Vec3::ZERO, 1.6);
     for _ in 0..60 {
-        particles.update(&device, &queue, 1.0 / 60.0, &camera, (width, height))?;
+        particles.update(&device, &queue, 1.0 / 60.0, camera, (width, height))?;
         let mut encoder = device.create_command_encoder(&Default::default());
         // the host's own pass: a black sky for the snow to be composited onto
         let ops = wgpu::Operations {

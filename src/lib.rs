@@ -45,7 +45,7 @@
 //! let id = particles.add_effect(&gpu.device, &gpu.queue, &sparks, 4096, 7)?;
 //! let camera = Camera::look_at(flurry::glam::Vec3::new(0.0, 2.0, 10.0), flurry::glam::Vec3::ZERO, 16.0 / 9.0);
 //! // each frame
-//! particles.update(&gpu.device, &gpu.queue, 1.0 / 60.0, &camera, (640, 360))?;
+//! particles.update(&gpu.device, &gpu.queue, 1.0 / 60.0, camera, (640, 360))?;
 //! let mut encoder = gpu.device.create_command_encoder(&Default::default());
 //! let frame = FrameTargets::new(&color, Some(&depth));
 //! particles.encode(&gpu.device, &mut encoder, &frame)?;

@@ -59,7 +59,7 @@ fn two_effects_resize_and_only_the_host_submits() {
     // recorded but never submitted: the pools must be untouched (flurry sees a recording,
     // not a submit: that frame's spawns are lost, as documented)
     renderer
-        .update(&gpu.device, &gpu.queue, 0.02, &camera, small.size())
+        .update(&gpu.device, &gpu.queue, 0.02, camera, small.size())
         .unwrap();
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     renderer
@@ -122,7 +122,7 @@ fn a_frame_updated_but_never_recorded_loses_no_spawns_and_no_particles() {
     let target = HeadlessTarget::new(&gpu.device, 64, 48);
     let skip = |renderer: &mut ParticleRenderer| {
         renderer
-            .update(&gpu.device, &gpu.queue, 0.1, &camera, target.size())
+            .update(&gpu.device, &gpu.queue, 0.1, camera, target.size())
             .unwrap();
     };
     let snapshot =
@@ -285,7 +285,7 @@ fn blended_effects_are_sorted_together() {
     // removing the green effect leaves one alpha effect: no merge any more, it sorts alone
     renderer.remove_effect(green);
     renderer
-        .update(&gpu.device, &gpu.queue, 1e-4, &camera, target.size())
+        .update(&gpu.device, &gpu.queue, 1e-4, camera, target.size())
         .unwrap();
     assert!(!renderer.passes().contains(&Pass::Merge));
     assert!(renderer.passes().contains(&Pass::Sort));
@@ -367,7 +367,7 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
         target.scene.quads = common::host::Stage::Plane.quads();
         for _ in 0..20 {
             renderer
-                .update(&gpu.device, &gpu.queue, 1.0 / 60.0, &camera, target.size())
+                .update(&gpu.device, &gpu.queue, 1.0 / 60.0, camera, target.size())
                 .unwrap();
             target.scene.update(&gpu.queue, camera.view_proj());
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
@@ -432,7 +432,7 @@ fn new_targets_keep_the_effects_and_their_pools() {
     let ldr = HeadlessTarget::new(&gpu.device, 48, 48);
     let frame = |renderer: &mut ParticleRenderer, targets: &flurry::FrameTargets| {
         renderer
-            .update(&gpu.device, &gpu.queue, 0.02, &camera, (48, 48))
+            .update(&gpu.device, &gpu.queue, 0.02, camera, (48, 48))
             .unwrap();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         renderer.encode(&gpu.device, &mut encoder, targets).unwrap();
@@ -555,7 +555,7 @@ fn bad_host_input_is_an_error_not_a_panic() {
     let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 1.0);
     let mut update = |dt: f32, size: (u32, u32)| {
         renderer
-            .update(&gpu.device, &gpu.queue, dt, &camera, size)
+            .update(&gpu.device, &gpu.queue, dt, camera, size)
             .unwrap_err()
             .to_string()
     };
@@ -579,7 +579,7 @@ fn bad_host_input_is_an_error_not_a_panic() {
 
     // a host depth that flurry cannot sample: refused before wgpu sees it
     renderer
-        .update(&gpu.device, &gpu.queue, 0.02, &camera, (32, 32))
+        .update(&gpu.device, &gpu.queue, 0.02, camera, (32, 32))
         .unwrap();
     let color = HeadlessTarget::new(&gpu.device, 32, 32);
     let depth = common::host::headless::texture(

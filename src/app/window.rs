@@ -361,7 +361,7 @@ impl State {
         let size = (self.config.width, self.config.height);
         let gpu = &self.gpu;
         self.renderer
-            .update(&gpu.device, &gpu.queue, dt, &self.camera, size)?;
+            .update(&gpu.device, &gpu.queue, dt, self.camera, size)?;
         self.host.update(&gpu.queue, self.camera.view_proj());
         let frame = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(f) => f,

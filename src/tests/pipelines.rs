@@ -53,7 +53,7 @@ fn effects_share_the_renderer_pipelines() {
     let view = color.create_view(&Default::default());
     let frame = |renderer: &mut ParticleRenderer| {
         renderer
-            .update(&gpu.device, &gpu.queue, 0.01, &camera, (32, 32))
+            .update(&gpu.device, &gpu.queue, 0.01, camera, (32, 32))
             .unwrap();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         let targets = crate::FrameTargets::new(&view, None);
@@ -102,7 +102,7 @@ fn a_renderer_without_the_splat_never_compiles_it() {
         .unwrap();
     let camera = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, 1.0);
     renderer
-        .update(&gpu.device, &gpu.queue, 0.01, &camera, (16, 16))
+        .update(&gpu.device, &gpu.queue, 0.01, camera, (16, 16))
         .unwrap();
     assert!(!renderer.passes().contains(&crate::Pass::Splat));
     // emit, args, simulate, cull, sort, draw; downsample and composite when a frame is encoded

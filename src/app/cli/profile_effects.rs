@@ -107,7 +107,7 @@ pub fn run(a: ProfileArgs) -> Result<(), AppError> {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
         let cpu = Instant::now();
-        renderer.update(&gpu.device, &gpu.queue, dt, &camera, size)?;
+        renderer.update(&gpu.device, &gpu.queue, dt, camera, size)?;
         renderer.encode(&gpu.device, &mut encoder, &target.frame())?;
         let cpu = cpu.elapsed();
         gpu.queue.submit([encoder.finish()]);
