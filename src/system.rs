@@ -262,7 +262,7 @@ impl ParticleSystem {
             view_depth: view.view_depth,
             pixel_scale: self.splat.0,
             splat_radius: self.splat.1,
-            perspective: view.perspective as u32,
+            perspective: !view.depth.convention.orthographic as u32,
             _pad0: 0,
         };
         queue.write_buffer(&self.frame_buf, 0, &uniform_bytes(&frame));

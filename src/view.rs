@@ -59,7 +59,7 @@ impl View {
     /// matrices that are not finite or cannot be inverted, a projection whose depth depends
     /// on x or y, a left-handed one, or one that puts the near plane behind the camera.
     pub fn convention(&self) -> Result<DepthConvention> {
-        Ok(self.model()?.convention)
+        Ok(self.model()?.depth.convention)
     }
 
     /// Everything the passes need, checked.
@@ -80,7 +80,6 @@ impl View {
             let allowed = "an invertible projection × view";
             return Err(Invalid::new("view", "a singular projection × view", allowed).into());
         }
-        let perspective = !depth.convention.orthographic;
         // the eye: the view's origin; for an orthographic view only bounds that follow the
         // camera use it (billboards face along the view axis instead)
         let eye = inverse_view.col(3).truncate().as_vec3();
@@ -93,10 +92,8 @@ impl View {
             right: inverse_view.col(0).truncate().normalize().as_vec3(),
             up: inverse_view.col(1).truncate().normalize().as_vec3(),
             view_depth: row.as_vec4(),
-            perspective,
             pixels_per_unit: self.proj.y_axis.y.abs(),
             planes: frustum_planes(vp),
-            convention: depth.convention,
             depth,
         })
     }
@@ -126,7 +123,6 @@ pub(crate) struct ViewModel {
     pub up: Vec3,
     /// Distance along the view axis of a point x: `dot(view_depth, (x, 1))`.
     pub view_depth: Vec4,
-    pub perspective: bool,
     /// Clip-space units per view-space unit vertically at w = 1 (|proj[1][1]|): times half
     /// the target's height, pixels per metre at a distance of 1 (perspective) or anywhere
     /// (orthographic).
@@ -134,7 +130,6 @@ pub(crate) struct ViewModel {
     /// Frustum planes (left, right, bottom, top, and the two depth planes), inside where
     /// `xyz·p + w >= 0`; a plane at infinity is `(0, 0, 0, 1)`.
     pub planes: [Vec4; 6],
-    pub convention: DepthConvention,
     pub depth: DepthMapping,
 }
 
@@ -343,7 +338,7 @@ mod tests {
         let (right, up) = camera.axes();
         assert!((m.right - right).length() < 1e-5 && (m.up - up).length() < 1e-5);
         assert_eq!(
-            m.convention,
+            m.depth.convention,
             DepthConvention {
                 reversed: false,
                 infinite_far: false,

@@ -4,9 +4,9 @@
 mod common;
 
 use common::host::demos::Demo;
-use common::host::HeadlessTarget;
+use common::host::{HeadlessTarget, HostSetup, Projection};
 use flurry::{Camera, ParticleRenderer, Pass, Settings};
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 
 /// One frame of the test host: update, the host's pass (cleared, its scene), the particles
 /// composited over it, submitted.
@@ -356,20 +356,20 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
         Vec3::new(0.0, 2.0, 0.0),
         4.0 / 3.0,
     );
-    let picture = |two_steps: bool| {
+    let picture = |two_steps: bool, setup: HostSetup| {
+        let mut target = HeadlessTarget::of(&gpu.device, (96, 72), setup);
         let mut renderer =
-            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default())
-                .unwrap();
+            ParticleRenderer::new(&gpu.device, target.targets(), Settings::default()).unwrap();
         renderer
             .add_effect(&gpu.device, &gpu.queue, &fountain, 4096, 5)
             .unwrap();
-        let mut target = HeadlessTarget::new(&gpu.device, 96, 72);
         target.scene.quads = common::host::Stage::Plane.quads();
+        let view = setup.projection.view(&camera, Vec2::ZERO, target.size());
         for _ in 0..20 {
             renderer
-                .update(&gpu.device, &gpu.queue, 1.0 / 60.0, camera, target.size())
+                .update(&gpu.device, &gpu.queue, 1.0 / 60.0, view, target.size())
                 .unwrap();
-            target.scene.update(&gpu.queue, camera.view_proj());
+            target.scene.update(&gpu.queue, view.view_proj());
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
             let frame = target.frame();
@@ -377,10 +377,11 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
                 renderer.prepare(&gpu.device, &mut encoder, &frame).unwrap();
                 let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                     label: Some("host overlay"),
+                    // the host's own pass, resolving its multisampled colour at the end
                     color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                         view: frame.color,
                         depth_slice: None,
-                        resolve_target: None,
+                        resolve_target: frame.resolve,
                         ops: wgpu::Operations {
                             load: wgpu::LoadOp::Load,
                             store: wgpu::StoreOp::Store,
@@ -403,18 +404,27 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
         }
         target.read_rgba(&gpu).unwrap()
     };
-    let (one, two) = (picture(false), picture(true));
-    let lit = one.pixels().filter(|p| p.0[2] > 60).count();
-    assert!(lit > 30, "the fountain shows in {lit} pixels only");
-    let differ = one
-        .pixels()
-        .zip(two.pixels())
-        .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 2))
-        .count();
-    assert_eq!(
-        differ, 0,
-        "{differ} pixels differ between encode and prepare + render"
-    );
+    let reversed_msaa = HostSetup {
+        projection: Projection::ReversedInfinite,
+        samples: 4,
+    };
+    for setup in [HostSetup::STANDARD, reversed_msaa] {
+        let (one, two) = (picture(false, setup), picture(true, setup));
+        let lit = one.pixels().filter(|p| p.0[2] > 60).count();
+        assert!(
+            lit > 30,
+            "{setup:?}: the fountain shows in {lit} pixels only"
+        );
+        let differ = one
+            .pixels()
+            .zip(two.pixels())
+            .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 2))
+            .count();
+        assert_eq!(
+            differ, 0,
+            "{setup:?}: {differ} pixels differ between encode and prepare + render"
+        );
+    }
 }
 
 /// New targets (an HDR colour format, then MSAA switched on) keep every effect and its pool.
