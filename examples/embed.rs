@@ -19,7 +19,7 @@ use std::sync::Arc;
 use flurry::effect::{Collision, EffectDesc, Response};
 use flurry::glam::{Mat4, Vec3};
 use flurry::wgpu::{self, util::DeviceExt};
-use flurry::{FrameTargets, GpuContext, ParticleRenderer, Settings, Targets, View};
+use flurry::{EffectId, FrameTargets, GpuContext, ParticleRenderer, Settings, Targets, View};
 
 const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Samples per pixel of the host's colour and depth.
@@ -109,6 +109,7 @@ struct Host {
     depth: wgpu::TextureView,
     color_format: wgpu::TextureFormat,
     particles: ParticleRenderer,
+    snow: EffectId,
     size: (u32, u32),
 }
 
@@ -250,7 +251,7 @@ impl Host {
             response: Response::Settle { time: 3.0 },
             thickness: 0.4,
         });
-        particles.add_effect(device, &gpu.queue, &snow, PARTICLES, 1)?;
+        let snow = particles.add_effect(device, &gpu.queue, &snow, PARTICLES, 1)?;
         Ok(Host {
             pipeline,
             ui,
@@ -261,6 +262,7 @@ impl Host {
             depth: depth_view(device, size),
             color_format,
             particles,
+            snow,
             size,
             gpu,
         })
@@ -410,7 +412,22 @@ fn headless(frames: u32, out: &str) -> Result<(), Box<dyn std::error::Error>> {
     image::RgbaImage::from_raw(width, height, pixels)
         .ok_or("read-back of the wrong size")?
         .save(out)?;
-    println!("wrote {out}");
+    // where the snow came to rest: the ground's top is at y = 0, the boxes' above it
+    let gpu = &host.gpu;
+    let pool = host
+        .particles
+        .snapshot(&gpu.device, &gpu.queue, host.snow)?;
+    let at_rest: Vec<_> = pool
+        .alive
+        .iter()
+        .map(|&i| pool.particles[i as usize])
+        .filter(|p| p.flags & flurry::Particle::SETTLED != 0)
+        .collect();
+    let on_boxes = at_rest.iter().filter(|p| p.pos.y > 0.5).count();
+    println!(
+        "wrote {out}: {} flakes at rest, {on_boxes} of them on the boxes",
+        at_rest.len()
+    );
     Ok(())
 }
 
