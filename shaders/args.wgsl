@@ -8,10 +8,10 @@
 // After emit: size the simulate dispatch from the alive count, reset the next list.
 @compute @workgroup_size(1)
 fn after_emit() {
-    let n = atomicLoad(&counters.alive);
-    args.sim_x = (n + WORKGROUP - 1u) / WORKGROUP;
-    args.sim_y = 1u;
-    args.sim_z = 1u;
+    let sim = dispatch_size(atomicLoad(&counters.alive));
+    args.sim_x = sim.x;
+    args.sim_y = sim.y;
+    args.sim_z = sim.z;
     atomicStore(&counters.next_alive, 0u);
     atomicStore(&counters.events, 0u);
 }
@@ -26,34 +26,38 @@ fn after_simulate() {
     atomicStore(&counters.visible, 0u);
     atomicStore(&counters.splatted, 0u);
     // a further substep simulates the survivors
-    args.sim_x = (n + WORKGROUP - 1u) / WORKGROUP;
-    args.sim_y = 1u;
-    args.sim_z = 1u;
-    args.cull_x = (n + WORKGROUP - 1u) / WORKGROUP;
-    args.cull_y = 1u;
-    args.cull_z = 1u;
+    let d = dispatch_size(n);
+    args.sim_x = d.x;
+    args.sim_y = d.y;
+    args.sim_z = d.z;
+    args.cull_x = d.x;
+    args.cull_y = d.y;
+    args.cull_z = d.z;
     // spawns at this frame's hits so far (emit.wgsl spawn_on_hit)
-    let events = min(atomicLoad(&counters.events), min(effect.capacity, 4096u));
-    args.spawn_request = events * (effect.hit_count + effect.hit_count2);
-    args.spawn_x = (args.spawn_request + WORKGROUP - 1u) / WORKGROUP;
-    args.spawn_y = 1u;
-    args.spawn_z = 1u;
+    args.spawn_request = hit_spawn_request(atomicLoad(&counters.events), effect);
+    let spawn = dispatch_size(args.spawn_request);
+    args.spawn_x = spawn.x;
+    args.spawn_y = spawn.y;
+    args.spawn_z = spawn.z;
 }
 
 // After the hit spawns joined the live list: cull them too.
 @compute @workgroup_size(1)
 fn after_spawn() {
-    let n = atomicLoad(&counters.alive);
-    args.cull_x = (n + WORKGROUP - 1u) / WORKGROUP;
+    let cull = dispatch_size(atomicLoad(&counters.alive));
+    args.cull_x = cull.x;
+    args.cull_y = cull.y;
+    args.cull_z = cull.z;
 }
 
 // After cull: one instance per visible particle, three vertices (one triangle) each;
 // one splat thread per splatted particle.
 @compute @workgroup_size(1)
 fn after_cull() {
-    args.splat_x = (atomicLoad(&counters.splatted) + WORKGROUP - 1u) / WORKGROUP;
-    args.splat_y = 1u;
-    args.splat_z = 1u;
+    let splat = dispatch_size(atomicLoad(&counters.splatted));
+    args.splat_x = splat.x;
+    args.splat_y = splat.y;
+    args.splat_z = splat.z;
     args.draw_vertex_count = 3u;
     args.draw_instance_count = atomicLoad(&counters.visible);
     args.draw_first_vertex = 0u;

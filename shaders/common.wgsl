@@ -273,6 +273,42 @@ struct EmitUniforms {
 }
 
 const WORKGROUP: u32 = 64u;
+
+// Most workgroups in one dimension of a dispatch (the limit WebGPU guarantees; a dispatch
+// past it is dropped whole). Passes over lists are laid out in x and then y so they cover
+// any count a pool allows: dispatch_size writes the layout, linear_index reads it back.
+const MAX_GROUPS_X: u32 = 65535u;
+// Workgroups per row once a dispatch needs more than one: a power of two, so a power-of-two
+// count of workgroups (the sort's) is covered exactly, with no thread past it.
+const GROUPS_PER_ROW: u32 = 32768u;
+
+// The dispatch of WORKGROUP-wide workgroups covering `threads` threads (src/types.rs
+// dispatch_size is its twin for dispatches sized on the CPU).
+fn dispatch_size(threads: u32) -> vec3<u32> {
+    let groups = (threads / WORKGROUP) + select(0u, 1u, threads % WORKGROUP != 0u);
+    if groups <= MAX_GROUPS_X {
+        return vec3<u32>(groups, 1u, 1u);
+    }
+    return vec3<u32>(GROUPS_PER_ROW, (groups + GROUPS_PER_ROW - 1u) / GROUPS_PER_ROW, 1u);
+}
+
+// Spawns this frame's hit events ask for (emit.wgsl spawn_on_hit): hit_count +
+// hit_count2 for each of at most min(capacity, 4096) events.
+fn hit_spawns_wanted(events: u32, effect: EffectParams) -> u32 {
+    return min(events, min(effect.capacity, 4096u)) * (effect.hit_count + effect.hit_count2);
+}
+
+// The hit spawns dispatched: no more than the pool holds (the rest could never find a
+// free slot: spawn_on_hit counts them as dropped without a thread each).
+fn hit_spawn_request(events: u32, effect: EffectParams) -> u32 {
+    return min(hit_spawns_wanted(events, effect), effect.capacity);
+}
+
+// The thread's index among all threads of its dispatch (x fastest, then y), from its
+// global id and the dispatch's workgroup counts.
+fn linear_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return gid.x + gid.y * groups.x * WORKGROUP;
+}
 const TAU: f32 = 6.283185307179586;
 
 // PCG hash (Jarzynski & Olano 2020). Mirrored in src/cpu.rs.

@@ -30,15 +30,20 @@ fn in_frustum(center: vec3<f32>, radius: f32) -> bool {
 }
 
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+fn main(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
     let n = atomicLoad(&counters.alive);
     var shown = false;
     var splat = false;
     var local = 0u;
     var index = 0u;
     var key = 0u;
-    if gid.x < n {
-        index = alive_list[gid.x];
+    if i < n {
+        index = alive_list[i];
         let p = particles[index];
         if in_frustum(p.pos, drawn_radius(p, effect)) {
             let w = clip_w(frame, p.pos);

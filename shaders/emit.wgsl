@@ -173,8 +173,12 @@ fn pop_dead() -> u32 {
 }
 
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-    let ordinal = gid.x;
+fn main(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let ordinal = linear_index(gid, groups);
     var slot = 0u;
     var local = 0u;
     var emitted = false;
@@ -195,20 +199,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // velocity is turned to the surface's side. Appended to the live list (after simulate).
 // Ids carry the top bit, numbered by a GPU counter of such requests.
 @compute @workgroup_size(64)
-fn spawn_on_hit(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-    let events = min(atomicLoad(&counters.events), min(effect.capacity, 4096u));
+fn spawn_on_hit(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
+    let events = atomicLoad(&counters.events);
     let per_event = effect.hit_count + effect.hit_count2;
-    let request = events * per_event;
+    let request = hit_spawn_request(events, effect);
+    if i == 0u {
+        // the spawns past the pool's capacity: asked for, never dispatched, dropped
+        let excess = hit_spawns_wanted(events, effect) - request;
+        atomicAdd(&counters.hit_spawned, excess);
+        atomicAdd(&counters.dropped, excess);
+    }
     var slot = 0u;
     var local = 0u;
     var emitted = false;
-    if gid.x < request {
+    if i < request {
         let n = atomicAdd(&counters.hit_spawned, 1u);
         slot = pop_dead();
         if slot != NO_SLOT {
-            let ev = hit_events[gid.x / per_event];
+            let ev = hit_events[i / per_event];
             // the first hit_count spawns of an event by hit_emitter, the rest by hit_emitter2
-            let first = gid.x % per_event < effect.hit_count;
+            let first = i % per_event < effect.hit_count;
             let emitter = select(effect.hit_emitter2, effect.hit_emitter, first);
             var p = spawn_from(emitter, 0x80000000u | (n & 0x7fffffffu));
             p.pos = ev.pos + p.pos;

@@ -14,13 +14,18 @@
 var<workgroup> tile: array<vec4<f32>, WORKGROUP>; // xyz position, w mass (0 past the end)
 
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+fn main(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
     let n = atomicLoad(&counters.alive);
-    let mine = gid.x < n;
+    let mine = i < n;
     var index = 0u;
     var x = vec3<f32>(0.0);
     if mine {
-        index = alive_list[gid.x];
+        index = alive_list[i];
         x = particles[index].pos;
     }
     let eps2 = effect.nbody_softening * effect.nbody_softening;

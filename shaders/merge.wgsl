@@ -21,10 +21,15 @@ var<workgroup> wg_base: u32;
 
 // One thread per pair of the effect's pool (dispatched for its capacity).
 @compute @workgroup_size(64)
-fn gather(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+fn gather(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
     let n = atomicLoad(&src_counters.visible);
     var local = 0u;
-    let mine = gid.x < n;
+    let mine = i < n;
     if mine {
         local = atomicAdd(&wg_count, 1u);
     }
@@ -37,7 +42,7 @@ fn gather(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocati
     }
     workgroupBarrier();
     if mine {
-        let pair = src[gid.x];
+        let pair = src[i];
         dst[wg_base + local] = vec2<u32>(pair.x, (params.slot << 24u) | pair.y);
     }
 }

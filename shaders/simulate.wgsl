@@ -293,14 +293,19 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
 }
 
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+fn main(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
     let n = atomicLoad(&counters.alive);
-    let in_range = gid.x < n;
+    let in_range = i < n;
     var index = 0u;
     var survives = false;
     var local = 0u;
     if in_range {
-        index = alive_in[gid.x];
+        index = alive_in[i];
         var p = particles[index];
         survives = step(&p, index);
         particles[index] = p;

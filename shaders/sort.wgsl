@@ -46,13 +46,15 @@ fn sort_args(@builtin(global_invocation_id) gid: vec3<u32>) {
     let count = atomicLoad(&counters.visible);
     let n = max(next_pow2(count), MIN_LEN);
     let st = steps[s];
-    var groups = 0u;
+    var threads = 0u;
     if count > 0u && st.k <= n {
-        groups = (n >> st.steps) / SORT_THREADS;
+        threads = n >> st.steps;
     }
-    dispatch[3u * s] = groups;
-    dispatch[3u * s + 1u] = 1u;
-    dispatch[3u * s + 2u] = 1u;
+    // past 65,535 workgroups (over 2^22 groups of pairs) the dispatch goes two-dimensional
+    let d = dispatch_size(threads);
+    dispatch[3u * s] = d.x;
+    dispatch[3u * s + 1u] = d.y;
+    dispatch[3u * s + 2u] = d.z;
 }
 
 // Groups of pairs held in registers: Q4 is four pairs as two vectors (one comparison
@@ -237,9 +239,9 @@ fn store128(x: Q128, base: u32, stride: u32, first: u32) {
 
 // Sort every run of 128 pairs in the direction stage k = 128 gives it.
 @compute @workgroup_size(64)
-fn chunk_sort(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn chunk_sort(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let count = atomicLoad(&counters.visible);
-    let base = gid.x * MAX_GROUP;
+    let base = linear_index(gid, groups) * MAX_GROUP;
     let up = vec4<bool>((base & MAX_GROUP) == 0u);
     store128(sort128(load128(base, 1u, 0u, count), up), base, 1u, 0u);
 }
@@ -247,10 +249,11 @@ fn chunk_sort(@builtin(global_invocation_id) gid: vec3<u32>) {
 // STEPS steps of stage k from stride step.j down, on a group of 2^STEPS pairs spaced
 // jmin = step.j / 2^(STEPS-1) apart (all pairs of the group share one direction).
 @compute @workgroup_size(64)
-fn fused_steps(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn fused_steps(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let jmin = step.j >> (STEPS - 1u);
     let lj = countTrailingZeros(jmin);
-    let base = ((gid.x >> lj) << (lj + STEPS)) | (gid.x & (jmin - 1u));
+    let t = linear_index(gid, groups);
+    let base = ((t >> lj) << (lj + STEPS)) | (t & (jmin - 1u));
     let d = (base & step.k) == 0u;
     let up = vec4<bool>(d);
     let all = 0xffffffffu;

@@ -44,11 +44,12 @@ fn to_pixels(world: vec3<f32>, size: vec2<f32>) -> vec2<f32> {
 }
 
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    if gid.x >= atomicLoad(&counters.splatted) {
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = linear_index(gid, groups);
+    if i >= atomicLoad(&counters.splatted) {
         return;
     }
-    let p = particles[splat_list[gid.x]];
+    let p = particles[splat_list[i]];
     let q = particle_quad(p, effect, frame);
     let dims = textureDimensions(scene_depth);
     let size = vec2<f32>(dims);

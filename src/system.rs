@@ -418,6 +418,24 @@ impl ParticleSystem {
         Ok(bytemuck::pod_collect_to_vec(&bytes))
     }
 
+    /// Record the argument pass that follows `after` alone (tests write the counters first).
+    #[cfg(test)]
+    pub fn record_arguments(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, after: After) {
+        p.args().record(pass, &self.args_bind, after);
+    }
+
+    /// Record the sort's argument pass alone, if this effect sorts; its plan.
+    #[cfg(test)]
+    pub fn record_sort_arguments(
+        &self,
+        p: &Pipelines,
+        pass: &mut wgpu::ComputePass,
+    ) -> Option<&SortPlan> {
+        let (plan, bind) = self.sort.as_ref()?;
+        p.sort().record_dispatch(pass, plan, bind, 0);
+        Some(plan)
+    }
+
     /// Record every compute step of the frame with no depth to collide with, each in its
     /// own compute pass (for tests of the simulation without a renderer).
     #[cfg(test)]

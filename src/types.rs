@@ -13,6 +13,26 @@ use glam::{Mat4, Vec3, Vec4};
 pub(crate) const PARTICLE_SIZE: u64 = std::mem::size_of::<Particle>() as u64;
 /// Threads per workgroup of the per-particle passes (`WORKGROUP` in WGSL).
 pub(crate) const WORKGROUP: u32 = 64;
+
+/// Most workgroups in one dimension of a dispatch (`MAX_GROUPS_X` in WGSL): the limit
+/// WebGPU guarantees. A dispatch past it is dropped whole, so larger ones go two-dimensional.
+pub(crate) const MAX_GROUPS_X: u32 = 65535;
+
+/// Workgroups per row of a two-dimensional dispatch (`GROUPS_PER_ROW` in WGSL): a power of
+/// two, so power-of-two counts are covered exactly.
+pub(crate) const GROUPS_PER_ROW: u32 = 32768;
+
+/// The dispatch of [`WORKGROUP`]-wide workgroups covering `threads` threads, within
+/// [`MAX_GROUPS_X`] per dimension (`dispatch_size` in common.wgsl; shaders find their index
+/// with `linear_index`).
+pub(crate) fn dispatch_size(threads: u32) -> [u32; 3] {
+    let groups = threads.div_ceil(WORKGROUP);
+    if groups <= MAX_GROUPS_X {
+        [groups, 1, 1]
+    } else {
+        [GROUPS_PER_ROW, groups.div_ceil(GROUPS_PER_ROW), 1]
+    }
+}
 /// Emitters per effect (`MAX_EMITTERS` in WGSL).
 pub(crate) const MAX_EMITTERS: usize = 8;
 
@@ -511,6 +531,8 @@ mod tests {
             ("MAX_EMITTERS", MAX_EMITTERS as u32),
             ("MAX_BODIES", MAX_BODIES as u32),
             ("WORKGROUP", WORKGROUP),
+            ("MAX_GROUPS_X", MAX_GROUPS_X),
+            ("GROUPS_PER_ROW", GROUPS_PER_ROW),
             ("FLAG_SETTLED", Particle::SETTLED),
             ("MAX_GROUP", MAX_GROUP),
             ("SORT_THREADS", SORT_THREADS),

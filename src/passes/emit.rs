@@ -84,6 +84,6 @@ impl EmitPass {
         }
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups(request.div_ceil(WORKGROUP), 1, 1);
+        super::dispatch_threads(pass, request);
     }
 }

@@ -6,7 +6,7 @@ use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_one, BufferS
 use super::{read_only, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::{Counters, IndirectArgs, MergeParams, WORKGROUP};
+use crate::types::{Counters, IndirectArgs, MergeParams};
 
 /// merge.wgsl's group 0, in binding order.
 pub(super) fn slots() -> [BufferSlot; 6] {
@@ -72,7 +72,7 @@ impl MergePass {
     ) {
         pass.set_pipeline(&self.gather);
         pass.set_bind_group(0, bind, &[]);
-        pass.dispatch_workgroups(capacity.div_ceil(WORKGROUP), 1, 1);
+        super::dispatch_threads(pass, capacity);
     }
 
     /// Write the merged draw's arguments (after every gather and the sort).

@@ -123,6 +123,13 @@ pub(crate) fn dispatch_from_args(
     pass.dispatch_workgroups_indirect(&pool.args, offset);
 }
 
+/// Dispatch enough workgroups for `threads` threads of a pass that finds its index with
+/// `linear_index` (two-dimensional past [`crate::types::MAX_GROUPS_X`] workgroups).
+pub(crate) fn dispatch_threads(pass: &mut wgpu::ComputePass, threads: u32) {
+    let [x, y, z] = crate::types::dispatch_size(threads);
+    pass.dispatch_workgroups(x, y, z);
+}
+
 /// Dispatch `pipeline` once with bind group 0 set to `bind` (the one-thread argument
 /// passes, a few bodies).
 pub(crate) fn dispatch_one(

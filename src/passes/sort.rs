@@ -18,7 +18,7 @@ use wgpu::util::DeviceExt;
 
 use super::{bind, compute_pipeline, layout, read_only, read_write, BufferSlot};
 use crate::shaders::Shader;
-use crate::types::{sort_len, Counters, SortStep, MAX_SORT_STEPS, SORT_THREADS};
+use crate::types::{sort_len, Counters, SortStep, MAX_SORT_STEPS};
 
 /// Key of padding pairs; real keys are smaller (`SORT_SENTINEL`).
 pub(crate) const SENTINEL: u32 = u32::MAX;
@@ -52,6 +52,12 @@ fn step(k: u32, j: u32, kind: u32, steps: u32) -> SortStep {
 }
 
 impl SortPlan {
+    /// The indirect dispatch arguments, three words per dispatch (for tests).
+    #[cfg(test)]
+    pub fn dispatch_buffer(&self) -> &wgpu::Buffer {
+        &self.dispatch
+    }
+
     fn new(device: &wgpu::Device, steps: Vec<SortStep>, len: u32, indirect: bool) -> Self {
         let stride = device.limits().min_uniform_buffer_offset_alignment.max(16) as u64;
         let mut bytes = vec![0u8; (stride as usize) * steps.len()];
@@ -248,7 +254,7 @@ impl SortPass {
         if plan.indirect {
             pass.dispatch_workgroups_indirect(&plan.dispatch, 12 * i as u64);
         } else {
-            pass.dispatch_workgroups((plan.len >> s.steps) / SORT_THREADS, 1, 1);
+            super::dispatch_threads(pass, plan.len >> s.steps);
         }
     }
 

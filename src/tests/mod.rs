@@ -3,6 +3,7 @@
 //! shared between effects. Everything a host can see is tested through the public API in
 //! `tests/`.
 
+mod dispatch;
 mod nbody;
 mod pipelines;
 mod pool;

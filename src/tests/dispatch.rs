@@ -1,0 +1,138 @@
+//! Dispatches that cover any count a pool allows: a dispatch past 65,535 workgroups in one
+//! dimension is dropped whole by wgpu, so the argument passes lay large ones out in two
+//! dimensions. Tested without a big pool: huge counts are written into a small pool's
+//! counters, the argument passes run, and the arguments they write are read back.
+
+use super::{gpu, snow, Solo};
+use crate::passes::args::After;
+use crate::passes::sort::SortPass;
+use crate::readback::read_buffer;
+use crate::types::{dispatch_size, Counters, IndirectArgs, MAX_GROUPS_X, WORKGROUP};
+
+/// A dispatch within the limits whose threads cover `count` (and, for a whole number of
+/// power-of-two workgroups, exactly).
+fn covers(d: [u32; 3], count: u32, what: &str) {
+    let [x, y, z] = d;
+    assert!(
+        x <= MAX_GROUPS_X && y <= MAX_GROUPS_X && z == 1,
+        "{what}: {d:?}"
+    );
+    let threads = x as u64 * y as u64 * WORKGROUP as u64;
+    assert!(
+        threads >= count as u64,
+        "{what}: {d:?} covers {threads} < {count}"
+    );
+    let groups = (count as u64).div_ceil(WORKGROUP as u64);
+    assert!(
+        x as u64 * y as u64 - groups < (x as u64).max(1),
+        "{what}: {d:?} runs a whole row of workgroups past {groups}"
+    );
+    if groups.is_power_of_two() {
+        assert_eq!(
+            x as u64 * y as u64,
+            groups,
+            "{what}: {d:?} for {groups} groups"
+        );
+    }
+}
+
+#[test]
+fn dispatch_sizes_stay_within_the_limit_for_any_count() {
+    for count in [
+        0,
+        1,
+        64,
+        65_535 * 64,
+        65_535 * 64 + 1,
+        4_194_304,
+        16_777_216,
+        (1 << 31) - 1,
+        u32::MAX - 63,
+    ] {
+        covers(dispatch_size(count), count, &format!("{count} threads"));
+    }
+}
+
+/// The counters of a pool of 16,777,216 (or 2^31 − 1) particles, written into a small one.
+fn huge(count: u32) -> Counters {
+    Counters {
+        alive: count,
+        next_alive: count,
+        visible: count,
+        splatted: count,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn argument_passes_cover_counts_past_the_dispatch_limit() {
+    let solo = Solo::new(&snow(8192), 8192, 1);
+    let (device, queue) = (&solo.gpu.device, &solo.gpu.queue);
+    let pool = solo.system.pool();
+    for count in [16_777_216u32, (1 << 31) - 1] {
+        let read_args = |after: After| -> IndirectArgs {
+            queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(&huge(count)));
+            let mut encoder = device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                solo.system
+                    .record_arguments(&solo.pipelines, &mut pass, after);
+            }
+            queue.submit([encoder.finish()]);
+            let size = std::mem::size_of::<IndirectArgs>() as u64;
+            let bytes = read_buffer(device, queue, &pool.args, 0, size).unwrap();
+            bytemuck::pod_read_unaligned(&bytes)
+        };
+        covers(read_args(After::Emit).sim, count, "simulate after emit");
+        let after_simulate = read_args(After::Simulate);
+        covers(after_simulate.sim, count, "simulate after simulate");
+        covers(after_simulate.cull, count, "cull");
+        covers(
+            read_args(After::Spawn).cull,
+            count,
+            "cull after the hit spawns",
+        );
+        let after_cull = read_args(After::Cull);
+        covers(after_cull.splat, count, "splat");
+        assert_eq!(after_cull.draw[1], count, "draw instances");
+    }
+}
+
+#[test]
+fn sort_arguments_cover_sixteen_million_keys() {
+    // the sort of 2^24 visible pairs: its steps of one pair group per thread need 2^23
+    // threads, 131,072 workgroups
+    let solo = Solo::new(&snow(8192), 8192, 1);
+    let (device, queue) = (&solo.gpu.device, &solo.gpu.queue);
+    let pool = solo.system.pool();
+    let count = 16_777_216u32;
+    queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(&huge(count)));
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let plan = {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        solo.system
+            .record_sort_arguments(&solo.pipelines, &mut pass)
+            .expect("snow sorts")
+    };
+    queue.submit([encoder.finish()]);
+    let dispatches = plan.dispatches() - 1; // the argument pass is dispatch 0
+    let bytes = read_buffer(
+        device,
+        queue,
+        plan.dispatch_buffer(),
+        0,
+        12 * dispatches as u64,
+    );
+    let words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes.unwrap());
+    let mut largest = 0;
+    for (i, d) in words.chunks(3).enumerate() {
+        let (k, _, steps) = SortPass::describe(plan, i + 1).expect("a sort dispatch");
+        let threads = if k <= count { count >> steps } else { 0 };
+        covers([d[0], d[1], d[2]], threads, &format!("sort dispatch {i}"));
+        largest = largest.max(threads);
+    }
+    assert!(
+        largest > MAX_GROUPS_X * WORKGROUP,
+        "a weak test: {largest} threads at most"
+    );
+}
