@@ -3,7 +3,7 @@
 //! dimensions. Tested without a big pool: huge counts are written into a small pool's
 //! counters, the argument passes run, and the arguments they write are read back.
 
-use super::{gpu, snow, Solo};
+use super::{snow, Solo};
 use crate::passes::args::After;
 use crate::passes::sort::SortPass;
 use crate::readback::read_buffer;
