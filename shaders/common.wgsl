@@ -20,20 +20,32 @@ struct Particle {
 
 const FLAG_SETTLED: u32 = 1u;
 
-// Atomic counters of one pool (48 bytes). `killed` is not stored: killed = emitted - alive.
+// Atomic counters of one pool (64 bytes). `killed` is not stored: killed = emitted - alive.
+// The totals since creation are 64-bit, kept as a low word and a high word that the low
+// word's wrap carries into (add_total): at a million spawns a second a 32-bit total wraps
+// after 72 minutes.
 struct Counters {
     dead: atomic<i32>,       // entries in the dead list (i32: a failed pop dips below zero briefly)
     alive: atomic<u32>,      // entries in the current alive list
     next_alive: atomic<u32>, // entries appended to the next alive list by simulate
-    emitted: atomic<u32>,    // particles emitted since the pool was created
-    dropped: atomic<u32>,    // spawn requests that found the dead list empty
+    emitted: atomic<u32>,    // particles emitted since the pool was created (low word)
+    dropped: atomic<u32>,    // spawn requests that found the dead list empty (low word)
     visible: atomic<u32>,    // entries of the visible list written by cull this frame
-    hits: atomic<u32>,       // depth-collision hits since creation
+    hits: atomic<u32>,       // depth-collision hits since creation (low word)
     events: atomic<u32>,     // hit events written this frame (may exceed the event buffer)
-    hit_spawned: atomic<u32>,// particles spawned by hit events since creation
+    hit_spawned: atomic<u32>,// particles spawned by hit events since creation (low word)
     splatted: atomic<u32>,   // entries of the splat list written by cull this frame
+    emitted_hi: atomic<u32>, // high words of the totals
+    dropped_hi: atomic<u32>,
+    hits_hi: atomic<u32>,
+    hit_spawned_hi: atomic<u32>,
     _pad1: u32,
     _pad2: u32,
+}
+
+// Whether adding n to a low word that was `old` wrapped it (the high word takes the carry).
+fn carries(old: u32, n: u32) -> bool {
+    return old > 0xffffffffu - n;
 }
 
 // A depth-collision hit, for passes that react to it (splashes): where, the surface

@@ -146,16 +146,38 @@ fn append_spawned(lid: u32, emitted: bool, slot: u32, local: u32) {
         let d = atomicLoad(&wg_dropped);
         if n > 0u {
             wg_base = atomicAdd(&counters.alive, n);
-            atomicAdd(&counters.emitted, n);
+            add_emitted(n);
         }
         if d > 0u {
-            atomicAdd(&counters.dropped, d);
+            add_dropped(d);
         }
     }
     workgroupBarrier();
     if emitted {
         alive_list[wg_base + local] = slot;
     }
+}
+
+// The 64-bit totals (Counters in common.wgsl): the low word, carried into the high one.
+fn add_emitted(n: u32) {
+    if carries(atomicAdd(&counters.emitted, n), n) {
+        atomicAdd(&counters.emitted_hi, 1u);
+    }
+}
+
+fn add_dropped(n: u32) {
+    if carries(atomicAdd(&counters.dropped, n), n) {
+        atomicAdd(&counters.dropped_hi, 1u);
+    }
+}
+
+// Returns the low word before the addition (hit spawns number their ids by it).
+fn add_hit_spawned(n: u32) -> u32 {
+    let old = atomicAdd(&counters.hit_spawned, n);
+    if carries(old, n) {
+        atomicAdd(&counters.hit_spawned_hi, 1u);
+    }
+    return old;
 }
 
 const NO_SLOT: u32 = 0xffffffffu;
@@ -211,14 +233,14 @@ fn spawn_on_hit(
     if i == 0u {
         // the spawns past the pool's capacity: asked for, never dispatched, dropped
         let excess = hit_spawns_wanted(events, effect) - request;
-        atomicAdd(&counters.hit_spawned, excess);
-        atomicAdd(&counters.dropped, excess);
+        add_hit_spawned(excess);
+        add_dropped(excess);
     }
     var slot = 0u;
     var local = 0u;
     var emitted = false;
     if i < request {
-        let n = atomicAdd(&counters.hit_spawned, 1u);
+        let n = add_hit_spawned(1u);
         slot = pop_dead();
         if slot != NO_SLOT {
             let ev = hit_events[i / per_event];

@@ -180,7 +180,9 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     if now.distance <= front || now.distance >= back + effect.thickness {
         return true;
     }
-    atomicAdd(&counters.hits, 1u);
+    if carries(atomicAdd(&counters.hits, 1u), 1u) {
+        atomicAdd(&counters.hits_hi, 1u); // the 64-bit total's high word
+    }
     let n = surface_normal(now.texel, x_old);
     // back onto the surface along its normal, a millimetre in front
     let onto = *x - n * (dot(*x - surface_point(now.texel), n) - 1e-3);

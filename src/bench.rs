@@ -165,14 +165,15 @@ impl SortBench {
 }
 
 /// The most pairs one sort handles on a device: the padded buffer must fit one storage
-/// binding and a global step's dispatch (len / 512 workgroups) the dispatch limit.
+/// binding (its dispatches go two-dimensional past the per-dimension limit), and the
+/// padded length a u32 (2^31).
 pub fn max_keys(limits: &wgpu::Limits) -> u64 {
     let by_bytes = limits
         .max_storage_buffer_binding_size
         .min(limits.max_buffer_size)
         / 8;
-    let by_dispatch = limits.max_compute_workgroups_per_dimension as u64 * 512;
-    let n = by_bytes.min(by_dispatch).min(1 << 31);
+    // dispatches past the per-dimension limit go two-dimensional: only the bytes bind
+    let n = by_bytes.clamp(1, 1 << 31);
     1 << (63 - n.leading_zeros())
 }
 

@@ -96,14 +96,10 @@ pub(crate) fn max_capacity(limits: &wgpu::Limits) -> (u64, &'static str, u64) {
     } else {
         ("max_buffer_size", buffer)
     };
-    let by_dispatch =
-        limits.max_compute_workgroups_per_dimension as u64 * crate::types::WORKGROUP as u64;
+    // the per-particle dispatches go two-dimensional past the per-dimension limit
+    // (`dispatch_size`): only the bytes bind
     let by_bytes = limit / PARTICLE_SIZE;
-    (
-        by_bytes.min(by_dispatch).min(u32::MAX as u64),
-        limit_name,
-        limit,
-    )
+    (by_bytes.min(u32::MAX as u64), limit_name, limit)
 }
 
 /// `requested` as a capacity `device` allows, else an error naming `field`, the value and

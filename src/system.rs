@@ -375,7 +375,7 @@ impl ParticleSystem {
 
     /// Totals from the GPU's counters and the CPU's spawn accounting.
     fn stats(&self, c: &crate::types::Counters) -> Stats {
-        let emitted = c.emitted as u64;
+        let emitted = c.emitted_total();
         Stats {
             capacity: self.pool.capacity,
             alive: c.alive,
@@ -383,12 +383,12 @@ impl ParticleSystem {
             visible: c.visible + c.splatted,
             splatted: c.splatted,
             emitted_total: emitted,
-            dropped_total: c.dropped as u64 + self.dropped_on_cpu,
+            dropped_total: c.dropped_total() + self.dropped_on_cpu,
             killed_total: emitted.saturating_sub(c.alive as u64),
             // the CPU's schedule (but what no recorded frame has taken yet) plus the spawns
             // the GPU's events asked for
             requested_total: self.clock.requested_total - self.unrecorded_spawns()
-                + c.hit_spawned as u64,
+                + c.hit_spawned_total(),
         }
     }
 

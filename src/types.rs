@@ -50,7 +50,8 @@ pub(crate) const ACCUM_CHANNELS: u32 = 8;
 /// Pairs a sorted list must hold for `capacity` entries: a power of two, at least
 /// [`MIN_LEN`].
 pub(crate) fn sort_len(capacity: u32) -> u32 {
-    capacity.max(1).next_power_of_two().max(MIN_LEN)
+    // at most 2^31: the largest power of two of a u32 (callers check their limits first)
+    capacity.clamp(1, 1 << 31).next_power_of_two().max(MIN_LEN)
 }
 
 /// The GPU's enum codes, each named once here and as a WGSL constant of the same name
@@ -129,7 +130,7 @@ impl Particle {
     pub const SETTLED: u32 = 1;
 }
 
-/// The pool's atomic counters (48 bytes), as [`crate::PoolSnapshot`] reads them back.
+/// The pool's atomic counters (64 bytes), as [`crate::PoolSnapshot`] reads them back.
 /// Killed particles are `emitted - alive`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
@@ -140,22 +141,56 @@ pub struct Counters {
     pub alive: u32,
     /// Scratch count of the next alive list (zero between frames).
     pub next_alive: u32,
-    /// Particles emitted since creation (wraps at 2^32).
+    /// Particles emitted since creation: the low 32 bits ([`Counters::emitted_total`]).
     pub emitted: u32,
-    /// Spawn requests that found the dead list empty.
+    /// Spawn requests that found the dead list empty: the low 32 bits.
     pub dropped: u32,
     /// Entries of the visible list written by cull this frame.
     pub visible: u32,
-    /// Depth-collision hits since creation.
+    /// Depth-collision hits since creation: the low 32 bits.
     pub hits: u32,
     /// Hit events written this frame (more than the event buffer holds are counted only).
     pub events: u32,
-    /// Particles spawned by hit events since creation.
+    /// Particles spawned by hit events since creation: the low 32 bits.
     pub hit_spawned: u32,
     /// Entries of the splat list written by cull this frame (drawn by compute).
     pub splatted: u32,
+    /// The high 32 bits of `emitted`.
+    pub emitted_hi: u32,
+    /// The high 32 bits of `dropped`.
+    pub dropped_hi: u32,
+    /// The high 32 bits of `hits`.
+    pub hits_hi: u32,
+    /// The high 32 bits of `hit_spawned`.
+    pub hit_spawned_hi: u32,
     /// Padding to 16 bytes.
     pub _pad: [u32; 2],
+}
+
+impl Counters {
+    /// Particles emitted since creation.
+    pub fn emitted_total(&self) -> u64 {
+        wide(self.emitted_hi, self.emitted)
+    }
+
+    /// Spawn requests the GPU dropped since creation.
+    pub fn dropped_total(&self) -> u64 {
+        wide(self.dropped_hi, self.dropped)
+    }
+
+    /// Depth-collision hits since creation.
+    pub fn hits_total(&self) -> u64 {
+        wide(self.hits_hi, self.hits)
+    }
+
+    /// Particles hit events asked for since creation.
+    pub fn hit_spawned_total(&self) -> u64 {
+        wide(self.hit_spawned_hi, self.hit_spawned)
+    }
+}
+
+fn wide(hi: u32, lo: u32) -> u64 {
+    (hi as u64) << 32 | lo as u64
 }
 
 /// A depth-collision hit (`HitEvent` in common.wgsl; 32 bytes): the hook for passes that
@@ -552,7 +587,9 @@ mod tests {
             emitter => "emitter", flags => "flags", settled_at => "settled_at"]);
         check_pod!(l, Counters, [dead => "dead", alive => "alive", next_alive => "next_alive",
             emitted => "emitted", dropped => "dropped", visible => "visible", hits => "hits",
-            events => "events", hit_spawned => "hit_spawned", splatted => "splatted"]);
+            events => "events", hit_spawned => "hit_spawned", splatted => "splatted",
+            emitted_hi => "emitted_hi", dropped_hi => "dropped_hi", hits_hi => "hits_hi",
+            hit_spawned_hi => "hit_spawned_hi"]);
         check_pod!(l, HitEvent, [pos => "pos", particle => "particle", normal => "normal",
             speed => "speed"]);
         check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x",

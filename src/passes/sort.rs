@@ -98,16 +98,17 @@ impl SortPlan {
     pub fn bitonic(device: &wgpu::Device, capacity: u32) -> Self {
         let len = sort_len(capacity);
         let mut steps = vec![step(1 << MAX_SORT_STEPS, 0, 0, MAX_SORT_STEPS)];
-        let mut k = 2 << MAX_SORT_STEPS;
-        while k <= len {
+        // stages k = 2^stage up to len (a power of two): bounded by its exponent, never by
+        // doubling k (which wraps to 0 past 2^31)
+        for stage in MAX_SORT_STEPS + 1..=len.trailing_zeros() {
+            let k = 1u32 << stage;
             // steps j = k/2 .. 1 (log2 k of them), MAX_SORT_STEPS at a time from the top
-            let mut left = k.trailing_zeros();
+            let mut left = stage;
             while left > 0 {
                 let r = left.min(MAX_SORT_STEPS);
                 steps.push(step(k, 1 << (left - 1), 1, r));
                 left -= r;
             }
-            k *= 2;
         }
         Self::new(device, steps, len, true)
     }
@@ -117,14 +118,10 @@ impl SortPlan {
     pub fn naive(device: &wgpu::Device, capacity: u32) -> Self {
         let len = sort_len(capacity);
         let mut steps = vec![];
-        let mut k = 2;
-        while k <= len {
-            let mut j = k / 2;
-            while j >= 1 {
-                steps.push(step(k, j, 1, 1));
-                j /= 2;
+        for stage in 1..=len.trailing_zeros() {
+            for j in (0..stage).rev() {
+                steps.push(step(1 << stage, 1 << j, 1, 1));
             }
-            k *= 2;
         }
         Self::new(device, steps, len, false)
     }

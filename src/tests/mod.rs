@@ -7,6 +7,7 @@ mod dispatch;
 mod nbody;
 mod pipelines;
 mod pool;
+mod totals;
 
 use crate::effect::{EffectDesc, EmitterDesc, Forces, Range, Shape};
 use crate::gpu::GpuContext;
