@@ -48,6 +48,21 @@ pub enum Error {
         detail: String,
     },
 
+    /// Adapters exist, but none has what flurry needs (a GL fallback without compute
+    /// storage textures, say).
+    #[error("no adapter has what flurry needs: {lacking}; {INSTALL_HINT}")]
+    NoSuitableAdapter {
+        /// Each adapter and what it lacks.
+        lacking: String,
+    },
+
+    /// A host's device whose limits are below what flurry's passes need.
+    #[error("the device's limits are too low for flurry: {short}")]
+    DeviceLimits {
+        /// Each short limit, what the device has and what is needed.
+        short: String,
+    },
+
     /// `FLURRY_ADAPTER` names no adapter present.
     #[error("FLURRY_ADAPTER={wanted} matches none of the adapters present: {available}")]
     AdapterNotFound {

@@ -136,6 +136,21 @@ fn pick_adapter(
             .unwrap_or_default();
         return Err(Error::NoAdapter { detail: backend });
     }
+    // adapters without what flurry needs are skipped (wgpu falls back to GL where Vulkan
+    // is missing, and GL cannot write the storage textures the passes write)
+    let (usable, unusable): (Vec<_>, Vec<_>) = adapters
+        .iter()
+        .map(|a| (a, crate::adapter::missing(a)))
+        .partition(|(_, missing)| missing.is_empty());
+    if usable.is_empty() {
+        let lacking = unusable
+            .iter()
+            .map(|(a, missing)| format!("{} lacks {}", describe(&a.get_info()), missing.join(", ")))
+            .collect::<Vec<_>>()
+            .join("; ");
+        return Err(Error::NoSuitableAdapter { lacking });
+    }
+    let adapters: Vec<wgpu::Adapter> = usable.into_iter().map(|(a, _)| a.clone()).collect();
     let mut candidates: Vec<wgpu::Adapter> = adapters
         .iter()
         .filter(|a| wanted.is_none_or(|w| matches(&a.get_info(), w)))

@@ -65,6 +65,7 @@
 pub use glam;
 pub use wgpu;
 
+mod adapter;
 pub mod bench;
 mod camera;
 #[cfg(test)]

@@ -440,3 +440,22 @@ fn output_files_are_checked_before_the_run() {
         &["--dump", "directory"],
     );
 }
+
+#[test]
+fn a_machine_without_a_vulkan_driver_gets_the_install_hint_not_a_panic() {
+    // without Vulkan, wgpu falls back to GL (llvmpipe's, where Mesa's GL is installed),
+    // which cannot write the storage textures flurry's passes write: it is skipped and the
+    // error says what it lacks and how to get a driver that has it
+    for (key, value) in [("VK_ICD_FILENAMES", "/nonexistent"), ("WGPU_BACKEND", "gl")] {
+        let o = Command::new(env!("CARGO_BIN_EXE_flurry"))
+            .args(["stats", "fireworks"])
+            .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+            .env(key, value)
+            .output()
+            .expect("run flurry");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{key}={value}: {err}");
+        assert!(err.contains("mesa-vulkan-drivers"), "{key}={value}: {err}");
+        assert!(!err.contains("panicked"), "{key}={value}: {err}");
+    }
+}

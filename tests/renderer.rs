@@ -631,3 +631,22 @@ fn bad_host_input_is_an_error_not_a_panic() {
     gpu.queue.submit([encoder.finish()]);
     gpu.wait().unwrap();
 }
+
+#[test]
+fn a_device_with_too_low_limits_is_refused_naming_them() {
+    // a host that asked its adapter for WebGL2's limits: no storage buffers at all
+    let gpu = common::gpu();
+    let desc = wgpu::DeviceDescriptor {
+        required_limits: wgpu::Limits::downlevel_webgl2_defaults(),
+        ..Default::default()
+    };
+    let (device, _queue) = pollster::block_on(gpu.adapter.request_device(&desc)).unwrap();
+    let err = ParticleRenderer::new(&device, HeadlessTarget::TARGETS, Settings::default())
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("max_storage_buffers_per_shader_stage: has 0, needs 8"),
+        "{err}"
+    );
+}

@@ -171,9 +171,16 @@ fn uniform_buffer<T: encase::ShaderType>(device: &wgpu::Device, label: &str) -> 
 
 impl ParticleRenderer {
     /// A renderer drawing into targets of `targets`' formats. Compiles nothing yet: each
-    /// pipeline is built the first time a frame or an effect needs it. Refuses a colour
-    /// format particles cannot be blended into and a depth format without a depth aspect.
+    /// pipeline is built the first time a frame or an effect needs it. Refuses a device
+    /// whose limits are below what the passes need (naming each), a colour format particles
+    /// cannot be blended into and a depth format without a depth aspect.
     pub fn new(device: &wgpu::Device, targets: Targets, settings: Settings) -> Result<Self> {
+        let short = crate::adapter::short_limits(&device.limits());
+        if !short.is_empty() {
+            return Err(crate::error::Error::DeviceLimits {
+                short: short.join(", "),
+            });
+        }
         targets.check(device)?;
         Ok(ParticleRenderer {
             pipelines: Pipelines::new(device, targets),

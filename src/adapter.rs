@@ -1,0 +1,99 @@
+//! What flurry needs of an adapter or a device: compute shaders and indirect dispatches,
+//! storage buffers read by vertex shaders, a depth attachment read-only while it is
+//! sampled, storage textures of the formats its passes write, and enough bindings per
+//! stage. [`crate::GpuContext`] skips adapters that lack any of it (a GL fallback among
+//! them); [`crate::ParticleRenderer::new`] refuses a host's device whose limits are short.
+
+use crate::passes::downsample::LOW_DEPTH_FORMAT;
+use crate::passes::draw::PARTICLE_FORMAT;
+
+/// Capabilities beyond WebGPU's downlevel baseline that the passes use.
+const DOWNLEVEL: wgpu::DownlevelFlags = wgpu::DownlevelFlags::COMPUTE_SHADERS
+    .union(wgpu::DownlevelFlags::INDIRECT_EXECUTION)
+    .union(wgpu::DownlevelFlags::VERTEX_STORAGE)
+    .union(wgpu::DownlevelFlags::READ_ONLY_DEPTH_STENCIL);
+
+/// Formats written as storage textures: the downsampled depth and the splat's resolve.
+const STORAGE_WRITES: [wgpu::TextureFormat; 2] = [LOW_DEPTH_FORMAT, PARTICLE_FORMAT];
+
+/// The least of each limit the passes need: (name, what the device has, needed).
+fn limits(l: &wgpu::Limits) -> [(&'static str, u64, u64); 6] {
+    [
+        // simulate binds eight storage buffers
+        (
+            "max_storage_buffers_per_shader_stage",
+            l.max_storage_buffers_per_shader_stage.into(),
+            8,
+        ),
+        (
+            "max_storage_textures_per_shader_stage",
+            l.max_storage_textures_per_shader_stage.into(),
+            1,
+        ),
+        ("max_bind_groups", l.max_bind_groups.into(), 2),
+        (
+            "max_compute_workgroup_size_x",
+            l.max_compute_workgroup_size_x.into(),
+            64,
+        ),
+        (
+            "max_compute_invocations_per_workgroup",
+            l.max_compute_invocations_per_workgroup.into(),
+            64,
+        ),
+        (
+            "max_compute_workgroups_per_dimension",
+            l.max_compute_workgroups_per_dimension.into(),
+            65_535,
+        ),
+    ]
+}
+
+/// The limits of `l` that fall short, each as "name: has N, needs M".
+pub(crate) fn short_limits(l: &wgpu::Limits) -> Vec<String> {
+    limits(l)
+        .into_iter()
+        .filter(|&(_, has, needs)| has < needs)
+        .map(|(name, has, needs)| format!("{name}: has {has}, needs {needs}"))
+        .collect()
+}
+
+/// What `adapter` lacks of what flurry needs (empty: nothing).
+pub(crate) fn missing(adapter: &wgpu::Adapter) -> Vec<String> {
+    let mut missing = Vec::new();
+    let flags = adapter.get_downlevel_capabilities().flags;
+    if !flags.contains(DOWNLEVEL) {
+        missing.push(format!("{:?}", DOWNLEVEL.difference(flags)));
+    }
+    for format in STORAGE_WRITES {
+        let features = adapter.get_texture_format_features(format);
+        let storage = features
+            .allowed_usages
+            .contains(wgpu::TextureUsages::STORAGE_BINDING)
+            && features
+                .flags
+                .contains(wgpu::TextureFormatFeatureFlags::STORAGE_WRITE_ONLY);
+        if !storage {
+            missing.push(format!("write-only {format:?} storage textures"));
+        }
+    }
+    missing.extend(short_limits(&adapter.limits()));
+    missing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn webgpu_default_limits_are_enough_and_downlevel_ones_are_named() {
+        assert!(short_limits(&wgpu::Limits::default()).is_empty());
+        let short = short_limits(&wgpu::Limits::downlevel_webgl2_defaults());
+        assert!(
+            short
+                .iter()
+                .any(|s| s.starts_with("max_storage_buffers_per_shader_stage: has 0")),
+            "{short:?}"
+        );
+    }
+}
