@@ -178,21 +178,28 @@ impl ParticleSystem {
     }
 
     /// Move or re-aim emitter `index` (its shape, velocity, rate), e.g. a gun that follows
-    /// the camera; takes effect at the next update. False when there is no such emitter.
+    /// the camera; takes effect at the next update. The effect so changed is validated as
+    /// a whole: an emitter that does not exist or a value out of range is an error and
+    /// changes nothing.
     pub fn set_emitter(
         &mut self,
         index: usize,
         shape: Shape,
         velocity: Velocity,
         rate: f32,
-    ) -> bool {
-        let Some(e) = self.desc.emitters.get_mut(index) else {
-            return false;
+    ) -> Result<()> {
+        let count = self.desc.emitters.len();
+        let mut desc = self.desc.clone();
+        let Some(e) = desc.emitters.get_mut(index) else {
+            let allowed = format!("0..{count} (the effect's emitters)");
+            return Err(Invalid::new("index", index, allowed).into());
         };
         e.shape = shape;
         e.velocity = velocity;
-        e.rate = if rate.is_finite() { rate.max(0.0) } else { 0.0 };
-        true
+        e.rate = rate;
+        desc.validate()?;
+        self.desc = desc;
+        Ok(())
     }
 
     pub fn capacity(&self) -> u32 {

@@ -76,7 +76,13 @@ fn bad_sizes_and_demos_are_refused() {
     refused(
         &["stats", "snow", "--dt", "NaN"],
         2,
-        &["--dt", "NaN", "0 < dt <= 1"],
+        &["--dt", "NaN", "1e-6..=1"],
+    );
+    // a step an f32 clock cannot hold (1e-50 is 0 as an f32)
+    refused(
+        &["stats", "snow", "--dt", "1e-50"],
+        2,
+        &["--dt", "1e-50", "1e-6..=1"],
     );
     for r in ["-1", "17", "NaN"] {
         refused(
@@ -130,6 +136,24 @@ fn bad_effect_files_are_refused_naming_the_field() {
         refused(&["check", p], 1, &[needle]);
         refused(&["stats", "--effect", p, "--frames", "1"], 2, &[needle]);
     }
+}
+
+#[test]
+fn effect_files_that_are_not_text_are_bad_files_and_a_byte_order_mark_is_read() {
+    // not UTF-8: a bad effect file (exit 1), not an unreadable one (exit 2)
+    let binary = tmp("binary.ron");
+    std::fs::write(&binary, [0x28, 0xff, 0xfe, 0x29]).unwrap();
+    refused(
+        &["check", binary.to_str().unwrap()],
+        1,
+        &["not UTF-8", "offset 1"],
+    );
+    // a UTF-8 byte-order mark before the effect is skipped
+    let bom = tmp("bom.ron");
+    let src = include_str!("../effects/fountain.ron");
+    std::fs::write(&bom, format!("\u{feff}{src}")).unwrap();
+    let o = flurry(&["check", bom.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]

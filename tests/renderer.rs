@@ -316,11 +316,30 @@ fn an_emitter_can_be_moved_and_re_aimed() {
         mean: [0.0, 0.0, -100.0],
         variance: [0.0; 3],
     };
-    assert!(
-        !renderer.set_emitter(id, 1, muzzle, velocity, 600.0),
-        "no emitter 1"
+    let err = renderer
+        .set_emitter(id, 1, muzzle, velocity, 600.0)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("index = 1") && err.contains("0..1"), "{err}");
+    // values out of range are refused like a new effect's, and change nothing
+    let nan = Shape::Point([f32::NAN, 0.0, 0.0]);
+    let err = renderer
+        .set_emitter(id, 0, nan, velocity, 600.0)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("emitters[0].shape.Point[0]"), "{err}");
+    let err = renderer
+        .set_emitter(id, 0, muzzle, velocity, -1.0)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("emitters[0].rate = -1"), "{err}");
+    assert_eq!(
+        renderer.effect(id).unwrap().emitters[0].rate,
+        idle.emitters[0].rate
     );
-    assert!(renderer.set_emitter(id, 0, muzzle, velocity, 600.0));
+    renderer
+        .set_emitter(id, 0, muzzle, velocity, 600.0)
+        .unwrap();
     let target = HeadlessTarget::new(&gpu.device, 32, 32);
     let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 1.0);
     host_frame(&gpu, &mut renderer, &target, &camera, 0.1);

@@ -355,7 +355,7 @@ impl State {
                 0.0
             };
             if let Some(id) = self.effect_id {
-                self.renderer.set_emitter(id, 0, shape, velocity, rate);
+                self.renderer.set_emitter(id, 0, shape, velocity, rate)?;
             }
         }
         let size = (self.config.width, self.config.height);

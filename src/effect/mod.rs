@@ -59,14 +59,24 @@ impl EffectDesc {
 
     /// Read, parse and validate a RON file.
     pub fn from_file(path: &Path) -> Result<Self> {
-        let src = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
             path: path.to_path_buf(),
             source,
+        })?;
+        // a file that is not text is a bad effect file, not a failure to read one
+        let src = String::from_utf8(bytes).map_err(|e| Error::EffectSyntax {
+            path: Some(path.to_path_buf()),
+            message: format!(
+                "not UTF-8 text: invalid byte at offset {}",
+                e.utf8_error().valid_up_to()
+            ),
         })?;
         Self::parse(&src, Some(path))
     }
 
     fn parse(src: &str, path: Option<&Path>) -> Result<Self> {
+        // editors on some systems start UTF-8 files with a byte-order mark
+        let src = src.strip_prefix('\u{feff}').unwrap_or(src);
         let desc: EffectDesc = ron::from_str(src).map_err(|e| Error::EffectSyntax {
             path: path.map(Path::to_path_buf),
             message: e.to_string(),
@@ -184,6 +194,53 @@ mod tests {
         ] {
             assert!(fields.contains(&field), "{field} not in {fields:?}");
         }
+    }
+
+    #[test]
+    fn rejects_zero_normals_and_values_past_what_f32_frames_survive() {
+        let mut d = sample();
+        d.emitters[0].shape = Shape::Galaxy {
+            body: 0,
+            scale_length: 1.0,
+            max_radius: 5.0,
+            thickness: 0.1,
+            normal: [0.0; 3],
+        };
+        d.emitters[0].velocity = Velocity::Orbit {
+            body: 0,
+            normal: [0.0; 3],
+            dispersion: 0.0,
+        };
+        d.bodies = Some(Bodies {
+            g: 1.0,
+            bodies: vec![BodyDesc {
+                pos: [0.0; 3],
+                vel: [0.0; 3],
+                mass: 1.0,
+                softening: 0.1,
+            }],
+        });
+        d.emitters[1].shape = Shape::Point([3e38, 0.0, 0.0]);
+        d.emitters[1].velocity = Velocity::Linear {
+            mean: [0.0, -3e38, 0.0],
+            variance: [0.0, 0.0, 3e38],
+        };
+        let problems = d.problems();
+        let fields: Vec<_> = problems.iter().map(|p| p.field.as_str()).collect();
+        for field in [
+            "emitters[0].shape.Galaxy.normal",
+            "emitters[0].velocity.Orbit.normal",
+            "emitters[1].shape.Point[0]",
+            "emitters[1].velocity.Linear.mean[1]",
+            "emitters[1].velocity.Linear.variance[2]",
+        ] {
+            assert!(fields.contains(&field), "{field} not in {fields:?}");
+        }
+        let point = problems
+            .iter()
+            .find(|p| p.field == "emitters[1].shape.Point[0]")
+            .unwrap();
+        assert!(point.allowed.contains("1e9"), "{point}");
     }
 
     #[test]

@@ -106,7 +106,7 @@ fn shape(v: &mut Checker, at: &dyn Fn(&str) -> String, shape: Shape, bodies: u32
                 1e6,
                 "0..=1e6 metres",
             );
-            v.vec(&at("shape.Galaxy.normal"), normal);
+            v.direction(&at("shape.Galaxy.normal"), normal);
         }
     }
 }
@@ -124,7 +124,7 @@ fn velocity(v: &mut Checker, at: &dyn Fn(&str) -> String, velocity: Velocity, bo
             dispersion,
         } => {
             v.body_index(&at("velocity.Orbit.body"), body, bodies);
-            v.vec(&at("velocity.Orbit.normal"), normal);
+            v.direction(&at("velocity.Orbit.normal"), normal);
             v.range(
                 &at("velocity.Orbit.dispersion"),
                 dispersion,
@@ -324,6 +324,10 @@ fn triggers(v: &mut Checker, desc: &EffectDesc) {
     }
 }
 
+/// The largest magnitude of a position (metres), velocity (m/s), force or angle an effect
+/// may give: far beyond any scene, far below where f32 arithmetic overflows.
+const MAGNITUDE: f32 = 1e9;
+
 /// Collects [`Invalid`] entries.
 #[derive(Default)]
 struct Checker(Vec<Invalid>);
@@ -339,9 +343,11 @@ impl Checker {
         }
     }
 
+    /// A position, velocity, force or angle: finite and within ±[`MAGNITUDE`] (beyond it
+    /// a frame's arithmetic overflows f32 or loses every centimetre).
     fn finite(&mut self, field: &str, x: f32) {
-        if !x.is_finite() {
-            self.fail(field, x, "a finite number");
+        if !(x.is_finite() && x.abs() <= MAGNITUDE) {
+            self.fail(field, x, "a finite number within ±1e9");
         }
     }
 
@@ -360,7 +366,7 @@ impl Checker {
     }
 
     fn variance(&mut self, field: &str, x: f32) {
-        self.range(field, x, 0.0, f32::MAX, "a finite number >= 0");
+        self.range(field, x, 0.0, MAGNITUDE, "0..=1e9");
     }
 
     fn nonneg_vec(&mut self, field: &str, v: [f32; 3]) {

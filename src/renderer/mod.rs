@@ -291,8 +291,9 @@ impl ParticleRenderer {
     }
 
     /// Move or re-aim emitter `index` of effect `id` (its shape, velocity and rate, e.g. a
-    /// gun that follows the camera) from the next update on; a rate that is negative or not
-    /// finite stops it. False when there is no such effect or emitter.
+    /// gun that follows the camera) from the next update on; a rate of 0 stops it. The
+    /// effect so changed is validated like a new one: an unknown effect or emitter, or a
+    /// value out of range, is an error naming it, and changes nothing.
     pub fn set_emitter(
         &mut self,
         id: EffectId,
@@ -300,9 +301,14 @@ impl ParticleRenderer {
         shape: Shape,
         velocity: Velocity,
         rate: f32,
-    ) -> bool {
-        let entry = self.entries.iter_mut().find(|e| e.id == id);
-        entry.is_some_and(|e| e.system.set_emitter(index, shape, velocity, rate))
+    ) -> Result<()> {
+        match self.entries.iter_mut().find(|e| e.id == id) {
+            Some(e) => e.system.set_emitter(index, shape, velocity, rate),
+            None => {
+                let allowed = "an effect of this renderer";
+                Err(Invalid::new("id", format!("{id:?}"), allowed).into())
+            }
+        }
     }
 
     /// Read effect `id`'s pool back: its particles, lists, counters and totals. Blocks

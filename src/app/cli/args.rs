@@ -38,7 +38,7 @@ pub struct Common {
     /// Random seed; the same seed reproduces a run.
     #[arg(long, default_value_t = 1)]
     pub seed: u32,
-    /// Fixed time step in seconds (0 < dt <= 1); without it the clock is real time.
+    /// Fixed time step in seconds (1e-6..=1); without it the clock is real time.
     #[arg(long, allow_hyphen_values = true)]
     pub dt: Option<f64>,
     /// The host scene: empty, a ground plane at y = 0, or terrain (hills and pillars);

@@ -52,8 +52,10 @@ pub fn setup(
 ) -> Result<(GpuContext, u32, Option<f32>), AppError> {
     let dt = match common.dt {
         None => None,
-        Some(dt) if dt.is_finite() && dt > 0.0 && dt <= 1.0 => Some(dt as f32),
-        Some(dt) => return Err(Invalid::new("--dt", dt, "0 < dt <= 1 seconds").into()),
+        // at least a microsecond: smaller steps round to nothing against the clock (1e-50
+        // is 0 as an f32)
+        Some(dt) if dt.is_finite() && (1e-6..=1.0).contains(&dt) => Some(dt as f32),
+        Some(dt) => return Err(Invalid::new("--dt", format!("{dt:?}"), "1e-6..=1 seconds").into()),
     };
     let gpu = GpuContext::new_headless()?;
     let requested = common.particles.unwrap_or(default_particles as i64);
