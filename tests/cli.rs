@@ -443,8 +443,11 @@ fn profile_effects_refuses_bad_counts_and_flags_of_other_targets() {
 
 #[test]
 fn output_files_are_checked_before_the_run() {
-    let dir = tmp("a-directory");
+    // directories named like the files the flags write
+    let dir = tmp("a-directory.png");
     std::fs::create_dir_all(&dir).unwrap();
+    let json_dir = tmp("a-directory.json");
+    std::fs::create_dir_all(&json_dir).unwrap();
     refused(
         &[
             "demo",
@@ -459,10 +462,53 @@ fn output_files_are_checked_before_the_run() {
         &["--out", "a file that can be written"],
     );
     refused(
-        &["stats", "snow", "--dump", dir.to_str().unwrap()],
+        &["stats", "snow", "--dump", json_dir.to_str().unwrap()],
         2,
         &["--dump", "directory"],
     );
+    refused(
+        &["stats", "snow", "--dump", dir.to_str().unwrap()],
+        2,
+        &["--dump", "a path ending in .json"],
+    );
+    // a name of another format is refused before anything is written over it
+    let jpg = tmp("old.jpg");
+    std::fs::write(&jpg, b"an old picture").unwrap();
+    let noext = tmp("no-extension");
+    for out in [&jpg, &noext] {
+        refused(
+            &[
+                "demo",
+                "snow",
+                "--headless",
+                "--frames",
+                "1",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            2,
+            &["--out", "a path ending in .png"],
+        );
+    }
+    assert_eq!(std::fs::read(&jpg).unwrap(), b"an old picture");
+    assert!(!noext.exists());
+}
+
+#[test]
+fn a_failed_write_to_standard_output_is_an_error_but_a_closed_pipe_is_not() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_flurry"))
+        .args(["stats", "snow", "--particles", "1024", "--frames", "2"])
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .stdout(full)
+        .output()
+        .expect("run flurry");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("writing to standard output"), "{err}");
 }
 
 #[test]

@@ -21,14 +21,25 @@ use cli::args::{Cli, Command};
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { file } => return cli::check(&file),
+        Command::Check { file } => {
+            let code = cli::check(&file);
+            if let Some(e) = cli::stdout_error() {
+                eprintln!("error: writing to standard output: {e}");
+                return ExitCode::from(2);
+            }
+            return code;
+        }
         Command::Demo(a) => cli::demo::run(a),
         Command::Stats(a) => cli::stats::run(a),
         Command::Profile(a) => cli::profile::run(a),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+    match (result, cli::stdout_error()) {
+        (Ok(()), None) => ExitCode::SUCCESS,
+        (Ok(()), Some(e)) => {
+            eprintln!("error: writing to standard output: {e}");
+            ExitCode::from(2)
+        }
+        (Err(e), _) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }

@@ -63,7 +63,7 @@ fn headless(
     let out = a
         .out
         .unwrap_or_else(|| PathBuf::from(format!("flurry-{}.png", a.demo.name())));
-    super::check_writable("--out", Some(&out))?;
+    super::check_writable("--out", Some(&out), "png")?;
     let start = Instant::now();
     let mut progress = Progress::new(a.demo.name(), a.frames);
     for done in 0..a.frames {

@@ -5,8 +5,32 @@
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        $crate::cli::note_stdout(writeln!(std::io::stdout(), $($arg)*));
     }};
+}
+
+/// The first failure to write standard output, but a closed pipe (a reader such as `head`
+/// may close it at will): the program reports it and exits non-zero once its work is done.
+static STDOUT_ERROR: std::sync::Mutex<Option<std::io::Error>> = std::sync::Mutex::new(None);
+
+/// Keep a failed write to standard output for [`stdout_error`] (a closed pipe is no error).
+pub fn note_stdout(written: std::io::Result<()>) {
+    if let Err(e) = written {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            let mut first = STDOUT_ERROR.lock().unwrap_or_else(|p| p.into_inner());
+            first.get_or_insert(e);
+        }
+    }
+}
+
+/// Standard output flushed: the first write that failed, if any (a full disk, /dev/full).
+pub fn stdout_error() -> Option<std::io::Error> {
+    use std::io::Write as _;
+    note_stdout(std::io::stdout().flush());
+    STDOUT_ERROR
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
 }
 
 pub mod args;
@@ -83,11 +107,23 @@ pub fn write_json(
 }
 
 /// Refuse an output `path` given by `flag` that cannot be written, before a long run
-/// starts: its directory is made if missing, and a file beside it must be creatable.
-pub fn check_writable(flag: &str, path: Option<&std::path::Path>) -> Result<(), AppError> {
+/// starts: its name must end in `.extension` (what is written there), its directory is
+/// made if missing, and a file beside it must be creatable.
+pub fn check_writable(
+    flag: &str,
+    path: Option<&std::path::Path>,
+    extension: &str,
+) -> Result<(), AppError> {
     let Some(path) = path else {
         return Ok(());
     };
+    let named = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension));
+    if !named {
+        let allowed = format!("a path ending in .{extension} (the file is written as {extension})");
+        return Err(Invalid::new(flag, path.display(), allowed).into());
+    }
     let refuse = |why: String| -> AppError {
         Invalid::new(
             flag,

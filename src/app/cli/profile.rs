@@ -13,8 +13,8 @@ use crate::host::AppError;
 use crate::progress::Progress;
 
 pub fn run(a: ProfileArgs) -> Result<(), AppError> {
-    check_writable("--json", a.json.as_deref())?;
-    check_writable("--trace", a.trace.as_deref())?;
+    check_writable("--json", a.json.as_deref(), "json")?;
+    check_writable("--trace", a.trace.as_deref(), "json")?;
     super::profile_effects::refuse_effects_flag(&a)?;
     match a.target.demo() {
         Some(demo) => {

@@ -12,7 +12,7 @@ use crate::host::{AppError, Scene, Stage};
 use crate::progress::Progress;
 
 pub fn run(a: StatsArgs) -> Result<(), AppError> {
-    check_writable("--dump", a.dump.as_deref())?;
+    check_writable("--dump", a.dump.as_deref(), "json")?;
     let file_desc = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
     let demo = a.demo.map(|d| a.common.mode.apply(d)).transpose()?;
     let default_particles = demo.map_or(16_384, Demo::default_particles);
