@@ -529,3 +529,55 @@ fn a_machine_without_a_vulkan_driver_gets_the_install_hint_not_a_panic() {
         assert!(!err.contains("panicked"), "{key}={value}: {err}");
     }
 }
+
+#[test]
+fn flags_that_do_not_apply_are_refused_not_ignored() {
+    let fountain = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron");
+    refused(
+        &[
+            "profile",
+            "sort",
+            "--keys",
+            "1000",
+            "--particles",
+            "-5",
+            "--size",
+            "0x0",
+        ],
+        2,
+        &["--particles", "not with `flurry profile sort`"],
+    );
+    refused(
+        &["profile", "sort", "--keys", "1000", "--scale", "7"],
+        2,
+        &["--scale = 7", "not with `flurry profile sort`"],
+    );
+    refused(
+        &["profile", "snow", "--keys", "1000"],
+        2,
+        &["--keys = 1000", "not with `flurry profile snow`"],
+    );
+    refused(
+        &[
+            "demo",
+            "galaxy",
+            "--effect",
+            fountain,
+            "--bodies",
+            "3",
+            "--headless",
+        ],
+        2,
+        &["--bodies = 3", "not with an effect file"],
+    );
+    refused(
+        &["stats", "--effect", fountain, "--mode", "nbody"],
+        2,
+        &["--mode = nbody", "not with an effect file"],
+    );
+    refused(
+        &["stats", "snow", "--bodies", "2"],
+        2,
+        &["--bodies = 2", "not with the snow demo"],
+    );
+}

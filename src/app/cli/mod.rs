@@ -33,6 +33,7 @@ pub fn stdout_error() -> Option<std::io::Error> {
         .take()
 }
 
+pub mod applies;
 pub mod args;
 pub mod demo;
 pub mod profile;

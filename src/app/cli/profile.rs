@@ -15,7 +15,6 @@ use crate::progress::Progress;
 pub fn run(a: ProfileArgs) -> Result<(), AppError> {
     check_writable("--json", a.json.as_deref(), "json")?;
     check_writable("--trace", a.trace.as_deref(), "json")?;
-    super::profile_effects::refuse_effects_flag(&a)?;
     match a.target.demo() {
         Some(demo) => {
             let demo = a.common.mode.apply(demo)?;

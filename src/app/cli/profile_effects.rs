@@ -8,7 +8,7 @@ use serde_json::json;
 use flurry::effect::*;
 use flurry::{glam, Camera, Invalid, ParticleRenderer};
 
-use super::args::{ProfileArgs, ProfileTarget};
+use super::args::ProfileArgs;
 use super::setup;
 use crate::host::scene::check_size;
 use crate::host::timing::median;
@@ -19,16 +19,6 @@ use crate::progress::Progress;
 const MAX_EFFECTS: i64 = 4096;
 /// Particles per effect when `--particles` is not given.
 const DEFAULT_PARTICLES: u32 = 1024;
-
-/// `--effects` belongs to `profile effects` only.
-pub fn refuse_effects_flag(a: &ProfileArgs) -> Result<(), AppError> {
-    match a.effects {
-        Some(n) if a.target != ProfileTarget::Effects => {
-            Err(Invalid::new("--effects", n, "with `flurry profile effects` only").into())
-        }
-        _ => Ok(()),
-    }
-}
 
 /// A small alpha-blended puff of `capacity` particles at `at`: the pool stays about full
 /// (rate × mean lifetime = capacity), so every effect has work every frame.
