@@ -581,3 +581,31 @@ fn flags_that_do_not_apply_are_refused_not_ignored() {
         &["--bodies = 2", "not with the snow demo"],
     );
 }
+
+#[test]
+fn messages_name_the_flag_or_field_and_the_range() {
+    // large counts in exponent form are read, then checked against the adapter
+    refused(
+        &["stats", "snow", "--particles", "1e9"],
+        2,
+        &["--particles 1000000000", "allowed 1..="],
+    );
+    refused(
+        &["stats", "snow", "--particles", "abc"],
+        2,
+        &["--particles", "not a whole number of particles", "65536"],
+    );
+    refused(
+        &["stats", "snow", "--frames", "-1"],
+        2,
+        &["--frames", "1..=1000000"],
+    );
+    refused(&["stats"], 2, &["snow", "--effect FILE.ron"]);
+    let huge = tmp("huge-count.ron");
+    std::fs::write(&huge, "(emitters: [(bursts: [(time: 0.0, count: 1e30)])])").unwrap();
+    refused(
+        &["check", huge.to_str().unwrap()],
+        1,
+        &["count = 1e30", "0..=4294967295"],
+    );
+}

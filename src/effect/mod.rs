@@ -272,6 +272,23 @@ mod tests {
     }
 
     #[test]
+    fn counts_out_of_range_name_the_field_and_the_range() {
+        for (count, shown) in [
+            ("1e30", "count = 1e30"),
+            ("4294967296", "count = 4294967296"),
+        ] {
+            let src = format!("(emitters: [(bursts: [(time: 0.0, count: {count})])])");
+            let err = EffectDesc::from_ron(&src).unwrap_err().to_string();
+            assert!(
+                err.contains(shown) && err.contains("0..=4294967295"),
+                "{err}"
+            );
+        }
+        let ok = EffectDesc::from_ron("(emitters: [(bursts: [(time: 0.0, count: 7)])])").unwrap();
+        assert_eq!(ok.emitters[0].bursts[0].count, 7);
+    }
+
+    #[test]
     fn unknown_field_is_a_syntax_error() {
         let src = sample().to_ron().replacen("name:", "colour: 3, name:", 1);
         let err = EffectDesc::from_ron(&src).unwrap_err().to_string();

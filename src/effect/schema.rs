@@ -4,6 +4,53 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Whole numbers read from a file: a number out of a u32's range or with a fraction is
+/// refused naming the field and the range (not only the line and column).
+mod whole {
+    use serde::de::{Deserializer, Error, Visitor};
+
+    struct Whole(&'static str);
+
+    impl Visitor<'_> for Whole {
+        type Value = u32;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "{}: a whole number 0..=4294967295", self.0)
+        }
+
+        fn visit_u64<E: Error>(self, v: u64) -> Result<u32, E> {
+            u32::try_from(v)
+                .map_err(|_| E::custom(format!("{} = {v}: allowed 0..=4294967295", self.0)))
+        }
+
+        fn visit_i64<E: Error>(self, v: i64) -> Result<u32, E> {
+            u32::try_from(v)
+                .map_err(|_| E::custom(format!("{} = {v}: allowed 0..=4294967295", self.0)))
+        }
+
+        fn visit_f64<E: Error>(self, v: f64) -> Result<u32, E> {
+            if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
+                Ok(v as u32)
+            } else {
+                Err(E::custom(format!(
+                    "{} = {v:e}: allowed whole numbers 0..=4294967295",
+                    self.0
+                )))
+            }
+        }
+    }
+
+    /// A particle count.
+    pub fn count<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        d.deserialize_any(Whole("count"))
+    }
+
+    /// An emitter index.
+    pub fn index<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        d.deserialize_any(Whole("of"))
+    }
+}
+
 /// A scalar drawn uniformly from `[mean - variance, mean + variance]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -201,6 +248,7 @@ pub struct Burst {
     /// Seconds from the effect's start.
     pub time: f32,
     /// Particles per occurrence.
+    #[serde(deserialize_with = "whole::count")]
     pub count: u32,
     /// Seconds between occurrences; once when absent.
     #[serde(default)]
@@ -233,6 +281,7 @@ pub enum Trigger {
     /// to the surface's side, and its particles never collide themselves.
     OnHit {
         /// Particles per hit.
+        #[serde(deserialize_with = "whole::count")]
         count: u32,
     },
     /// `count` particles wherever a particle of emitter `of` dies, on the GPU (rockets
@@ -240,8 +289,10 @@ pub enum Trigger {
     /// particles inherit nothing else.
     OnDeath {
         /// The emitter whose particles' deaths are watched.
+        #[serde(deserialize_with = "whole::index")]
         of: u32,
         /// Particles per death.
+        #[serde(deserialize_with = "whole::count")]
         count: u32,
     },
 }

@@ -33,10 +33,10 @@ pub enum Command {
 #[derive(Args)]
 pub struct Common {
     /// Pool capacity (particles); 1 up to what the adapter's buffer limits allow.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_particles)]
     pub particles: Option<i64>,
     /// Random seed; the same seed reproduces a run.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     pub seed: u32,
     /// Fixed time step in seconds (1e-6..=1); without it the clock is real time.
     #[arg(long, allow_hyphen_values = true)]
@@ -47,10 +47,10 @@ pub struct Common {
     #[arg(long, value_enum)]
     pub scene: Option<Stage>,
     /// Galaxies (massive cores) in the galaxy demo's collision mode.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4), allow_hyphen_values = true)]
     pub bodies: Option<u32>,
     /// Simulate steps per frame (each of dt / substeps).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64), allow_hyphen_values = true)]
     pub substeps: u32,
     /// Galaxy gravity: massive cores and tracer stars, or all-pairs N-body (≤ 65,536 stars).
     #[arg(long, value_enum, default_value_t = GalaxyMode::Collision)]
@@ -110,7 +110,7 @@ pub struct DemoArgs {
     #[arg(long)]
     pub headless: bool,
     /// Frames to render headless.
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=1_000_000), allow_hyphen_values = true)]
     pub frames: u32,
     /// PNG path for headless output (default flurry-<demo>.png).
     #[arg(long)]
@@ -120,14 +120,14 @@ pub struct DemoArgs {
 #[derive(Args)]
 pub struct StatsArgs {
     /// A built-in demo (or use --effect).
-    #[arg(required_unless_present = "effect", conflicts_with = "effect")]
+    #[arg(conflicts_with = "effect")]
     pub demo: Option<Demo>,
     /// An effect file in RON.
     #[arg(long)]
     pub effect: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000), allow_hyphen_values = true)]
     pub frames: u32,
     /// Write the GPU state after the last frame as JSON.
     #[arg(long)]
@@ -166,7 +166,7 @@ impl ProfileTarget {
 pub struct ProfileArgs {
     pub target: ProfileTarget,
     /// Keys to sort (`profile sort`).
-    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
     pub keys: u32,
     /// Effects added to one renderer (`profile effects`), 1..=4096.
     #[arg(long, allow_hyphen_values = true)]
@@ -175,11 +175,11 @@ pub struct ProfileArgs {
     #[arg(long)]
     pub no_collision: bool,
     /// Alternating runs of each sort (`profile sort`).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000), allow_hyphen_values = true)]
     pub runs: u32,
     #[command(flatten)]
     pub common: Common,
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000), allow_hyphen_values = true)]
     pub frames: u32,
     /// Target size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
@@ -195,6 +195,20 @@ pub struct ProfileArgs {
     /// Write every timed pass as a chrome://tracing / Perfetto JSON trace.
     #[arg(long)]
     pub trace: Option<PathBuf>,
+}
+
+/// A particle count: a whole number, written as digits or in exponent form (1e6); its
+/// range is checked against the adapter later.
+pub fn parse_particles(s: &str) -> Result<i64, String> {
+    let whole = s.parse::<i64>().ok().or_else(|| {
+        let x = s.parse::<f64>().ok()?;
+        (x.fract() == 0.0 && x.abs() < 9e18).then_some(x as i64)
+    });
+    whole.ok_or_else(|| {
+        "not a whole number of particles: allowed 1 up to what the adapter's buffers hold \
+         (e.g. 65536 or 1e6)"
+            .to_string()
+    })
 }
 
 pub fn parse_size(s: &str) -> Result<(i64, i64), String> {

@@ -12,6 +12,12 @@ use crate::host::{AppError, Scene, Stage};
 use crate::progress::Progress;
 
 pub fn run(a: StatsArgs) -> Result<(), AppError> {
+    if a.demo.is_none() && a.effect.is_none() {
+        use clap::ValueEnum as _;
+        let names: Vec<_> = Demo::value_variants().iter().map(|d| d.name()).collect();
+        let allowed = format!("a demo ({}) or --effect FILE.ron", names.join(", "));
+        return Err(flurry::Invalid::new("DEMO", "none", allowed).into());
+    }
     check_writable("--dump", a.dump.as_deref(), "json")?;
     let file_desc = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
     let demo = a.demo.map(|d| a.common.mode.apply(d)).transpose()?;
@@ -35,7 +41,7 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
             stage.apply(&mut scene.target.scene);
             (scene, desc.name)
         }
-        (None, None) => unreachable!("clap requires a demo or --effect"),
+        (None, None) => unreachable!("refused above"),
     };
     scene.renderer.set_substeps(a.common.substeps); // also for --effect files
     let mut clock = Clock::new(dt);
