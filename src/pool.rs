@@ -50,8 +50,8 @@ pub struct PoolSnapshot {
     /// Indices of the free slots (`counters.dead` entries).
     pub dead: Vec<u32>,
     /// The (sort key, index) pairs drawn as triangles last frame, in draw order
-    /// (`counters.visible` entries). The key is `0xffff_fffe` minus the bits of the
-    /// particle's distance from the eye as an f32: ascending keys run far to near.
+    /// (`counters.visible` entries). The key orders the particle's distance along the view
+    /// axis: ascending keys run far to near.
     pub visible: Vec<[u32; 2]>,
     /// Indices of the particles splatted by compute last frame (`counters.splatted`).
     pub splat: Vec<u32>,
@@ -62,6 +62,60 @@ pub struct PoolSnapshot {
     /// The indirect arguments the GPU wrote last (for the pool tests).
     #[cfg(test)]
     pub(crate) args: IndirectArgs,
+}
+
+impl PoolSnapshot {
+    /// The pool's invariants, as they hold after every submitted frame: every slot in the
+    /// alive or the dead list exactly once, alive + dead = capacity, requested = emitted +
+    /// dropped, killed = emitted − alive, and every particle drawn or splatted alive. The
+    /// first that fails, described (for tests, soak runs and tools).
+    pub fn check(&self) -> std::result::Result<(), String> {
+        let s = &self.stats;
+        let capacity = s.capacity as usize;
+        if s.alive as usize + s.dead as usize != capacity {
+            let (a, d) = (s.alive, s.dead);
+            return Err(format!("alive {a} + dead {d} != capacity {capacity}"));
+        }
+        let mut seen = vec![0u8; capacity];
+        for (list, indices) in [("alive", &self.alive), ("dead", &self.dead)] {
+            for &i in indices {
+                let Some(slot) = seen.get_mut(i as usize) else {
+                    return Err(format!(
+                        "{list} list holds {i}, past the capacity {capacity}"
+                    ));
+                };
+                *slot += 1;
+                if *slot > 1 {
+                    return Err(format!("slot {i} is listed twice (the second in {list})"));
+                }
+            }
+        }
+        if let Some(i) = seen.iter().position(|&n| n == 0) {
+            return Err(format!(
+                "slot {i} is in neither the alive nor the dead list"
+            ));
+        }
+        if s.requested_total != s.emitted_total + s.dropped_total {
+            let (r, e, d) = (s.requested_total, s.emitted_total, s.dropped_total);
+            return Err(format!("requested {r} != emitted {e} + dropped {d}"));
+        }
+        if s.killed_total != s.emitted_total - s.alive as u64 {
+            let (k, e, a) = (s.killed_total, s.emitted_total, s.alive);
+            return Err(format!("killed {k} != emitted {e} - alive {a}"));
+        }
+        let alive: std::collections::HashSet<u32> = self.alive.iter().copied().collect();
+        let shown = self
+            .visible
+            .iter()
+            .map(|p| p[1])
+            .chain(self.splat.iter().copied());
+        for i in shown {
+            if !alive.contains(&i) {
+                return Err(format!("slot {i} is drawn but not alive"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Totals of one effect.

@@ -609,3 +609,25 @@ fn messages_name_the_flag_or_field_and_the_range() {
         &["count = 1e30", "0..=4294967295"],
     );
 }
+
+#[test]
+fn a_soak_run_checks_the_pool_every_k_frames() {
+    let o = flurry(&[
+        "stats",
+        "fireworks",
+        "--particles",
+        "4096",
+        "--frames",
+        "60",
+        "--dt",
+        "0.016",
+        "--check-every",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    refused(
+        &["stats", "snow", "--check-every", "0"],
+        2,
+        &["--check-every", "0"],
+    );
+}

@@ -46,7 +46,11 @@ fn main() -> ExitCode {
         }
         (Err(e), _) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            // a broken invariant is a finding, exit 1; anything else stopped the run, 2
+            match e {
+                host::AppError::Violation { .. } => ExitCode::from(1),
+                _ => ExitCode::from(2),
+            }
         }
     }
 }

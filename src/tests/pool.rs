@@ -357,3 +357,36 @@ fn the_snow_box_follows_the_camera() {
         }
     }
 }
+
+/// The invariant check a soak run and the fuzz test rely on finds every kind of breakage.
+#[test]
+fn the_pool_check_finds_each_broken_invariant() {
+    // half the pool filled, seen from inside the snow box
+    let mut solo = Solo::new(&snow(2048), 4096, 3);
+    let camera = Camera::look_at(Vec3::new(0.0, 2.0, 10.0), Vec3::ZERO, 1.0);
+    for _ in 0..3 {
+        solo.frame(0.02, &camera);
+    }
+    let good = solo.snapshot();
+    assert_eq!(good.check(), Ok(()));
+    assert!(good.alive.len() > 2 && !good.dead.is_empty() && !good.visible.is_empty());
+    let broken = |f: &dyn Fn(&mut crate::PoolSnapshot), needle: &str| {
+        let mut s = good.clone();
+        f(&mut s);
+        let err = s.check().unwrap_err();
+        assert!(err.contains(needle), "{needle}: {err}");
+    };
+    broken(&|s| s.alive[1] = s.alive[0], "listed twice");
+    broken(&|s| s.dead[0] = s.alive[0], "listed twice");
+    broken(&|s| s.alive[0] = 1 << 20, "past the capacity");
+    broken(&|s| s.stats.dead += 1, "!= capacity");
+    broken(&|s| s.stats.dropped_total += 1, "requested");
+    broken(&|s| s.stats.killed_total += 1, "killed");
+    broken(
+        &|s| {
+            let dead = s.dead[0];
+            s.visible[0][1] = dead;
+        },
+        "drawn but not alive",
+    );
+}

@@ -132,6 +132,11 @@ pub struct StatsArgs {
     /// Write the GPU state after the last frame as JSON.
     #[arg(long)]
     pub dump: Option<PathBuf>,
+    /// Soak: read the pool back every K frames and check its invariants (every slot once in
+    /// the alive or dead list, alive + dead = capacity, requested = emitted + dropped,
+    /// killed = emitted - alive, drawn particles alive); exit 1 at the first violation.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
+    pub check_every: Option<u32>,
 }
 
 /// What `profile` measures: a demo's passes, or the sort on its own.

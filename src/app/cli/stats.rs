@@ -49,9 +49,14 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
     for done in 0..a.frames {
         let dt = clock.tick();
         scene.frame(&gpu, dt, false);
+        let frame = done + 1;
+        if a.check_every.is_some_and(|k| frame % k == 0) {
+            let violation = scene.snapshot(&gpu)?.check();
+            violation.map_err(|violation| AppError::Violation { frame, violation })?;
+        }
         if progress.shown() {
             gpu.wait()?;
-            progress.frame(done + 1);
+            progress.frame(frame);
         }
     }
     drop(progress);
@@ -89,7 +94,7 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         json!({"demo": name, "capacity": capacity, "frames": a.frames, "alive": s.alive,
                "dead": s.dead, "visible": s.visible, "splatted": s.splatted, "emitted_total": s.emitted_total,
                "dropped_total": s.dropped_total, "killed_total": s.killed_total,
-               "requested_total": s.requested_total, "hits_total": snap.counters.hits,
+               "requested_total": s.requested_total, "hits_total": snap.counters.hits_total(),
                "settled": settled})
     );
     Ok(())

@@ -25,6 +25,10 @@ pub enum AppError {
         path: PathBuf,
         source: std::io::Error,
     },
+
+    /// A soak run found the pool broken (`stats --check-every`): exit 1, not 2.
+    #[error("after frame {frame}: {violation}")]
+    Violation { frame: u32, violation: String },
 }
 
 impl From<Invalid> for AppError {
