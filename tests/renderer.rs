@@ -669,3 +669,46 @@ fn a_device_with_too_low_limits_is_refused_naming_them() {
         "{err}"
     );
 }
+
+#[test]
+fn an_effect_removed_between_update_and_encode_leaves_the_others_drawn() {
+    // three alpha-blended effects sorted together; the middle one removed after the update
+    let gpu = common::gpu();
+    fail_on_wgpu_errors(&gpu);
+    let mut renderer =
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let ids: Vec<_> = [[-1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]
+        .into_iter()
+        .map(|p| {
+            let desc = dots(&[p], [0.9, 0.3, 0.2]);
+            renderer
+                .add_effect(&gpu.device, &gpu.queue, &desc, 64, 1)
+                .unwrap()
+        })
+        .collect();
+    let target = HeadlessTarget::new(&gpu.device, 48, 32);
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, 1.5);
+    host_frame(&gpu, &mut renderer, &target, &camera, 0.02);
+    assert!(renderer.passes().contains(&Pass::Merge));
+    renderer
+        .update(&gpu.device, &gpu.queue, 0.02, camera, target.size())
+        .unwrap();
+    assert!(renderer.remove_effect(ids[1]));
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    renderer
+        .encode(&gpu.device, &mut encoder, &target.frame())
+        .unwrap();
+    // a second frame for the same update is refused (it would step the simulation twice)
+    let err = renderer
+        .encode(&gpu.device, &mut encoder, &target.frame())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("one encode or prepare per update"), "{err}");
+    gpu.queue.submit([encoder.finish()]);
+    host_frame(&gpu, &mut renderer, &target, &camera, 0.02);
+    for id in [ids[0], ids[2]] {
+        let snap = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+        assert_eq!(snap.check(), Ok(()));
+        assert_eq!(snap.stats.alive, 1);
+    }
+}

@@ -131,6 +131,9 @@ pub struct ParticleRenderer {
     /// The composite's bind group over the frame [`ParticleRenderer::prepare`] was given,
     /// for [`ParticleRenderer::render`].
     composite_bind: Option<wgpu::BindGroup>,
+    /// A frame was recorded since the last update (a second would step the simulation
+    /// twice on one update's uniforms).
+    recorded: bool,
 }
 
 /// What the shaders bind where the host has no depth (they never read it then): a 1×1
@@ -201,6 +204,7 @@ impl ParticleRenderer {
             low: None,
             size: (0, 0),
             composite_bind: None,
+            recorded: false,
         })
     }
 
@@ -266,7 +270,15 @@ impl ParticleRenderer {
         let before = self.entries.len();
         self.entries.retain(|e| e.id != id);
         let removed = self.entries.len() < before;
-        self.merge_dirty |= removed;
+        if removed {
+            // the merged set names entries by position: until the next update rebuilds it,
+            // every effect sorts and draws on its own
+            self.merged = None;
+            for e in &mut self.entries {
+                e.system.set_merged(false);
+            }
+            self.merge_dirty = true;
+        }
         removed
     }
 
@@ -361,9 +373,11 @@ impl ParticleRenderer {
     ///
     /// Each update writes this frame's uniforms (view, spawn request); follow it with one
     /// [`ParticleRenderer::encode`] (or [`ParticleRenderer::prepare`] and
-    /// [`ParticleRenderer::render`]) that the host submits. Refuses a `dt` that is negative
-    /// or not finite, a size of 0 or past the device's `max_texture_dimension_2d`, and a
-    /// view flurry cannot use ([`View::convention`] says why).
+    /// [`ParticleRenderer::render`]) that the host submits: a second is refused, as it would
+    /// simulate the same step again. An update whose frame is never recorded loses nothing:
+    /// its spawns wait for the next recorded frame. Refuses a `dt` that is negative or not
+    /// finite, a size of 0 or past the device's `max_texture_dimension_2d`, and a view flurry
+    /// cannot use ([`View::convention`] says why).
     pub fn update(
         &mut self,
         device: &wgpu::Device,
@@ -382,6 +396,7 @@ impl ParticleRenderer {
         }
         let view = view.into().model()?;
         self.size = size;
+        self.recorded = false;
         if let Some(timer) = &mut self.timer {
             timer.collect();
         }
@@ -484,10 +499,20 @@ impl ParticleRenderer {
         frame: &FrameTargets,
     ) -> Result<()> {
         self.check_frame(frame)?;
+        self.check_once()?;
         let scopes = self.begin_timing();
         self.prepare_in(device, encoder, frame, scopes);
         self.encode_pass_in(device, encoder, frame, Pass::Composite, scopes);
         self.end_timing(encoder);
+        Ok(())
+    }
+
+    /// One recorded frame per update: a second would simulate the same step again.
+    fn check_once(&mut self) -> Result<()> {
+        if std::mem::replace(&mut self.recorded, true) {
+            let allowed = "one encode or prepare per update (update first)";
+            return Err(Invalid::new("frame", "a second frame for one update", allowed).into());
+        }
         Ok(())
     }
 
@@ -504,6 +529,7 @@ impl ParticleRenderer {
         frame: &FrameTargets,
     ) -> Result<()> {
         self.check_frame(frame)?;
+        self.check_once()?;
         let scopes = self.begin_timing();
         self.prepare_in(device, encoder, frame, scopes);
         self.end_timing(encoder);
@@ -802,13 +828,14 @@ impl ParticleRenderer {
     /// As [`ParticleRenderer::encode`], each pass in a scope of the host's own `profiler`,
     /// nested under one `frame` scope (the host resolves its queries and ends its frame).
     pub fn encode_profiled(
-        &self,
+        &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,
         profiler: &wgpu_profiler::GpuProfiler,
     ) -> Result<()> {
         self.check_frame(frame)?;
+        self.check_once()?;
         let frame_query = profiler.begin_query("frame", encoder);
         let scopes = Scopes::Profiler {
             profiler,
