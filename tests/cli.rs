@@ -631,3 +631,48 @@ fn a_soak_run_checks_the_pool_every_k_frames() {
         &["--check-every", "0"],
     );
 }
+
+#[test]
+fn a_write_cut_short_by_a_file_size_limit_is_an_error_and_leaves_nothing() {
+    let dump = tmp("limited.json");
+    let png = tmp("limited.png");
+    for (args, out) in [
+        (
+            format!(
+                "stats snow --particles 65536 --frames 2 --dump {}",
+                dump.display()
+            ),
+            &dump,
+        ),
+        (
+            format!(
+                "demo snow --headless --frames 1 --size 640x480 --out {}",
+                png.display()
+            ),
+            &png,
+        ),
+    ] {
+        let _ = std::fs::remove_file(out);
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -f 16; exec {} {args}",
+                env!("CARGO_BIN_EXE_flurry")
+            ))
+            .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+            .output()
+            .expect("run flurry under a file-size limit");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args}: {err}");
+        assert!(err.contains("too large"), "{args}: {err}");
+        let dir = out.parent().unwrap();
+        let name = out.file_name().unwrap().to_string_lossy().into_owned();
+        let left: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(&name))
+            .collect();
+        assert!(left.is_empty(), "{args}: left {left:?}");
+    }
+}

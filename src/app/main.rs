@@ -19,6 +19,13 @@ use clap::{CommandFactory, FromArgMatches};
 use cli::args::{Cli, Command};
 
 fn main() -> ExitCode {
+    // a write past a file-size limit (ulimit -f) then fails with an error the program
+    // reports and cleans up after, instead of killing it with a partial file left behind
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to ignore, before any thread is started
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if let Err(e) = cli::applies::refuse_inapplicable(&matches) {

@@ -155,8 +155,12 @@ pub fn write_file(path: &std::path::Path, contents: String) -> Result<(), AppErr
     };
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");
-    std::fs::write(&partial, contents).map_err(io)?;
-    std::fs::rename(&partial, path).map_err(io)
+    // a write cut short (a full disk, a file-size limit) leaves nothing behind
+    let written = std::fs::write(&partial, contents).and_then(|()| std::fs::rename(&partial, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written.map_err(io)
 }
 
 /// Frame clock: fixed `dt`, or the real time since the previous frame (capped at 0.1 s).

@@ -173,11 +173,19 @@ impl HeadlessTarget {
             })?;
         }
         let partial = path.with_extension("png.partial");
-        img.save_with_format(&partial, image::ImageFormat::Png)
-            .map_err(|e| AppError::Image(format!("writing {}: {e}", path.display())))?;
-        std::fs::rename(&partial, path).map_err(|source| AppError::Io {
-            path: path.to_path_buf(),
-            source,
-        })
+        // a write cut short (a full disk, a file-size limit) leaves nothing behind
+        let saved = img
+            .save_with_format(&partial, image::ImageFormat::Png)
+            .map_err(|e| AppError::Image(format!("writing {}: {e}", path.display())))
+            .and_then(|()| {
+                std::fs::rename(&partial, path).map_err(|source| AppError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            });
+        if saved.is_err() {
+            let _ = std::fs::remove_file(&partial);
+        }
+        saved
     }
 }
