@@ -431,6 +431,16 @@ impl ParticleSystem {
         p.args().record(pass, &self.args_bind, after);
     }
 
+    /// Record the hit spawns alone with their argument passes (tests write the event
+    /// count first).
+    #[cfg(test)]
+    pub fn record_hit_spawns(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
+        self.record_arguments(p, pass, After::Simulate);
+        p.emit()
+            .record_on_hit(pass, &self.emit_bind[self.current_list()], &self.pool);
+        self.record_arguments(p, pass, After::Spawn);
+    }
+
     /// Record the sort's argument pass alone, if this effect sorts; its plan.
     #[cfg(test)]
     pub fn record_sort_arguments(

@@ -136,3 +136,36 @@ fn sort_arguments_cover_sixteen_million_keys() {
         "a weak test: {largest} threads at most"
     );
 }
+
+#[test]
+fn hit_spawns_past_the_pool_are_counted_dropped_not_lost() {
+    // 4,096 hits of an effect spawning 1,024 particles per hit ask for 4,194,304 spawns
+    // (65,536 workgroups, one past the limit): a pool of 4,096 takes 4,096, the rest are
+    // counted as dropped, and every one as requested
+    use crate::effect::{Collision, Response, Trigger};
+    let mut desc = snow(0);
+    desc.emitters[0].bursts.clear();
+    desc.emitters[0].rate = 0.0;
+    let mut splash = desc.emitters[0].clone();
+    splash.trigger = Trigger::OnHit { count: 1024 };
+    desc.emitters.push(splash);
+    desc.collision = Some(Collision::new(Response::Kill));
+    let solo = Solo::new(&desc, 4096, 1);
+    let (device, queue) = (&solo.gpu.device, &solo.gpu.queue);
+    let pool = solo.system.pool();
+    let mut counters = solo.snapshot().counters;
+    counters.events = 4096;
+    queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(&counters));
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        solo.system.record_hit_spawns(&solo.pipelines, &mut pass);
+    }
+    queue.submit([encoder.finish()]);
+    let c = solo.snapshot().counters;
+    let wanted = 4096 * 1024;
+    assert_eq!(c.emitted_total(), 4096);
+    assert_eq!(c.alive, 4096);
+    assert_eq!(c.hit_spawned_total(), wanted);
+    assert_eq!(c.dropped_total(), wanted - 4096);
+}
