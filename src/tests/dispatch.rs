@@ -169,3 +169,19 @@ fn hit_spawns_past_the_pool_are_counted_dropped_not_lost() {
     assert_eq!(c.hit_spawned_total(), wanted);
     assert_eq!(c.dropped_total(), wanted - 4096);
 }
+
+#[test]
+fn sort_plans_for_the_largest_lengths_are_bounded() {
+    // a plan counts its stages by exponent: 2^31 pairs (the largest power of two of a u32)
+    // plans 31 stages, where doubling k would wrap to 0 and never stop
+    let gpu = super::gpu();
+    for capacity in [1 << 31, u32::MAX] {
+        let bitonic = crate::passes::sort::SortPlan::bitonic(&gpu.device, capacity);
+        assert_eq!(bitonic.len(), 1 << 31);
+        // one chunk sort, then the stages 2^8 ..= 2^31 in groups of up to seven steps
+        let fused: usize = (8..=31u32).map(|s| s.div_ceil(7) as usize).sum();
+        assert_eq!(bitonic.dispatches(), 1 + 1 + fused);
+        let naive = crate::passes::sort::SortPlan::naive(&gpu.device, capacity);
+        assert_eq!(naive.dispatches(), (1..=31).sum::<usize>());
+    }
+}
