@@ -8,12 +8,14 @@
 
 use std::sync::{Arc, Mutex};
 
+#[path = "common/adapter.rs"]
+mod adapter;
+
 use flurry::effect::{EffectDesc, Shape, Velocity};
 use flurry::glam::{Mat4, Vec3};
 use flurry::wgpu;
 use flurry::{
-    Camera, EffectId, FrameTargets, GpuContext, ParticleRenderer, Scale, Settings, Targets,
-    Upsample, View,
+    Camera, EffectId, FrameTargets, ParticleRenderer, Scale, Settings, Targets, Upsample, View,
 };
 
 /// A small PCG stream: the same seed gives the same host.
@@ -36,20 +38,6 @@ impl Rng {
     fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
     }
-}
-
-fn gpu() -> GpuContext {
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        let dir = std::env::temp_dir().join("flurry-xdg");
-        let _ = std::fs::create_dir_all(&dir);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
-        }
-        std::env::set_var("XDG_RUNTIME_DIR", &dir);
-    }
-    GpuContext::new_headless().unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
 }
 
 fn effect(name: &str) -> EffectDesc {
@@ -112,7 +100,7 @@ struct Host {
 
 #[test]
 fn two_thousand_random_host_steps_keep_every_promise() {
-    let gpu = gpu();
+    let gpu = adapter::gpu();
     let errors: Arc<Mutex<Vec<String>>> = Arc::default();
     let sink = errors.clone();
     gpu.device.on_uncaptured_error(Arc::new(move |e| {

@@ -236,16 +236,11 @@ pub(crate) fn host_depth_texture(
     samples: u32,
     visibility: wgpu::ShaderStages,
 ) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Depth,
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: samples > 1,
-        },
-        count: None,
+    let mut entry = texture(binding, wgpu::TextureSampleType::Depth, visibility);
+    if let wgpu::BindingType::Texture { multisampled, .. } = &mut entry.ty {
+        *multisampled = samples > 1;
     }
+    entry
 }
 
 /// A write-only 2D storage-texture layout entry of `format`.

@@ -7,26 +7,12 @@
 #[allow(unused_imports)]
 pub mod host;
 
+mod adapter;
+
 use flurry::GpuContext;
 
-/// The headless GPU; no adapter is a test failure with the install hint, never a skip.
-pub fn gpu() -> GpuContext {
-    // lavapipe prints a harmless warning when XDG_RUNTIME_DIR is unset
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        let dir = std::env::temp_dir().join("flurry-xdg");
-        let _ = std::fs::create_dir_all(&dir);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
-        }
-        std::env::set_var("XDG_RUNTIME_DIR", &dir);
-    }
-    match GpuContext::new_headless() {
-        Ok(gpu) => gpu,
-        Err(e) => panic!("GPU tests need an adapter: {e}"),
-    }
-}
+#[allow(unused_imports)]
+pub use adapter::gpu;
 
 /// Relative closeness with an absolute floor of 1 (|a - b| <= tol · max(1, |b|)).
 pub fn close(a: f32, b: f32, tol: f32) -> bool {
