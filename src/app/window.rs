@@ -22,6 +22,7 @@ use flurry::{Scale, Settings, Targets, Upsample};
 
 use crate::host::demos::{self, Demo};
 use crate::host::headless::host_depth;
+use crate::host::live_effect::{LiveEffect, Reload};
 use crate::host::stage::{HostScene, Stage, HOST_DEPTH_FORMAT};
 use crate::host::timing::{gpu_profiler, Samples};
 use crate::host::{AppError, HostSetup, Result};
@@ -119,16 +120,17 @@ impl Controls {
 pub struct NoDisplay(pub String);
 
 /// Open a window and run the demo until it is closed. `Err(Ok(NoDisplay))` when this
-/// machine has no display to open a window on. `effect` replaces the demo's own effect
-/// (an `--effect` file).
+/// machine has no display to open a window on. `live` replaces the demo's own effect (an
+/// `--effect` file), reloaded whenever the file changes.
 pub fn run(
     options: WindowOptions,
-    effect: Option<EffectDesc>,
+    live: Option<LiveEffect>,
 ) -> std::result::Result<(), std::result::Result<NoDisplay, AppError>> {
     let event_loop = EventLoop::new().map_err(|e| Ok(NoDisplay(e.to_string())))?;
     let mut app = App {
         options,
-        effect,
+        live,
+        polled: Instant::now(),
         state: None,
         error: None,
     };
@@ -143,7 +145,10 @@ pub fn run(
 
 struct App {
     options: WindowOptions,
-    effect: Option<EffectDesc>,
+    /// The `--effect` file, watched for edits.
+    live: Option<LiveEffect>,
+    /// When the file was last looked at (four times a second).
+    polled: Instant,
     state: Option<State>,
     error: Option<AppError>,
 }
@@ -166,6 +171,8 @@ struct State {
     controls: Controls,
     /// The `--effect` file shown instead of the demo's effect.
     effect: Option<EffectDesc>,
+    /// What the last reload of the file said, shown first in the title until the next.
+    notice: Option<String>,
     dragging: bool,
     cursor: Option<(f64, f64)>,
     last: Instant,
@@ -249,6 +256,7 @@ impl State {
             cursor: None,
             last: Instant::now(),
             title_at: Instant::now(),
+            notice: None,
             frames: 0,
             profiler: None,
             samples: Samples::default(),
@@ -282,6 +290,32 @@ impl State {
         self.effect_id = Some(id);
         self.renderer.set_substeps(options.substeps);
         Ok(())
+    }
+
+    /// Look at the `--effect` file: a good edit replaces the effect (its pool starts
+    /// afresh, the pipelines stay); a bad one is said on stderr and in the title, and the
+    /// last good effect keeps running.
+    fn reload(&mut self, live: &mut LiveEffect, options: &WindowOptions) -> Result<()> {
+        let file = live.path().display().to_string();
+        match live.poll() {
+            Reload::Unchanged => Ok(()),
+            Reload::Reloaded => {
+                eprintln!("reloaded {file}");
+                self.notice = Some(format!("reloaded {file}"));
+                self.effect = Some(live.good().clone());
+                self.title_at = Instant::now() - std::time::Duration::from_secs(2);
+                self.reset(options)
+            }
+            Reload::Refused(why) => {
+                eprintln!("error: {why} (still showing the last good effect)");
+                // one line in the title: the problems after each other
+                let line = why.replace(":\n  - ", ": ").replace("\n  - ", "; ");
+                self.notice = Some(format!("{line} (still showing the last good effect)"));
+                self.window
+                    .set_title(self.notice.as_deref().unwrap_or_default());
+                Ok(())
+            }
+        }
     }
 
     /// The demo's effect as it is now.
@@ -429,8 +463,13 @@ impl State {
         let s = self.renderer.settings();
         let time = self.effect_id.and_then(|id| self.renderer.time(id));
         let integrator = self.desc().map(|d| format!("{:?}", d.integrator));
+        let notice = self
+            .notice
+            .as_deref()
+            .map(|n| format!("{n} — "))
+            .unwrap_or_default();
         let mut title = format!(
-            "flurry — {} — {} particles — t {:.2} — {} — {:.1} fps — scale {} — {}{}",
+            "{notice}flurry — {} — {} particles — t {:.2} — {} — {:.1} fps — scale {} — {}{}",
             options.demo.name(),
             options.capacity,
             time.unwrap_or(0.0),
@@ -470,7 +509,8 @@ impl ApplicationHandler for App {
         if self.state.is_some() {
             return;
         }
-        match State::new(event_loop, &self.options, self.effect.clone()) {
+        let effect = self.live.as_ref().map(|l| l.good().clone());
+        match State::new(event_loop, &self.options, effect) {
             Ok(state) => {
                 state.window.request_redraw();
                 self.state = Some(state);
@@ -494,6 +534,16 @@ impl ApplicationHandler for App {
                 Ok(())
             }
             WindowEvent::RedrawRequested => {
+                if let Some(live) = self
+                    .live
+                    .as_mut()
+                    .filter(|_| self.polled.elapsed().as_secs_f32() > 0.25)
+                {
+                    self.polled = Instant::now();
+                    if let Err(e) = state.reload(live, &options) {
+                        return self.fail(event_loop, e);
+                    }
+                }
                 let r = if state.config.width > 0 && state.window.inner_size().width > 0 {
                     state.render(&options)
                 } else {

@@ -7,6 +7,7 @@ use flurry::effect::EffectDesc;
 
 use super::args::DemoArgs;
 use super::{has_display, setup};
+use crate::host::live_effect::LiveEffect;
 use crate::host::scene::check_size;
 use crate::host::AppError;
 use crate::progress::Progress;
@@ -14,7 +15,8 @@ use crate::window::{self, NoDisplay, WindowOptions};
 
 pub fn run(mut a: DemoArgs) -> Result<(), AppError> {
     a.demo = a.common.mode.apply(a.demo)?;
-    let effect = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
+    let live = a.effect.as_deref().map(LiveEffect::open).transpose()?;
+    let effect = live.as_ref().map(|l| l.good().clone());
     let (gpu, capacity, dt) = setup(&a.common, a.demo.default_particles())?;
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let settings = a.render.settings()?;
@@ -34,7 +36,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), AppError> {
                 galaxies: a.common.bodies,
             };
             drop(gpu);
-            match window::run(options, effect.clone()) {
+            match window::run(options, live) {
                 Ok(()) => return Ok(()),
                 Err(Err(e)) => return Err(e),
                 Err(Ok(NoDisplay(why))) => {

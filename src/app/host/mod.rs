@@ -6,6 +6,7 @@
 pub mod demos;
 pub mod error;
 pub mod headless;
+pub mod live_effect;
 pub mod projection;
 pub mod scene;
 pub mod stage;

@@ -1,0 +1,85 @@
+//! An effect file that reloads when it changes on disk (`flurry demo NAME --effect FILE` in
+//! a window): the host polls it; a good edit replaces the effect, a bad one is reported
+//! (field, value, range) and the last good effect keeps running.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use flurry::EffectDesc;
+
+/// What identifies one version of the file: its modification time and length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    modified: SystemTime,
+    len: u64,
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some(Stamp {
+        modified: meta.modified().ok()?,
+        len: meta.len(),
+    })
+}
+
+/// What a poll found.
+#[derive(Debug)]
+pub enum Reload {
+    /// The file is as it was.
+    Unchanged,
+    /// It changed and reads as a valid effect, now [`LiveEffect::good`].
+    Reloaded,
+    /// It changed but is refused, with the reason; the last good effect stays.
+    Refused(String),
+}
+
+/// An effect file and the last good effect read from it.
+pub struct LiveEffect {
+    path: PathBuf,
+    seen: Option<Stamp>,
+    good: EffectDesc,
+}
+
+impl LiveEffect {
+    /// The file's effect as it is now (an error when it cannot be used at all).
+    pub fn open(path: &Path) -> flurry::Result<Self> {
+        let seen = stamp(path);
+        let good = EffectDesc::from_file(path)?;
+        Ok(LiveEffect {
+            path: path.to_path_buf(),
+            seen,
+            good,
+        })
+    }
+
+    /// The last good effect.
+    pub fn good(&self) -> &EffectDesc {
+        &self.good
+    }
+
+    /// The file's name, for messages.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Read the file again if it changed since the last look. A file that cannot be read
+    /// right now (an editor replacing it) is looked at again at the next poll.
+    pub fn poll(&mut self) -> Reload {
+        let now = stamp(&self.path);
+        if now.is_none() || now == self.seen {
+            return Reload::Unchanged;
+        }
+        self.seen = now;
+        match EffectDesc::from_file(&self.path) {
+            Ok(desc) => {
+                self.good = desc;
+                Reload::Reloaded
+            }
+            Err(flurry::Error::Io { .. }) => {
+                self.seen = None; // try again
+                Reload::Unchanged
+            }
+            Err(e) => Reload::Refused(e.to_string()),
+        }
+    }
+}
