@@ -274,6 +274,11 @@ struct EmitterParams {
     color_var: vec4<f32>,
     life_size: vec4<f32>,    // lifetime mean, var, size mean, var
     rot_spin: vec4<f32>,     // rotation mean, var, spin mean, var
+    // where the host had the emitter at the frame's start and end (effect × emitter
+    // transform): spawn k of n is born at (k + 0.5) / n of the way, so a fast emitter
+    // draws a line, not clumps (the identity for an emitter that does not move)
+    start: mat4x4<f32>,
+    end: mat4x4<f32>,
 }
 
 struct EmitUniforms {

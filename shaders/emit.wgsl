@@ -93,7 +93,18 @@ fn orbit_velocity(b: Body, x: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
 
 fn spawn_particle(ordinal: u32) -> Particle {
     let e = emitter_of(ordinal);
-    return spawn_from(e, emit.id_base + ordinal);
+    var p = spawn_from(e, emit.id_base + ordinal);
+    // born at its own time in the frame, where the host's transform had the emitter then
+    let em = emit.emitters[e];
+    let f = (f32(ordinal - em.spawn_first) + 0.5) / f32(max(em.spawn_count, 1u));
+    // a + (b - a) f rather than mix: exact where the emitter stood still (a = b), as in
+    // the CPU twin
+    let local = vec4<f32>(p.pos, 1.0);
+    let pos0 = (em.start * local).xyz;
+    p.pos = pos0 + ((em.end * local).xyz - pos0) * f;
+    let vel0 = (em.start * vec4<f32>(p.vel, 0.0)).xyz;
+    p.vel = vel0 + ((em.end * vec4<f32>(p.vel, 0.0)).xyz - vel0) * f;
+    return p;
 }
 
 // A particle of emitter e with id `id` (its random stream follows from the id).

@@ -85,6 +85,16 @@ pub fn spawn(emit: &EmitUniforms, effect: &EffectParams, ordinal: u32) -> Partic
         let z = rng.range(em.vel_mean.z, em.vel_var.z);
         Vec3::new(x, y, z)
     };
+    // born at its own time in the frame, where the host's transform had the emitter then
+    let f = ((ordinal - em.spawn_first) as f32 + 0.5) / em.spawn_count.max(1) as f32;
+    let pos = em
+        .start
+        .transform_point3(pos)
+        .lerp(em.end.transform_point3(pos), f);
+    let vel = em
+        .start
+        .transform_vector3(vel)
+        .lerp(em.end.transform_vector3(vel), f);
     let lifetime = rng.range(em.life_size.x, em.life_size.y).max(1e-6);
     let r = rng.range(em.color_mean.x, em.color_var.x);
     let g = rng.range(em.color_mean.y, em.color_var.y);
@@ -190,6 +200,8 @@ pub struct CpuTwin {
     pub dropped: u64,
     /// The camera's position (bounds that follow the camera move with it).
     pub eye: Vec3,
+    /// Each emitter's (start, end) world transform in the next frame (identity if absent).
+    pub motion: Vec<(glam::Mat4, glam::Mat4)>,
 }
 
 impl CpuTwin {
@@ -203,6 +215,7 @@ impl CpuTwin {
             emitted: 0,
             dropped: 0,
             eye: Vec3::ZERO,
+            motion: Vec::new(),
         }
     }
 
@@ -213,7 +226,7 @@ impl CpuTwin {
         let id_base = self.clock.taken_total as u32;
         let emit = self
             .desc
-            .emit_uniforms(&self.clock.pending(), id_base, offset);
+            .emit_uniforms(&self.clock.pending(), id_base, offset, &self.motion);
         self.clock.take();
         for ordinal in 0..emit.request {
             if self.particles.len() < self.capacity as usize {

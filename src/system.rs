@@ -86,6 +86,11 @@ pub(crate) struct ParticleSystem {
     merged: bool,
     request: u32,
     dropped_on_cpu: u64,
+    /// The host's transform of the whole effect, and of each emitter within it.
+    transform: glam::Mat4,
+    emitter_transforms: Vec<glam::Mat4>,
+    /// Each emitter's world transform at the last update: where this frame's motion starts.
+    placed: Vec<glam::Mat4>,
 }
 
 fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
@@ -170,6 +175,9 @@ impl ParticleSystem {
             merged: false,
             request: 0,
             dropped_on_cpu: 0,
+            transform: glam::Mat4::IDENTITY,
+            emitter_transforms: vec![glam::Mat4::IDENTITY; desc.emitters.len()],
+            placed: Vec::new(),
         })
     }
 
@@ -200,6 +208,45 @@ impl ParticleSystem {
         desc.validate()?;
         self.desc = desc;
         Ok(())
+    }
+
+    /// Place the whole effect (`emitter` None) or one emitter within it, from the next
+    /// update on: spawns are spread along the way from where it was at the last update.
+    /// Refuses a transform that is not finite or cannot be inverted, and an emitter that
+    /// does not exist.
+    pub fn set_transform(&mut self, emitter: Option<usize>, transform: glam::Mat4) -> Result<()> {
+        let finite = transform.to_cols_array().iter().all(|x| x.is_finite());
+        if !finite || transform.determinant().abs() < 1e-12 {
+            let allowed = "a finite, invertible matrix";
+            return Err(Invalid::new("transform", format!("{transform:?}"), allowed).into());
+        }
+        match emitter {
+            None => self.transform = transform,
+            Some(i) => {
+                let count = self.emitter_transforms.len();
+                let Some(slot) = self.emitter_transforms.get_mut(i) else {
+                    let allowed = format!("0..{count} (the effect's emitters)");
+                    return Err(Invalid::new("index", i, allowed).into());
+                };
+                *slot = transform;
+            }
+        }
+        Ok(())
+    }
+
+    /// Each emitter's (start, end) world transform for this frame; the end is remembered
+    /// as the next frame's start.
+    fn motion(&mut self) -> Vec<(glam::Mat4, glam::Mat4)> {
+        let now: Vec<glam::Mat4> = self
+            .emitter_transforms
+            .iter()
+            .map(|e| self.transform * *e)
+            .collect();
+        let before = std::mem::replace(&mut self.placed, now.clone());
+        now.iter()
+            .enumerate()
+            .map(|(i, &to)| (before.get(i).copied().unwrap_or(to), to))
+            .collect()
     }
 
     pub fn capacity(&self) -> u32 {
@@ -251,9 +298,10 @@ impl ParticleSystem {
         self.dropped_on_cpu += self.clock.advance(&self.desc, dt, self.pool.capacity);
         let offset = self.desc.camera_offset(view.eye);
         let id_base = self.clock.taken_total as u32;
+        let motion = self.motion();
         let emit = self
             .desc
-            .emit_uniforms(&self.clock.pending(), id_base, offset);
+            .emit_uniforms(&self.clock.pending(), id_base, offset, &motion);
         self.request = emit.request;
         self.frames += 1;
         self.live = (self.list + self.substeps as usize) % 2;

@@ -420,6 +420,9 @@ pub(crate) struct EmitterParams {
     pub color_var: Vec4,
     pub life_size: Vec4,
     pub rot_spin: Vec4,
+    /// The emitter's world transform at the frame's start and end.
+    pub start: Mat4,
+    pub end: Mat4,
 }
 
 /// This frame's spawn request.
@@ -749,6 +752,8 @@ mod tests {
                 ("color_var", |v| v.color_var = Vec4::ONE),
                 ("life_size", |v| v.life_size = Vec4::ONE),
                 ("rot_spin", |v| v.rot_spin = Vec4::ONE),
+                ("start", |v| v.start = Mat4::from_cols_array(&[2.0; 16])),
+                ("end", |v| v.end = Mat4::from_cols_array(&[2.0; 16])),
             ],
         );
         check_uniform::<MergeParams>(&l, "MergeParams", &[("slot", |v| v.slot = 1)]);

@@ -712,3 +712,66 @@ fn an_effect_removed_between_update_and_encode_leaves_the_others_drawn() {
         assert_eq!(snap.stats.alive, 1);
     }
 }
+
+#[test]
+fn a_moving_emitter_draws_a_line_along_its_frame_path() {
+    // a point emitter at 2,000 particles a second carried 10 m along x in one 0.1 s frame:
+    // its 200 spawns lie along the way, no tenth of it holding more than twice the mean
+    use flurry::effect::*;
+    let gpu = common::gpu();
+    fail_on_wgpu_errors(&gpu);
+    let mut renderer =
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let desc = EffectDesc {
+        forces: Forces::NONE,
+        emitters: vec![EmitterDesc {
+            rate: 2000.0,
+            lifetime: Range::constant(10.0),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let id = renderer
+        .add_effect(&gpu.device, &gpu.queue, &desc, 4096, 1)
+        .unwrap();
+    let target = HeadlessTarget::new(&gpu.device, 32, 32);
+    let camera = Camera::look_at(Vec3::new(5.0, 2.0, 20.0), Vec3::new(5.0, 0.0, 0.0), 1.0);
+    // a first frame where it stands still: its spawns at the origin
+    host_frame(&gpu, &mut renderer, &target, &camera, 0.1);
+    let still = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+    assert!(still
+        .alive
+        .iter()
+        .all(|&i| still.particles[i as usize].pos == Vec3::ZERO));
+    let born: std::collections::HashSet<u32> = still.alive.iter().copied().collect();
+    renderer
+        .set_transform(id, glam::Mat4::from_translation(Vec3::new(10.0, 0.0, 0.0)))
+        .unwrap();
+    host_frame(&gpu, &mut renderer, &target, &camera, 0.1);
+    let moved = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+    let xs: Vec<f32> = moved
+        .alive
+        .iter()
+        .filter(|i| !born.contains(i))
+        .map(|&i| moved.particles[i as usize].pos.x)
+        .collect();
+    assert_eq!(xs.len(), 200);
+    let mut tenths = [0u32; 10];
+    for x in &xs {
+        assert!((0.0..=10.0).contains(x), "spawned off the path at x = {x}");
+        tenths[((x / 1.0) as usize).min(9)] += 1;
+    }
+    let mean = xs.len() as u32 / 10;
+    assert!(
+        tenths.iter().all(|&n| n <= 2 * mean && n > 0),
+        "spawns per tenth of the path: {tenths:?}"
+    );
+    // refusals: an unknown effect, a matrix that is not finite or not invertible
+    assert!(renderer
+        .set_transform(id, glam::Mat4::from_cols_array(&[f32::NAN; 16]))
+        .is_err());
+    assert!(renderer.set_transform(id, glam::Mat4::ZERO).is_err());
+    assert!(renderer
+        .set_emitter_transform(id, 3, glam::Mat4::IDENTITY)
+        .is_err());
+}

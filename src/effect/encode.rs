@@ -138,8 +138,16 @@ impl EffectDesc {
     }
 
     /// This frame's emit uniforms for per-emitter spawn `counts` (already clamped), ids from
-    /// `id_base` on, the scheduled emitters moved by `offset` ([`EffectDesc::camera_offset`]).
-    pub(crate) fn emit_uniforms(&self, counts: &[u32], id_base: u32, offset: Vec3) -> EmitUniforms {
+    /// `id_base` on, the scheduled emitters moved by `offset` ([`EffectDesc::camera_offset`])
+    /// and carried by the host's transforms from the frame's start to its end (`motion`, per
+    /// emitter; the identity past its end).
+    pub(crate) fn emit_uniforms(
+        &self,
+        counts: &[u32],
+        id_base: u32,
+        offset: Vec3,
+        motion: &[(glam::Mat4, glam::Mat4)],
+    ) -> EmitUniforms {
         let mut u = EmitUniforms {
             emitter_count: self.emitters.len().min(MAX_EMITTERS) as u32,
             id_base,
@@ -147,8 +155,9 @@ impl EffectDesc {
         };
         let mut first = 0u32;
         let emitters = self.emitters.iter().zip(counts).take(MAX_EMITTERS);
-        for (slot, (e, &count)) in u.emitters.iter_mut().zip(emitters) {
+        for (i, (slot, (e, &count))) in u.emitters.iter_mut().zip(emitters).enumerate() {
             *slot = emitter_params(e, first, count);
+            (slot.start, slot.end) = motion.get(i).copied().unwrap_or_default();
             if e.trigger == Trigger::Schedule {
                 slot.p0 += offset.extend(0.0);
                 if slot.shape == SHAPE_BOX {
@@ -229,6 +238,7 @@ fn emitter_params(e: &EmitterDesc, spawn_first: u32, spawn_count: u32) -> Emitte
             e.spin.mean,
             e.spin.variance,
         ),
+        ..Default::default()
     }
 }
 

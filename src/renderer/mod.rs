@@ -314,8 +314,34 @@ impl ParticleRenderer {
         velocity: Velocity,
         rate: f32,
     ) -> Result<()> {
+        self.system_mut(id)?
+            .set_emitter(index, shape, velocity, rate)
+    }
+
+    /// Place effect `id` in the world (its emitters' shapes and velocities are in its own
+    /// space; the identity until set), from the next update on. Set it every frame to move
+    /// the effect with a host's object: each frame's spawns are born spread along the way
+    /// from the last update's transform to this one (particle k of n at (k + ½) / n of it),
+    /// so a fast emitter leaves a line, not clumps. Refuses an unknown effect and a matrix
+    /// that is not finite or cannot be inverted.
+    pub fn set_transform(&mut self, id: EffectId, transform: glam::Mat4) -> Result<()> {
+        self.system_mut(id)?.set_transform(None, transform)
+    }
+
+    /// Place emitter `index` of effect `id` within the effect (after the effect's own
+    /// transform), from the next update on, as [`ParticleRenderer::set_transform`] does.
+    pub fn set_emitter_transform(
+        &mut self,
+        id: EffectId,
+        index: usize,
+        transform: glam::Mat4,
+    ) -> Result<()> {
+        self.system_mut(id)?.set_transform(Some(index), transform)
+    }
+
+    fn system_mut(&mut self, id: EffectId) -> Result<&mut ParticleSystem> {
         match self.entries.iter_mut().find(|e| e.id == id) {
-            Some(e) => e.system.set_emitter(index, shape, velocity, rate),
+            Some(e) => Ok(&mut e.system),
             None => {
                 let allowed = "an effect of this renderer";
                 Err(Invalid::new("id", format!("{id:?}"), allowed).into())

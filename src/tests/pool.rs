@@ -188,10 +188,24 @@ fn twin_effect() -> EffectDesc {
 }
 
 fn compare_with_twin(desc: &EffectDesc, capacity: u32, seed: u32, frames: u32, dt: f32) {
+    compare_moving_with_twin(desc, (capacity, seed), frames, dt, |_| glam::Mat4::IDENTITY);
+}
+
+/// As [`compare_with_twin`], the effect placed by the host at `placed(frame)` every frame.
+fn compare_moving_with_twin(
+    desc: &EffectDesc,
+    (capacity, seed): (u32, u32),
+    frames: u32,
+    dt: f32,
+    placed: impl Fn(u32) -> glam::Mat4,
+) {
     let mut solo = Solo::new(desc, capacity, seed);
     let mut twin = CpuTwin::new(desc, capacity, seed);
     twin.eye = camera().eye; // bounds that follow the camera follow it on both sides
-    for _ in 0..frames {
+    for f in 0..frames {
+        solo.system.set_transform(None, placed(f)).unwrap();
+        let start = placed(f.saturating_sub(1));
+        twin.motion = vec![(start, placed(f)); desc.emitters.len()];
         solo.frame(dt, &camera());
         twin.frame(dt);
     }
@@ -263,6 +277,17 @@ fn compare_with_twin(desc: &EffectDesc, capacity: u32, seed: u32, frames: u32, d
 #[test]
 fn gpu_matches_cpu_twin_after_100_frames() {
     compare_with_twin(&twin_effect(), 32_768, 7, 100, 0.016);
+}
+
+#[test]
+fn gpu_matches_cpu_twin_for_an_effect_the_host_moves() {
+    // carried along x and turned about y every frame: spawns spread along each frame's way
+    let placed = |f: u32| {
+        let t = f as f32;
+        glam::Mat4::from_translation(Vec3::new(0.3 * t, 0.0, 0.0))
+            * glam::Mat4::from_rotation_y(0.05 * t)
+    };
+    compare_moving_with_twin(&twin_effect(), (32_768, 7), 60, 0.016, placed);
 }
 
 #[test]
