@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 
 #[path = "common/adapter.rs"]
 mod adapter;
+use flurry::GpuContext;
 
 use flurry::effect::{EffectDesc, Shape, Velocity};
 use flurry::glam::{Mat4, Vec3};

@@ -32,8 +32,7 @@ fn host_frame(
 #[test]
 fn two_effects_resize_and_only_the_host_submits() {
     let gpu = common::gpu();
-    let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let mut renderer = standard_renderer(&gpu);
     let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron"));
     let fountain = flurry::EffectDesc::from_file(path).unwrap();
     let fountain_id = renderer
@@ -109,8 +108,7 @@ fn a_frame_updated_but_never_recorded_loses_no_spawns_and_no_particles() {
     // a host whose surface was not ready skips drawing after it updated: the snow's only
     // burst is at t = 0, and it must still appear in the first frame that is drawn
     let gpu = common::gpu();
-    let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let mut renderer = standard_renderer(&gpu);
     let mut desc = Demo::Snow.effect(4096);
     desc.emitters[0].rate = 100.0;
     desc.emitters[0].bursts = vec![flurry::effect::Burst::once(0.0, 500)];
@@ -161,8 +159,7 @@ fn a_frame_updated_but_never_recorded_loses_no_spawns_and_no_particles() {
 #[test]
 fn effects_can_be_removed_and_passes_timed() {
     let gpu = common::gpu();
-    let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let mut renderer = standard_renderer(&gpu);
     let a = renderer
         .add_effect(
             &gpu.device,
@@ -298,8 +295,7 @@ fn blended_effects_are_sorted_together() {
 fn an_emitter_can_be_moved_and_re_aimed() {
     use flurry::effect::*;
     let gpu = common::gpu();
-    let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let mut renderer = standard_renderer(&gpu);
     let idle = EffectDesc {
         forces: Forces::NONE,
         emitters: vec![EmitterDesc {
@@ -353,6 +349,11 @@ fn an_emitter_can_be_moved_and_re_aimed() {
         assert!(from.x.abs() < 1e-4 && from.y.abs() < 1e-4 && from.z <= 0.0 && from.z >= -10.0);
     }
     assert_eq!(renderer.effect(id).unwrap().emitters[0].rate, 600.0);
+}
+
+/// A renderer for the standard test host's targets, with the default settings.
+fn standard_renderer(gpu: &flurry::GpuContext) -> ParticleRenderer {
+    ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap()
 }
 
 /// A wgpu error anywhere fails the test (wgpu's default handler would panic later, or on
@@ -451,8 +452,7 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
 fn new_targets_keep_the_effects_and_their_pools() {
     let gpu = common::gpu();
     fail_on_wgpu_errors(&gpu);
-    let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let mut renderer = standard_renderer(&gpu);
     let snow = Demo::Snow.effect(2048);
     let id = renderer
         .add_effect(&gpu.device, &gpu.queue, &snow, 2048, 3)
@@ -675,8 +675,7 @@ fn an_effect_removed_between_update_and_encode_leaves_the_others_drawn() {
     // three alpha-blended effects sorted together; the middle one removed after the update
     let gpu = common::gpu();
     fail_on_wgpu_errors(&gpu);
-    let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let mut renderer = standard_renderer(&gpu);
     let ids: Vec<_> = [[-1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]
         .into_iter()
         .map(|p| {
@@ -720,8 +719,7 @@ fn a_moving_emitter_draws_a_line_along_its_frame_path() {
     use flurry::effect::*;
     let gpu = common::gpu();
     fail_on_wgpu_errors(&gpu);
-    let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap();
+    let mut renderer = standard_renderer(&gpu);
     let desc = EffectDesc {
         forces: Forces::NONE,
         emitters: vec![EmitterDesc {

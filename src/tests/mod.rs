@@ -15,21 +15,9 @@ use crate::pipelines::Pipelines;
 use crate::system::ParticleSystem;
 use crate::Camera;
 
-/// The headless GPU; no adapter is a test failure with the install hint, never a skip.
-fn gpu() -> GpuContext {
-    // lavapipe prints a harmless warning when XDG_RUNTIME_DIR is unset
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        let dir = std::env::temp_dir().join("flurry-xdg");
-        let _ = std::fs::create_dir_all(&dir);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
-        }
-        std::env::set_var("XDG_RUNTIME_DIR", &dir);
-    }
-    GpuContext::new_headless().unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
-}
+#[path = "../../tests/common/adapter.rs"]
+mod adapter;
+use adapter::gpu;
 
 /// One effect simulated on its own, without a renderer: no depth to collide with, every
 /// particle drawn (no splat).

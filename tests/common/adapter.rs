@@ -1,7 +1,8 @@
-//! The headless GPU of the integration tests (those that run without the program's host
-//! mount this file alone): an adapter, or a failure that says what to install; never a skip.
+//! The headless GPU of every GPU test (the integration tests through `tests/common`, the
+//! API fuzz and the library's unit tests mount this file; each names `GpuContext` in the
+//! module that mounts it): an adapter, or a failure that says what to install; never a skip.
 
-use flurry::GpuContext;
+use super::GpuContext;
 
 /// The headless GPU; no adapter is a test failure with the install hint, never a skip.
 pub fn gpu() -> GpuContext {
