@@ -16,8 +16,9 @@ fn after_emit() {
     atomicStore(&counters.events, 0u);
 }
 
-// After simulate: the next list becomes current (the bind groups swap on the CPU side);
-// size the cull dispatch from it and reset the visible count.
+// After simulate: the survivors are the alive count (relist.wgsl copies their list back
+// into the current one, dispatched from the simulate arguments sized here); size the cull
+// dispatch from them and reset the visible count.
 @compute @workgroup_size(1)
 fn after_simulate() {
     let n = atomicLoad(&counters.next_alive);

@@ -39,8 +39,8 @@ struct Counters {
     dropped_hi: atomic<u32>,
     hits_hi: atomic<u32>,
     hit_spawned_hi: atomic<u32>,
-    _pad1: u32,
-    _pad2: u32,
+    requested: atomic<u32>,  // scheduled spawns the emit pass was asked for (low word)
+    requested_hi: atomic<u32>,
 }
 
 // Whether adding n to a low word that was `old` wrapped it (the high word takes the carry).

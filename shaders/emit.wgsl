@@ -212,6 +212,12 @@ fn main(
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
     let ordinal = linear_index(gid, groups);
+    if ordinal == 0u {
+        // what reached the GPU: a frame the host recorded but never submitted asked nothing
+        if carries(atomicAdd(&counters.requested, emit.request), emit.request) {
+            atomicAdd(&counters.requested_hi, 1u);
+        }
+    }
     var slot = 0u;
     var local = 0u;
     var emitted = false;

@@ -13,7 +13,7 @@ use crate::effect::Blend;
 use crate::passes::{
     args::ArgsPass, bodies::BodiesPass, composite::CompositePass, cull::CullPass,
     downsample::DownsamplePass, draw::DrawPass, emit::EmitPass, gravity::GravityPass,
-    merge::MergePass, simulate::SimulatePass, sort::SortPass, splat::SplatPass,
+    merge::MergePass, relist::RelistPass, simulate::SimulatePass, sort::SortPass, splat::SplatPass,
 };
 use crate::renderer::Targets;
 
@@ -33,6 +33,7 @@ pub(crate) struct Pipelines {
     cull: OnceLock<CullPass>,
     sort: OnceLock<SortPass>,
     merge: OnceLock<MergePass>,
+    relist: OnceLock<RelistPass>,
     /// By blend mode: additive, alpha.
     draw: [OnceLock<DrawPass>; 2],
     splat: OnceLock<SplatPass>,
@@ -58,6 +59,7 @@ impl Pipelines {
             cull: OnceLock::new(),
             sort: OnceLock::new(),
             merge: OnceLock::new(),
+            relist: OnceLock::new(),
             draw: Default::default(),
             splat: OnceLock::new(),
             downsample: OnceLock::new(),
@@ -115,6 +117,10 @@ impl Pipelines {
 
     pub fn merge(&self) -> &MergePass {
         self.merge.get_or_init(|| MergePass::new(&self.device))
+    }
+
+    pub fn relist(&self) -> &RelistPass {
+        self.relist.get_or_init(|| RelistPass::new(&self.device))
     }
 
     /// The draw for `blend`.
@@ -195,6 +201,7 @@ impl Pipelines {
             + n(std::slice::from_ref(&self.cull))
             + n(std::slice::from_ref(&self.sort))
             + n(std::slice::from_ref(&self.merge))
+            + n(std::slice::from_ref(&self.relist))
             + n(&self.draw)
             + n(std::slice::from_ref(&self.splat))
             + n(std::slice::from_ref(&self.downsample))

@@ -1,5 +1,6 @@
-//! The particle pool: particle storage, the dead list, two alive lists (current and next,
-//! swapped every frame), the atomic counters and the indirect arguments.
+//! The particle pool: particle storage, the dead list, two alive lists (the current one, 0,
+//! and the survivors simulate writes, 1, copied back into 0 on the GPU), the atomic counters
+//! and the indirect arguments.
 //!
 //! The dead list starts with every index (top of the stack = index 0). All counting happens
 //! on the GPU; the CPU reads the pool only when asked ([`ParticlePool::snapshot`]), never in

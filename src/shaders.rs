@@ -14,6 +14,7 @@ pub(crate) enum Shader {
     Cull,
     Sort,
     Merge,
+    Relist,
     Splat,
     Draw,
     Downsample,
@@ -23,7 +24,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 12] = [
+    pub const ALL: [Shader; 13] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -32,6 +33,7 @@ impl Shader {
         Shader::Cull,
         Shader::Sort,
         Shader::Merge,
+        Shader::Relist,
         Shader::Splat,
         Shader::Draw,
         Shader::Downsample,
@@ -49,6 +51,7 @@ impl Shader {
             Shader::Cull => "cull",
             Shader::Sort => "sort",
             Shader::Merge => "merge",
+            Shader::Relist => "relist",
             Shader::Splat => "splat",
             Shader::Draw => "draw",
             Shader::Downsample => "downsample",
@@ -66,6 +69,7 @@ impl Shader {
             Shader::Cull => include_str!("../shaders/cull.wgsl"),
             Shader::Sort => include_str!("../shaders/sort.wgsl"),
             Shader::Merge => include_str!("../shaders/merge.wgsl"),
+            Shader::Relist => include_str!("../shaders/relist.wgsl"),
             Shader::Splat => include_str!("../shaders/splat.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::Downsample => include_str!("../shaders/downsample.wgsl"),

@@ -53,12 +53,15 @@ pub(crate) struct ParticleSystem {
     /// The massive bodies (one unused slot when the effect has none).
     bodies: wgpu::Buffer,
     /// Indexed by the alive list emit appends to (and simulate reads).
-    emit_bind: [wgpu::BindGroup; 2],
-    simulate_bind: [wgpu::BindGroup; 2],
-    gravity_bind: Option<[wgpu::BindGroup; 2]>,
+    /// Every pass reads and appends to alive list 0; simulate writes the survivors to list
+    /// 1 and relist copies them back (`relist.wgsl`).
+    emit_bind: wgpu::BindGroup,
+    simulate_bind: wgpu::BindGroup,
+    relist_bind: wgpu::BindGroup,
+    gravity_bind: Option<wgpu::BindGroup>,
     bodies_bind: Option<wgpu::BindGroup>,
     /// Indexed by the alive list holding the particles after simulate.
-    cull_bind: [wgpu::BindGroup; 2],
+    cull_bind: wgpu::BindGroup,
     args_bind: wgpu::BindGroup,
     /// Its own sort (effects that sort); unused while it is merged with others.
     sort: Option<(SortPlan, SortBinding)>,
@@ -69,15 +72,8 @@ pub(crate) struct ParticleSystem {
     clock: SpawnClock,
     /// Updates so far.
     frames: u64,
-    /// The alive list this frame's emit appends to (and its first simulate reads): where
-    /// the particles are before the frame.
-    list: usize,
-    /// The alive list holding the particles once this frame's simulate has run.
-    live: usize,
     /// This frame's emit was recorded: its pending spawns are taken at the next update.
     emit_recorded: AtomicBool,
-    /// This frame's simulate was recorded: the particles are in `live` from now on.
-    simulate_recorded: AtomicBool,
     /// Simulate steps per frame, each of dt / substeps.
     substeps: u32,
     /// (target pixels per metre at 1 m, largest splatted radius in pixels) for cull.
@@ -136,7 +132,6 @@ impl ParticleSystem {
             contents: bytemuck::cast_slice(&initial),
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         });
-        let per_list = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
         let p = pipelines;
         let (frame, effect) = (&frame_buf, &effect_buf);
         let simulate = p.simulate(desc.collision.is_some());
@@ -146,14 +141,15 @@ impl ParticleSystem {
             (plan, bind)
         });
         Ok(ParticleSystem {
-            emit_bind: per_list(&|c| p.emit().bind(device, &pool, c, &emit_buf, effect, &bodies)),
-            simulate_bind: per_list(&|c| simulate.bind(device, &pool, c, frame, effect, &bodies)),
+            emit_bind: p.emit().bind(device, &pool, 0, &emit_buf, effect, &bodies),
+            simulate_bind: simulate.bind(device, &pool, 0, frame, effect, &bodies),
+            relist_bind: p.relist().bind(device, &pool),
             gravity_bind: desc
                 .self_gravity
                 .is_some()
-                .then(|| per_list(&|c| p.gravity().bind(device, &pool, c, effect))),
+                .then(|| p.gravity().bind(device, &pool, 0, effect)),
             bodies_bind: (body_count > 0).then(|| p.bodies().bind(device, &bodies, frame, effect)),
-            cull_bind: per_list(&|l| p.cull().bind(device, &pool, l, frame, effect)),
+            cull_bind: p.cull().bind(device, &pool, 0, frame, effect),
             args_bind: p.args().bind(device, &pool, effect),
             sort,
             draw_bind: p.draw(desc.blend).bind(device, &pool, frame, effect),
@@ -166,10 +162,7 @@ impl ParticleSystem {
             bodies,
             clock: SpawnClock::default(),
             frames: 0,
-            list: 0,
-            live: 0,
             emit_recorded: AtomicBool::new(false),
-            simulate_recorded: AtomicBool::new(false),
             substeps: 1,
             splat: (0.0, 0.0),
             merged: false,
@@ -288,12 +281,9 @@ impl ParticleSystem {
     /// Advance the clock by `dt` seconds and write this frame's uniforms for `view`.
     pub fn update(&mut self, queue: &wgpu::Queue, dt: f32, view: &ViewModel) {
         // a frame updated but never recorded changed nothing on the GPU: its spawns stay
-        // pending and its particles where they were
+        // pending (the particles are in alive list 0 whatever the host submitted)
         if self.emit_recorded.swap(false, Ordering::Relaxed) {
             self.clock.take();
-        }
-        if self.simulate_recorded.swap(false, Ordering::Relaxed) {
-            self.list = self.live;
         }
         self.dropped_on_cpu += self.clock.advance(&self.desc, dt, self.pool.capacity);
         let offset = self.desc.camera_offset(view.eye);
@@ -304,7 +294,6 @@ impl ParticleSystem {
             .emit_uniforms(&self.clock.pending(), id_base, offset, &motion);
         self.request = emit.request;
         self.frames += 1;
-        self.live = (self.list + self.substeps as usize) % 2;
         let frame = FrameUniforms {
             view_proj: view.view_proj,
             eye: view.eye,
@@ -348,36 +337,32 @@ impl ParticleSystem {
         match step {
             Step::Emit => {
                 self.emit_recorded.store(true, Ordering::Relaxed);
-                p.emit()
-                    .record(pass, &self.emit_bind[self.list], self.request);
+                p.emit().record(pass, &self.emit_bind, self.request);
                 args(pass, After::Emit);
             }
-            Step::Gravity => self.record_gravity(p, pass, self.list),
+            Step::Gravity => self.record_gravity(p, pass),
             Step::Simulate => {
-                self.simulate_recorded.store(true, Ordering::Relaxed);
                 let simulate = p.simulate(self.desc.collision.is_some());
-                for sub in 0..self.substeps as usize {
-                    let c = (self.list + sub) % 2;
+                for sub in 0..self.substeps {
                     if sub > 0 {
                         // later substeps need the pull of the particles where they are now
-                        self.record_gravity(p, pass, c);
+                        self.record_gravity(p, pass);
                     }
                     pass.set_bind_group(1, collision, &[]);
-                    simulate.record(pass, &self.simulate_bind[c], &self.pool);
+                    simulate.record(pass, &self.simulate_bind, &self.pool);
                     args(pass, After::Simulate);
+                    p.relist().record(pass, &self.relist_bind, &self.pool);
                     if let Some(bind) = &self.bodies_bind {
                         p.bodies().record(pass, bind);
                     }
                 }
                 if self.desc.hit_emitter().is_some() {
-                    let bind = &self.emit_bind[self.live];
-                    p.emit().record_on_hit(pass, bind, &self.pool);
+                    p.emit().record_on_hit(pass, &self.emit_bind, &self.pool);
                     args(pass, After::Spawn);
                 }
             }
             Step::Cull => {
-                p.cull()
-                    .record(pass, &self.cull_bind[self.live], &self.pool);
+                p.cull().record(pass, &self.cull_bind, &self.pool);
                 args(pass, After::Cull);
             }
             Step::Sort => {
@@ -388,10 +373,10 @@ impl ParticleSystem {
         }
     }
 
-    /// All-pairs gravity of the particles in alive list `list` (effects with self-gravity).
-    fn record_gravity(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, list: usize) {
-        if let Some(binds) = &self.gravity_bind {
-            p.gravity().record(pass, &binds[list], &self.pool);
+    /// All-pairs gravity of the alive particles (effects with self-gravity).
+    fn record_gravity(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
+        if let Some(bind) = &self.gravity_bind {
+            p.gravity().record(pass, bind, &self.pool);
         }
     }
 
@@ -415,17 +400,7 @@ impl ParticleSystem {
         let body_count = self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64;
         let bodies = (&self.bodies, body_count);
         let stats = |c: &crate::types::Counters| self.stats(c);
-        self.pool
-            .snapshot(device, queue, self.current_list(), bodies, stats)
-    }
-
-    /// The alive list holding the particles after the last recorded frame.
-    fn current_list(&self) -> usize {
-        if self.simulate_recorded.load(Ordering::Relaxed) {
-            self.live
-        } else {
-            self.list
-        }
+        self.pool.snapshot(device, queue, 0, bodies, stats)
     }
 
     /// Totals from the GPU's counters and the CPU's spawn accounting.
@@ -440,19 +415,9 @@ impl ParticleSystem {
             emitted_total: emitted,
             dropped_total: c.dropped_total() + self.dropped_on_cpu,
             killed_total: emitted.saturating_sub(c.alive as u64),
-            // the CPU's schedule (but what no recorded frame has taken yet) plus the spawns
-            // the GPU's events asked for
-            requested_total: self.clock.requested_total - self.unrecorded_spawns()
-                + c.hit_spawned_total(),
-        }
-    }
-
-    /// Spawns the clock asked for that no recorded frame has emitted yet.
-    fn unrecorded_spawns(&self) -> u64 {
-        if self.emit_recorded.load(Ordering::Relaxed) {
-            0
-        } else {
-            self.clock.pending_total()
+            // what reached the GPU's emit pass, what the CPU refused beyond the pool's
+            // capacity, and the spawns the GPU's events asked for
+            requested_total: c.requested_total() + self.dropped_on_cpu + c.hit_spawned_total(),
         }
     }
 
@@ -484,8 +449,7 @@ impl ParticleSystem {
     #[cfg(test)]
     pub fn record_hit_spawns(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
         self.record_arguments(p, pass, After::Simulate);
-        p.emit()
-            .record_on_hit(pass, &self.emit_bind[self.current_list()], &self.pool);
+        p.emit().record_on_hit(pass, &self.emit_bind, &self.pool);
         self.record_arguments(p, pass, After::Spawn);
     }
 

@@ -163,8 +163,10 @@ pub struct Counters {
     pub hits_hi: u32,
     /// The high 32 bits of `hit_spawned`.
     pub hit_spawned_hi: u32,
-    /// Padding to 16 bytes.
-    pub _pad: [u32; 2],
+    /// Scheduled spawns the emit pass was asked for since creation: the low 32 bits.
+    pub requested: u32,
+    /// The high 32 bits of `requested`.
+    pub requested_hi: u32,
 }
 
 impl Counters {
@@ -186,6 +188,13 @@ impl Counters {
     /// Particles hit events asked for since creation.
     pub fn hit_spawned_total(&self) -> u64 {
         wide(self.hit_spawned_hi, self.hit_spawned)
+    }
+
+    /// Scheduled spawns the emit pass was asked for since creation (what the CPU's clock
+    /// asked for, but what it refused beyond the pool's capacity and what frames the host
+    /// never submitted carried).
+    pub fn requested_total(&self) -> u64 {
+        wide(self.requested_hi, self.requested)
     }
 }
 
@@ -592,7 +601,8 @@ mod tests {
             emitted => "emitted", dropped => "dropped", visible => "visible", hits => "hits",
             events => "events", hit_spawned => "hit_spawned", splatted => "splatted",
             emitted_hi => "emitted_hi", dropped_hi => "dropped_hi", hits_hi => "hits_hi",
-            hit_spawned_hi => "hit_spawned_hi"]);
+            hit_spawned_hi => "hit_spawned_hi", requested => "requested",
+            requested_hi => "requested_hi"]);
         check_pod!(l, HitEvent, [pos => "pos", particle => "particle", normal => "normal",
             speed => "speed"]);
         check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x",

@@ -773,3 +773,52 @@ fn a_moving_emitter_draws_a_line_along_its_frame_path() {
         .set_emitter_transform(id, 3, glam::Mat4::IDENTITY)
         .is_err());
 }
+
+#[test]
+fn a_recorded_frame_the_host_drops_leaves_every_pool_whole() {
+    // a host that records a frame and then drops its encoder (an error after recording, a
+    // surface lost): the GPU never ran it, and the next frames go on from where the last
+    // submitted one left the particles
+    let gpu = common::gpu();
+    fail_on_wgpu_errors(&gpu);
+    let mut renderer = standard_renderer(&gpu);
+    // a fountain of 4,000 a second: the dropped frame had 200 spawns pending, and sparks of
+    // fireworks die and spawn on the GPU
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron"));
+    let fountain = flurry::EffectDesc::from_file(path).unwrap();
+    let ids = [
+        renderer
+            .add_effect(&gpu.device, &gpu.queue, &fountain, 16_384, 3)
+            .unwrap(),
+        renderer
+            .add_effect(
+                &gpu.device,
+                &gpu.queue,
+                &Demo::Fireworks.effect(4096),
+                4096,
+                3,
+            )
+            .unwrap(),
+    ];
+    let target = HeadlessTarget::new(&gpu.device, 64, 48);
+    let camera = Demo::Fireworks.camera(4.0 / 3.0);
+    for _ in 0..20 {
+        host_frame(&gpu, &mut renderer, &target, &camera, 0.05);
+    }
+    renderer
+        .update(&gpu.device, &gpu.queue, 0.05, camera, target.size())
+        .unwrap();
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    renderer
+        .encode(&gpu.device, &mut encoder, &target.frame())
+        .unwrap();
+    drop(encoder);
+    for frame in 0..5 {
+        host_frame(&gpu, &mut renderer, &target, &camera, 0.05);
+        for id in ids {
+            let snap = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+            assert_eq!(snap.check(), Ok(()), "frame {frame} after the dropped one");
+            assert!(snap.stats.alive > 0);
+        }
+    }
+}

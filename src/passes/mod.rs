@@ -15,6 +15,7 @@ pub(crate) mod draw;
 pub(crate) mod emit;
 pub(crate) mod gravity;
 pub(crate) mod merge;
+pub(crate) mod relist;
 pub(crate) mod simulate;
 pub(crate) mod sort;
 pub(crate) mod splat;
@@ -308,6 +309,7 @@ mod tests {
             (Shader::Bodies, bodies::slots().to_vec()),
             (Shader::Cull, cull::slots().to_vec()),
             (Shader::Merge, merge::slots().to_vec()),
+            (Shader::Relist, relist::slots().to_vec()),
             (Shader::Splat, splat::slots().to_vec()),
         ]
     }

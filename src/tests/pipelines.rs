@@ -17,9 +17,9 @@ fn effects_share_the_renderer_pipelines() {
     let first = renderer
         .add_effect(&gpu.device, &gpu.queue, &dot(0.0), 64, 1)
         .unwrap();
-    // emit, args, simulate without collision, cull, sort, alpha draw
+    // emit, args, simulate without collision, relist, cull, sort, alpha draw
     let after_first = renderer.pipelines().built();
-    assert_eq!(after_first, 6);
+    assert_eq!(after_first, 7);
     let mut ids = vec![first];
     for k in 1..6 {
         let desc = dot(k as f32);
@@ -105,6 +105,7 @@ fn a_renderer_without_the_splat_never_compiles_it() {
         .update(&gpu.device, &gpu.queue, 0.01, camera, (16, 16))
         .unwrap();
     assert!(!renderer.passes().contains(&crate::Pass::Splat));
-    // emit, args, simulate, cull, sort, draw; downsample and composite when a frame is encoded
-    assert_eq!(renderer.pipelines().built(), 6);
+    // emit, args, simulate, relist, cull, sort, draw; downsample and composite when a frame
+    // is encoded
+    assert_eq!(renderer.pipelines().built(), 7);
 }
