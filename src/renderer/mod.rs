@@ -524,13 +524,7 @@ impl ParticleRenderer {
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,
     ) -> Result<()> {
-        self.check_frame(frame)?;
-        self.check_once()?;
-        let scopes = self.begin_timing();
-        self.prepare_in(device, encoder, frame, scopes);
-        self.encode_pass_in(device, encoder, frame, Pass::Composite, scopes);
-        self.end_timing(encoder);
-        Ok(())
+        self.record_frame(device, encoder, frame, true)
     }
 
     /// One recorded frame per update: a second would simulate the same step again.
@@ -539,6 +533,26 @@ impl ParticleRenderer {
             let allowed = "one encode or prepare per update (update first)";
             return Err(Invalid::new("frame", "a second frame for one update", allowed).into());
         }
+        Ok(())
+    }
+
+    /// The frame's passes, timed when profiling, with the composite in a pass of flurry's
+    /// own (`encode`) or left to the host's pass (`prepare`).
+    fn record_frame(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameTargets,
+        composite: bool,
+    ) -> Result<()> {
+        self.check_frame(frame)?;
+        self.check_once()?;
+        let scopes = self.begin_timing();
+        self.prepare_in(device, encoder, frame, scopes);
+        if composite {
+            self.encode_pass_in(device, encoder, frame, Pass::Composite, scopes);
+        }
+        self.end_timing(encoder);
         Ok(())
     }
 
@@ -554,11 +568,7 @@ impl ParticleRenderer {
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,
     ) -> Result<()> {
-        self.check_frame(frame)?;
-        self.check_once()?;
-        let scopes = self.begin_timing();
-        self.prepare_in(device, encoder, frame, scopes);
-        self.end_timing(encoder);
+        self.record_frame(device, encoder, frame, false)?;
         self.composite_bind = self.composite_bind(device, frame);
         Ok(())
     }
