@@ -10,9 +10,11 @@
 //! image. The CPU writes a few uniforms per frame and records commands; it never reads
 //! particles back in the frame loop, never submits on the host's behalf and never blocks.
 //!
-//! [`ParticleRenderer`] is the render node: the host gives its device, queue, encoder and
-//! the colour and depth views of its frame. Effects are [`EffectDesc`]s, written in Rust
-//! or read from RON files ([`effect`]).
+//! [`ParticleRenderer`] is the render node: the host gives its device, queue, encoder, its
+//! own view and projection ([`View`]: standard or reversed Z, finite or infinite far,
+//! perspective or orthographic, read from the matrix) and the colour and depth views of its
+//! frame, multisampled or not. Effects are [`EffectDesc`]s, written in Rust or read from RON
+//! files ([`effect`]).
 //!
 //! ```
 //! use flurry::effect::{ColorRange, EffectDesc, EmitterDesc, Range, Shape, Velocity};
