@@ -195,8 +195,19 @@ fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue)
 pub(crate) fn texture_2d(
     device: &wgpu::Device,
     label: &str,
-    (width, height): (u32, u32),
+    size: (u32, u32),
     format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    multisampled_2d(device, label, size, (format, 1), usage)
+}
+
+/// A 2D texture of one mip level and `samples` samples (more than one: renderable).
+pub(crate) fn multisampled_2d(
+    device: &wgpu::Device,
+    label: &str,
+    (width, height): (u32, u32),
+    (format, samples): (wgpu::TextureFormat, u32),
     usage: wgpu::TextureUsages,
 ) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
@@ -207,7 +218,7 @@ pub(crate) fn texture_2d(
             depth_or_array_layers: 1,
         },
         mip_level_count: 1,
-        sample_count: 1,
+        sample_count: samples,
         dimension: wgpu::TextureDimension::D2,
         format,
         usage,

@@ -139,22 +139,10 @@ pub struct ParticleRenderer {
 /// What the shaders bind where the host has no depth (they never read it then): a 1×1
 /// depth texture of the host's sample count.
 fn no_depth(device: &wgpu::Device, samples: u32) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("flurry.no_depth"),
-            size: wgpu::Extent3d {
-                width: 1,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: samples,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Depth32Float,
-            // a multisampled texture must be renderable
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        })
+    // a multisampled texture must be renderable
+    let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT;
+    let format = (wgpu::TextureFormat::Depth32Float, samples);
+    crate::gpu::multisampled_2d(device, "flurry.no_depth", (1, 1), format, usage)
         .create_view(&Default::default())
 }
 
