@@ -255,10 +255,22 @@ const SHAPE_SPHERE_SURFACE: u32 = 3u;
 const SHAPE_DISK: u32 = 4u;
 
 const SHAPE_EXP_DISK: u32 = 5u;
+const SHAPE_MESH: u32 = 6u;
 
 const VELOCITY_LINEAR: u32 = 0u;
 const VELOCITY_RADIAL: u32 = 1u;
 const VELOCITY_ORBIT: u32 = 2u;
+const VELOCITY_NORMAL: u32 = 3u;
+
+// One triangle of a mesh a Mesh-shaped emitter spawns on (mesh/surface.rs).
+struct SurfaceTriangle {
+    a: vec4<f32>,            // corner a; w: fraction of the mesh's area up to this triangle
+    b: vec4<f32>,
+    c: vec4<f32>,
+    na: vec4<f32>,           // unit corner normals
+    nb: vec4<f32>,
+    nc: vec4<f32>,
+}
 
 // One emitter as the emit pass sees it this frame.
 struct EmitterParams {
@@ -267,8 +279,9 @@ struct EmitterParams {
     spawn_count: u32,
     velocity_mode: u32,
     p0: vec4<f32>,           // point / centre / box min (xyz); radius (w)
-    p1: vec4<f32>,           // box max / disk normal (xyz); exp disk: scale length (w)
-    vel_mean: vec4<f32>,     // linear: xyz; radial: w = speed; orbit: x = body index
+    p1: vec4<f32>,           // box max / disk normal (xyz); exp disk: scale length (w);
+                             // mesh: first triangle, triangle count (bits), scale
+    vel_mean: vec4<f32>,     // linear: xyz; radial, normal: w = speed; orbit: x = body
     vel_var: vec4<f32>,
     color_mean: vec4<f32>,
     color_var: vec4<f32>,

@@ -15,6 +15,8 @@
 @group(0) @binding(6) var<storage, read> bodies: array<Body>;
 // spawn_on_hit only: this frame's depth-collision hits (alive_list is then the live list)
 @group(0) @binding(7) var<storage, read> hit_events: array<HitEvent>;
+// every mesh's triangles (the renderer's), for Mesh-shaped emitters
+@group(0) @binding(8) var<storage, read> surface: array<SurfaceTriangle>;
 
 var<workgroup> wg_emitted: atomic<u32>;
 var<workgroup> wg_dropped: atomic<u32>;
@@ -30,21 +32,28 @@ fn emitter_of(ordinal: u32) -> u32 {
     return e;
 }
 
-fn spawn_position(em: EmitterParams, state: ptr<function, u32>) -> vec3<f32> {
+// Where a particle is born, and the surface normal there (zero where the shape has none).
+struct SpawnPoint {
+    pos: vec3<f32>,
+    normal: vec3<f32>,
+}
+
+fn spawn_point(em: EmitterParams, state: ptr<function, u32>) -> SpawnPoint {
     switch em.shape {
         case SHAPE_BOX: {
             let ux = rand01(state);
             let uy = rand01(state);
             let uz = rand01(state);
-            return mix(em.p0.xyz, em.p1.xyz, vec3<f32>(ux, uy, uz));
+            return SpawnPoint(mix(em.p0.xyz, em.p1.xyz, vec3<f32>(ux, uy, uz)), vec3<f32>(0.0));
         }
         case SHAPE_SPHERE: {
             let dir = unit_vector(state);
             let u = rand01(state);
-            return em.p0.xyz + dir * (em.p0.w * pow(u, 1.0 / 3.0));
+            return SpawnPoint(em.p0.xyz + dir * (em.p0.w * pow(u, 1.0 / 3.0)), dir);
         }
         case SHAPE_SPHERE_SURFACE: {
-            return em.p0.xyz + unit_vector(state) * em.p0.w;
+            let dir = unit_vector(state);
+            return SpawnPoint(em.p0.xyz + dir * em.p0.w, dir);
         }
         case SHAPE_DISK: {
             let n = normalize(em.p1.xyz);
@@ -54,7 +63,7 @@ fn spawn_position(em: EmitterParams, state: ptr<function, u32>) -> vec3<f32> {
             let u = rand01(state);
             let phi = TAU * rand01(state);
             let r = em.p0.w * sqrt(u);
-            return em.p0.xyz + (t * cos(phi) + b * sin(phi)) * r;
+            return SpawnPoint(em.p0.xyz + (t * cos(phi) + b * sin(phi)) * r, n);
         }
         case SHAPE_EXP_DISK: {
             // p0 = (normal, max radius), p1 = (thickness, body, -, scale length)
@@ -69,12 +78,55 @@ fn spawn_position(em: EmitterParams, state: ptr<function, u32>) -> vec3<f32> {
             let r = min(-em.p1.w * log(max(u1 * u2, 1e-12)), em.p0.w);
             let phi = TAU * rand01(state);
             let h = em.p1.x * (rand01(state) - 0.5);
-            return b.pos + (t * cos(phi) + bt * sin(phi)) * r + n * h;
+            return SpawnPoint(b.pos + (t * cos(phi) + bt * sin(phi)) * r + n * h, n);
+        }
+        case SHAPE_MESH: {
+            // p0 = (centre, -), p1 = (first triangle, count as bits, scale, -)
+            let u = rand01(state);
+            let t = surface[pick_triangle(bitcast<u32>(em.p1.x), bitcast<u32>(em.p1.y), u)];
+            let r1 = rand01(state);
+            let r2 = rand01(state);
+            let on = surface_point(t, r1, r2);
+            return SpawnPoint(em.p0.xyz + on.pos * em.p1.z, on.normal);
         }
         default: {
-            return em.p0.xyz;
+            return SpawnPoint(em.p0.xyz, vec3<f32>(0.0));
         }
     }
+}
+
+// The triangle of surface[first .. first + count] a uniform u in [0, 1) picks: the first
+// whose running area fraction exceeds u, so each is picked by its share of the area.
+fn pick_triangle(first: u32, count: u32, u: f32) -> u32 {
+    var lo = first;
+    var hi = first + count - 1u;
+    while lo < hi {
+        let mid = (lo + hi) / 2u;
+        if surface[mid].a.w > u {
+            hi = mid;
+        } else {
+            lo = mid + 1u;
+        }
+    }
+    return lo;
+}
+
+// A uniform point on t for uniform r1, r2 in [0, 1) (the half of the square past the
+// diagonal folded back) and the corner normals interpolated there.
+fn surface_point(t: SurfaceTriangle, u1: f32, u2: f32) -> SpawnPoint {
+    var r1 = u1;
+    var r2 = u2;
+    if r1 + r2 > 1.0 {
+        r1 = 1.0 - r1;
+        r2 = 1.0 - r2;
+    }
+    let pos = t.a.xyz + (t.b.xyz - t.a.xyz) * r1 + (t.c.xyz - t.a.xyz) * r2;
+    var n = t.na.xyz * (1.0 - r1 - r2) + t.nb.xyz * r1 + t.nc.xyz * r2;
+    if length(n) <= 1e-6 {
+        // opposite corner normals cancel here: the face's own normal
+        n = cross(t.b.xyz - t.a.xyz, t.c.xyz - t.a.xyz);
+    }
+    return SpawnPoint(pos, normalize(n));
 }
 
 // Circular velocity about body b at x in the plane facing n (softened point mass).
@@ -113,8 +165,11 @@ fn spawn_from(e: u32, id: u32) -> Particle {
     var state = pcg_hash(id ^ pcg_hash(effect.seed));
 
     var p: Particle;
-    p.pos = spawn_position(em, &state);
-    if em.velocity_mode == VELOCITY_RADIAL {
+    let at = spawn_point(em, &state);
+    p.pos = at.pos;
+    if em.velocity_mode == VELOCITY_NORMAL {
+        p.vel = at.normal * rand_range(&state, em.vel_mean.w, em.vel_var.w);
+    } else if em.velocity_mode == VELOCITY_RADIAL {
         let dir = unit_vector(&state);
         let speed = rand_range(&state, em.vel_mean.w, em.vel_var.w);
         p.vel = dir * speed;

@@ -13,6 +13,8 @@ use glam::{Vec3, Vec4};
 
 use crate::effect::{EffectDesc, SpawnClock};
 use crate::hash::pcg_hash;
+use crate::mesh::surface::{pick, surface_point};
+use crate::mesh::{MeshSet, SurfaceTriangle};
 use crate::types::*;
 
 struct Rng(u32);
@@ -41,18 +43,23 @@ pub fn pack4x8unorm(c: Vec4) -> u32 {
     q(c.x) | (q(c.y) << 8) | (q(c.z) << 16) | (q(c.w) << 24)
 }
 
-fn spawn_position(em: &EmitterParams, rng: &mut Rng) -> Vec3 {
+/// Where a particle is born and the surface normal there (zero where the shape has none).
+fn spawn_point(em: &EmitterParams, rng: &mut Rng, surface: &[SurfaceTriangle]) -> (Vec3, Vec3) {
     match em.shape {
         SHAPE_BOX => {
             let u = Vec3::new(rng.next01(), rng.next01(), rng.next01());
-            em.p0.truncate() * (Vec3::ONE - u) + em.p1.truncate() * u
+            let pos = em.p0.truncate() * (Vec3::ONE - u) + em.p1.truncate() * u;
+            (pos, Vec3::ZERO)
         }
         SHAPE_SPHERE => {
             let dir = rng.unit_vector();
             let u = rng.next01();
-            em.p0.truncate() + dir * (em.p0.w * u.powf(1.0 / 3.0))
+            (em.p0.truncate() + dir * (em.p0.w * u.powf(1.0 / 3.0)), dir)
         }
-        SHAPE_SPHERE_SURFACE => em.p0.truncate() + rng.unit_vector() * em.p0.w,
+        SHAPE_SPHERE_SURFACE => {
+            let dir = rng.unit_vector();
+            (em.p0.truncate() + dir * em.p0.w, dir)
+        }
         SHAPE_DISK => {
             let n = em.p1.truncate().normalize();
             let helper = if n.x.abs() > 0.9 { Vec3::Y } else { Vec3::X };
@@ -61,22 +68,37 @@ fn spawn_position(em: &EmitterParams, rng: &mut Rng) -> Vec3 {
             let u = rng.next01();
             let phi = TAU * rng.next01();
             let r = em.p0.w * u.sqrt();
-            em.p0.truncate() + (t * phi.cos() + b * phi.sin()) * r
+            (em.p0.truncate() + (t * phi.cos() + b * phi.sin()) * r, n)
         }
-        _ => em.p0.truncate(),
+        SHAPE_MESH => {
+            let range = (em.p1.x.to_bits(), em.p1.y.to_bits());
+            let t = &surface[pick(surface, range, rng.next01())];
+            let (r1, r2) = (rng.next01(), rng.next01());
+            let (pos, normal) = surface_point(t, r1, r2);
+            (em.p0.truncate() + pos * em.p1.z, normal)
+        }
+        _ => (em.p0.truncate(), Vec3::ZERO),
     }
 }
 
-/// The particle the emit pass creates for spawn `ordinal` of this frame.
-pub fn spawn(emit: &EmitUniforms, effect: &EffectParams, ordinal: u32) -> Particle {
+/// The particle the emit pass creates for spawn `ordinal` of this frame (`surface`: the
+/// renderer's mesh triangles).
+pub fn spawn(
+    emit: &EmitUniforms,
+    effect: &EffectParams,
+    surface: &[SurfaceTriangle],
+    ordinal: u32,
+) -> Particle {
     let e = (1..emit.emitter_count as usize)
         .rfind(|&i| ordinal >= emit.emitters[i].spawn_first)
         .unwrap_or(0);
     let em = &emit.emitters[e];
     let id = emit.id_base.wrapping_add(ordinal);
     let mut rng = Rng(pcg_hash(id ^ pcg_hash(effect.seed)));
-    let pos = spawn_position(em, &mut rng);
-    let vel = if em.velocity_mode == VELOCITY_RADIAL {
+    let (pos, normal) = spawn_point(em, &mut rng, surface);
+    let vel = if em.velocity_mode == VELOCITY_NORMAL {
+        normal * rng.range(em.vel_mean.w, em.vel_var.w)
+    } else if em.velocity_mode == VELOCITY_RADIAL {
         let dir = rng.unit_vector();
         dir * rng.range(em.vel_mean.w, em.vel_var.w)
     } else {
@@ -202,6 +224,8 @@ pub struct CpuTwin {
     pub eye: Vec3,
     /// Each emitter's (start, end) world transform in the next frame (identity if absent).
     pub motion: Vec<(glam::Mat4, glam::Mat4)>,
+    /// The meshes Mesh-shaped emitters name (the built-ins unless a test adds its own).
+    pub meshes: MeshSet,
 }
 
 impl CpuTwin {
@@ -216,6 +240,7 @@ impl CpuTwin {
             dropped: 0,
             eye: Vec3::ZERO,
             motion: Vec::new(),
+            meshes: MeshSet::default(),
         }
     }
 
@@ -224,13 +249,17 @@ impl CpuTwin {
         self.dropped += self.clock.advance(&self.desc, dt, self.capacity);
         let offset = self.desc.camera_offset(self.eye);
         let id_base = self.clock.taken_total as u32;
-        let emit = self
-            .desc
-            .emit_uniforms(&self.clock.pending(), id_base, offset, &self.motion);
+        let emit = self.desc.emit_uniforms(
+            &self.clock.pending(),
+            id_base,
+            offset,
+            &self.motion,
+            &self.meshes,
+        );
         self.clock.take();
         for ordinal in 0..emit.request {
             if self.particles.len() < self.capacity as usize {
-                let p = spawn(&emit, &self.effect, ordinal);
+                let p = spawn(&emit, &self.effect, self.meshes.triangles(), ordinal);
                 self.particles.insert(p.id, p);
                 self.emitted += 1;
             } else {

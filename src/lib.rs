@@ -76,6 +76,7 @@ pub mod effect;
 mod error;
 mod gpu;
 mod hash;
+pub mod mesh;
 mod passes;
 mod pipelines;
 mod pool;
@@ -95,6 +96,7 @@ pub use camera::Camera;
 pub use effect::EffectDesc;
 pub use error::{Error, Invalid, Result, INSTALL_HINT};
 pub use gpu::GpuContext;
+pub use mesh::{Mesh, MeshId};
 pub use pool::{PoolSnapshot, Stats};
 pub use renderer::{
     EffectId, FrameTargets, ParticleRenderer, Pass, Scale, Settings, Targets, Upsample,

@@ -9,6 +9,7 @@
 
 use crate::effect::{EffectDesc, Shape, SpawnClock, Velocity};
 use crate::error::{Invalid, Result};
+use crate::mesh::{MeshSet, Meshes};
 use crate::passes::args::After;
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::pipelines::Pipelines;
@@ -106,12 +107,14 @@ impl ParticleSystem {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         pipelines: &Pipelines,
+        meshes: &Meshes,
         desc: &EffectDesc,
         capacity: u32,
         seed: u32,
     ) -> Result<Self> {
         use encase::ShaderType;
         desc.validate()?;
+        meshes.set().check(desc)?;
         let capacity = crate::pool::check_capacity(device, "capacity", capacity as u64)?;
         if desc.self_gravity.is_some() && capacity > crate::effect::MAX_NBODY {
             let allowed = format!("1..={} for all-pairs gravity", crate::effect::MAX_NBODY);
@@ -141,7 +144,9 @@ impl ParticleSystem {
             (plan, bind)
         });
         Ok(ParticleSystem {
-            emit_bind: p.emit().bind(device, &pool, 0, &emit_buf, effect, &bodies),
+            emit_bind: p
+                .emit()
+                .bind(device, &pool, &emit_buf, effect, &bodies, meshes.surface()),
             simulate_bind: simulate.bind(device, &pool, 0, frame, effect, &bodies),
             relist_bind: p.relist().bind(device, &pool),
             gravity_bind: desc
@@ -185,9 +190,8 @@ impl ParticleSystem {
     pub fn set_emitter(
         &mut self,
         index: usize,
-        shape: Shape,
-        velocity: Velocity,
-        rate: f32,
+        (shape, velocity, rate): (Shape, Velocity, f32),
+        meshes: &MeshSet,
     ) -> Result<()> {
         let count = self.desc.emitters.len();
         let mut desc = self.desc.clone();
@@ -199,6 +203,7 @@ impl ParticleSystem {
         e.velocity = velocity;
         e.rate = rate;
         desc.validate()?;
+        meshes.check(&desc)?;
         self.desc = desc;
         Ok(())
     }
@@ -278,8 +283,18 @@ impl ParticleSystem {
         self.splat = (pixel_scale, radius);
     }
 
-    /// Advance the clock by `dt` seconds and write this frame's uniforms for `view`.
-    pub fn update(&mut self, queue: &wgpu::Queue, dt: f32, view: &ViewModel) {
+    /// Bind the renderer's mesh surfaces anew (a host added a mesh).
+    pub fn rebind_meshes(&mut self, device: &wgpu::Device, p: &Pipelines, meshes: &Meshes) {
+        let (emit, effect) = (&self.emit_buf, &self.effect_buf);
+        let surface = meshes.surface();
+        self.emit_bind = p
+            .emit()
+            .bind(device, &self.pool, emit, effect, &self.bodies, surface);
+    }
+
+    /// Advance the clock by `dt` seconds and write this frame's uniforms for `view`
+    /// (`meshes`: where the mesh emitters' triangles are).
+    pub fn update(&mut self, queue: &wgpu::Queue, dt: f32, view: &ViewModel, meshes: &MeshSet) {
         // a frame updated but never recorded changed nothing on the GPU: its spawns stay
         // pending (the particles are in alive list 0 whatever the host submitted)
         if self.emit_recorded.swap(false, Ordering::Relaxed) {
@@ -291,7 +306,7 @@ impl ParticleSystem {
         let motion = self.motion();
         let emit = self
             .desc
-            .emit_uniforms(&self.clock.pending(), id_base, offset, &motion);
+            .emit_uniforms(&self.clock.pending(), id_base, offset, &motion, meshes);
         self.request = emit.request;
         self.frames += 1;
         let frame = FrameUniforms {

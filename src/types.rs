@@ -72,9 +72,11 @@ gpu_codes! {
     SHAPE_SPHERE_SURFACE = 3,
     SHAPE_DISK = 4,
     SHAPE_EXP_DISK = 5,
+    SHAPE_MESH = 6,
     VELOCITY_LINEAR = 0,
     VELOCITY_RADIAL = 1,
     VELOCITY_ORBIT = 2,
+    VELOCITY_NORMAL = 3,
     RENDER_BILLBOARD = 0,
     RENDER_UPRIGHT = 1,
     RENDER_STRETCHED = 2,
@@ -621,6 +623,9 @@ mod tests {
         );
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);
+        use crate::mesh::SurfaceTriangle;
+        check_pod!(l, SurfaceTriangle, [a => "a", b => "b", c => "c", na => "na", nb => "nb",
+            nc => "nc"]);
         assert_eq!(PARTICLE_SIZE, 64);
     }
 

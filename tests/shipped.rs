@@ -69,3 +69,27 @@ fn rain_demo_is_the_shipped_file_with_its_rate_sized_to_the_pool() {
         .filter(|e| e.trigger != Default::default());
     assert_eq!(triggered.count(), 2);
 }
+
+#[test]
+fn embers_ron_spawns_on_a_tetrahedron_along_its_normals() {
+    use flurry::effect::{MeshSource, Shape, Velocity};
+    let d = shipped("embers.ron");
+    assert!(d.validate().is_ok());
+    let e = &d.emitters[0];
+    assert!(
+        matches!(
+            e.shape,
+            Shape::Mesh {
+                mesh: MeshSource::Tetrahedron,
+                ..
+            }
+        ),
+        "{:?}",
+        e.shape
+    );
+    assert!(
+        matches!(e.velocity, Velocity::Normal { .. }),
+        "{:?}",
+        e.velocity
+    );
+}

@@ -5,6 +5,7 @@
 use glam::{Vec3, Vec4};
 
 use super::schema::*;
+use crate::mesh::MeshSet;
 use crate::types::*;
 
 impl EffectDesc {
@@ -147,6 +148,7 @@ impl EffectDesc {
         id_base: u32,
         offset: Vec3,
         motion: &[(glam::Mat4, glam::Mat4)],
+        meshes: &MeshSet,
     ) -> EmitUniforms {
         let mut u = EmitUniforms {
             emitter_count: self.emitters.len().min(MAX_EMITTERS) as u32,
@@ -156,7 +158,7 @@ impl EffectDesc {
         let mut first = 0u32;
         let emitters = self.emitters.iter().zip(counts).take(MAX_EMITTERS);
         for (i, (slot, (e, &count))) in u.emitters.iter_mut().zip(emitters).enumerate() {
-            *slot = emitter_params(e, first, count);
+            *slot = emitter_params(e, first, count, meshes);
             (slot.start, slot.end) = motion.get(i).copied().unwrap_or_default();
             if e.trigger == Trigger::Schedule {
                 slot.p0 += offset.extend(0.0);
@@ -171,7 +173,14 @@ impl EffectDesc {
     }
 }
 
-fn emitter_params(e: &EmitterDesc, spawn_first: u32, spawn_count: u32) -> EmitterParams {
+/// Emitter `e`'s GPU parameters; a mesh it names that `meshes` lacks (the renderer checks
+/// first) spawns nothing but its centre.
+fn emitter_params(
+    e: &EmitterDesc,
+    spawn_first: u32,
+    spawn_count: u32,
+    meshes: &MeshSet,
+) -> EmitterParams {
     let (p0, p1) = match e.shape {
         Shape::Point(p) => (Vec3::from(p).extend(0.0), Vec4::ZERO),
         Shape::Box { min, max } => (Vec3::from(min).extend(0.0), Vec3::from(max).extend(0.0)),
@@ -195,13 +204,24 @@ fn emitter_params(e: &EmitterDesc, spawn_first: u32, spawn_count: u32) -> Emitte
             Vec3::from(normal).extend(max_radius),
             Vec4::new(thickness, body as f32, 0.0, scale_length),
         ),
+        // p0 = (centre, 0), p1 = (first triangle, triangle count as bits, scale, 0)
+        Shape::Mesh {
+            mesh,
+            center,
+            scale,
+        } => {
+            let (first, count) = meshes.range(mesh).unwrap_or((0, 0));
+            let bits = |n: u32| f32::from_bits(n);
+            let p1 = Vec4::new(bits(first), bits(count), scale, 0.0);
+            (Vec3::from(center).extend(0.0), p1)
+        }
     };
     let (vel_mean, vel_var) = match e.velocity {
         Velocity::Linear { mean, variance } => (
             Vec3::from(mean).extend(0.0),
             Vec3::from(variance).extend(0.0),
         ),
-        Velocity::Radial { speed } => (
+        Velocity::Radial { speed } | Velocity::Normal { speed } => (
             Vec4::new(0.0, 0.0, 0.0, speed.mean),
             Vec4::new(0.0, 0.0, 0.0, speed.variance),
         ),
@@ -252,6 +272,7 @@ impl Shape {
             Shape::Sphere { surface: true, .. } => SHAPE_SPHERE_SURFACE,
             Shape::Disk { .. } => SHAPE_DISK,
             Shape::Galaxy { .. } => SHAPE_EXP_DISK,
+            Shape::Mesh { .. } => SHAPE_MESH,
         }
     }
 }
@@ -263,6 +284,7 @@ impl Velocity {
             Velocity::Linear { .. } => VELOCITY_LINEAR,
             Velocity::Radial { .. } => VELOCITY_RADIAL,
             Velocity::Orbit { .. } => VELOCITY_ORBIT,
+            Velocity::Normal { .. } => VELOCITY_NORMAL,
         }
     }
 }

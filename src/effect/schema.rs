@@ -150,6 +150,36 @@ pub enum Shape {
         /// The side the disk faces.
         normal: [f32; 3],
     },
+    /// Uniform over a triangle mesh's surface: a triangle chosen by its share of the area,
+    /// a uniform point on it; the normal there (the corner normals interpolated) is what
+    /// [`Velocity::Normal`] follows.
+    Mesh {
+        /// Which mesh: a built-in or one the host added.
+        mesh: MeshSource,
+        /// Where the mesh's origin goes, metres.
+        #[serde(default)]
+        center: [f32; 3],
+        /// The mesh's size factor (> 0; the built-ins are about 1 m across).
+        #[serde(default = "one")]
+        scale: f32,
+    },
+}
+
+/// Which mesh a [`Shape::Mesh`] emitter spawns on (and, later, what a mesh particle is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MeshSource {
+    /// The unit cube, centred on the origin.
+    Cube,
+    /// A regular tetrahedron on alternate corners of the unit cube.
+    Tetrahedron,
+    /// A flat irregular shard one metre long, 0.08 m thick.
+    Shard,
+    /// A leaf one metre long along z, facing up.
+    Leaf,
+    /// A mesh the host added to the renderer
+    /// ([`ParticleRenderer::add_mesh`](crate::ParticleRenderer::add_mesh)); in a file,
+    /// `Host(0)` is the first it added.
+    Host(crate::mesh::MeshId),
 }
 
 /// At the origin.
@@ -184,6 +214,13 @@ pub enum Velocity {
         /// m/s of random motion per axis.
         #[serde(default)]
         dispersion: f32,
+    },
+    /// Along the surface's normal where the particle is born, times a speed: out of a
+    /// [`Shape::Mesh`] (its interpolated normal), a sphere (radially) or a disk (the side it
+    /// faces). Sparks thrown off a blade.
+    Normal {
+        /// m/s (negative: into the surface).
+        speed: Range,
     },
 }
 

@@ -20,6 +20,14 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
         let at = |name: &str| format!("emitters[{i}].{name}");
         shape(&mut v, &at, e.shape, bodies);
         velocity(&mut v, &at, e.velocity, bodies);
+        let has_normal = matches!(
+            e.shape,
+            Shape::Mesh { .. } | Shape::Sphere { .. } | Shape::Disk { .. }
+        );
+        if matches!(e.velocity, Velocity::Normal { .. }) && !has_normal {
+            let allowed = "Normal with a Mesh, Sphere or Disk shape (one with a surface normal)";
+            v.fail(&at("velocity"), "Normal", allowed);
+        }
         schedule(&mut v, &at, e);
         attributes(&mut v, &at, e);
         if let Some(render) = e.render {
@@ -108,6 +116,11 @@ fn shape(v: &mut Checker, at: &dyn Fn(&str) -> String, shape: Shape, bodies: u32
             );
             v.direction(&at("shape.Galaxy.normal"), normal);
         }
+        // whether a Host mesh exists is the renderer's to check (it holds them)
+        Shape::Mesh { center, scale, .. } => {
+            v.vec(&at("shape.Mesh.center"), center);
+            v.range(&at("shape.Mesh.scale"), scale, 1e-6, 1e6, "1e-6..=1e6");
+        }
     }
 }
 
@@ -118,6 +131,7 @@ fn velocity(v: &mut Checker, at: &dyn Fn(&str) -> String, velocity: Velocity, bo
             v.nonneg_vec(&at("velocity.Linear.variance"), variance);
         }
         Velocity::Radial { speed } => v.scalar(&at("velocity.Radial.speed"), speed),
+        Velocity::Normal { speed } => v.scalar(&at("velocity.Normal.speed"), speed),
         Velocity::Orbit {
             body,
             normal,

@@ -3,12 +3,13 @@
 
 use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_write, uniform};
 use super::{dispatch_from_args, BufferSlot};
+use crate::mesh::SurfaceTriangle;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
 
 /// emit.wgsl's group 0, in binding order (`main` leaves the hit events unused).
-pub(super) fn slots() -> [BufferSlot; 8] {
+pub(super) fn slots() -> [BufferSlot; 9] {
     [
         read_write::<Particle>(),
         read_only::<u32>(),
@@ -18,6 +19,7 @@ pub(super) fn slots() -> [BufferSlot; 8] {
         uniform::<EffectParams>(),
         read_only::<Body>(),
         read_only::<HitEvent>(),
+        read_only::<SurfaceTriangle>(),
     ]
 }
 
@@ -38,16 +40,16 @@ impl EmitPass {
         }
     }
 
-    /// Bind group appending to alive list `current`; `record` spawns from the CPU's request,
-    /// `record_on_hit` at the hit events into the list simulate wrote.
+    /// Bind group appending to alive list 0; `record` spawns from the CPU's request,
+    /// `record_on_hit` at the hit events. `surface`: the renderer's mesh triangles.
     pub fn bind(
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
-        current: usize,
         emit: &wgpu::Buffer,
         effect: &wgpu::Buffer,
         bodies: &wgpu::Buffer,
+        surface: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,
@@ -56,12 +58,13 @@ impl EmitPass {
             &[
                 &pool.particles,
                 &pool.dead,
-                &pool.alive[current],
+                &pool.alive[0],
                 &pool.counters,
                 emit,
                 effect,
                 bodies,
                 &pool.hit_events,
+                surface,
             ],
         )
     }

@@ -21,6 +21,7 @@ pub use settings::{FrameTargets, Scale, Settings, Targets, Upsample, MAX_SPLAT_R
 
 use crate::effect::{EffectDesc, Shape, Velocity};
 use crate::error::{Invalid, Result};
+use crate::mesh::{Mesh, MeshId, Meshes};
 use crate::pipelines::Pipelines;
 use crate::pool::PoolSnapshot;
 use crate::profiler::{compute_pass_in, render_pass_in, Scopes};
@@ -105,6 +106,8 @@ pub struct ParticleRenderer {
     settings: Settings,
     targets: Targets,
     pipelines: Pipelines,
+    /// The meshes emitters spawn on: the built-ins and the host's.
+    meshes: Meshes,
     /// Every effect, in drawing order.
     entries: Vec<Entry>,
     next_id: u64,
@@ -146,6 +149,11 @@ fn no_depth(device: &wgpu::Device, samples: u32) -> wgpu::TextureView {
         .create_view(&Default::default())
 }
 
+/// The error for an effect id this renderer does not hold.
+fn unknown(id: EffectId) -> crate::Error {
+    Invalid::new("id", format!("{id:?}"), "an effect of this renderer").into()
+}
+
 fn is_hdr(format: wgpu::TextureFormat) -> bool {
     use wgpu::TextureFormat as F;
     matches!(format, F::Rgba16Float | F::Rgba32Float | F::Rg11b10Ufloat)
@@ -175,6 +183,7 @@ impl ParticleRenderer {
         targets.check(device)?;
         Ok(ParticleRenderer {
             pipelines: Pipelines::new(device, targets),
+            meshes: Meshes::new(device),
             sprites: Sprites::new(device),
             downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
             composite_buf: uniform_buffer::<CompositeParams>(device, "flurry.composite"),
@@ -245,7 +254,8 @@ impl ParticleRenderer {
         capacity: u32,
         seed: u32,
     ) -> Result<EffectId> {
-        let system = ParticleSystem::new(device, queue, &self.pipelines, desc, capacity, seed)?;
+        let (p, meshes) = (&self.pipelines, &self.meshes);
+        let system = ParticleSystem::new(device, queue, p, meshes, desc, capacity, seed)?;
         let id = EffectId(self.next_id);
         self.next_id += 1;
         self.entries.push(Entry { id, system });
@@ -302,8 +312,25 @@ impl ParticleRenderer {
         velocity: Velocity,
         rate: f32,
     ) -> Result<()> {
-        self.system_mut(id)?
-            .set_emitter(index, shape, velocity, rate)
+        let meshes = self.meshes.set();
+        let system = match self.entries.iter_mut().find(|e| e.id == id) {
+            Some(e) => &mut e.system,
+            None => return Err(unknown(id)),
+        };
+        system.set_emitter(index, (shape, velocity, rate), meshes)
+    }
+
+    /// Add a triangle mesh that emitters can spawn on (`Shape::Mesh` with
+    /// `MeshSource::Host(id)`, the id returned; in an effect file `Host(0)` is the first
+    /// mesh added). Meshes stay for the renderer's life. Refuses a mesh past what one
+    /// storage binding holds.
+    pub fn add_mesh(&mut self, device: &wgpu::Device, mesh: Mesh) -> Result<MeshId> {
+        let id = self.meshes.add(device, mesh)?;
+        for e in &mut self.entries {
+            e.system
+                .rebind_meshes(device, &self.pipelines, &self.meshes);
+        }
+        Ok(id)
     }
 
     /// Place effect `id` in the world (its emitters' shapes and velocities are in its own
@@ -330,10 +357,7 @@ impl ParticleRenderer {
     fn system_mut(&mut self, id: EffectId) -> Result<&mut ParticleSystem> {
         match self.entries.iter_mut().find(|e| e.id == id) {
             Some(e) => Ok(&mut e.system),
-            None => {
-                let allowed = "an effect of this renderer";
-                Err(Invalid::new("id", format!("{id:?}"), allowed).into())
-            }
+            None => Err(unknown(id)),
         }
     }
 
@@ -438,7 +462,7 @@ impl ParticleRenderer {
         };
         for e in &mut self.entries {
             e.system.set_splat(pixel_scale, splat_radius);
-            e.system.update(queue, dt, &view);
+            e.system.update(queue, dt, &view, self.meshes.set());
         }
         let has_depth = self.targets.depth_format.is_some() as u32;
         // the particle target's depth still holds the previous frame's, unless it was just

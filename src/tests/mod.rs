@@ -11,6 +11,7 @@ mod totals;
 
 use crate::effect::{EffectDesc, EmitterDesc, Forces, Range, Shape};
 use crate::gpu::GpuContext;
+use crate::mesh::Meshes;
 use crate::pipelines::Pipelines;
 use crate::system::ParticleSystem;
 use crate::Camera;
@@ -24,6 +25,7 @@ use adapter::gpu;
 struct Solo {
     gpu: GpuContext,
     pipelines: Pipelines,
+    meshes: Meshes,
     system: ParticleSystem,
 }
 
@@ -32,11 +34,14 @@ impl Solo {
         let gpu = gpu();
         let targets = crate::Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
         let pipelines = Pipelines::new(&gpu.device, targets);
+        let meshes = Meshes::new(&gpu.device);
+        let (device, queue) = (&gpu.device, &gpu.queue);
         let system =
-            ParticleSystem::new(&gpu.device, &gpu.queue, &pipelines, desc, capacity, seed).unwrap();
+            ParticleSystem::new(device, queue, &pipelines, &meshes, desc, capacity, seed).unwrap();
         Solo {
             gpu,
             pipelines,
+            meshes,
             system,
         }
     }
@@ -44,7 +49,8 @@ impl Solo {
     /// One frame of `dt` seconds seen by `camera`: update, record, submit.
     fn frame(&mut self, dt: f32, camera: &Camera) {
         let view = crate::View::from(camera).model().expect("a usable camera");
-        self.system.update(&self.gpu.queue, dt, &view);
+        self.system
+            .update(&self.gpu.queue, dt, &view, self.meshes.set());
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         self.system.encode_compute(&self.pipelines, &mut encoder);
         self.gpu.queue.submit([encoder.finish()]);

@@ -123,10 +123,14 @@ fn pool_accounting_holds_after_every_frame() {
     assert!(saw_recycling, "slots must be reused");
 }
 
-/// Every shape, both velocity modes, drag, wind and kill bounds, sized to never drop.
+/// Every shape, the three velocity modes the twin knows, drag, wind and kill bounds, sized
+/// to never drop.
 fn twin_effect() -> EffectDesc {
     let radial = Velocity::Radial {
         speed: Range::new(3.0, 1.0),
+    };
+    let normal = Velocity::Normal {
+        speed: Range::new(2.0, 0.5),
     };
     let linear = Velocity::Linear {
         mean: [0.5, 3.0, -0.2],
@@ -154,12 +158,23 @@ fn twin_effect() -> EffectDesc {
             radius: 1.5,
             normal: [0.2, 1.0, 0.1],
         },
+        Shape::Mesh {
+            mesh: MeshSource::Shard,
+            center: [0.3, 1.5, -0.2],
+            scale: 0.8,
+        },
+        Shape::Mesh {
+            mesh: MeshSource::Leaf,
+            center: [-0.3, 0.5, 0.4],
+            scale: 1.2,
+        },
     ];
     let emitters = shapes
         .iter()
         .enumerate()
         .map(|(i, &shape)| {
-            let mut e = emitter(shape, if i % 2 == 0 { radial } else { linear }, life);
+            let velocity = [radial, linear, normal][i % 3];
+            let mut e = emitter(shape, velocity, life);
             e.rate = 2000.0 + 500.0 * i as f32;
             e.bursts = vec![Burst {
                 time: 0.1 * i as f32,
@@ -266,17 +281,22 @@ fn compare_moving_with_twin(
             close(g.size, c.size, tol) && close(g.rotation, c.rotation, tol),
             "id {id}: size/rotation"
         );
-        assert_eq!(
-            (g.color, g.emitter),
-            (c.color, c.emitter),
-            "id {id}: colour/emitter"
+        // a channel drawn within an ulp of a rounding boundary may round either way (the
+        // GPU may fuse a multiply-add the CPU rounds twice)
+        let channels = |c: u32| c.to_le_bytes().map(i16::from);
+        let (gc, cc) = (channels(g.color), channels(c.color));
+        assert!(
+            gc.iter().zip(cc).all(|(a, b)| (a - b).abs() <= 1) && g.emitter == c.emitter,
+            "id {id}: colour {gc:?} vs cpu {cc:?}, emitter {} vs {}",
+            g.emitter,
+            c.emitter
         );
     }
 }
 
 #[test]
 fn gpu_matches_cpu_twin_after_100_frames() {
-    compare_with_twin(&twin_effect(), 32_768, 7, 100, 0.016);
+    compare_with_twin(&twin_effect(), 65_536, 7, 100, 0.016);
 }
 
 #[test]
@@ -287,7 +307,7 @@ fn gpu_matches_cpu_twin_for_an_effect_the_host_moves() {
         glam::Mat4::from_translation(Vec3::new(0.3 * t, 0.0, 0.0))
             * glam::Mat4::from_rotation_y(0.05 * t)
     };
-    compare_moving_with_twin(&twin_effect(), (32_768, 7), 60, 0.016, placed);
+    compare_moving_with_twin(&twin_effect(), (65_536, 7), 60, 0.016, placed);
 }
 
 #[test]
