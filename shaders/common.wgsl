@@ -102,7 +102,8 @@ struct FrameUniforms {
     // (splat.wgsl), larger ones drawn (draw.wgsl); 0: every particle is drawn
     splat_radius: f32,
     perspective: u32,        // 0: orthographic (no eye; billboards face along the view axis)
-    _pad0: u32,
+    id_end: u32,             // the id the next spawn gets: ribbon points are ordered by
+                             // how many spawns before it they were born
 }
 
 // Distance of a world point along the view axis (metres; negative behind the view's
@@ -192,9 +193,23 @@ struct EmitterLook {
     stretch: f32,            // RENDER_STRETCHED: seconds of motion the streak covers
     sprite: u32,             // SPRITE_*: what is drawn on the quad
     anchored: u32,           // 1: its particles stay where they are born (ripples)
-    _pad0: u32,
+    subdivisions: u32,       // RENDER_RIBBON: extra pieces per span between two points
     _pad1: u32,
     _pad2: u32,
+}
+
+// A ribbon point's sort key: its ribbon (the emitter) in the top four bits, and in the
+// rest how many spawns of the effect before frame.id_end it was born (wrapping, capped),
+// so sorted keys list each ribbon's points from the newest to the oldest, ribbon by
+// ribbon (at most 2^28 - 1 < SORT_SENTINEL).
+fn ribbon_key(p: Particle, frame: FrameUniforms) -> u32 {
+    let before = frame.id_end - 1u - p.id;
+    return (p.emitter << 28u) | min(before, 0x0fffffffu);
+}
+
+// Which ribbon a ribbon key belongs to.
+fn ribbon_of(key: u32) -> u32 {
+    return key >> 28u;
 }
 
 fn look_of(effect: EffectParams, p: Particle) -> EmitterLook {
@@ -208,6 +223,7 @@ const RENDER_UPRIGHT: u32 = 1u;
 const RENDER_STRETCHED: u32 = 2u;
 const RENDER_TUMBLING: u32 = 3u;
 const RENDER_FLAT: u32 = 4u;
+const RENDER_RIBBON: u32 = 5u;
 
 const SPRITE_DISC: u32 = 0u;
 const SPRITE_SNOWFLAKE: u32 = 1u;

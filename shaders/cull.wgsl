@@ -4,7 +4,9 @@
 // frustum planes; visible ones are appended to the visible list as (key, index) with
 // key = sort_key(distance along the view axis), one global atomic per workgroup. Particles whose
 // projected radius is at most frame.splat_radius target pixels go to the splat list
-// instead (splat.wgsl draws them by compute, unsorted).
+// instead (splat.wgsl draws them by compute, unsorted). Ribbon points, on screen or not
+// (a span between two points off screen may cross it), go to the ribbon list as
+// (ribbon_key, index), to be sorted into ribbons and drawn by ribbon.wgsl.
 
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> alive_list: array<u32>;
@@ -13,11 +15,16 @@
 @group(0) @binding(4) var<uniform> frame: FrameUniforms;
 @group(0) @binding(5) var<uniform> effect: EffectParams;
 @group(0) @binding(6) var<storage, read_write> splat_list: array<u32>;
+@group(0) @binding(7) var<storage, read_write> ribbon_list: array<vec2<u32>>;
+// its `visible` counts the ribbon list (so the sort reads it as its count)
+@group(0) @binding(8) var<storage, read_write> ribbon_counters: Counters;
 
 var<workgroup> wg_count: atomic<u32>;
 var<workgroup> wg_base: u32;
 var<workgroup> wg_splat_count: atomic<u32>;
 var<workgroup> wg_splat_base: u32;
+var<workgroup> wg_ribbon_count: atomic<u32>;
+var<workgroup> wg_ribbon_base: u32;
 
 fn in_frustum(center: vec3<f32>, radius: f32) -> bool {
     for (var i = 0u; i < 6u; i++) {
@@ -39,13 +46,18 @@ fn main(
     let n = atomicLoad(&counters.alive);
     var shown = false;
     var splat = false;
+    var ribbon = false;
     var local = 0u;
     var index = 0u;
     var key = 0u;
     if i < n {
         index = alive_list[i];
         let p = particles[index];
-        if in_frustum(p.pos, drawn_radius(p, effect)) {
+        if look_of(effect, p).render_mode == RENDER_RIBBON {
+            ribbon = true;
+            key = ribbon_key(p, frame);
+            local = atomicAdd(&wg_ribbon_count, 1u);
+        } else if in_frustum(p.pos, drawn_radius(p, effect)) {
             let w = clip_w(frame, p.pos);
             let radius_px = quad_extent(p, effect) * frame.pixel_scale / max(w, 1e-6);
             if frame.splat_radius > 0.0 && radius_px <= frame.splat_radius {
@@ -68,8 +80,15 @@ fn main(
         if s > 0u {
             wg_splat_base = atomicAdd(&counters.splatted, s);
         }
+        let r = atomicLoad(&wg_ribbon_count);
+        if r > 0u {
+            wg_ribbon_base = atomicAdd(&ribbon_counters.visible, r);
+        }
     }
     workgroupBarrier();
+    if ribbon {
+        ribbon_list[wg_ribbon_base + local] = vec2<u32>(key, index);
+    }
     if shown {
         visible[wg_base + local] = vec2<u32>(key, index);
     }

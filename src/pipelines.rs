@@ -13,7 +13,8 @@ use crate::effect::Blend;
 use crate::passes::{
     args::ArgsPass, bodies::BodiesPass, composite::CompositePass, cull::CullPass,
     downsample::DownsamplePass, draw::DrawPass, emit::EmitPass, gravity::GravityPass,
-    merge::MergePass, relist::RelistPass, simulate::SimulatePass, sort::SortPass, splat::SplatPass,
+    merge::MergePass, relist::RelistPass, ribbon::RibbonPass, simulate::SimulatePass,
+    sort::SortPass, splat::SplatPass,
 };
 use crate::renderer::Targets;
 
@@ -36,6 +37,8 @@ pub(crate) struct Pipelines {
     relist: OnceLock<RelistPass>,
     /// By blend mode: additive, alpha.
     draw: [OnceLock<DrawPass>; 2],
+    /// Per blend mode, as the draw.
+    ribbon: [OnceLock<RibbonPass>; 2],
     splat: OnceLock<SplatPass>,
     downsample: OnceLock<DownsamplePass>,
     composite: OnceLock<CompositePass>,
@@ -61,6 +64,7 @@ impl Pipelines {
             merge: OnceLock::new(),
             relist: OnceLock::new(),
             draw: Default::default(),
+            ribbon: Default::default(),
             splat: OnceLock::new(),
             downsample: OnceLock::new(),
             composite: OnceLock::new(),
@@ -125,11 +129,12 @@ impl Pipelines {
 
     /// The draw for `blend`.
     pub fn draw(&self, blend: Blend) -> &DrawPass {
-        let slot = match blend {
-            Blend::Additive => 0,
-            Blend::Alpha => 1,
-        };
-        self.draw[slot].get_or_init(|| DrawPass::new(&self.device, blend))
+        self.draw[blend_slot(blend)].get_or_init(|| DrawPass::new(&self.device, blend))
+    }
+
+    /// The ribbon draw for `blend`.
+    pub fn ribbon(&self, blend: Blend) -> &RibbonPass {
+        self.ribbon[blend_slot(blend)].get_or_init(|| RibbonPass::new(&self.device, blend))
     }
 
     pub fn splat(&self) -> &SplatPass {
@@ -203,8 +208,16 @@ impl Pipelines {
             + n(std::slice::from_ref(&self.merge))
             + n(std::slice::from_ref(&self.relist))
             + n(&self.draw)
+            + n(&self.ribbon)
             + n(std::slice::from_ref(&self.splat))
             + n(std::slice::from_ref(&self.downsample))
             + n(std::slice::from_ref(&self.composite))
+    }
+}
+
+fn blend_slot(blend: Blend) -> usize {
+    match blend {
+        Blend::Additive => 0,
+        Blend::Alpha => 1,
     }
 }

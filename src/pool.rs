@@ -29,7 +29,17 @@ pub(crate) struct ParticlePool {
     pub accel: wgpu::Buffer,
     /// This frame's depth-collision hits ([`HitEvent`], up to [`hit_event_capacity`]).
     pub hit_events: wgpu::Buffer,
+    /// Ribbon points as (ribbon key, index), written by cull and sorted in place into
+    /// ribbons; padded to [`sort_len`] pairs (one pair for an effect without ribbons).
+    pub ribbon_list: wgpu::Buffer,
+    /// Laid out as [`Counters`]: `visible` counts the ribbon list (so the sort takes it as
+    /// its count), and words 4..8 are the ribbon draw's indirect arguments from
+    /// [`RIBBON_DRAW_OFFSET`]: the vertex count, the instance count (= `visible`), 0, 0.
+    pub ribbon_counters: wgpu::Buffer,
 }
+
+/// Where in [`ParticlePool::ribbon_counters`] the ribbon draw's arguments start.
+pub(crate) const RIBBON_DRAW_OFFSET: u64 = 16;
 
 /// Hit events a pool of `capacity` keeps per frame (more are counted, not stored).
 pub(crate) fn hit_event_capacity(capacity: u32) -> u32 {
@@ -179,8 +189,9 @@ pub(crate) fn check_capacity(device: &wgpu::Device, field: &str, requested: u64)
 
 impl ParticlePool {
     /// Allocate a pool of `capacity` particles (checked with [`check_capacity`] first).
-    /// `nbody`: keep an acceleration per particle for all-pairs gravity.
-    pub fn new(device: &wgpu::Device, capacity: u32, nbody: bool) -> Self {
+    /// `nbody`: keep an acceleration per particle for all-pairs gravity; `ribbon_vertices`:
+    /// vertices per ribbon span drawn (0: the effect has no ribbons).
+    pub fn new(device: &wgpu::Device, capacity: u32, nbody: bool, ribbon_vertices: u32) -> Self {
         let n = capacity as u64;
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
         let buffer = |label: &str, size: u64, usage: wgpu::BufferUsages| {
@@ -222,6 +233,22 @@ impl ParticlePool {
             hit_event_capacity(capacity) as u64 * std::mem::size_of::<HitEvent>() as u64,
             storage,
         );
+        let ribbon_pairs = if ribbon_vertices > 0 {
+            sort_len(capacity)
+        } else {
+            1
+        };
+        let ribbon_list = buffer("flurry.ribbon_list", ribbon_pairs as u64 * 8, storage);
+        // the draw's vertex count sits in the `dropped` word; first vertex and instance
+        // (`hits`, `events`) stay 0: cull only ever adds to `visible`
+        let ribbon_counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.ribbon_counters"),
+            contents: bytemuck::bytes_of(&Counters {
+                dropped: ribbon_vertices,
+                ..Default::default()
+            }),
+            usage: storage | wgpu::BufferUsages::INDIRECT,
+        });
         let accel_slots = if nbody { n } else { 1 };
         let accel = buffer("flurry.nbody_accel", accel_slots * 16, storage);
         ParticlePool {
@@ -235,6 +262,8 @@ impl ParticlePool {
             splat,
             counters,
             args,
+            ribbon_list,
+            ribbon_counters,
         }
     }
 

@@ -17,6 +17,7 @@ pub(crate) enum Shader {
     Relist,
     Splat,
     Draw,
+    Ribbon,
     Downsample,
     Composite,
 }
@@ -24,7 +25,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 13] = [
+    pub const ALL: [Shader; 14] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -36,6 +37,7 @@ impl Shader {
         Shader::Relist,
         Shader::Splat,
         Shader::Draw,
+        Shader::Ribbon,
         Shader::Downsample,
         Shader::Composite,
     ];
@@ -54,6 +56,7 @@ impl Shader {
             Shader::Relist => "relist",
             Shader::Splat => "splat",
             Shader::Draw => "draw",
+            Shader::Ribbon => "ribbon",
             Shader::Downsample => "downsample",
             Shader::Composite => "composite",
         }
@@ -72,6 +75,7 @@ impl Shader {
             Shader::Relist => include_str!("../shaders/relist.wgsl"),
             Shader::Splat => include_str!("../shaders/splat.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
+            Shader::Ribbon => include_str!("../shaders/ribbon.wgsl"),
             Shader::Downsample => include_str!("../shaders/downsample.wgsl"),
             Shader::Composite => include_str!("../shaders/composite.wgsl"),
         }

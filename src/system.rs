@@ -66,6 +66,9 @@ pub(crate) struct ParticleSystem {
     args_bind: wgpu::BindGroup,
     /// Its own sort (effects that sort); unused while it is merged with others.
     sort: Option<(SortPlan, SortBinding)>,
+    /// Effects with ribbons: the sort of the ribbon list into ribbons, and the ribbon
+    /// draw's bind group.
+    ribbon: Option<(SortPlan, SortBinding, wgpu::BindGroup)>,
     draw_bind: wgpu::BindGroup,
     /// The compute splat's bind group, made the first time the splat runs (hosts that turn
     /// the splat off never compile its pipelines).
@@ -120,7 +123,14 @@ impl ParticleSystem {
             let allowed = format!("1..={} for all-pairs gravity", crate::effect::MAX_NBODY);
             return Err(Invalid::new("capacity", capacity, allowed).into());
         }
-        let pool = ParticlePool::new(device, capacity, desc.self_gravity.is_some());
+        let ribbons = desc.ribbon_subdivisions();
+        let ribbon_vertices = ribbons.map_or(0, crate::passes::ribbon::vertices_per_span);
+        let pool = ParticlePool::new(
+            device,
+            capacity,
+            desc.self_gravity.is_some(),
+            ribbon_vertices,
+        );
         let frame_buf = uniform_buffer(device, "flurry.frame", FrameUniforms::min_size().get());
         let effect_buf = uniform_buffer(device, "flurry.effect", EffectParams::min_size().get());
         let emit_buf = uniform_buffer(device, "flurry.emit", EmitUniforms::min_size().get());
@@ -143,7 +153,16 @@ impl ParticleSystem {
             let bind = p.sort().bind(device, &plan, &pool.visible, &pool.counters);
             (plan, bind)
         });
+        let ribbon = ribbons.map(|_| {
+            let plan = SortPlan::bitonic(device, capacity);
+            let bind = p
+                .sort()
+                .bind(device, &plan, &pool.ribbon_list, &pool.ribbon_counters);
+            let draw = p.ribbon(desc.blend).bind(device, &pool, frame, effect);
+            (plan, bind, draw)
+        });
         Ok(ParticleSystem {
+            ribbon,
             emit_bind: p
                 .emit()
                 .bind(device, &pool, &emit_buf, effect, &bodies, meshes.surface()),
@@ -322,7 +341,7 @@ impl ParticleSystem {
             pixel_scale: self.splat.0,
             splat_radius: self.splat.1,
             perspective: !view.depth.convention.orthographic as u32,
-            _pad0: 0,
+            id_end: id_base.wrapping_add(emit.request),
         };
         queue.write_buffer(&self.frame_buf, 0, &uniform_bytes(&frame));
         queue.write_buffer(&self.emit_buf, 0, &uniform_bytes(&emit));
@@ -332,7 +351,7 @@ impl ParticleSystem {
     /// are sorted with others, no gravity without self-gravity).
     pub fn records(&self, step: Step) -> bool {
         match step {
-            Step::Sort => self.sort.is_some() && !self.merged,
+            Step::Sort => self.sort.is_some() && !self.merged || self.ribbon.is_some(),
             Step::Gravity => self.gravity_bind.is_some(),
             _ => true,
         }
@@ -381,7 +400,10 @@ impl ParticleSystem {
                 args(pass, After::Cull);
             }
             Step::Sort => {
-                if let Some((plan, bind)) = &self.sort {
+                if let Some((plan, bind)) = self.sort.as_ref().filter(|_| !self.merged) {
+                    p.sort().record(pass, plan, bind);
+                }
+                if let Some((plan, bind, _)) = &self.ribbon {
                     p.sort().record(pass, plan, bind);
                 }
             }
@@ -400,6 +422,13 @@ impl ParticleSystem {
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
         p.draw(self.desc.blend)
             .record(pass, &self.draw_bind, &self.pool);
+    }
+
+    /// Record the ribbons' draw (effects with ribbons), as [`ParticleSystem::record_draw`].
+    pub fn record_ribbons(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
+        if let Some((_, _, bind)) = &self.ribbon {
+            p.ribbon(self.desc.blend).record(pass, bind, &self.pool);
+        }
     }
 
     /// The splat's bind group over this system.

@@ -82,6 +82,7 @@ gpu_codes! {
     RENDER_STRETCHED = 2,
     RENDER_TUMBLING = 3,
     RENDER_FLAT = 4,
+    RENDER_RIBBON = 5,
     SPRITE_DISC = 0,
     SPRITE_SNOWFLAKE = 1,
     SPRITE_RING = 2,
@@ -287,7 +288,8 @@ pub(crate) struct FrameUniforms {
     pub splat_radius: f32,
     /// 0 for an orthographic view.
     pub perspective: u32,
-    pub _pad0: u32,
+    /// The id the next spawn will get (ribbons order their points by how far before it).
+    pub id_end: u32,
 }
 
 /// The host's depth convention (`DepthMapping` in common.wgsl; [`crate::view`]).
@@ -379,7 +381,8 @@ pub(crate) struct EmitterLook {
     pub sprite: u32,
     /// 1: its particles stay where they are born.
     pub anchored: u32,
-    pub _pad0: u32,
+    /// Ribbons: extra pieces per span.
+    pub subdivisions: u32,
     pub _pad1: u32,
     pub _pad2: u32,
 }
@@ -678,6 +681,7 @@ mod tests {
                 ("pixel_scale", |v| v.pixel_scale = 1.0),
                 ("splat_radius", |v| v.splat_radius = 1.0),
                 ("perspective", |v| v.perspective = 1),
+                ("id_end", |v| v.id_end = 1),
             ],
         );
         check_uniform::<DepthMappingUniform>(
@@ -698,6 +702,7 @@ mod tests {
                 ("stretch", |v| v.stretch = 1.0),
                 ("sprite", |v| v.sprite = 1),
                 ("anchored", |v| v.anchored = 1),
+                ("subdivisions", |v| v.subdivisions = 1),
             ],
         );
         check_uniform::<EffectParams>(

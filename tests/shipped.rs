@@ -93,3 +93,19 @@ fn embers_ron_spawns_on_a_tetrahedron_along_its_normals() {
         e.velocity
     );
 }
+
+#[test]
+fn streamer_ron_is_one_ribbon() {
+    use flurry::effect::RenderMode;
+    let d = shipped("streamer.ron");
+    assert!(d.validate().is_ok());
+    assert_eq!(d.emitters.len(), 1);
+    assert!(
+        matches!(
+            d.emitters[0].render,
+            Some(RenderMode::Ribbon { subdivisions: 8 })
+        ),
+        "{:?}",
+        d.emitters[0].render
+    );
+}

@@ -49,10 +49,24 @@ impl EffectDesc {
             },
             sprite: sprite.code(),
             anchored: em.is_some_and(|em| em.anchored) as u32,
-            _pad0: 0,
+            subdivisions: match render {
+                RenderMode::Ribbon { subdivisions } => subdivisions,
+                _ => 0,
+            },
             _pad1: 0,
             _pad2: 0,
         }
+    }
+
+    /// The most extra pieces per span among the emitters drawn as ribbons; None without
+    /// ribbons.
+    pub(crate) fn ribbon_subdivisions(&self) -> Option<u32> {
+        (0..self.emitters.len())
+            .filter_map(|e| match self.emitters[e].render.unwrap_or(self.render) {
+                RenderMode::Ribbon { subdivisions } => Some(subdivisions),
+                _ => None,
+            })
+            .max()
     }
 
     /// The massive bodies' initial state.
@@ -298,6 +312,7 @@ impl RenderMode {
             RenderMode::Stretched { .. } => RENDER_STRETCHED,
             RenderMode::Tumbling => RENDER_TUMBLING,
             RenderMode::Flat => RENDER_FLAT,
+            RenderMode::Ribbon { .. } => RENDER_RIBBON,
         }
     }
 }

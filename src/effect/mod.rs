@@ -44,6 +44,8 @@ pub const MAX_BODIES: usize = crate::types::MAX_BODIES;
 pub const MAX_NBODY: u32 = 65_536;
 /// Most particles one GPU event (a hit or a death) may spawn.
 pub const MAX_EVENT_SPAWN: u32 = 4096;
+/// Most extra pieces per span of a [`RenderMode::Ribbon`].
+pub const MAX_SUBDIVISIONS: u32 = 16;
 
 impl EffectDesc {
     /// Whether the visible list is sorted back to front each frame: the effect's `sort`,

@@ -513,6 +513,17 @@ pub enum RenderMode {
     Tumbling,
     /// Lying flat on the ground, turned about the up axis by the rotation (ripples).
     Flat,
+    /// The emitter's living particles are the control points of one ribbon, joined in
+    /// the order they were born into a strip turned towards the camera around its
+    /// direction (afterimages of a swung blade). Between each two points the strip follows
+    /// a centripetal Catmull-Rom spline (no cusps or loops where points bunch up), in
+    /// `subdivisions` + 1 straight pieces; its width is the particles' size, its colour
+    /// theirs (both over life), blended between neighbours. A point that dies leaves its
+    /// neighbours joined. Only for emitters that spawn on their schedule.
+    Ribbon {
+        /// Extra pieces per span between two points (0..=16): 0 joins them straight.
+        subdivisions: u32,
+    },
 }
 
 /// The image on a particle's quad.

@@ -4,7 +4,7 @@
 use glam::Vec3;
 
 use super::schema::*;
-use super::{MAX_BODIES, MAX_EMITTERS, MAX_EVENT_SPAWN};
+use super::{MAX_BODIES, MAX_EMITTERS, MAX_EVENT_SPAWN, MAX_SUBDIVISIONS};
 use crate::error::Invalid;
 
 /// Every out-of-range field of `desc`.
@@ -32,6 +32,11 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
         attributes(&mut v, &at, e);
         if let Some(render) = e.render {
             render_mode(&mut v, &at("render"), render);
+        }
+        let ribbon = matches!(e.render.unwrap_or(desc.render), RenderMode::Ribbon { .. });
+        if ribbon && e.trigger != Trigger::Schedule {
+            let allowed = "Schedule for a ribbon's points (they are joined in spawn order)";
+            v.fail(&at("trigger"), format!("{:?}", e.trigger), allowed);
         }
     }
     forces(&mut v, &desc.forces);
@@ -197,9 +202,16 @@ fn attributes(v: &mut Checker, at: &dyn Fn(&str) -> String, e: &EmitterDesc) {
 }
 
 fn render_mode(v: &mut Checker, field: &str, render: RenderMode) {
-    if let RenderMode::Stretched { seconds } = render {
-        let field = format!("{field}.Stretched.seconds");
-        v.range(&field, seconds, 0.0, 10.0, "0..=10 seconds");
+    match render {
+        RenderMode::Stretched { seconds } => {
+            let field = format!("{field}.Stretched.seconds");
+            v.range(&field, seconds, 0.0, 10.0, "0..=10 seconds");
+        }
+        RenderMode::Ribbon { subdivisions } if subdivisions > MAX_SUBDIVISIONS => {
+            let field = format!("{field}.Ribbon.subdivisions");
+            v.fail(&field, subdivisions, format!("0..={MAX_SUBDIVISIONS}"));
+        }
+        _ => {}
     }
 }
 

@@ -10,11 +10,12 @@ use crate::shaders::Shader;
 use crate::types::{Counters, EffectParams, IndirectArgs};
 
 /// args.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 3] {
+pub(super) fn slots() -> [BufferSlot; 4] {
     [
         read_write::<Counters>(),
         read_write::<IndirectArgs>(),
         uniform::<EffectParams>(),
+        read_write::<Counters>(),
     ]
 }
 
@@ -54,7 +55,7 @@ impl ArgsPass {
         pool: &ParticlePool,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        let buffers = [&pool.counters, &pool.args, effect];
+        let buffers = [&pool.counters, &pool.args, effect, &pool.ribbon_counters];
         bind_buffers(device, "args", &self.layout, &buffers)
     }
 

@@ -1,6 +1,7 @@
 //! Cull pass (`shaders/cull.wgsl`): frustum test of every alive particle; visible ones go
 //! to the pool's visible list as (distance key, index), or to its splat list when they are
-//! small enough on screen for the compute splat (`shaders/splat.wgsl`).
+//! small enough on screen for the compute splat (`shaders/splat.wgsl`); ribbon points go
+//! to its ribbon list.
 
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
 use super::{read_only, read_write, uniform, BufferSlot};
@@ -9,7 +10,7 @@ use crate::shaders::Shader;
 use crate::types::*;
 
 /// cull.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 7] {
+pub(super) fn slots() -> [BufferSlot; 9] {
     [
         read_only::<Particle>(),
         read_only::<u32>(),
@@ -18,6 +19,8 @@ pub(super) fn slots() -> [BufferSlot; 7] {
         uniform::<FrameUniforms>(),
         uniform::<EffectParams>(),
         read_write::<u32>(),
+        read_write::<[u32; 2]>(),
+        read_write::<Counters>(),
     ]
 }
 
@@ -54,6 +57,8 @@ impl CullPass {
                 frame,
                 effect,
                 &pool.splat,
+                &pool.ribbon_list,
+                &pool.ribbon_counters,
             ],
         )
     }

@@ -18,7 +18,7 @@ pub(crate) struct DrawPass {
     pipeline: wgpu::RenderPipeline,
 }
 
-fn blend_state(blend: Blend) -> wgpu::BlendState {
+pub(super) fn blend_state(blend: Blend) -> wgpu::BlendState {
     let color = match blend {
         // premultiplied colour: additive is (One, One), "over" is (One, OneMinusSrcAlpha)
         Blend::Additive => wgpu::BlendComponent {

@@ -16,6 +16,7 @@ pub(crate) mod emit;
 pub(crate) mod gravity;
 pub(crate) mod merge;
 pub(crate) mod relist;
+pub(crate) mod ribbon;
 pub(crate) mod simulate;
 pub(crate) mod sort;
 pub(crate) mod splat;
@@ -311,6 +312,7 @@ mod tests {
             (Shader::Merge, merge::slots().to_vec()),
             (Shader::Relist, relist::slots().to_vec()),
             (Shader::Splat, splat::slots().to_vec()),
+            (Shader::Ribbon, ribbon::slots().to_vec()),
         ]
     }
 

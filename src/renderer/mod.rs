@@ -819,6 +819,10 @@ impl ParticleRenderer {
                     for e in self.entries.iter().filter(|e| !e.system.merged()) {
                         e.system.record_draw(p, r);
                     }
+                    // ribbons after the billboards, effect by effect (see ribbon.wgsl)
+                    for e in &self.entries {
+                        e.system.record_ribbons(p, r);
+                    }
                 });
             }
             Pass::Composite => {

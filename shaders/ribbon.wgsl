@@ -1,0 +1,137 @@
+// ribbon.wgsl — ribbons: each ribbon emitter's living particles are the control points of
+// one strip, joined in spawn order.
+//
+// cull.wgsl lists every ribbon point as (ribbon_key, index) and the bitonic sort orders
+// the list ribbon by ribbon, newest point first. Instance i draws the span from entry i to
+// entry i + 1 when both belong to one ribbon (else nothing: the last point of a ribbon,
+// the padding): subdivisions + 1 straight pieces of two triangles each, along the
+// centripetal Catmull-Rom spline through entries i - 1 .. i + 2 (a missing neighbour at a
+// ribbon's end is the reflection of the far point). A point that dies leaves the list, so
+// its neighbours become adjacent and are joined. The strip turns about its own direction
+// to face the viewer; width (the particles' size) and colour (theirs, over life) are
+// blended between the two points along the span.
+
+@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read> ribbon_list: array<vec2<u32>>; // sorted (key, index)
+@group(0) @binding(2) var<uniform> frame: FrameUniforms;
+@group(0) @binding(3) var<uniform> effect: EffectParams;
+// the draw's: the host's depth as distances at the particle target's resolution (the
+// sprites and their sampler are not used by ribbons)
+@group(1) @binding(0) var scene_depth: texture_2d<f32>;
+
+struct VsOut {
+    @builtin(position) clip: vec4<f32>,
+    // -1 .. 1 across the strip
+    @location(0) across: f32,
+    @location(1) color: vec4<f32>,
+    // distance along the view axis (affine in the world, so interpolated exactly)
+    @location(2) distance: f32,
+    // soft distance, additive (1.0) or not
+    @location(3) @interpolate(flat) blend: vec2<f32>,
+}
+
+// Knot spacing of the centripetal parametrisation (alpha = 1/2): the square root of the
+// distance, kept above zero where two points coincide.
+fn knot(a: vec3<f32>, b: vec3<f32>) -> f32 {
+    return max(sqrt(length(b - a)), 1e-4);
+}
+
+// The centripetal Catmull-Rom spline (Barry and Goldman's pyramid) through p1 (u = 0) and
+// p2 (u = 1), shaped by p0 and p3. With knots spaced by the square root of the distances
+// it has no cusp or self-intersection within a span (Yuksel, Schaefer and Keyser 2011).
+fn catmull_rom(p0: vec3<f32>, p1: vec3<f32>, p2: vec3<f32>, p3: vec3<f32>, u: f32) -> vec3<f32> {
+    let t0 = 0.0;
+    let t1 = t0 + knot(p0, p1);
+    let t2 = t1 + knot(p1, p2);
+    let t3 = t2 + knot(p2, p3);
+    let t = mix(t1, t2, u);
+    let a1 = ((t1 - t) * p0 + (t - t0) * p1) / (t1 - t0);
+    let a2 = ((t2 - t) * p1 + (t - t1) * p2) / (t2 - t1);
+    let a3 = ((t3 - t) * p2 + (t - t2) * p3) / (t3 - t2);
+    let b1 = ((t2 - t) * a1 + (t - t0) * a2) / (t2 - t0);
+    let b2 = ((t3 - t) * a2 + (t - t1) * a3) / (t3 - t1);
+    return ((t2 - t) * b1 + (t - t1) * b2) / (t2 - t1);
+}
+
+fn point_at(i: u32) -> Particle {
+    return particles[ribbon_list[i].y];
+}
+
+fn same_ribbon(i: u32, j: u32) -> bool {
+    return ribbon_of(ribbon_list[i].x) == ribbon_of(ribbon_list[j].x);
+}
+
+// Where the two triangles of a piece put corner c: (along the piece 0 | 1, side -1 | 1).
+fn piece_corner(c: u32) -> vec2<f32> {
+    switch c {
+        case 0u: { return vec2<f32>(0.0, -1.0); }
+        case 1u: { return vec2<f32>(1.0, -1.0); }
+        case 2u: { return vec2<f32>(1.0, 1.0); }
+        case 3u: { return vec2<f32>(0.0, -1.0); }
+        case 4u: { return vec2<f32>(1.0, 1.0); }
+        default: { return vec2<f32>(0.0, 1.0); }
+    }
+}
+
+@vertex
+fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VsOut {
+    var out: VsOut;
+    // outside the clip volume: a vertex of a span that is not drawn
+    out.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+    let n = arrayLength(&ribbon_list);
+    // the padding's SORT_SENTINEL keys are of no ribbon an emitter index names
+    if ii + 1u >= n || !same_ribbon(ii, ii + 1u) {
+        return out;
+    }
+    let a = point_at(ii);
+    let b = point_at(ii + 1u);
+    let pieces = look_of(effect, a).subdivisions + 1u;
+    let piece = vi / 6u;
+    if piece >= pieces {
+        return out;
+    }
+    var p0 = 2.0 * a.pos - b.pos;
+    if ii > 0u && same_ribbon(ii - 1u, ii) {
+        p0 = point_at(ii - 1u).pos;
+    }
+    var p3 = 2.0 * b.pos - a.pos;
+    if ii + 2u < n && same_ribbon(ii + 1u, ii + 2u) {
+        p3 = point_at(ii + 2u).pos;
+    }
+    let corner = piece_corner(vi % 6u);
+    let u = (f32(piece) + corner.x) / f32(pieces);
+    let x = catmull_rom(p0, a.pos, b.pos, p3, u);
+    // the strip's direction there (a central difference within the span), and the side
+    // that faces the viewer across it
+    let h = 0.5 / f32(pieces);
+    var dir = catmull_rom(p0, a.pos, b.pos, p3, min(u + h, 1.0))
+        - catmull_rom(p0, a.pos, b.pos, p3, max(u - h, 0.0));
+    if length(dir) < 1e-9 {
+        dir = b.pos - a.pos;
+    }
+    let to_eye = select(-frame.view_depth.xyz, frame.eye - x, frame.perspective == 1u);
+    let across = cross(dir, to_eye);
+    let side = select(frame.cam_right, normalize(across), length(across) > 1e-12);
+    let width = mix(drawn_radius(a, effect), drawn_radius(b, effect), u);
+    let world = x + side * (corner.y * width);
+    out.clip = frame.view_proj * vec4<f32>(world, 1.0);
+    out.distance = view_distance(frame, world);
+    out.across = corner.y;
+    out.color = mix(particle_color(a, effect), particle_color(b, effect), u);
+    out.blend = vec2<f32>(effect.soft_distance, f32(effect.additive));
+    return out;
+}
+
+// Depth-tested and soft against the scene like every particle; the edges fade over the
+// outer quarter of the width on each side.
+@fragment
+fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
+    let scene = textureLoad(scene_depth, vec2<i32>(in.clip.xy), 0).r;
+    if in.distance > scene {
+        discard;
+    }
+    let fade = soft_fade(scene, in.distance, in.blend.x);
+    let cover = 1.0 - smoothstep(0.5, 1.0, abs(in.across));
+    let a = in.color.a * cover * fade;
+    return vec4<f32>(in.color.rgb * a, select(a, 0.0, in.blend.y > 0.5));
+}
