@@ -4,7 +4,8 @@
 @group(0) @binding(0) var<storage, read_write> counters: Counters;
 @group(0) @binding(1) var<storage, read_write> args: IndirectArgs;
 @group(0) @binding(2) var<uniform> effect: EffectParams;
-// the ribbon list's count (in its `visible`), filled by cull
+// the ribbon list's count (in its `visible`, filled by cull) and the ribbon pieces' (in
+// its `splatted`, by ribbon_pieces.wgsl)
 @group(0) @binding(3) var<storage, read_write> ribbon_counters: Counters;
 
 // After emit: size the simulate dispatch from the alive count, reset the next list.
@@ -29,6 +30,7 @@ fn after_simulate() {
     atomicStore(&counters.visible, 0u);
     atomicStore(&counters.splatted, 0u);
     atomicStore(&ribbon_counters.visible, 0u);
+    atomicStore(&ribbon_counters.splatted, 0u);
     // a further substep simulates the survivors
     let d = dispatch_size(n);
     args.sim_x = d.x;
@@ -45,13 +47,30 @@ fn after_simulate() {
     args.spawn_z = spawn.z;
 }
 
-// After the hit spawns joined the live list: cull them too.
+// Before trails: the live list as it is now is what lays trails (emit.wgsl spawn_trails
+// reads its count from next_alive, which its own appends do not move).
+@compute @workgroup_size(1)
+fn before_trails() {
+    let n = atomicLoad(&counters.alive);
+    atomicStore(&counters.next_alive, n);
+    let d = dispatch_size(n);
+    args.cull_x = d.x;
+    args.cull_y = d.y;
+    args.cull_z = d.z;
+}
+
+// After spawns joined the live list (at hits, or trails): cull them too, and simulate
+// them in a further substep.
 @compute @workgroup_size(1)
 fn after_spawn() {
-    let cull = dispatch_size(atomicLoad(&counters.alive));
-    args.cull_x = cull.x;
-    args.cull_y = cull.y;
-    args.cull_z = cull.z;
+    atomicStore(&counters.next_alive, 0u);
+    let d = dispatch_size(atomicLoad(&counters.alive));
+    args.cull_x = d.x;
+    args.cull_y = d.y;
+    args.cull_z = d.z;
+    args.sim_x = d.x;
+    args.sim_y = d.y;
+    args.sim_z = d.z;
 }
 
 // After cull: one instance per visible particle, three vertices (one triangle) each;

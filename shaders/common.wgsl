@@ -182,6 +182,9 @@ struct EffectParams {
     follow_camera: u32,      // 1: bounds relative to the camera's x and z (frame.eye)
     hit_emitter2: u32,       // a second emitter that spawns at every event (rain's ripples)
     hit_count2: u32,         // particles it spawns per event (0: none)
+    trail_emitter: u32,      // the emitter that lays trails (emit.wgsl spawn_trails)
+    trail_source: u32,       // whose particles leave them (NO_EMITTER: none)
+    trail_every: f32,        // seconds between two points of a trail
     looks: array<EmitterLook, MAX_EMITTERS>,
 }
 
@@ -194,22 +197,36 @@ struct EmitterLook {
     sprite: u32,             // SPRITE_*: what is drawn on the quad
     anchored: u32,           // 1: its particles stay where they are born (ripples)
     subdivisions: u32,       // RENDER_RIBBON: extra pieces per span between two points
-    _pad1: u32,
+    trail: u32,              // 1: trail points, whose id is their ribbon key
     _pad2: u32,
 }
 
-// A ribbon point's sort key: its ribbon (the emitter) in the top four bits, and in the
-// rest how many spawns of the effect before frame.id_end it was born (wrapping, capped),
-// so sorted keys list each ribbon's points from the newest to the oldest, ribbon by
-// ribbon (at most 2^28 - 1 < SORT_SENTINEL).
-fn ribbon_key(p: Particle, frame: FrameUniforms) -> u32 {
+// A ribbon point's sort key, so that sorted keys list the points ribbon by ribbon in the
+// order they were laid. A scheduled emitter's points form one ribbon: the emitter in the
+// top four bits (the top bit clear), and in the rest how many spawns of the effect before
+// frame.id_end the point was born (wrapping, capped): newest first. A trail point's key
+// is its id (trail_key): the top bit set, its parent's id in the next 19 bits and its
+// place along the trail in the low 12: oldest first. Never SORT_SENTINEL.
+fn ribbon_key(p: Particle, effect: EffectParams, frame: FrameUniforms) -> u32 {
+    if look_of(effect, p).trail == 1u {
+        return p.id;
+    }
     let before = frame.id_end - 1u - p.id;
     return (p.emitter << 28u) | min(before, 0x0fffffffu);
 }
 
+// The key (and id) of point `seq` (0 ..= TRAIL_POINTS - 1) of the trail behind the
+// particle of id `parent`: trails of parents 2^19 - 1 ids apart would share keys.
+fn trail_key(parent: u32, seq: u32) -> u32 {
+    return 0x80000000u | ((parent % 0x7ffffu) << 12u) | seq;
+}
+
+// Points one trail keeps at most (its place along the trail has 12 bits).
+const TRAIL_POINTS: u32 = 4096u;
+
 // Which ribbon a ribbon key belongs to.
 fn ribbon_of(key: u32) -> u32 {
-    return key >> 28u;
+    return select(key >> 28u, key >> 12u, key >= 0x80000000u);
 }
 
 fn look_of(effect: EffectParams, p: Particle) -> EmitterLook {
@@ -314,7 +331,7 @@ struct EmitUniforms {
     request: u32,            // spawns requested this frame, all emitters
     id_base: u32,            // id of the first spawn this frame (spawns requested before it)
     emitter_count: u32,
-    _pad0: u32,
+    step: f32,               // seconds of one simulate step (trails lay their points by it)
     emitters: array<EmitterParams, MAX_EMITTERS>,
 }
 

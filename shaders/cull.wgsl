@@ -55,7 +55,7 @@ fn main(
         let p = particles[index];
         if look_of(effect, p).render_mode == RENDER_RIBBON {
             ribbon = true;
-            key = ribbon_key(p, frame);
+            key = ribbon_key(p, effect, frame);
             local = atomicAdd(&wg_ribbon_count, 1u);
         } else if in_frustum(p.pos, drawn_radius(p, effect)) {
             let w = clip_w(frame, p.pos);

@@ -332,3 +332,75 @@ fn spawn_on_hit(
     }
     append_spawned(lid, emitted, slot, local);
 }
+
+// Most points one trail lays in one simulate step (a step longer than this many trail
+// intervals lays its last TRAIL_BURST; the trail is coarser there, never broken).
+const TRAIL_BURST: u32 = 16u;
+
+var<workgroup> wg_asked: atomic<u32>;
+
+// Trails (effect.trail_emitter, a Trail trigger): every living particle of emitter
+// effect.trail_source lays a point at each multiple k of effect.trail_every seconds of its
+// age that this step passed (ages in [age - dt, age)), where it was then (going back
+// along its velocity), by the trail emitter (its shape relative to that point, its colour
+// tinting the parent's start colour). A point's
+// id is trail_key(parent, k): its ribbon key, so a ribbon-drawn trail joins its points in
+// the order they were laid. One thread per particle of the live list as it was before
+// (counters.next_alive, set by args.wgsl before_trails); the points are appended to it.
+@compute @workgroup_size(64)
+fn spawn_trails(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
+    var slots: array<u32, TRAIL_BURST>;
+    var got = 0u;
+    var asked = 0u;
+    if i < atomicLoad(&counters.next_alive) {
+        let parent = particles[alive_list[i]];
+        if parent.emitter == effect.trail_source {
+            let every = effect.trail_every;
+            let first = u32(max(ceil((parent.age - emit.step) / every), 0.0));
+            let end = min(u32(ceil(parent.age / every)), TRAIL_POINTS);
+            let start = max(first, max(end, TRAIL_BURST) - TRAIL_BURST);
+            for (var k = start; k < end; k++) {
+                asked += 1u;
+                let slot = pop_dead();
+                if slot != NO_SLOT {
+                    var q = spawn_from(effect.trail_emitter, trail_key(parent.id, k));
+                    q.pos += parent.pos - parent.vel * (parent.age - f32(k) * every);
+                    // the parent's start colour, tinted by the trail emitter's own
+                    let tint = unpack4x8unorm(q.color);
+                    q.color = pack4x8unorm(unpack4x8unorm(parent.color) * tint);
+                    particles[slot] = q;
+                    slots[got] = slot;
+                    got += 1u;
+                }
+            }
+        }
+    }
+    let local = atomicAdd(&wg_emitted, got);
+    atomicAdd(&wg_asked, asked);
+    workgroupBarrier();
+    if lid == 0u {
+        let n = atomicLoad(&wg_emitted);
+        if n > 0u {
+            wg_base = atomicAdd(&counters.alive, n);
+            add_emitted(n);
+        }
+        let d = atomicLoad(&wg_dropped);
+        if d > 0u {
+            add_dropped(d);
+        }
+        // what the trails asked for, with the events' spawns (requested = emitted + dropped)
+        let a = atomicLoad(&wg_asked);
+        if a > 0u {
+            add_hit_spawned(a);
+        }
+    }
+    workgroupBarrier();
+    for (var j = 0u; j < got; j++) {
+        alive_list[wg_base + local + j] = slots[j];
+    }
+}

@@ -1,10 +1,10 @@
 // ribbon.wgsl — ribbons: each ribbon emitter's living particles are the control points of
 // one strip, joined in spawn order.
 //
-// cull.wgsl lists every ribbon point as (ribbon_key, index) and the bitonic sort orders
-// the list ribbon by ribbon, newest point first. Instance i draws the span from entry i to
-// entry i + 1 when both belong to one ribbon (else nothing: the last point of a ribbon,
-// the padding): subdivisions + 1 straight pieces of two triangles each, along the
+// cull.wgsl lists every ribbon point as (ribbon_key, index), the bitonic sort orders the
+// list ribbon by ribbon, newest point first, and ribbon_pieces.wgsl lists the pieces of
+// every span between two neighbours of one ribbon. Instance j draws piece j: piece k of
+// the n straight pieces (two triangles) of the span from entry i to entry i + 1, along the
 // centripetal Catmull-Rom spline through entries i - 1 .. i + 2 (a missing neighbour at a
 // ribbon's end is the reflection of the far point). A point that dies leaves the list, so
 // its neighbours become adjacent and are joined. The strip turns about its own direction
@@ -13,8 +13,9 @@
 
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> ribbon_list: array<vec2<u32>>; // sorted (key, index)
-@group(0) @binding(2) var<uniform> frame: FrameUniforms;
-@group(0) @binding(3) var<uniform> effect: EffectParams;
+@group(0) @binding(2) var<storage, read> pieces: array<vec2<u32>>; // (entry, n << 5 | k)
+@group(0) @binding(3) var<uniform> frame: FrameUniforms;
+@group(0) @binding(4) var<uniform> effect: EffectParams;
 // the draw's: the host's depth as distances at the particle target's resolution (the
 // sprites and their sampler are not used by ribbons)
 @group(1) @binding(0) var scene_depth: texture_2d<f32>;
@@ -61,7 +62,7 @@ fn same_ribbon(i: u32, j: u32) -> bool {
     return ribbon_of(ribbon_list[i].x) == ribbon_of(ribbon_list[j].x);
 }
 
-// Where the two triangles of a piece put corner c: (along the piece 0 | 1, side -1 | 1).
+// Where the two triangles of a piece put its vertex c: (along the piece 0 | 1, side -1 | 1).
 fn piece_corner(c: u32) -> vec2<f32> {
     switch c {
         case 0u: { return vec2<f32>(0.0, -1.0); }
@@ -76,34 +77,27 @@ fn piece_corner(c: u32) -> vec2<f32> {
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VsOut {
     var out: VsOut;
-    // outside the clip volume: a vertex of a span that is not drawn
-    out.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
-    let n = arrayLength(&ribbon_list);
-    // the padding's SORT_SENTINEL keys are of no ribbon an emitter index names
-    if ii + 1u >= n || !same_ribbon(ii, ii + 1u) {
-        return out;
-    }
-    let a = point_at(ii);
-    let b = point_at(ii + 1u);
-    let pieces = look_of(effect, a).subdivisions + 1u;
-    let piece = vi / 6u;
-    if piece >= pieces {
-        return out;
-    }
+    let piece = pieces[ii];
+    let i = piece.x;
+    let len = arrayLength(&ribbon_list);
+    let a = point_at(i);
+    let b = point_at(i + 1u);
+    let count = piece.y >> 5u;
+    let k = piece.y & 31u;
     var p0 = 2.0 * a.pos - b.pos;
-    if ii > 0u && same_ribbon(ii - 1u, ii) {
-        p0 = point_at(ii - 1u).pos;
+    if i > 0u && same_ribbon(i - 1u, i) {
+        p0 = point_at(i - 1u).pos;
     }
     var p3 = 2.0 * b.pos - a.pos;
-    if ii + 2u < n && same_ribbon(ii + 1u, ii + 2u) {
-        p3 = point_at(ii + 2u).pos;
+    if i + 2u < len && same_ribbon(i + 1u, i + 2u) {
+        p3 = point_at(i + 2u).pos;
     }
-    let corner = piece_corner(vi % 6u);
-    let u = (f32(piece) + corner.x) / f32(pieces);
+    let corner = piece_corner(vi);
+    let u = (f32(k) + corner.x) / f32(count);
     let x = catmull_rom(p0, a.pos, b.pos, p3, u);
     // the strip's direction there (a central difference within the span), and the side
     // that faces the viewer across it
-    let h = 0.5 / f32(pieces);
+    let h = 0.5 / f32(count);
     var dir = catmull_rom(p0, a.pos, b.pos, p3, min(u + h, 1.0))
         - catmull_rom(p0, a.pos, b.pos, p3, max(u - h, 0.0));
     if length(dir) < 1e-9 {

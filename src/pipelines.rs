@@ -11,10 +11,20 @@ use std::sync::OnceLock;
 
 use crate::effect::Blend;
 use crate::passes::{
-    args::ArgsPass, bodies::BodiesPass, composite::CompositePass, cull::CullPass,
-    downsample::DownsamplePass, draw::DrawPass, emit::EmitPass, gravity::GravityPass,
-    merge::MergePass, relist::RelistPass, ribbon::RibbonPass, simulate::SimulatePass,
-    sort::SortPass, splat::SplatPass,
+    args::ArgsPass,
+    bodies::BodiesPass,
+    composite::CompositePass,
+    cull::CullPass,
+    downsample::DownsamplePass,
+    draw::DrawPass,
+    emit::EmitPass,
+    gravity::GravityPass,
+    merge::MergePass,
+    relist::RelistPass,
+    ribbon::{RibbonPass, RibbonPieces},
+    simulate::SimulatePass,
+    sort::SortPass,
+    splat::SplatPass,
 };
 use crate::renderer::Targets;
 
@@ -39,6 +49,7 @@ pub(crate) struct Pipelines {
     draw: [OnceLock<DrawPass>; 2],
     /// Per blend mode, as the draw.
     ribbon: [OnceLock<RibbonPass>; 2],
+    ribbon_pieces: OnceLock<RibbonPieces>,
     splat: OnceLock<SplatPass>,
     downsample: OnceLock<DownsamplePass>,
     composite: OnceLock<CompositePass>,
@@ -65,6 +76,7 @@ impl Pipelines {
             relist: OnceLock::new(),
             draw: Default::default(),
             ribbon: Default::default(),
+            ribbon_pieces: OnceLock::new(),
             splat: OnceLock::new(),
             downsample: OnceLock::new(),
             composite: OnceLock::new(),
@@ -130,6 +142,12 @@ impl Pipelines {
     /// The draw for `blend`.
     pub fn draw(&self, blend: Blend) -> &DrawPass {
         self.draw[blend_slot(blend)].get_or_init(|| DrawPass::new(&self.device, blend))
+    }
+
+    /// The listing of the ribbons' pieces.
+    pub fn ribbon_pieces(&self) -> &RibbonPieces {
+        self.ribbon_pieces
+            .get_or_init(|| RibbonPieces::new(&self.device))
     }
 
     /// The ribbon draw for `blend`.
@@ -209,6 +227,7 @@ impl Pipelines {
             + n(std::slice::from_ref(&self.relist))
             + n(&self.draw)
             + n(&self.ribbon)
+            + n(std::slice::from_ref(&self.ribbon_pieces))
             + n(std::slice::from_ref(&self.splat))
             + n(std::slice::from_ref(&self.downsample))
             + n(std::slice::from_ref(&self.composite))

@@ -33,13 +33,17 @@ pub(crate) struct ParticlePool {
     /// ribbons; padded to [`sort_len`] pairs (one pair for an effect without ribbons).
     pub ribbon_list: wgpu::Buffer,
     /// Laid out as [`Counters`]: `visible` counts the ribbon list (so the sort takes it as
-    /// its count), and words 4..8 are the ribbon draw's indirect arguments from
-    /// [`RIBBON_DRAW_OFFSET`]: the vertex count, the instance count (= `visible`), 0, 0.
+    /// its count), and words 8..12 are the ribbon draw's indirect arguments from
+    /// [`RIBBON_DRAW_OFFSET`]: 6 vertices, the instance count (`splatted`: the pieces
+    /// listed), 0, 0.
     pub ribbon_counters: wgpu::Buffer,
+    /// The pieces the ribbon draw draws, (ribbon list entry, pieces << 5 | piece); room
+    /// for every span in its most pieces.
+    pub ribbon_pieces: wgpu::Buffer,
 }
 
 /// Where in [`ParticlePool::ribbon_counters`] the ribbon draw's arguments start.
-pub(crate) const RIBBON_DRAW_OFFSET: u64 = 16;
+pub(crate) const RIBBON_DRAW_OFFSET: u64 = 32;
 
 /// Hit events a pool of `capacity` keeps per frame (more are counted, not stored).
 pub(crate) fn hit_event_capacity(capacity: u32) -> u32 {
@@ -187,11 +191,38 @@ pub(crate) fn check_capacity(device: &wgpu::Device, field: &str, requested: u64)
     Ok(requested as u32)
 }
 
+/// Bytes of the ribbon piece list of a pool of `capacity` whose spans are drawn in up to
+/// `pieces` pieces (0 without ribbons).
+fn ribbon_pieces_size(capacity: u32, pieces: u32) -> u64 {
+    capacity as u64 * pieces as u64 * 8
+}
+
+/// Refuse a `capacity` whose ribbon piece list (spans of up to `pieces` pieces) would not
+/// fit one storage binding.
+pub(crate) fn check_ribbon_capacity(
+    device: &wgpu::Device,
+    capacity: u32,
+    pieces: u32,
+) -> Result<()> {
+    let limit = device.limits().max_storage_buffer_binding_size;
+    if ribbon_pieces_size(capacity, pieces) <= limit {
+        return Ok(());
+    }
+    let per = pieces as u64 * 8;
+    let allowed = format!(
+        "1..={} for ribbons of up to {pieces} pieces a span ({per} bytes a point; a storage \
+         binding holds {limit})",
+        limit / per
+    );
+    Err(Invalid::new("capacity", capacity, allowed).into())
+}
+
 impl ParticlePool {
-    /// Allocate a pool of `capacity` particles (checked with [`check_capacity`] first).
-    /// `nbody`: keep an acceleration per particle for all-pairs gravity; `ribbon_vertices`:
-    /// vertices per ribbon span drawn (0: the effect has no ribbons).
-    pub fn new(device: &wgpu::Device, capacity: u32, nbody: bool, ribbon_vertices: u32) -> Self {
+    /// Allocate a pool of `capacity` particles (checked with [`check_capacity`] first, and
+    /// [`ribbon_pieces_size`] where it has ribbons). `nbody`: keep an acceleration per
+    /// particle for all-pairs gravity; `ribbon_pieces`: the most pieces a ribbon span is
+    /// drawn in (0: the effect has no ribbons).
+    pub fn new(device: &wgpu::Device, capacity: u32, nbody: bool, ribbon_pieces: u32) -> Self {
         let n = capacity as u64;
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
         let buffer = |label: &str, size: u64, usage: wgpu::BufferUsages| {
@@ -233,22 +264,25 @@ impl ParticlePool {
             hit_event_capacity(capacity) as u64 * std::mem::size_of::<HitEvent>() as u64,
             storage,
         );
-        let ribbon_pairs = if ribbon_vertices > 0 {
+        let ribbon_pairs = if ribbon_pieces > 0 {
             sort_len(capacity)
         } else {
             1
         };
         let ribbon_list = buffer("flurry.ribbon_list", ribbon_pairs as u64 * 8, storage);
-        // the draw's vertex count sits in the `dropped` word; first vertex and instance
-        // (`hits`, `events`) stay 0: cull only ever adds to `visible`
+        // the draw's vertex count sits in the `hit_spawned` word; first vertex and instance
+        // (`emitted_hi`, `dropped_hi`) stay 0: the ribbon passes only count in `visible`
+        // and `splatted`
         let ribbon_counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.ribbon_counters"),
             contents: bytemuck::bytes_of(&Counters {
-                dropped: ribbon_vertices,
+                hit_spawned: 6,
                 ..Default::default()
             }),
             usage: storage | wgpu::BufferUsages::INDIRECT,
         });
+        let pieces_size = ribbon_pieces_size(capacity, ribbon_pieces).max(8);
+        let ribbon_pieces = buffer("flurry.ribbon_pieces", pieces_size, storage);
         let accel_slots = if nbody { n } else { 1 };
         let accel = buffer("flurry.nbody_accel", accel_slots * 16, storage);
         ParticlePool {
@@ -264,6 +298,7 @@ impl ParticlePool {
             args,
             ribbon_list,
             ribbon_counters,
+            ribbon_pieces,
         }
     }
 

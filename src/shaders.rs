@@ -17,6 +17,7 @@ pub(crate) enum Shader {
     Relist,
     Splat,
     Draw,
+    RibbonPieces,
     Ribbon,
     Downsample,
     Composite,
@@ -25,7 +26,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 14] = [
+    pub const ALL: [Shader; 15] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -37,6 +38,7 @@ impl Shader {
         Shader::Relist,
         Shader::Splat,
         Shader::Draw,
+        Shader::RibbonPieces,
         Shader::Ribbon,
         Shader::Downsample,
         Shader::Composite,
@@ -56,6 +58,7 @@ impl Shader {
             Shader::Relist => "relist",
             Shader::Splat => "splat",
             Shader::Draw => "draw",
+            Shader::RibbonPieces => "ribbon_pieces",
             Shader::Ribbon => "ribbon",
             Shader::Downsample => "downsample",
             Shader::Composite => "composite",
@@ -75,6 +78,7 @@ impl Shader {
             Shader::Relist => include_str!("../shaders/relist.wgsl"),
             Shader::Splat => include_str!("../shaders/splat.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
+            Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
             Shader::Ribbon => include_str!("../shaders/ribbon.wgsl"),
             Shader::Downsample => include_str!("../shaders/downsample.wgsl"),
             Shader::Composite => include_str!("../shaders/composite.wgsl"),

@@ -66,9 +66,9 @@ pub(crate) struct ParticleSystem {
     args_bind: wgpu::BindGroup,
     /// Its own sort (effects that sort); unused while it is merged with others.
     sort: Option<(SortPlan, SortBinding)>,
-    /// Effects with ribbons: the sort of the ribbon list into ribbons, and the ribbon
-    /// draw's bind group.
-    ribbon: Option<(SortPlan, SortBinding, wgpu::BindGroup)>,
+    /// Effects with ribbons: the sort of the ribbon list into ribbons, the piece listing's
+    /// and the ribbon draw's bind groups.
+    ribbon: Option<(SortPlan, SortBinding, [wgpu::BindGroup; 2])>,
     draw_bind: wgpu::BindGroup,
     /// The compute splat's bind group, made the first time the splat runs (hosts that turn
     /// the splat off never compile its pipelines).
@@ -124,13 +124,10 @@ impl ParticleSystem {
             return Err(Invalid::new("capacity", capacity, allowed).into());
         }
         let ribbons = desc.ribbon_subdivisions();
-        let ribbon_vertices = ribbons.map_or(0, crate::passes::ribbon::vertices_per_span);
-        let pool = ParticlePool::new(
-            device,
-            capacity,
-            desc.self_gravity.is_some(),
-            ribbon_vertices,
-        );
+        let most_pieces = ribbons.map_or(0, |s| s + 1);
+        crate::pool::check_ribbon_capacity(device, capacity, most_pieces)?;
+        let nbody = desc.self_gravity.is_some();
+        let pool = ParticlePool::new(device, capacity, nbody, most_pieces);
         let frame_buf = uniform_buffer(device, "flurry.frame", FrameUniforms::min_size().get());
         let effect_buf = uniform_buffer(device, "flurry.effect", EffectParams::min_size().get());
         let emit_buf = uniform_buffer(device, "flurry.emit", EmitUniforms::min_size().get());
@@ -158,8 +155,9 @@ impl ParticleSystem {
             let bind = p
                 .sort()
                 .bind(device, &plan, &pool.ribbon_list, &pool.ribbon_counters);
+            let pieces = p.ribbon_pieces().bind(device, &pool, frame, effect);
             let draw = p.ribbon(desc.blend).bind(device, &pool, frame, effect);
-            (plan, bind, draw)
+            (plan, bind, [pieces, draw])
         });
         Ok(ParticleSystem {
             ribbon,
@@ -326,6 +324,10 @@ impl ParticleSystem {
         let emit = self
             .desc
             .emit_uniforms(&self.clock.pending(), id_base, offset, &motion, meshes);
+        let emit = EmitUniforms {
+            step: dt / self.substeps as f32,
+            ..emit
+        };
         self.request = emit.request;
         self.frames += 1;
         let frame = FrameUniforms {
@@ -386,6 +388,12 @@ impl ParticleSystem {
                     simulate.record(pass, &self.simulate_bind, &self.pool);
                     args(pass, After::Simulate);
                     p.relist().record(pass, &self.relist_bind, &self.pool);
+                    if self.desc.trail().is_some() {
+                        // the live list lays its trails: each step its own stretch of them
+                        args(pass, After::BeforeTrails);
+                        p.emit().record_trails(pass, &self.emit_bind, &self.pool);
+                        args(pass, After::Spawn);
+                    }
                     if let Some(bind) = &self.bodies_bind {
                         p.bodies().record(pass, bind);
                     }
@@ -403,8 +411,9 @@ impl ParticleSystem {
                 if let Some((plan, bind)) = self.sort.as_ref().filter(|_| !self.merged) {
                     p.sort().record(pass, plan, bind);
                 }
-                if let Some((plan, bind, _)) = &self.ribbon {
+                if let Some((plan, bind, [pieces, _])) = &self.ribbon {
                     p.sort().record(pass, plan, bind);
+                    p.ribbon_pieces().record(pass, pieces, &self.pool);
                 }
             }
         }
@@ -426,8 +435,8 @@ impl ParticleSystem {
 
     /// Record the ribbons' draw (effects with ribbons), as [`ParticleSystem::record_draw`].
     pub fn record_ribbons(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
-        if let Some((_, _, bind)) = &self.ribbon {
-            p.ribbon(self.desc.blend).record(pass, bind, &self.pool);
+        if let Some((_, _, [_, draw])) = &self.ribbon {
+            p.ribbon(self.desc.blend).record(pass, draw, &self.pool);
         }
     }
 

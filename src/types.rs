@@ -362,6 +362,12 @@ pub(crate) struct EffectParams {
     pub hit_emitter2: u32,
     /// Particles it spawns per event (0: none).
     pub hit_count2: u32,
+    /// The emitter that lays trails.
+    pub trail_emitter: u32,
+    /// Whose particles leave trails (`NO_EMITTER`: none).
+    pub trail_source: u32,
+    /// Seconds between two points of a trail.
+    pub trail_every: f32,
     /// How each emitter's particles look.
     pub looks: [EmitterLook; MAX_EMITTERS],
 }
@@ -383,7 +389,8 @@ pub(crate) struct EmitterLook {
     pub anchored: u32,
     /// Ribbons: extra pieces per span.
     pub subdivisions: u32,
-    pub _pad1: u32,
+    /// 1: its particles are trail points, their id their ribbon key.
+    pub trail: u32,
     pub _pad2: u32,
 }
 
@@ -445,7 +452,8 @@ pub(crate) struct EmitUniforms {
     pub request: u32,
     pub id_base: u32,
     pub emitter_count: u32,
-    pub _pad0: u32,
+    /// Seconds of one simulate step.
+    pub step: f32,
     pub emitters: [EmitterParams; MAX_EMITTERS],
 }
 
@@ -703,6 +711,7 @@ mod tests {
                 ("sprite", |v| v.sprite = 1),
                 ("anchored", |v| v.anchored = 1),
                 ("subdivisions", |v| v.subdivisions = 1),
+                ("trail", |v| v.trail = 1),
             ],
         );
         check_uniform::<EffectParams>(
@@ -720,6 +729,9 @@ mod tests {
                 ("looks", |v| v.looks[0].color_end = Vec4::ONE),
                 ("hit_emitter2", |v| v.hit_emitter2 = 1),
                 ("hit_count2", |v| v.hit_count2 = 1),
+                ("trail_emitter", |v| v.trail_emitter = 1),
+                ("trail_source", |v| v.trail_source = 1),
+                ("trail_every", |v| v.trail_every = 1.0),
                 ("follow_camera", |v| v.follow_camera = 1),
                 ("turbulence", |v| v.turbulence = 1.0),
                 ("capacity", |v| v.capacity = 1),
@@ -806,6 +818,7 @@ mod tests {
                 ("request", |v| v.request = 1),
                 ("id_base", |v| v.id_base = 1),
                 ("emitter_count", |v| v.emitter_count = 1),
+                ("step", |v| v.step = 1.0),
                 ("emitters", |v| v.emitters[0].shape = 1),
             ],
         );

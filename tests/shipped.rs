@@ -17,25 +17,37 @@ fn gun_ron_is_the_headless_gun_demo() {
 }
 
 #[test]
-fn fireworks_ron_bursts_rockets_on_death() {
+fn fireworks_ron_bursts_rockets_on_death_into_trailing_sparks() {
     let d = shipped("fireworks.ron");
     let trigger = d.emitters[1].trigger;
     assert!(
         matches!(trigger, flurry::effect::Trigger::OnDeath { of: 0, .. }),
         "{trigger:?}"
     );
+    // and every spark leaves a ribbon trail
+    let trail = &d.emitters[2];
+    assert!(
+        matches!(trail.trigger, flurry::effect::Trigger::Trail { of: 1, .. }),
+        "{:?}",
+        trail.trigger
+    );
+    assert!(matches!(
+        trail.render,
+        Some(flurry::effect::RenderMode::Ribbon { .. })
+    ));
     assert!(d.validate().is_ok());
 }
 
 #[test]
 fn fireworks_demo_is_the_shipped_file_with_its_burst_sized_to_the_pool() {
     let mut file = shipped("fireworks.ron");
-    // 6000 / 12 = 500 sparks a rocket where the file says 400
+    // each spark keeps ceil(0.35 s / 0.04 s) = 9 trail points: 6000 / (12 × 10) = 50
+    // sparks a rocket where the file says 400
     let demo = Demo::Fireworks.effect(6000);
     match &mut file.emitters[1].trigger {
         flurry::effect::Trigger::OnDeath { count, .. } => {
             assert_eq!(*count, 400);
-            *count = 500;
+            *count = 50;
         }
         other => panic!("emitter 1 is {other:?}, not the sparks"),
     }

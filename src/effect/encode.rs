@@ -21,7 +21,18 @@ impl EffectDesc {
             .enumerate()
             .filter_map(|(i, e)| match e.trigger {
                 Trigger::OnHit { count } | Trigger::OnDeath { count, .. } => Some((i, count)),
-                Trigger::Schedule => None,
+                Trigger::Schedule | Trigger::Trail { .. } => None,
+            })
+    }
+
+    /// The trail emitter, the emitter it follows and its seconds between points.
+    pub(crate) fn trail(&self) -> Option<(u32, u32, f32)> {
+        self.emitters
+            .iter()
+            .enumerate()
+            .find_map(|(i, e)| match e.trigger {
+                Trigger::Trail { of, every } => Some((i as u32, of, every)),
+                _ => None,
             })
     }
 
@@ -53,7 +64,7 @@ impl EffectDesc {
                 RenderMode::Ribbon { subdivisions } => subdivisions,
                 _ => 0,
             },
-            _pad1: 0,
+            trail: em.is_some_and(|em| matches!(em.trigger, Trigger::Trail { .. })) as u32,
             _pad2: 0,
         }
     }
@@ -139,6 +150,9 @@ impl EffectDesc {
             follow_camera: self.bounds.is_some_and(|b| b.follow_camera) as u32,
             hit_emitter2: second.map_or(0, |(e, _)| e as u32),
             hit_count2: second.map_or(0, |(_, n)| n),
+            trail_emitter: self.trail().map_or(0, |t| t.0),
+            trail_source: self.trail().map_or(NO_EMITTER, |t| t.1),
+            trail_every: self.trail().map_or(1.0, |t| t.2),
             looks: std::array::from_fn(|e| self.look_of(e)),
         }
     }

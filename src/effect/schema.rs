@@ -308,7 +308,7 @@ impl Burst {
 }
 
 /// When an emitter spawns.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum Trigger {
     /// By its `rate` and `bursts`.
     #[default]
@@ -331,6 +331,20 @@ pub enum Trigger {
         /// Particles per death.
         #[serde(deserialize_with = "whole::count")]
         count: u32,
+    },
+    /// A trail behind every particle of emitter `of`: one particle every `every` seconds
+    /// of its life, where it was then, on the GPU (the shape is relative to that point;
+    /// the velocity is the emitter's own; the colour is the particle's start colour times
+    /// the emitter's, so white keeps it). Drawn as a [`RenderMode::Ribbon`], each
+    /// particle's trail is its own ribbon, joined in the order it was laid (every firework
+    /// spark drawing its streak); drawn as billboards, a trail of puffs. A trail keeps
+    /// 4096 points at most: a particle older than 4096 × `every` lays no more.
+    Trail {
+        /// The emitter whose particles leave trails.
+        #[serde(deserialize_with = "whole::index")]
+        of: u32,
+        /// Seconds between two points of a trail (1e-3..=1000).
+        every: f32,
     },
 }
 

@@ -34,8 +34,9 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
             render_mode(&mut v, &at("render"), render);
         }
         let ribbon = matches!(e.render.unwrap_or(desc.render), RenderMode::Ribbon { .. });
-        if ribbon && e.trigger != Trigger::Schedule {
-            let allowed = "Schedule for a ribbon's points (they are joined in spawn order)";
+        let ordered = matches!(e.trigger, Trigger::Schedule | Trigger::Trail { .. });
+        if ribbon && !ordered {
+            let allowed = "Schedule or Trail for a ribbon's points (joined in the order laid)";
             v.fail(&at("trigger"), format!("{:?}", e.trigger), allowed);
         }
     }
@@ -314,7 +315,7 @@ fn triggers(v: &mut Checker, desc: &EffectDesc) {
     let triggered = desc
         .emitters
         .iter()
-        .filter(|e| e.trigger != Trigger::Schedule)
+        .filter(|e| matches!(e.trigger, Trigger::OnHit { .. } | Trigger::OnDeath { .. }))
         .count();
     if triggered > 2 {
         let n = format!("{triggered} OnHit/OnDeath emitters");
@@ -336,6 +337,9 @@ fn triggers(v: &mut Checker, desc: &EffectDesc) {
                 v.fail(&field, count, &range);
             }
         }
+        if let Trigger::Trail { of, every } = e.trigger {
+            trail(v, desc, i, (of, every));
+        }
         if let Trigger::OnDeath { of, .. } = e.trigger {
             let field = format!("emitters[{i}].trigger.OnDeath.of");
             if of as usize >= desc.emitters.len() || of as usize == i {
@@ -347,6 +351,28 @@ fn triggers(v: &mut Checker, desc: &EffectDesc) {
                 v.fail(&field, of, &allowed);
             }
         }
+    }
+}
+
+/// Trail emitter `i` following emitter `of` every `every` seconds: one per effect, behind
+/// another emitter that is not itself a trail.
+fn trail(v: &mut Checker, desc: &EffectDesc, i: usize, (of, every): (u32, f32)) {
+    let at = |name: &str| format!("emitters[{i}].trigger.Trail.{name}");
+    let source = desc.emitters.get(of as usize).filter(|_| of as usize != i);
+    match source.map(|s| s.trigger) {
+        None => v.fail(&at("of"), of, "another emitter of this effect"),
+        Some(Trigger::Trail { .. }) => {
+            v.fail(&at("of"), of, "an emitter that is not itself a trail")
+        }
+        Some(_) => {}
+    }
+    v.range(&at("every"), every, 1e-3, 1e3, "1e-3..=1000 seconds");
+    if desc
+        .trail()
+        .is_some_and(|(first, _, _)| first as usize != i)
+    {
+        let allowed = "one Trail emitter per effect";
+        v.fail(&format!("emitters[{i}].trigger"), "a second Trail", allowed);
     }
 }
 

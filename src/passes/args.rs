@@ -25,6 +25,7 @@ pub(crate) struct ArgsPass {
     after_simulate: wgpu::ComputePipeline,
     after_cull: wgpu::ComputePipeline,
     after_spawn: wgpu::ComputePipeline,
+    before_trails: wgpu::ComputePipeline,
 }
 
 /// Which counters-to-arguments step to run.
@@ -34,6 +35,8 @@ pub(crate) enum After {
     Simulate,
     Spawn,
     Cull,
+    /// Not a step's end but a start: the trails' count of parents.
+    BeforeTrails,
 }
 
 impl ArgsPass {
@@ -45,6 +48,7 @@ impl ArgsPass {
             after_simulate: pipeline("after_simulate"),
             after_cull: pipeline("after_cull"),
             after_spawn: pipeline("after_spawn"),
+            before_trails: pipeline("before_trails"),
             layout,
         }
     }
@@ -66,6 +70,7 @@ impl ArgsPass {
             After::Simulate => &self.after_simulate,
             After::Spawn => &self.after_spawn,
             After::Cull => &self.after_cull,
+            After::BeforeTrails => &self.before_trails,
         };
         dispatch_one(pass, pipeline, bind);
     }

@@ -27,6 +27,7 @@ pub(crate) struct EmitPass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
     on_hit: wgpu::ComputePipeline,
+    trails: wgpu::ComputePipeline,
 }
 
 impl EmitPass {
@@ -36,6 +37,7 @@ impl EmitPass {
         EmitPass {
             pipeline: pipeline("main"),
             on_hit: pipeline("spawn_on_hit"),
+            trails: pipeline("spawn_trails"),
             layout,
         }
     }
@@ -78,6 +80,17 @@ impl EmitPass {
     ) {
         let offset = IndirectArgs::SPAWN_OFFSET;
         dispatch_from_args(pass, &self.on_hit, &[bind], pool, offset);
+    }
+
+    /// One thread per particle of the live list (args.wgsl `before_trails` sized it).
+    pub fn record_trails(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        bind: &wgpu::BindGroup,
+        pool: &ParticlePool,
+    ) {
+        let offset = IndirectArgs::CULL_OFFSET;
+        dispatch_from_args(pass, &self.trails, &[bind], pool, offset);
     }
 
     /// One thread per requested spawn (the request is known on the CPU: rate·dt + bursts).

@@ -312,7 +312,8 @@ mod tests {
             (Shader::Merge, merge::slots().to_vec()),
             (Shader::Relist, relist::slots().to_vec()),
             (Shader::Splat, splat::slots().to_vec()),
-            (Shader::Ribbon, ribbon::slots().to_vec()),
+            (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
+            (Shader::Ribbon, ribbon::draw_slots().to_vec()),
         ]
     }
 

@@ -1,31 +1,90 @@
-//! Ribbon pass (`shaders/ribbon.wgsl`): each ribbon emitter's points, sorted into spawn
-//! order, drawn as a camera-facing strip along a centripetal Catmull-Rom spline, into the
-//! particle target after the effect's billboards (one instance per span, its vertex count
-//! and instance count written on the GPU: no read-back).
+//! Ribbon passes: `shaders/ribbon_pieces.wgsl` lists the pieces of every span of the
+//! sorted ribbon list, `shaders/ribbon.wgsl` draws them as a camera-facing strip along a
+//! centripetal Catmull-Rom spline, into the particle target after the effect's billboards
+//! (one instance per piece, the count written on the GPU: no read-back).
 
 use super::draw::{blend_state, target_layout, PARTICLE_FORMAT};
-use super::{bind_buffers, read_only, render_pipeline, uniform, BufferSlot};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
+use super::{read_only, read_write, render_pipeline, uniform, BufferSlot};
 use crate::effect::Blend;
 use crate::pool::{ParticlePool, RIBBON_DRAW_OFFSET};
 use crate::shaders::Shader;
-use crate::types::{EffectParams, FrameUniforms, Particle};
+use crate::types::{Counters, EffectParams, FrameUniforms, IndirectArgs, Particle};
 
-/// ribbon.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 4] {
+/// ribbon_pieces.wgsl's group 0, in binding order.
+pub(super) fn piece_slots() -> [BufferSlot; 6] {
     [
         read_only::<Particle>(),
+        read_only::<[u32; 2]>(),
+        read_write::<Counters>(),
+        read_write::<[u32; 2]>(),
+        uniform::<FrameUniforms>(),
+        uniform::<EffectParams>(),
+    ]
+}
+
+/// ribbon.wgsl's group 0, in binding order.
+pub(super) fn draw_slots() -> [BufferSlot; 5] {
+    [
+        read_only::<Particle>(),
+        read_only::<[u32; 2]>(),
         read_only::<[u32; 2]>(),
         uniform::<FrameUniforms>(),
         uniform::<EffectParams>(),
     ]
 }
 
-/// Vertices an instance draws for spans of up to `subdivisions` extra pieces: two
-/// triangles per piece.
-pub(crate) fn vertices_per_span(subdivisions: u32) -> u32 {
-    6 * (subdivisions + 1)
+/// The piece listing (one per renderer).
+pub(crate) struct RibbonPieces {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
 }
 
+impl RibbonPieces {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let c = wgpu::ShaderStages::COMPUTE;
+        let layout = buffer_layout(device, "ribbon_pieces", c, &piece_slots());
+        let pipeline =
+            compute_pipeline(device, Shader::RibbonPieces, "main", &[Some(&layout)], &[]);
+        RibbonPieces { layout, pipeline }
+    }
+
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        pool: &ParticlePool,
+        frame: &wgpu::Buffer,
+        effect: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        let buffers = [
+            &pool.particles,
+            &pool.ribbon_list,
+            &pool.ribbon_counters,
+            &pool.ribbon_pieces,
+            frame,
+            effect,
+        ];
+        bind_buffers(device, "ribbon_pieces", &self.layout, &buffers)
+    }
+
+    /// One thread per alive particle (at least one per ribbon point), sized on the GPU.
+    pub fn record(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        bind: &wgpu::BindGroup,
+        pool: &ParticlePool,
+    ) {
+        dispatch_from_args(
+            pass,
+            &self.pipeline,
+            &[bind],
+            pool,
+            IndirectArgs::CULL_OFFSET,
+        );
+    }
+}
+
+/// The ribbon draw for one blend mode.
 pub(crate) struct RibbonPass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::RenderPipeline,
@@ -34,12 +93,7 @@ pub(crate) struct RibbonPass {
 impl RibbonPass {
     pub fn new(device: &wgpu::Device, blend: Blend) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
-        let entries: Vec<_> = slots()
-            .iter()
-            .enumerate()
-            .map(|(b, slot)| slot.entry(b as u32, vf))
-            .collect();
-        let layout = super::layout(device, "ribbon", &entries);
+        let layout = buffer_layout(device, "ribbon", vf, &draw_slots());
         let target = wgpu::ColorTargetState {
             format: PARTICLE_FORMAT,
             blend: Some(blend_state(blend)),
@@ -50,7 +104,7 @@ impl RibbonPass {
         RibbonPass { layout, pipeline }
     }
 
-    /// Bind group drawing the pool's sorted ribbon list.
+    /// Bind group drawing the pool's listed pieces.
     pub fn bind(
         &self,
         device: &wgpu::Device,
@@ -58,7 +112,13 @@ impl RibbonPass {
         frame: &wgpu::Buffer,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        let buffers = [&pool.particles, &pool.ribbon_list, frame, effect];
+        let buffers = [
+            &pool.particles,
+            &pool.ribbon_list,
+            &pool.ribbon_pieces,
+            frame,
+            effect,
+        ];
         bind_buffers(device, "ribbon", &self.layout, &buffers)
     }
 

@@ -9,8 +9,9 @@ use super::args::ProfileTarget;
 use crate::host::demos::Demo;
 
 /// Flags of every profile target but the demos'.
-const DEMO_ONLY: [&str; 11] = [
+const DEMO_ONLY: [&str; 12] = [
     "particles",
+    "effect",
     "dt",
     "scene",
     "bodies",
@@ -41,6 +42,7 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
                     u
                 }
                 ProfileTarget::Effects => vec![
+                    "effect",
                     "keys",
                     "runs",
                     "scene",
@@ -53,7 +55,8 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
                 ],
                 _ => vec!["keys", "runs", "effects"],
             };
-            if target != ProfileTarget::Galaxy && target.demo().is_some() {
+            let effect = sub.value_source("effect") == Some(ValueSource::CommandLine);
+            if (effect || target != ProfileTarget::Galaxy) && target.demo().is_some() {
                 unused.extend(["bodies", "mode"]);
             }
             let name = format!("{target:?}").to_lowercase();
@@ -101,7 +104,7 @@ fn applies_to(id: &str) -> &'static str {
         "keys" | "runs" => "`flurry profile sort`",
         "effects" => "`flurry profile effects`",
         "bodies" | "mode" => "the galaxy demo",
-        "timing" | "trace" | "no_collision" | "scene" | "substeps" => "a demo",
+        "timing" | "trace" | "no_collision" | "scene" | "substeps" | "effect" => "a demo",
         _ => "a demo or `flurry profile effects`",
     }
 }

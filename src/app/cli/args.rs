@@ -170,6 +170,10 @@ impl ProfileTarget {
 #[derive(Args)]
 pub struct ProfileArgs {
     pub target: ProfileTarget,
+    /// An effect file profiled in place of the demo's own effect (its camera and scene
+    /// stay).
+    #[arg(long)]
+    pub effect: Option<PathBuf>,
     /// Keys to sort (`profile sort`).
     #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
     pub keys: u32,

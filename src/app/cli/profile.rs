@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use flurry::{wgpu, Invalid};
+use flurry::{wgpu, EffectDesc, Invalid};
 
 use super::args::{ProfileArgs, ProfileTarget};
 use super::{check_writable, setup, write_file};
@@ -46,8 +46,18 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
         None => Timing::default_for(gpu.is_cpu(), has_ts),
     };
     let settings = a.render.settings()?;
-    let mut scene = super::demo_scene(&gpu, demo, &a.common, capacity, size, a.no_collision, None)?
-        .with_settings(settings);
+    let effect = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
+    let no_collision = a.no_collision;
+    let scene = super::demo_scene(
+        &gpu,
+        demo,
+        &a.common,
+        capacity,
+        size,
+        no_collision,
+        effect.as_ref(),
+    );
+    let mut scene = scene?.with_settings(settings);
     let dt = dt.unwrap_or(demo.default_dt());
     // warm-up: fill the pool, compile pipelines
     for _ in 0..3 {

@@ -14,14 +14,21 @@ const MAX_BURST: u32 = 1024;
 /// The shipped effect file the demo shows.
 pub const SHIPPED: &str = include_str!("../../../../effects/fireworks.ron");
 
-/// `effects/fireworks.ron` with each rocket's burst sized to the pool: `capacity / 12`
-/// sparks, at most 1024 (denser bursts saturate to white), at least 1.
+/// `effects/fireworks.ron` with each rocket's burst sized to the pool: about 12 bursts
+/// are alive at once, each spark with its trail's points, so `capacity / (12 × (1 +
+/// points a trail keeps))` sparks, at most 1024 (denser bursts saturate to white), at
+/// least 1.
 pub fn effect(capacity: u32) -> EffectDesc {
     let mut e =
         EffectDesc::from_ron(SHIPPED).expect("effects/fireworks.ron parses (tests/shipped.rs)");
+    let trail_points = e.emitters.iter().find_map(|t| match t.trigger {
+        Trigger::Trail { every, .. } => Some((t.lifetime.mean / every).ceil() as u32),
+        _ => None,
+    });
+    let per_spark = 1 + trail_points.unwrap_or(0);
     for emitter in &mut e.emitters {
         if let Trigger::OnDeath { count, .. } = &mut emitter.trigger {
-            *count = (capacity / 12).clamp(1, MAX_BURST);
+            *count = (capacity / (12 * per_spark)).clamp(1, MAX_BURST);
         }
     }
     e
