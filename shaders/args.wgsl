@@ -4,9 +4,8 @@
 @group(0) @binding(0) var<storage, read_write> counters: Counters;
 @group(0) @binding(1) var<storage, read_write> args: IndirectArgs;
 @group(0) @binding(2) var<uniform> effect: EffectParams;
-// the ribbon list's count (in its `visible`, filled by cull) and the ribbon pieces' (in
-// its `splatted`, by ribbon_pieces.wgsl)
-@group(0) @binding(3) var<storage, read_write> ribbon_counters: Counters;
+// the ribbon points', ribbon pieces' and mesh particles' counts, zeroed after simulate
+@group(0) @binding(3) var<storage, read_write> draw_counters: DrawCounters;
 
 // After emit: size the simulate dispatch from the alive count, reset the next list.
 @compute @workgroup_size(1)
@@ -29,8 +28,9 @@ fn after_simulate() {
     atomicStore(&counters.next_alive, 0u);
     atomicStore(&counters.visible, 0u);
     atomicStore(&counters.splatted, 0u);
-    atomicStore(&ribbon_counters.visible, 0u);
-    atomicStore(&ribbon_counters.splatted, 0u);
+    atomicStore(&draw_counters.ribbon_points, 0u);
+    atomicStore(&draw_counters.ribbon_pieces, 0u);
+    atomicStore(&draw_counters.mesh_instances, 0u);
     // a further substep simulates the survivors
     let d = dispatch_size(n);
     args.sim_x = d.x;

@@ -43,6 +43,28 @@ struct Counters {
     requested_hi: atomic<u32>,
 }
 
+// The ribbon and mesh draws' counts and indirect arguments (ParticlePool::draw_counters),
+// 64 bytes laid out like Counters so that the sort reads the ribbon count where it reads
+// `visible`.
+struct DrawCounters {
+    mesh_index_count: u32,          // draw_indexed_indirect of the mesh particles, offset 0
+    mesh_instances: atomic<u32>,    // mesh particles listed (mesh_cull.wgsl)
+    mesh_first_index: u32,
+    mesh_base_vertex: i32,
+    mesh_first_instance: u32,
+    ribbon_points: atomic<u32>,     // the ribbon list's length (cull.wgsl), Counters.visible
+    _pad0: u32,
+    _pad1: u32,
+    ribbon_vertex_count: u32,       // draw_indirect of the ribbon pieces, offset 32
+    ribbon_pieces: atomic<u32>,     // pieces listed (ribbon_pieces.wgsl)
+    ribbon_first_vertex: u32,
+    ribbon_first_instance: u32,
+    _pad2: u32,
+    _pad3: u32,
+    _pad4: u32,
+    _pad5: u32,
+}
+
 // Whether adding n to a low word that was `old` wrapped it (the high word takes the carry).
 fn carries(old: u32, n: u32) -> bool {
     return old > 0xffffffffu - n;
@@ -104,6 +126,12 @@ struct FrameUniforms {
     perspective: u32,        // 0: orthographic (no eye; billboards face along the view axis)
     id_end: u32,             // the id the next spawn gets: ribbon points are ordered by
                              // how many spawns before it they were born
+    light_dir: vec3<f32>,    // towards the renderer's light (unit), for mesh particles
+    _pad0: u32,
+    light_color: vec3<f32>,  // linear RGB
+    _pad1: u32,
+    ambient: vec3<f32>,      // linear RGB
+    _pad2: u32,
 }
 
 // Distance of a world point along the view axis (metres; negative behind the view's
@@ -198,7 +226,7 @@ struct EmitterLook {
     anchored: u32,           // 1: its particles stay where they are born (ripples)
     subdivisions: u32,       // RENDER_RIBBON: extra pieces per span between two points
     trail: u32,              // 1: trail points, whose id is their ribbon key
-    _pad2: u32,
+    mesh_radius: f32,        // RENDER_MESH: the mesh's bounding radius at scale 1, metres
 }
 
 // A ribbon point's sort key, so that sorted keys list the points ribbon by ribbon in the
@@ -241,6 +269,7 @@ const RENDER_STRETCHED: u32 = 2u;
 const RENDER_TUMBLING: u32 = 3u;
 const RENDER_FLAT: u32 = 4u;
 const RENDER_RIBBON: u32 = 5u;
+const RENDER_MESH: u32 = 6u;
 
 const SPRITE_DISC: u32 = 0u;
 const SPRITE_SNOWFLAKE: u32 = 1u;
@@ -418,6 +447,11 @@ fn life_t(p: Particle) -> f32 {
 // Drawn radius (half the diameter, with size over life).
 fn drawn_radius(p: Particle, effect: EffectParams) -> f32 {
     return 0.5 * p.size * mix(1.0, look_of(effect, p).size_end, life_t(p));
+}
+
+// A mesh particle's scale: its size over life (the built-in meshes are 1 m across).
+fn mesh_scale(p: Particle, effect: EffectParams) -> f32 {
+    return 2.0 * drawn_radius(p, effect);
 }
 
 // A particle's quad: centre, and the world-space half axes of its unit disc (uv in

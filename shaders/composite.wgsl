@@ -71,8 +71,10 @@ fn upsample(pixel: vec2<u32>) -> vec4<f32> {
     let here = host_distance(pixel);
     let q = uv * vec2<f32>(low) - 0.5;
     let origin = vec2<i32>(floor(q));
-    var best = vec2<i32>(0);
-    var best_diff = 1e30;
+    // the first texel unless another is closer (a diff against FAR_AWAY is as large as
+    // 1e30: starting from it would keep texel (0, 0) of the whole target)
+    var best = clamp(origin, vec2<i32>(0), low - 1);
+    var best_diff = 3.4e38;
     var worst_diff = 0.0;
     for (var i = 0; i < 4; i++) {
         let t = clamp(origin + vec2<i32>(i & 1, i >> 1), vec2<i32>(0), low - 1);

@@ -16,8 +16,8 @@
 @group(0) @binding(5) var<uniform> effect: EffectParams;
 @group(0) @binding(6) var<storage, read_write> splat_list: array<u32>;
 @group(0) @binding(7) var<storage, read_write> ribbon_list: array<vec2<u32>>;
-// its `visible` counts the ribbon list (so the sort reads it as its count)
-@group(0) @binding(8) var<storage, read_write> ribbon_counters: Counters;
+// its ribbon_points counts the ribbon list (the sort reads it as Counters.visible)
+@group(0) @binding(8) var<storage, read_write> draw_counters: DrawCounters;
 
 var<workgroup> wg_count: atomic<u32>;
 var<workgroup> wg_base: u32;
@@ -53,10 +53,13 @@ fn main(
     if i < n {
         index = alive_list[i];
         let p = particles[index];
-        if look_of(effect, p).render_mode == RENDER_RIBBON {
+        let mode = look_of(effect, p).render_mode;
+        if mode == RENDER_RIBBON {
             ribbon = true;
             key = ribbon_key(p, effect, frame);
             local = atomicAdd(&wg_ribbon_count, 1u);
+        } else if mode == RENDER_MESH {
+            // mesh_cull.wgsl lists them
         } else if in_frustum(p.pos, drawn_radius(p, effect)) {
             let w = clip_w(frame, p.pos);
             let radius_px = quad_extent(p, effect) * frame.pixel_scale / max(w, 1e-6);
@@ -82,7 +85,7 @@ fn main(
         }
         let r = atomicLoad(&wg_ribbon_count);
         if r > 0u {
-            wg_ribbon_base = atomicAdd(&ribbon_counters.visible, r);
+            wg_ribbon_base = atomicAdd(&draw_counters.ribbon_points, r);
         }
     }
     workgroupBarrier();

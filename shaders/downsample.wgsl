@@ -29,6 +29,9 @@ override SAMPLES: u32 = 1u;
 @group(0) @binding(0) var host_depth: texture_depth_2d;
 @group(0) @binding(1) var low_depth: texture_storage_2d<rg32float, write>;
 @group(0) @binding(2) var<uniform> params: DownsampleParams;
+// the same distances, into which mesh particles then draw theirs (mesh.wgsl): what the
+// particles are drawn against, while low_depth stays the host's own for collisions
+@group(0) @binding(3) var drawn_depth: texture_storage_2d<rg32float, write>;
 
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -63,4 +66,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         }
     }
     textureStore(low_depth, gid.xy, vec4<f32>(far, near, 0.0, 1.0));
+    textureStore(drawn_depth, gid.xy, vec4<f32>(far, near, 0.0, 1.0));
 }

@@ -7,7 +7,7 @@
 // piece list as (i, pieces << 5 | k). The draw then submits exactly the triangles it needs:
 // on lavapipe every triangle submitted costs, even one that covers nothing, so a draw of
 // subdivisions + 1 pieces for every span cost about three times the pieces it needed.
-// The count is the ribbon draw's instance count (ribbon_counters.splatted); one global
+// The count is the ribbon draw's instance count (draw_counters.ribbon_pieces); one global
 // atomic per workgroup.
 
 // Longest straight piece a span is drawn in, in particle-target pixels (a piece of 6 px
@@ -16,7 +16,7 @@ const PIECE_PIXELS: f32 = 6.0;
 
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> ribbon_list: array<vec2<u32>>;
-@group(0) @binding(2) var<storage, read_write> ribbon_counters: Counters;
+@group(0) @binding(2) var<storage, read_write> draw_counters: DrawCounters;
 @group(0) @binding(3) var<storage, read_write> pieces: array<vec2<u32>>;
 @group(0) @binding(4) var<uniform> frame: FrameUniforms;
 @group(0) @binding(5) var<uniform> effect: EffectParams;
@@ -31,7 +31,7 @@ fn main(
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
     let i = linear_index(gid, groups);
-    let count = atomicLoad(&ribbon_counters.visible);
+    let count = atomicLoad(&draw_counters.ribbon_points);
     var n = 0u;
     var local = 0u;
     if i + 1u < count && ribbon_of(ribbon_list[i].x) == ribbon_of(ribbon_list[i + 1u].x) {
@@ -47,7 +47,7 @@ fn main(
     if lid == 0u {
         let c = atomicLoad(&wg_count);
         if c > 0u {
-            wg_base = atomicAdd(&ribbon_counters.splatted, c);
+            wg_base = atomicAdd(&draw_counters.ribbon_pieces, c);
         }
     }
     workgroupBarrier();

@@ -193,6 +193,7 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     *x = onto;
     if effect.collision == COLLIDE_SETTLE {
         *v = vec3<f32>(0.0);
+        (*p).spin = 0.0;
         (*p).flags = (*p).flags | FLAG_SETTLED;
         (*p).settled_at = (*p).age;
         return true;
@@ -201,6 +202,9 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     if vn < 0.0 {
         let tangential = *v - vn * n;
         *v = tangential * (1.0 - effect.friction) - effect.restitution * vn * n;
+        // the surface grips a tumbling particle as it slows it: debris comes to rest
+        // rather than spinning in place
+        (*p).spin *= 1.0 - effect.friction;
     }
     return true;
 }

@@ -76,6 +76,7 @@ pub mod effect;
 mod error;
 mod gpu;
 mod hash;
+mod light;
 pub mod mesh;
 mod passes;
 mod pipelines;
@@ -96,6 +97,7 @@ pub use camera::Camera;
 pub use effect::EffectDesc;
 pub use error::{Error, Invalid, Result, INSTALL_HINT};
 pub use gpu::GpuContext;
+pub use light::Light;
 pub use mesh::{Mesh, MeshId};
 pub use pool::{PoolSnapshot, Stats};
 pub use renderer::{

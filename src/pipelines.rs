@@ -20,6 +20,7 @@ use crate::passes::{
     emit::EmitPass,
     gravity::GravityPass,
     merge::MergePass,
+    mesh::{MeshCull, MeshPass},
     relist::RelistPass,
     ribbon::{RibbonPass, RibbonPieces},
     simulate::SimulatePass,
@@ -50,6 +51,11 @@ pub(crate) struct Pipelines {
     /// Per blend mode, as the draw.
     ribbon: [OnceLock<RibbonPass>; 2],
     ribbon_pieces: OnceLock<RibbonPieces>,
+    mesh_cull: OnceLock<MeshCull>,
+    /// Per depth convention (standard, reversed): the lit mesh draw into the host's
+    /// targets, and the distances into the particle target.
+    mesh_lit: [OnceLock<MeshPass>; 2],
+    mesh_distance: [OnceLock<MeshPass>; 2],
     splat: OnceLock<SplatPass>,
     downsample: OnceLock<DownsamplePass>,
     composite: OnceLock<CompositePass>,
@@ -77,6 +83,9 @@ impl Pipelines {
             draw: Default::default(),
             ribbon: Default::default(),
             ribbon_pieces: OnceLock::new(),
+            mesh_cull: OnceLock::new(),
+            mesh_lit: Default::default(),
+            mesh_distance: Default::default(),
             splat: OnceLock::new(),
             downsample: OnceLock::new(),
             composite: OnceLock::new(),
@@ -155,6 +164,23 @@ impl Pipelines {
         self.ribbon[blend_slot(blend)].get_or_init(|| RibbonPass::new(&self.device, blend))
     }
 
+    /// The listing of the mesh particles on screen.
+    pub fn mesh_cull(&self) -> &MeshCull {
+        self.mesh_cull.get_or_init(|| MeshCull::new(&self.device))
+    }
+
+    /// The lit mesh draw into the host's targets, for its depth convention.
+    pub fn mesh_lit(&self, reversed: bool) -> &MeshPass {
+        self.mesh_lit[reversed as usize]
+            .get_or_init(|| MeshPass::lit(&self.device, &self.targets, reversed))
+    }
+
+    /// The mesh distances into the particle target, for the host's depth convention.
+    pub fn mesh_distance(&self, reversed: bool) -> &MeshPass {
+        self.mesh_distance[reversed as usize]
+            .get_or_init(|| MeshPass::distance(&self.device, reversed))
+    }
+
     pub fn splat(&self) -> &SplatPass {
         self.splat.get_or_init(|| SplatPass::new(&self.device))
     }
@@ -171,8 +197,9 @@ impl Pipelines {
             .get_or_init(|| CompositePass::new(&self.device, &self.targets))
     }
 
-    /// New host targets: the composite is rebuilt when next needed, and the downsample
-    /// when the sample count changed; nothing else depends on them.
+    /// New host targets: the composite and the lit mesh draw are rebuilt when next
+    /// needed, and the downsample when the sample count changed; nothing else depends on
+    /// them.
     pub fn set_targets(&mut self, targets: Targets) {
         if targets.sample_count != self.targets.sample_count {
             self.downsample = OnceLock::new();
@@ -180,6 +207,7 @@ impl Pipelines {
         if targets != self.targets {
             self.targets = targets;
             self.composite = OnceLock::new();
+            self.mesh_lit = Default::default();
         }
     }
 
@@ -228,6 +256,9 @@ impl Pipelines {
             + n(&self.draw)
             + n(&self.ribbon)
             + n(std::slice::from_ref(&self.ribbon_pieces))
+            + n(std::slice::from_ref(&self.mesh_cull))
+            + n(&self.mesh_lit)
+            + n(&self.mesh_distance)
             + n(std::slice::from_ref(&self.splat))
             + n(std::slice::from_ref(&self.downsample))
             + n(std::slice::from_ref(&self.composite))

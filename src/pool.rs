@@ -32,18 +32,34 @@ pub(crate) struct ParticlePool {
     /// Ribbon points as (ribbon key, index), written by cull and sorted in place into
     /// ribbons; padded to [`sort_len`] pairs (one pair for an effect without ribbons).
     pub ribbon_list: wgpu::Buffer,
-    /// Laid out as [`Counters`]: `visible` counts the ribbon list (so the sort takes it as
-    /// its count), and words 8..12 are the ribbon draw's indirect arguments from
-    /// [`RIBBON_DRAW_OFFSET`]: 6 vertices, the instance count (`splatted`: the pieces
-    /// listed), 0, 0.
-    pub ribbon_counters: wgpu::Buffer,
+    /// The counts and indirect arguments of the ribbon and mesh draws, laid out as
+    /// [`Counters`] (`DrawCounters` in common.wgsl names the words): words 0..5 are the
+    /// mesh draw's indexed arguments (its mesh's index count, the mesh particles listed,
+    /// its first index, its base vertex, 0), word 5 counts the ribbon list (`visible`, so
+    /// the sort takes it as its count) and words 8..12 are the ribbon draw's arguments
+    /// from [`RIBBON_DRAW_OFFSET`] (6 vertices, the pieces listed, 0, 0).
+    pub draw_counters: wgpu::Buffer,
     /// The pieces the ribbon draw draws, (ribbon list entry, pieces << 5 | piece); room
     /// for every span in its most pieces.
     pub ribbon_pieces: wgpu::Buffer,
+    /// The mesh particles on screen this frame (indices; one entry for an effect without
+    /// mesh particles).
+    pub mesh_list: wgpu::Buffer,
 }
 
-/// Where in [`ParticlePool::ribbon_counters`] the ribbon draw's arguments start.
+/// Where in [`ParticlePool::draw_counters`] the ribbon draw's arguments start.
 pub(crate) const RIBBON_DRAW_OFFSET: u64 = 32;
+
+/// What a pool holds beyond its particles and lists, by what its effect does.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PoolNeeds {
+    /// All-pairs gravity: an acceleration per particle.
+    pub nbody: bool,
+    /// The most pieces a ribbon span is drawn in (0: no ribbons).
+    pub ribbon_pieces: u32,
+    /// The mesh its mesh particles are (None: none).
+    pub mesh: Option<crate::mesh::MeshDraw>,
+}
 
 /// Hit events a pool of `capacity` keeps per frame (more are counted, not stored).
 pub(crate) fn hit_event_capacity(capacity: u32) -> u32 {
@@ -219,10 +235,13 @@ pub(crate) fn check_ribbon_capacity(
 
 impl ParticlePool {
     /// Allocate a pool of `capacity` particles (checked with [`check_capacity`] first, and
-    /// [`ribbon_pieces_size`] where it has ribbons). `nbody`: keep an acceleration per
-    /// particle for all-pairs gravity; `ribbon_pieces`: the most pieces a ribbon span is
-    /// drawn in (0: the effect has no ribbons).
-    pub fn new(device: &wgpu::Device, capacity: u32, nbody: bool, ribbon_pieces: u32) -> Self {
+    /// [`check_ribbon_capacity`] where it has ribbons) with what `needs` asks for.
+    pub fn new(device: &wgpu::Device, capacity: u32, needs: PoolNeeds) -> Self {
+        let PoolNeeds {
+            nbody,
+            ribbon_pieces,
+            mesh,
+        } = needs;
         let n = capacity as u64;
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
         let buffer = |label: &str, size: u64, usage: wgpu::BufferUsages| {
@@ -270,17 +289,25 @@ impl ParticlePool {
             1
         };
         let ribbon_list = buffer("flurry.ribbon_list", ribbon_pairs as u64 * 8, storage);
-        // the draw's vertex count sits in the `hit_spawned` word; first vertex and instance
-        // (`emitted_hi`, `dropped_hi`) stay 0: the ribbon passes only count in `visible`
-        // and `splatted`
-        let ribbon_counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.ribbon_counters"),
+        // the draws' constant arguments; the passes only count in words 1, 5 and 9
+        let mesh_draw = mesh.unwrap_or(crate::mesh::MeshDraw {
+            first_index: 0,
+            index_count: 0,
+            base_vertex: 0,
+        });
+        let draw_counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.draw_counters"),
             contents: bytemuck::bytes_of(&Counters {
+                dead: mesh_draw.index_count as i32,
+                next_alive: mesh_draw.first_index,
+                emitted: mesh_draw.base_vertex as u32,
                 hit_spawned: 6,
                 ..Default::default()
             }),
             usage: storage | wgpu::BufferUsages::INDIRECT,
         });
+        let mesh_entries = if mesh.is_some() { n } else { 1 };
+        let mesh_list = buffer("flurry.mesh_list", mesh_entries * 4, storage);
         let pieces_size = ribbon_pieces_size(capacity, ribbon_pieces).max(8);
         let ribbon_pieces = buffer("flurry.ribbon_pieces", pieces_size, storage);
         let accel_slots = if nbody { n } else { 1 };
@@ -297,8 +324,9 @@ impl ParticlePool {
             counters,
             args,
             ribbon_list,
-            ribbon_counters,
+            draw_counters,
             ribbon_pieces,
+            mesh_list,
         }
     }
 

@@ -19,6 +19,8 @@ pub(crate) enum Shader {
     Draw,
     RibbonPieces,
     Ribbon,
+    MeshCull,
+    Mesh,
     Downsample,
     Composite,
 }
@@ -26,7 +28,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 15] = [
+    pub const ALL: [Shader; 17] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -40,6 +42,8 @@ impl Shader {
         Shader::Draw,
         Shader::RibbonPieces,
         Shader::Ribbon,
+        Shader::MeshCull,
+        Shader::Mesh,
         Shader::Downsample,
         Shader::Composite,
     ];
@@ -60,6 +64,8 @@ impl Shader {
             Shader::Draw => "draw",
             Shader::RibbonPieces => "ribbon_pieces",
             Shader::Ribbon => "ribbon",
+            Shader::MeshCull => "mesh_cull",
+            Shader::Mesh => "mesh",
             Shader::Downsample => "downsample",
             Shader::Composite => "composite",
         }
@@ -80,6 +86,8 @@ impl Shader {
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
             Shader::Ribbon => include_str!("../shaders/ribbon.wgsl"),
+            Shader::MeshCull => include_str!("../shaders/mesh_cull.wgsl"),
+            Shader::Mesh => include_str!("../shaders/mesh.wgsl"),
             Shader::Downsample => include_str!("../shaders/downsample.wgsl"),
             Shader::Composite => include_str!("../shaders/composite.wgsl"),
         }

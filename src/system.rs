@@ -66,6 +66,8 @@ pub(crate) struct ParticleSystem {
     args_bind: wgpu::BindGroup,
     /// Its own sort (effects that sort); unused while it is merged with others.
     sort: Option<(SortPlan, SortBinding)>,
+    /// Effects with mesh particles: the listing's and the draws' bind groups.
+    mesh: Option<[wgpu::BindGroup; 2]>,
     /// Effects with ribbons: the sort of the ribbon list into ribbons, the piece listing's
     /// and the ribbon draw's bind groups.
     ribbon: Option<(SortPlan, SortBinding, [wgpu::BindGroup; 2])>,
@@ -91,6 +93,8 @@ pub(crate) struct ParticleSystem {
     emitter_transforms: Vec<glam::Mat4>,
     /// Each emitter's world transform at the last update: where this frame's motion starts.
     placed: Vec<glam::Mat4>,
+    /// What lights its mesh particles.
+    light: crate::Light,
 }
 
 fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
@@ -126,12 +130,24 @@ impl ParticleSystem {
         let ribbons = desc.ribbon_subdivisions();
         let most_pieces = ribbons.map_or(0, |s| s + 1);
         crate::pool::check_ribbon_capacity(device, capacity, most_pieces)?;
-        let nbody = desc.self_gravity.is_some();
-        let pool = ParticlePool::new(device, capacity, nbody, most_pieces);
+        let needs = crate::pool::PoolNeeds {
+            nbody: desc.self_gravity.is_some(),
+            ribbon_pieces: most_pieces,
+            mesh: desc.particle_mesh().and_then(|m| meshes.set().draw(m)),
+        };
+        let pool = ParticlePool::new(device, capacity, needs);
         let frame_buf = uniform_buffer(device, "flurry.frame", FrameUniforms::min_size().get());
         let effect_buf = uniform_buffer(device, "flurry.effect", EffectParams::min_size().get());
         let emit_buf = uniform_buffer(device, "flurry.emit", EmitUniforms::min_size().get());
-        let params = desc.effect_params(seed, capacity);
+        let mut params = desc.effect_params(seed, capacity);
+        if let Some(mesh) = desc.particle_mesh().and_then(|m| meshes.set().mesh(m)) {
+            let radius = mesh.bounding_radius();
+            for look in &mut params.looks {
+                if look.render_mode == crate::types::RENDER_MESH {
+                    look.mesh_radius = radius;
+                }
+            }
+        }
         queue.write_buffer(&effect_buf, 0, &uniform_bytes(&params));
         // massive bodies (at least one slot, so the bindings exist when there are none)
         let mut initial = desc.initial_bodies();
@@ -154,12 +170,18 @@ impl ParticleSystem {
             let plan = SortPlan::bitonic(device, capacity);
             let bind = p
                 .sort()
-                .bind(device, &plan, &pool.ribbon_list, &pool.ribbon_counters);
+                .bind(device, &plan, &pool.ribbon_list, &pool.draw_counters);
             let pieces = p.ribbon_pieces().bind(device, &pool, frame, effect);
             let draw = p.ribbon(desc.blend).bind(device, &pool, frame, effect);
             (plan, bind, [pieces, draw])
         });
+        let mesh = desc.particle_mesh().map(|_| {
+            let cull = p.mesh_cull().bind(device, &pool, frame, effect);
+            let draw = crate::passes::mesh::bind_draw(device, &pool, frame, effect);
+            [cull, draw]
+        });
         Ok(ParticleSystem {
+            mesh,
             ribbon,
             emit_bind: p
                 .emit()
@@ -193,6 +215,7 @@ impl ParticleSystem {
             transform: glam::Mat4::IDENTITY,
             emitter_transforms: vec![glam::Mat4::IDENTITY; desc.emitters.len()],
             placed: Vec::new(),
+            light: crate::Light::default(),
         })
     }
 
@@ -293,6 +316,11 @@ impl ParticleSystem {
         self.merged
     }
 
+    /// Light mesh particles by `light` from the next update on.
+    pub fn set_light(&mut self, light: crate::Light) {
+        self.light = light;
+    }
+
     /// Let cull send particles at most `radius` pixels across (in radius) to the compute
     /// splat, for a target of `pixel_scale` pixels per metre at clip w = 1; `radius` 0 (the
     /// default) draws every particle. Takes effect at the next update.
@@ -344,6 +372,10 @@ impl ParticleSystem {
             splat_radius: self.splat.1,
             perspective: !view.depth.convention.orthographic as u32,
             id_end: id_base.wrapping_add(emit.request),
+            light_dir: self.light.unit_direction(),
+            light_color: self.light.color.into(),
+            ambient: self.light.ambient.into(),
+            ..Default::default()
         };
         queue.write_buffer(&self.frame_buf, 0, &uniform_bytes(&frame));
         queue.write_buffer(&self.emit_buf, 0, &uniform_bytes(&emit));
@@ -405,6 +437,9 @@ impl ParticleSystem {
             }
             Step::Cull => {
                 p.cull().record(pass, &self.cull_bind, &self.pool);
+                if let Some([cull, _]) = &self.mesh {
+                    p.mesh_cull().record(pass, cull, &self.pool);
+                }
                 args(pass, After::Cull);
             }
             Step::Sort => {
@@ -431,6 +466,24 @@ impl ParticleSystem {
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
         p.draw(self.desc.blend)
             .record(pass, &self.draw_bind, &self.pool);
+    }
+
+    /// Whether it has mesh particles.
+    pub fn has_meshes(&self) -> bool {
+        self.mesh.is_some()
+    }
+
+    /// Record the mesh particles' draw with `draw` (lit into the host's targets, or
+    /// distances into the particle target) into a pass that set what `draw` needs.
+    pub fn record_meshes(
+        &self,
+        draw: &crate::passes::mesh::MeshPass,
+        pass: &mut wgpu::RenderPass,
+        meshes: &Meshes,
+    ) {
+        if let Some([_, bind]) = &self.mesh {
+            draw.record(pass, bind, &self.pool, meshes);
+        }
     }
 
     /// Record the ribbons' draw (effects with ribbons), as [`ParticleSystem::record_draw`].

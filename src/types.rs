@@ -83,6 +83,7 @@ gpu_codes! {
     RENDER_TUMBLING = 3,
     RENDER_FLAT = 4,
     RENDER_RIBBON = 5,
+    RENDER_MESH = 6,
     SPRITE_DISC = 0,
     SPRITE_SNOWFLAKE = 1,
     SPRITE_RING = 2,
@@ -290,6 +291,15 @@ pub(crate) struct FrameUniforms {
     pub perspective: u32,
     /// The id the next spawn will get (ribbons order their points by how far before it).
     pub id_end: u32,
+    /// Towards the renderer's light (unit), for mesh particles.
+    pub light_dir: Vec3,
+    pub _pad0: u32,
+    /// The light's linear RGB.
+    pub light_color: Vec3,
+    pub _pad1: u32,
+    /// Ambient linear RGB.
+    pub ambient: Vec3,
+    pub _pad2: u32,
 }
 
 /// The host's depth convention (`DepthMapping` in common.wgsl; [`crate::view`]).
@@ -391,7 +401,8 @@ pub(crate) struct EmitterLook {
     pub subdivisions: u32,
     /// 1: its particles are trail points, their id their ribbon key.
     pub trail: u32,
-    pub _pad2: u32,
+    /// Mesh particles: the mesh's bounding radius at scale 1, metres.
+    pub mesh_radius: f32,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
@@ -634,6 +645,16 @@ mod tests {
         );
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);
+        // the draw counters are the sort's Counters where it reads its count, and hold the
+        // indirect arguments where the draws read them
+        assert_eq!(l.of("DrawCounters").0, l.of("Counters").0);
+        assert_eq!(
+            l.offset("DrawCounters", "ribbon_points"),
+            l.offset("Counters", "visible")
+        );
+        assert_eq!(l.offset("DrawCounters", "mesh_index_count"), 0);
+        let ribbon_args = crate::pool::RIBBON_DRAW_OFFSET as u32;
+        assert_eq!(l.offset("DrawCounters", "ribbon_vertex_count"), ribbon_args);
         use crate::mesh::SurfaceTriangle;
         check_pod!(l, SurfaceTriangle, [a => "a", b => "b", c => "c", na => "na", nb => "nb",
             nc => "nc"]);
@@ -690,6 +711,9 @@ mod tests {
                 ("splat_radius", |v| v.splat_radius = 1.0),
                 ("perspective", |v| v.perspective = 1),
                 ("id_end", |v| v.id_end = 1),
+                ("light_dir", |v| v.light_dir = Vec3::ONE),
+                ("light_color", |v| v.light_color = Vec3::ONE),
+                ("ambient", |v| v.ambient = Vec3::ONE),
             ],
         );
         check_uniform::<DepthMappingUniform>(
@@ -712,6 +736,7 @@ mod tests {
                 ("anchored", |v| v.anchored = 1),
                 ("subdivisions", |v| v.subdivisions = 1),
                 ("trail", |v| v.trail = 1),
+                ("mesh_radius", |v| v.mesh_radius = 1.0),
             ],
         );
         check_uniform::<EffectParams>(

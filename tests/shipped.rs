@@ -121,3 +121,20 @@ fn streamer_ron_is_one_ribbon() {
         d.emitters[0].render
     );
 }
+
+#[test]
+fn debris_ron_is_lit_shards_that_bounce() {
+    use flurry::effect::{MeshSource, RenderMode, Response};
+    let d = shipped("debris.ron");
+    assert!(d.validate().is_ok());
+    assert_eq!(
+        d.emitters[0].render,
+        Some(RenderMode::Mesh {
+            mesh: MeshSource::Shard
+        })
+    );
+    assert!(matches!(
+        d.collision.map(|c| c.response),
+        Some(Response::Bounce { .. })
+    ));
+}

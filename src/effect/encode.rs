@@ -65,7 +65,8 @@ impl EffectDesc {
                 _ => 0,
             },
             trail: em.is_some_and(|em| matches!(em.trigger, Trigger::Trail { .. })) as u32,
-            _pad2: 0,
+            // the renderer's meshes know it (ParticleSystem::new)
+            mesh_radius: 0.0,
         }
     }
 
@@ -78,6 +79,17 @@ impl EffectDesc {
                 _ => None,
             })
             .max()
+    }
+
+    /// The mesh this effect's mesh particles are (all its mesh emitters draw one); None
+    /// without mesh particles.
+    pub(crate) fn particle_mesh(&self) -> Option<MeshSource> {
+        (0..self.emitters.len()).find_map(|e| {
+            match self.emitters[e].render.unwrap_or(self.render) {
+                RenderMode::Mesh { mesh } => Some(mesh),
+                _ => None,
+            }
+        })
     }
 
     /// The massive bodies' initial state.
@@ -327,6 +339,7 @@ impl RenderMode {
             RenderMode::Tumbling => RENDER_TUMBLING,
             RenderMode::Flat => RENDER_FLAT,
             RenderMode::Ribbon { .. } => RENDER_RIBBON,
+            RenderMode::Mesh { .. } => RENDER_MESH,
         }
     }
 }

@@ -538,6 +538,16 @@ pub enum RenderMode {
         /// Extra pieces per span between two points (0..=16): 0 joins them straight.
         subdivisions: u32,
     },
+    /// Each particle is a lit, opaque triangle mesh (debris, shards, leaves): scaled by
+    /// its size (the built-ins are about 1 m across), turned by its rotation about its own
+    /// random axis (spin turns it), coloured by its colour over life and lit by the
+    /// renderer's [`Light`](crate::Light). Drawn into the host's colour and depth with a
+    /// depth test against them, and hiding the particles behind it; it collides with the
+    /// host's depth like every particle. An effect's mesh emitters all draw one mesh.
+    Mesh {
+        /// Which mesh: a built-in or one the host added.
+        mesh: MeshSource,
+    },
 }
 
 /// The image on a particle's quad.
@@ -565,8 +575,8 @@ pub enum Blend {
 /// What a particle does when it hits the scene in the depth buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Response {
-    /// Reflect: the normal speed times `restitution` (0..=1), the tangential speed times
-    /// `1 - friction` (0..=1).
+    /// Reflect: the normal speed times `restitution` (0..=1), the tangential speed and
+    /// the spin times `1 - friction` (0..=1), so tumbling debris comes to rest.
     Bounce {
         /// Fraction of the normal speed kept.
         restitution: f32,
@@ -576,7 +586,8 @@ pub enum Response {
     },
     /// Die on contact.
     Kill,
-    /// Stop on the surface, stay `time` seconds fading out, then die (snow coming to rest).
+    /// Stop on the surface (and stop spinning), stay `time` seconds fading out, then die
+    /// (snow coming to rest).
     Settle {
         /// Seconds at rest.
         time: f32,

@@ -47,6 +47,7 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
         v.ordered("bounds", b.min, b.max);
     }
     looks(&mut v, desc);
+    mesh_particles(&mut v, desc);
     v.range(
         "soft_distance",
         desc.soft_distance,
@@ -247,6 +248,25 @@ fn looks(v: &mut Checker, desc: &EffectDesc) {
         );
     }
     render_mode(v, "render", desc.render);
+}
+
+/// An effect's mesh emitters draw one mesh (one instanced draw per effect).
+fn mesh_particles(v: &mut Checker, desc: &EffectDesc) {
+    let Some(first) = desc.particle_mesh() else {
+        return;
+    };
+    for (i, e) in desc.emitters.iter().enumerate() {
+        if let RenderMode::Mesh { mesh } = e.render.unwrap_or(desc.render) {
+            if mesh != first {
+                let allowed = format!("{first:?}, the mesh of the effect's first mesh emitter");
+                v.fail(
+                    &format!("emitters[{i}].render.Mesh.mesh"),
+                    format!("{mesh:?}"),
+                    allowed,
+                );
+            }
+        }
+    }
 }
 
 fn collision(v: &mut Checker, c: &Collision) {

@@ -5,18 +5,24 @@ use wgpu::util::DeviceExt;
 use super::{Mesh, MeshId, MeshSet, SurfaceTriangle};
 use crate::error::{Invalid, Result};
 
-/// The built-in meshes and the host's, with their surfaces in one storage buffer.
+/// The built-in meshes and the host's, with their surfaces in one storage buffer and
+/// their vertices and indices in a vertex and an index buffer (mesh particles).
 pub(crate) struct Meshes {
     set: MeshSet,
     surface: wgpu::Buffer,
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
 }
 
 impl Meshes {
     /// The built-ins only.
     pub fn new(device: &wgpu::Device) -> Self {
         let set = MeshSet::default();
+        let (vertices, indices) = upload_geometry(device, &set);
         Meshes {
             surface: upload(device, set.triangles()),
+            vertices,
+            indices,
             set,
         }
     }
@@ -37,6 +43,7 @@ impl Meshes {
         }
         let id = self.set.add(mesh);
         self.surface = upload(device, self.set.triangles());
+        (self.vertices, self.indices) = upload_geometry(device, &self.set);
         Ok(id)
     }
 
@@ -47,6 +54,38 @@ impl Meshes {
     pub fn surface(&self) -> &wgpu::Buffer {
         &self.surface
     }
+
+    /// Every mesh's vertices: position and normal, 24 bytes each.
+    pub fn vertices(&self) -> &wgpu::Buffer {
+        &self.vertices
+    }
+
+    /// Every mesh's indices (u32).
+    pub fn indices(&self) -> &wgpu::Buffer {
+        &self.indices
+    }
+}
+
+fn upload_geometry(device: &wgpu::Device, set: &MeshSet) -> (wgpu::Buffer, wgpu::Buffer) {
+    let buffer = |label, contents: &[u8], usage| {
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents,
+            usage,
+        })
+    };
+    (
+        buffer(
+            "flurry.mesh_vertices",
+            bytemuck::cast_slice(set.vertices()),
+            wgpu::BufferUsages::VERTEX,
+        ),
+        buffer(
+            "flurry.mesh_indices",
+            bytemuck::cast_slice(set.indices()),
+            wgpu::BufferUsages::INDEX,
+        ),
+    )
 }
 
 fn upload(device: &wgpu::Device, triangles: &[SurfaceTriangle]) -> wgpu::Buffer {

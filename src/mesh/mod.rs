@@ -9,7 +9,7 @@ mod library;
 pub(crate) mod surface;
 
 pub(crate) use library::Meshes;
-pub(crate) use surface::{MeshSet, SurfaceTriangle};
+pub(crate) use surface::{MeshDraw, MeshSet, SurfaceTriangle};
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -136,6 +136,14 @@ impl Mesh {
     pub(crate) fn corner_normals(&self, t: usize) -> [Vec3; 3] {
         let normal = |k: usize| Vec3::from(self.normals[self.indices[3 * t + k] as usize]);
         [normal(0), normal(1), normal(2)]
+    }
+
+    /// The largest distance of a position from the origin, metres.
+    pub(crate) fn bounding_radius(&self) -> f32 {
+        self.positions
+            .iter()
+            .map(|p| Vec3::from(*p).length())
+            .fold(0.0, f32::max)
     }
 
     /// The surface's area, square metres.

@@ -6,7 +6,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec4;
 
 use super::{triangle_area, Mesh, MeshId};
-use crate::effect::{EffectDesc, MeshSource, Shape};
+use crate::effect::{EffectDesc, MeshSource, RenderMode, Shape};
 use crate::error::{Error, Invalid, Result};
 
 /// One triangle of a sampled surface (`SurfaceTriangle` in common.wgsl).
@@ -24,13 +24,27 @@ pub(crate) struct SurfaceTriangle {
     pub nc: Vec4,
 }
 
-/// The built-in meshes followed by the host's, with every triangle laid out for sampling.
+/// The built-in meshes followed by the host's, with every triangle laid out for sampling
+/// and every vertex and index for drawing.
 #[derive(Clone, Debug)]
 pub(crate) struct MeshSet {
     meshes: Vec<Mesh>,
     triangles: Vec<SurfaceTriangle>,
     /// Per mesh: its first triangle and how many.
     ranges: Vec<(u32, u32)>,
+    /// Every mesh's vertices (position, normal), one after the other.
+    vertices: Vec<[f32; 6]>,
+    indices: Vec<u32>,
+    /// Per mesh: its draw's first index, index count and base vertex.
+    draws: Vec<MeshDraw>,
+}
+
+/// Where one mesh lies in [`MeshSet`]'s vertex and index lists.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct MeshDraw {
+    pub first_index: u32,
+    pub index_count: u32,
+    pub base_vertex: i32,
 }
 
 /// The built-ins, in [`MeshSource`] order.
@@ -42,6 +56,9 @@ impl Default for MeshSet {
             meshes: Vec::new(),
             triangles: Vec::new(),
             ranges: Vec::new(),
+            vertices: Vec::new(),
+            indices: Vec::new(),
+            draws: Vec::new(),
         };
         for mesh in [
             Mesh::cube(),
@@ -85,6 +102,15 @@ impl MeshSet {
             });
         }
         self.ranges.push((first, mesh.triangle_count() as u32));
+        self.draws.push(MeshDraw {
+            first_index: self.indices.len() as u32,
+            index_count: mesh.indices().len() as u32,
+            base_vertex: self.vertices.len() as i32,
+        });
+        let corners = mesh.positions().iter().zip(mesh.normals());
+        self.vertices
+            .extend(corners.map(|(p, n)| [p[0], p[1], p[2], n[0], n[1], n[2]]));
+        self.indices.extend_from_slice(mesh.indices());
         self.meshes.push(mesh);
     }
 
@@ -108,6 +134,19 @@ impl MeshSet {
         self.ranges.get(Self::index(source)).copied()
     }
 
+    /// Where `source` lies in the vertex and index lists, if this set has it.
+    pub fn draw(&self, source: MeshSource) -> Option<MeshDraw> {
+        self.draws.get(Self::index(source)).copied()
+    }
+
+    pub fn vertices(&self) -> &[[f32; 6]] {
+        &self.vertices
+    }
+
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+
     /// How many meshes the host added.
     pub fn host_count(&self) -> usize {
         self.meshes.len() - BUILT_IN
@@ -117,21 +156,25 @@ impl MeshSet {
         &self.triangles
     }
 
-    /// Every emitter of `desc` naming a mesh this set lacks, as an invalid effect.
+    /// Every emitter of `desc` naming a mesh this set lacks (to spawn on or to draw), as
+    /// an invalid effect.
     pub fn check(&self, desc: &EffectDesc) -> Result<()> {
-        let problems: Vec<Invalid> = desc
-            .emitters
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| match e.shape {
-                Shape::Mesh { mesh, .. } if self.mesh(mesh).is_none() => Some(Invalid::new(
-                    format!("emitters[{i}].shape.Mesh.mesh"),
-                    format!("{mesh:?}"),
-                    self.allowed(),
-                )),
-                _ => None,
-            })
-            .collect();
+        let missing = |field: String, mesh: MeshSource| {
+            let missing = self.mesh(mesh).is_none();
+            missing.then(|| Invalid::new(field, format!("{mesh:?}"), self.allowed()))
+        };
+        let mut problems = Vec::new();
+        for (i, e) in desc.emitters.iter().enumerate() {
+            if let Shape::Mesh { mesh, .. } = e.shape {
+                problems.extend(missing(format!("emitters[{i}].shape.Mesh.mesh"), mesh));
+            }
+            if let Some(RenderMode::Mesh { mesh }) = e.render {
+                problems.extend(missing(format!("emitters[{i}].render.Mesh.mesh"), mesh));
+            }
+        }
+        if let RenderMode::Mesh { mesh } = desc.render {
+            problems.extend(missing("render.Mesh.mesh".into(), mesh));
+        }
         if problems.is_empty() {
             Ok(())
         } else {

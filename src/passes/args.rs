@@ -59,7 +59,7 @@ impl ArgsPass {
         pool: &ParticlePool,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        let buffers = [&pool.counters, &pool.args, effect, &pool.ribbon_counters];
+        let buffers = [&pool.counters, &pool.args, effect, &pool.draw_counters];
         bind_buffers(device, "args", &self.layout, &buffers)
     }
 

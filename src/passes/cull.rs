@@ -20,7 +20,7 @@ pub(super) fn slots() -> [BufferSlot; 9] {
         uniform::<EffectParams>(),
         read_write::<u32>(),
         read_write::<[u32; 2]>(),
-        read_write::<Counters>(),
+        read_write::<Counters>(), // DrawCounters, of the same 64 bytes
     ]
 }
 
@@ -58,7 +58,7 @@ impl CullPass {
                 effect,
                 &pool.splat,
                 &pool.ribbon_list,
-                &pool.ribbon_counters,
+                &pool.draw_counters,
             ],
         )
     }

@@ -24,6 +24,7 @@ impl DownsamplePass {
             host_depth_texture(0, samples, C),
             storage_texture(1, LOW_DEPTH_FORMAT, C),
             uniform::<DownsampleParams>().entry(2, C),
+            storage_texture(3, LOW_DEPTH_FORMAT, C),
         ];
         let layout = layout(device, "downsample", &entries);
         let pipeline = compute_pipeline(
@@ -36,17 +37,20 @@ impl DownsamplePass {
         DownsamplePass { layout, pipeline }
     }
 
+    /// Bind group writing the host's distances into `low_depth` (kept for collisions) and
+    /// `drawn_depth` (what mesh particles draw into and the particles are drawn against).
     pub fn bind(
         &self,
         device: &wgpu::Device,
         host_depth: &wgpu::TextureView,
-        low_depth: &wgpu::TextureView,
+        (low_depth, drawn_depth): (&wgpu::TextureView, &wgpu::TextureView),
         params: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         let resources = [
             (0, wgpu::BindingResource::TextureView(host_depth)),
             (1, wgpu::BindingResource::TextureView(low_depth)),
             (2, params.as_entire_binding()),
+            (3, wgpu::BindingResource::TextureView(drawn_depth)),
         ];
         bind(device, "downsample", &self.layout, &resources)
     }

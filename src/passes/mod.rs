@@ -15,6 +15,7 @@ pub(crate) mod draw;
 pub(crate) mod emit;
 pub(crate) mod gravity;
 pub(crate) mod merge;
+pub(crate) mod mesh;
 pub(crate) mod relist;
 pub(crate) mod ribbon;
 pub(crate) mod simulate;
@@ -314,6 +315,8 @@ mod tests {
             (Shader::Splat, splat::slots().to_vec()),
             (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
             (Shader::Ribbon, ribbon::draw_slots().to_vec()),
+            (Shader::MeshCull, mesh::cull_slots().to_vec()),
+            (Shader::Mesh, mesh::draw_slots().to_vec()),
         ]
     }
 

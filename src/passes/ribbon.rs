@@ -59,7 +59,7 @@ impl RibbonPieces {
         let buffers = [
             &pool.particles,
             &pool.ribbon_list,
-            &pool.ribbon_counters,
+            &pool.draw_counters,
             &pool.ribbon_pieces,
             frame,
             effect,
@@ -126,6 +126,6 @@ impl RibbonPass {
     pub fn record(&self, pass: &mut wgpu::RenderPass, bind: &wgpu::BindGroup, pool: &ParticlePool) {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind, &[]);
-        pass.draw_indirect(&pool.ribbon_counters, RIBBON_DRAW_OFFSET);
+        pass.draw_indirect(&pool.draw_counters, RIBBON_DRAW_OFFSET);
     }
 }

@@ -12,6 +12,7 @@
 //! or bilinear) and blended onto the host's colour.
 
 mod merged;
+mod meshes;
 mod settings;
 mod target;
 
@@ -54,6 +55,9 @@ pub enum Pass {
     Merge,
     /// The host's depth at the particle target's resolution (compute).
     Downsample,
+    /// Mesh particles, lit into the host's colour and depth, and their distances into the
+    /// particle target's (effects with mesh particles only).
+    Meshes,
     /// Small particles drawn by compute, resolved into the particle target.
     Splat,
     /// Larger particles drawn as triangles into the particle target.
@@ -73,6 +77,7 @@ impl Pass {
             Pass::Sort => "sort",
             Pass::Merge => "merge",
             Pass::Downsample => "downsample",
+            Pass::Meshes => "meshes",
             Pass::Splat => "splat",
             Pass::Draw => "draw",
             Pass::Composite => "composite",
@@ -106,8 +111,10 @@ pub struct ParticleRenderer {
     settings: Settings,
     targets: Targets,
     pipelines: Pipelines,
-    /// The meshes emitters spawn on: the built-ins and the host's.
+    /// The meshes emitters spawn on and mesh particles are: the built-ins and the host's.
     meshes: Meshes,
+    /// What lights mesh particles.
+    light: crate::Light,
     /// Every effect, in drawing order.
     entries: Vec<Entry>,
     next_id: u64,
@@ -124,6 +131,8 @@ pub struct ParticleRenderer {
     collision_buf: wgpu::Buffer,
     /// The view of the previous update: the one the stored depth was seen through.
     prev_view: Option<ViewModel>,
+    /// The last update's view has reversed depth (mesh particles test depth by it).
+    reversed: bool,
     /// Set when a downsample is recorded: the next frame may collide with its depth.
     depth_recorded: AtomicBool,
     /// Bound where the host has no depth (the shaders do not read it then).
@@ -184,11 +193,13 @@ impl ParticleRenderer {
         Ok(ParticleRenderer {
             pipelines: Pipelines::new(device, targets),
             meshes: Meshes::new(device),
+            light: crate::Light::default(),
             sprites: Sprites::new(device),
             downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
             composite_buf: uniform_buffer::<CompositeParams>(device, "flurry.composite"),
             collision_buf: uniform_buffer::<CollisionFrame>(device, "flurry.collision"),
             prev_view: None,
+            reversed: false,
             depth_recorded: AtomicBool::new(false),
             no_depth: no_depth(device, targets.sample_count),
             settings,
@@ -211,6 +222,13 @@ impl ParticleRenderer {
         targets.check(device)?;
         if targets.sample_count != self.targets.sample_count {
             self.no_depth = no_depth(device, targets.sample_count);
+        }
+        let own_depth = |t: Targets| (t.depth_format.is_none(), t.sample_count);
+        if own_depth(targets) != own_depth(self.targets) {
+            // the mesh particles' full-size depth buffer changes: the low-resolution
+            // target is made anew at the next update, its depth with no frame behind it
+            self.low = None;
+            self.depth_recorded.store(false, Ordering::Relaxed);
         }
         self.targets = targets;
         self.pipelines.set_targets(targets);
@@ -318,6 +336,20 @@ impl ParticleRenderer {
             None => return Err(unknown(id)),
         };
         system.set_emitter(index, (shape, velocity, rate), meshes)
+    }
+
+    /// Light mesh particles by `light` from the next update on (the default: white light
+    /// from above, a quarter of it ambient). Refuses a zero or non-finite direction and
+    /// colours outside 0..=1000, naming the field.
+    pub fn set_light(&mut self, light: crate::Light) -> Result<()> {
+        light.check()?;
+        self.light = light;
+        Ok(())
+    }
+
+    /// The light mesh particles are lit by.
+    pub fn light(&self) -> crate::Light {
+        self.light
     }
 
     /// Add a triangle mesh that emitters can spawn on (`Shape::Mesh` with
@@ -450,8 +482,11 @@ impl ParticleRenderer {
         if fresh {
             let low_size = (size, self.target_size(size));
             let splat = self.settings.splat_radius() > 0.0;
+            let own_depth = self.targets.depth_format.is_none();
+            let host_mesh_depth = own_depth.then_some(self.targets.sample_count);
             let (p, sprites) = (&self.pipelines, &self.sprites);
-            let low = LowRes::new(device, p, low_size, sprites, &self.collision_buf, splat);
+            let options = (splat, host_mesh_depth);
+            let low = LowRes::new(device, p, low_size, sprites, &self.collision_buf, options);
             self.low = Some(low);
         }
         let low = self.low.as_ref().expect("allocated above");
@@ -462,6 +497,7 @@ impl ParticleRenderer {
         };
         for e in &mut self.entries {
             e.system.set_splat(pixel_scale, splat_radius);
+            e.system.set_light(self.light);
             e.system.update(queue, dt, &view, self.meshes.set());
         }
         let has_depth = self.targets.depth_format.is_some() as u32;
@@ -469,6 +505,7 @@ impl ParticleRenderer {
         // (re)allocated or no downsample was recorded since
         let recorded = self.depth_recorded.swap(false, Ordering::Relaxed);
         let stored = recorded && !fresh && has_depth == 1;
+        self.reversed = view.depth.convention.reversed;
         let prev = self.prev_view.replace(view).unwrap_or(view);
         let collision = CollisionFrame {
             prev_view_proj: prev.view_proj,
@@ -518,6 +555,9 @@ impl ParticleRenderer {
             passes.push(Pass::Merge);
         }
         passes.push(Pass::Downsample);
+        if self.has_meshes() {
+            passes.push(Pass::Meshes);
+        }
         if self.low.as_ref().is_some_and(|l| l.splat.is_some()) {
             passes.push(Pass::Splat);
         }
@@ -747,7 +787,7 @@ impl ParticleRenderer {
         Some(composite.bind(
             device,
             &low.color,
-            &low.depth,
+            &low.drawn,
             host_depth,
             &self.composite_buf,
         ))
@@ -785,7 +825,8 @@ impl ParticleRenderer {
             Pass::Downsample => {
                 self.depth_recorded.store(true, Ordering::Relaxed);
                 let downsample = p.downsample();
-                let bind = downsample.bind(device, host_depth, &low.depth, &self.downsample_buf);
+                let targets = (&low.depth, &low.drawn);
+                let bind = downsample.bind(device, host_depth, targets, &self.downsample_buf);
                 compute_pass_in(encoder, profiler, "downsample", |c| {
                     downsample.record(c, &bind, low.size)
                 });
@@ -825,6 +866,7 @@ impl ParticleRenderer {
                     }
                 });
             }
+            Pass::Meshes => self.record_meshes(encoder, frame, low, profiler),
             Pass::Composite => {
                 let Some(bind) = self.composite_bind(device, frame) else {
                     return;

@@ -4,6 +4,7 @@
 
 use crate::passes::downsample::LOW_DEPTH_FORMAT;
 use crate::passes::draw::{target_layout, PARTICLE_FORMAT};
+use crate::passes::mesh::MESH_DEPTH_FORMAT;
 use crate::passes::splat::{SplatPass, SplatTarget};
 use crate::pipelines::Pipelines;
 use crate::sprites::Sprites;
@@ -14,7 +15,18 @@ pub(super) struct LowRes {
     pub host: (u32, u32),
     pub size: (u32, u32),
     pub color: wgpu::TextureView,
+    /// The host's distances (the downsample's), kept for the next frame's collisions.
     pub depth: wgpu::TextureView,
+    /// The same with the mesh particles drawn in: what the particles are drawn against
+    /// and the composite upsamples by.
+    pub drawn: wgpu::TextureView,
+    /// The depth buffer the mesh particles' distances are drawn with.
+    pub mesh_depth: wgpu::TextureView,
+    /// Where the host has no depth: the full-size depth buffer mesh particles are drawn
+    /// with into its colour (its sample count).
+    pub host_mesh_depth: Option<wgpu::TextureView>,
+    /// The mesh distance pass's group 1: `depth`.
+    pub mesh_bind: wgpu::BindGroup,
     /// The draw's bind group 1 (scene depth, sprites).
     pub draw_bind: wgpu::BindGroup,
     /// The compute splat's accumulators (None: splat off).
@@ -35,14 +47,16 @@ fn texture(
 
 impl LowRes {
     /// A target of `size` texels for a host of `host` pixels; with `splat`, the compute
-    /// splat's accumulators too, if they fit the device's storage limit.
+    /// splat's accumulators too, if they fit the device's storage limit; with
+    /// `host_mesh_depth` (a host without depth: its sample count), a full-size depth buffer
+    /// for the mesh particles.
     pub fn new(
         device: &wgpu::Device,
         p: &Pipelines,
         (host, size): ((u32, u32), (u32, u32)),
         sprites: &Sprites,
         collision: &wgpu::Buffer,
-        splat: bool,
+        (splat, host_mesh_depth): (bool, Option<u32>),
     ) -> Self {
         use wgpu::TextureUsages as U;
         let color = texture(
@@ -59,8 +73,34 @@ impl LowRes {
             LOW_DEPTH_FORMAT,
             U::STORAGE_BINDING | U::TEXTURE_BINDING,
         );
+        let drawn = texture(
+            device,
+            "flurry.particle_drawn_depth",
+            size,
+            LOW_DEPTH_FORMAT,
+            U::STORAGE_BINDING | U::TEXTURE_BINDING | U::RENDER_ATTACHMENT,
+        );
+        let mesh_depth = texture(
+            device,
+            "flurry.mesh_depth",
+            size,
+            MESH_DEPTH_FORMAT,
+            U::RENDER_ATTACHMENT,
+        );
+        let host_mesh_depth = host_mesh_depth.map(|samples| {
+            let format = (MESH_DEPTH_FORMAT, samples);
+            crate::gpu::multisampled_2d(
+                device,
+                "flurry.host_mesh_depth",
+                host,
+                format,
+                U::RENDER_ATTACHMENT,
+            )
+            .create_view(&Default::default())
+        });
+        let mesh_bind = crate::passes::mesh::host_distance_bind(device, &depth);
         let resources = [
-            (0, wgpu::BindingResource::TextureView(&depth)),
+            (0, wgpu::BindingResource::TextureView(&drawn)),
             (1, wgpu::BindingResource::TextureView(&sprites.view)),
             (2, wgpu::BindingResource::Sampler(&sprites.sampler)),
         ];
@@ -72,12 +112,16 @@ impl LowRes {
         let fits =
             bytes <= limits.max_storage_buffer_binding_size && bytes <= limits.max_buffer_size;
         let splat =
-            (splat && fits).then(|| p.splat().target(device, size, &depth, &color, sprites));
+            (splat && fits).then(|| p.splat().target(device, size, &drawn, &color, sprites));
         LowRes {
             host,
             size,
             color,
             depth,
+            drawn,
+            mesh_depth,
+            host_mesh_depth,
+            mesh_bind,
             draw_bind,
             splat,
             collision_bind,

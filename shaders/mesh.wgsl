@@ -1,0 +1,71 @@
+// mesh.wgsl — mesh particles: each listed particle (mesh_cull.wgsl) is an instance of its
+// effect's mesh, scaled by its size over life, turned by its rotation about its own random
+// axis and moved to its position.
+//
+// fs_lit draws it into the host's colour and depth (opaque, depth-tested and written):
+// its colour over life × (ambient + light × max(n · l, 0)), n turned to face the viewer on
+// a back face (a leaf is one-sided). fs_distance draws it, at the particle target's
+// resolution, into the scene distances the billboards, ribbons and splat test against, so
+// that a mesh particle hides the particles behind it; the host-only distances it reads
+// stay what depth collision uses (a particle never collides with itself).
+
+@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read> mesh_list: array<u32>;
+@group(0) @binding(2) var<uniform> frame: FrameUniforms;
+@group(0) @binding(3) var<uniform> effect: EffectParams;
+// fs_distance only: the host's own distances at the particle target's resolution
+@group(1) @binding(0) var host_distance: texture_2d<f32>;
+
+struct VertexIn {
+    @location(0) pos: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+}
+
+struct VsOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) normal: vec3<f32>,
+    @location(1) color: vec3<f32>,
+    // distance along the view axis (affine in the world, so interpolated exactly)
+    @location(2) distance: f32,
+}
+
+// v turned by `angle` about the unit `axis` (Rodrigues).
+fn rotate(v: vec3<f32>, axis: vec3<f32>, angle: f32) -> vec3<f32> {
+    let c = cos(angle);
+    let s = sin(angle);
+    return v * c + cross(axis, v) * s + axis * (dot(axis, v) * (1.0 - c));
+}
+
+// A particle's own axis of rotation, from its id.
+fn spin_axis(p: Particle) -> vec3<f32> {
+    var state = pcg_hash(p.id ^ 0x9e3779b9u);
+    return unit_vector(&state);
+}
+
+@vertex
+fn vs_main(v: VertexIn, @builtin(instance_index) ii: u32) -> VsOut {
+    let p = particles[mesh_list[ii]];
+    let axis = spin_axis(p);
+    let world = p.pos + rotate(v.pos * mesh_scale(p, effect), axis, p.rotation);
+    var out: VsOut;
+    out.clip = frame.view_proj * vec4<f32>(world, 1.0);
+    out.normal = rotate(v.normal, axis, p.rotation);
+    out.color = particle_color(p, effect).rgb;
+    out.distance = view_distance(frame, world);
+    return out;
+}
+
+@fragment
+fn fs_lit(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let n = normalize(in.normal) * select(-1.0, 1.0, front);
+    let lit = frame.ambient + frame.light_color * max(dot(n, frame.light_dir), 0.0);
+    return vec4<f32>(in.color * lit, 1.0);
+}
+
+// The nearest of the host's surfaces and this fragment, as the downsample writes them
+// (farthest, nearest of the footprint).
+@fragment
+fn fs_distance(in: VsOut) -> @location(0) vec4<f32> {
+    let host = textureLoad(host_distance, vec2<i32>(in.clip.xy), 0);
+    return vec4<f32>(min(host.r, in.distance), min(host.g, in.distance), 0.0, 1.0);
+}

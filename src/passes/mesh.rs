@@ -1,0 +1,243 @@
+//! Mesh particle passes: `shaders/mesh_cull.wgsl` lists the mesh particles on screen,
+//! `shaders/mesh.wgsl` draws them as instances of their effect's mesh, lit, into the
+//! host's colour and depth ([`MeshPass::lit`]) and as distances into the particle target's
+//! scene distances ([`MeshPass::distance`]), both depth-tested by the host's convention.
+
+use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, layout};
+use super::{read_only, read_write, texture, uniform, BufferSlot};
+use crate::mesh::Meshes;
+use crate::passes::downsample::LOW_DEPTH_FORMAT;
+use crate::pool::ParticlePool;
+use crate::renderer::Targets;
+use crate::shaders::Shader;
+use crate::types::{Counters, EffectParams, FrameUniforms, IndirectArgs, Particle};
+
+/// mesh_cull.wgsl's group 0, in binding order.
+pub(super) fn cull_slots() -> [BufferSlot; 7] {
+    [
+        read_only::<Particle>(),
+        read_only::<u32>(),
+        read_write::<Counters>(),
+        read_write::<u32>(),
+        read_write::<Counters>(), // DrawCounters, of the same 64 bytes
+        uniform::<FrameUniforms>(),
+        uniform::<EffectParams>(),
+    ]
+}
+
+/// mesh.wgsl's group 0, in binding order.
+pub(super) fn draw_slots() -> [BufferSlot; 4] {
+    [
+        read_only::<Particle>(),
+        read_only::<u32>(),
+        uniform::<FrameUniforms>(),
+        uniform::<EffectParams>(),
+    ]
+}
+
+/// Format of the depth buffer the distance pass keeps the nearest mesh with.
+pub(crate) const MESH_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// The listing of the mesh particles on screen (one per renderer).
+pub(crate) struct MeshCull {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl MeshCull {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let c = wgpu::ShaderStages::COMPUTE;
+        let layout = buffer_layout(device, "mesh_cull", c, &cull_slots());
+        let pipeline = compute_pipeline(device, Shader::MeshCull, "main", &[Some(&layout)], &[]);
+        MeshCull { layout, pipeline }
+    }
+
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        pool: &ParticlePool,
+        frame: &wgpu::Buffer,
+        effect: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        let buffers = [
+            &pool.particles,
+            &pool.alive[0],
+            &pool.counters,
+            &pool.mesh_list,
+            &pool.draw_counters,
+            frame,
+            effect,
+        ];
+        bind_buffers(device, "mesh_cull", &self.layout, &buffers)
+    }
+
+    /// One thread per alive particle, sized on the GPU.
+    pub fn record(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        bind: &wgpu::BindGroup,
+        pool: &ParticlePool,
+    ) {
+        dispatch_from_args(
+            pass,
+            &self.pipeline,
+            &[bind],
+            pool,
+            IndirectArgs::CULL_OFFSET,
+        );
+    }
+}
+
+/// One mesh draw: into the host's targets (lit) or into the particle target's distances.
+pub(crate) struct MeshPass {
+    pipeline: wgpu::RenderPipeline,
+}
+
+/// Group 0 of every mesh draw (one layout whatever the variant: wgpu takes layouts of the
+/// same entries as one).
+fn draw_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    buffer_layout(
+        device,
+        "mesh",
+        wgpu::ShaderStages::VERTEX_FRAGMENT,
+        &draw_slots(),
+    )
+}
+
+/// Bind group drawing the pool's listed mesh particles (either variant).
+pub(crate) fn bind_draw(
+    device: &wgpu::Device,
+    pool: &ParticlePool,
+    frame: &wgpu::Buffer,
+    effect: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    let buffers = [&pool.particles, &pool.mesh_list, frame, effect];
+    bind_buffers(device, "mesh", &draw_layout(device), &buffers)
+}
+
+/// A mesh vertex: position and normal (`MeshSet::vertices`).
+const VERTEX: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: 24,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+};
+
+/// Nearer passes under the host's depth convention.
+fn nearer(reversed: bool) -> wgpu::CompareFunction {
+    if reversed {
+        wgpu::CompareFunction::Greater
+    } else {
+        wgpu::CompareFunction::Less
+    }
+}
+
+impl MeshPass {
+    /// The lit draw into the host's colour and depth (`targets`' formats and samples; a
+    /// host without depth gets a depth buffer of the renderer's, of [`MESH_DEPTH_FORMAT`]),
+    /// nearer by the depth convention (`reversed`: larger depth is nearer).
+    pub fn lit(device: &wgpu::Device, targets: &Targets, reversed: bool) -> Self {
+        let depth = targets.depth_format.unwrap_or(MESH_DEPTH_FORMAT);
+        let target = (targets.color_format, targets.sample_count);
+        Self::new(device, "fs_lit", target, (depth, reversed), None)
+    }
+
+    /// The distances into the particle target (its scene distances, [`LOW_DEPTH_FORMAT`]),
+    /// with a depth buffer of [`MESH_DEPTH_FORMAT`] of its own.
+    pub fn distance(device: &wgpu::Device, reversed: bool) -> Self {
+        let f = wgpu::ShaderStages::FRAGMENT;
+        let host = texture(0, wgpu::TextureSampleType::Float { filterable: false }, f);
+        let group1 = layout(device, "mesh_host_distance", &[host]);
+        let depth = (MESH_DEPTH_FORMAT, reversed);
+        Self::new(
+            device,
+            "fs_distance",
+            (LOW_DEPTH_FORMAT, 1),
+            depth,
+            Some(&group1),
+        )
+    }
+
+    fn new(
+        device: &wgpu::Device,
+        fragment: &str,
+        (format, samples): (wgpu::TextureFormat, u32),
+        (depth, reversed): (wgpu::TextureFormat, bool),
+        group1: Option<&wgpu::BindGroupLayout>,
+    ) -> Self {
+        let layout = draw_layout(device);
+        let layouts: Vec<_> = std::iter::once(Some(&layout))
+            .chain(group1.map(Some))
+            .collect();
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("mesh"),
+            bind_group_layouts: &layouts,
+            immediate_size: 0,
+        });
+        let module = Shader::Mesh.module(device, &[]);
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(fragment),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &[Some(VERTEX)],
+            },
+            // both sides: a leaf or a shard is seen from either
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: depth,
+                depth_write_enabled: Some(true),
+                depth_compare: Some(nearer(reversed)),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: wgpu::MultisampleState {
+                count: samples,
+                ..Default::default()
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some(fragment),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        MeshPass { pipeline }
+    }
+
+    /// Draw the listed instances of the pool's mesh (its draw arguments are in the pool's
+    /// draw counters) into a pass that set bind group 1 where the pipeline has one.
+    pub fn record(
+        &self,
+        pass: &mut wgpu::RenderPass,
+        bind: &wgpu::BindGroup,
+        pool: &ParticlePool,
+        meshes: &Meshes,
+    ) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, bind, &[]);
+        pass.set_vertex_buffer(0, meshes.vertices().slice(..));
+        pass.set_index_buffer(meshes.indices().slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed_indirect(&pool.draw_counters, 0);
+    }
+}
+
+/// Bind group 1 of the distance pass: the host's own distances (read where the meshes are
+/// drawn, never written).
+pub(crate) fn host_distance_bind(
+    device: &wgpu::Device,
+    host_distance: &wgpu::TextureView,
+) -> wgpu::BindGroup {
+    let f = wgpu::ShaderStages::FRAGMENT;
+    let entry = texture(0, wgpu::TextureSampleType::Float { filterable: false }, f);
+    let group1 = layout(device, "mesh_host_distance", &[entry]);
+    let resources = [(0, wgpu::BindingResource::TextureView(host_distance))];
+    bind(device, "mesh_host_distance", &group1, &resources)
+}

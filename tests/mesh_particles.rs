@@ -1,0 +1,226 @@
+//! Mesh particles: instanced triangle meshes turned by the particle's rotation, scaled by
+//! its size, lit by the renderer's light, opaque in the host's colour and depth, hiding
+//! the particles behind them and colliding with the host's depth.
+
+mod common;
+
+use common::host::stage::Stage;
+use common::host::Scene;
+use flurry::effect::*;
+use flurry::{Camera, Light, Scale, Settings, Upsample};
+use glam::{Vec2, Vec3};
+
+const SIZE: (u32, u32) = (256, 256);
+
+/// One particle at `at`, at rest, `size` across, grey, drawn as `mesh`.
+fn one(mesh: MeshSource, at: [f32; 3], size: f32) -> EmitterDesc {
+    EmitterDesc {
+        shape: Shape::Point(at),
+        bursts: vec![Burst::once(0.0, 1)],
+        lifetime: Range::constant(100.0),
+        size: Range::constant(size),
+        color: ColorRange::constant([0.8, 0.8, 0.8, 1.0]),
+        render: Some(RenderMode::Mesh { mesh }),
+        ..Default::default()
+    }
+}
+
+fn still(emitters: Vec<EmitterDesc>) -> EffectDesc {
+    common::still("meshes", emitters)
+}
+
+fn scene(effect: &EffectDesc, eye: Vec3, upsample: Upsample) -> (flurry::GpuContext, Scene) {
+    let gpu = common::gpu();
+    let camera = move |aspect| Camera::look_at(eye, Vec3::ZERO, aspect);
+    let scene = Scene::new(&gpu, effect, 1024, 3, SIZE, camera)
+        .unwrap()
+        .with_settings(Settings {
+            scale: Scale::Full,
+            upsample,
+            ..Default::default()
+        });
+    (gpu, scene)
+}
+
+fn pixel(camera: &Camera, x: Vec3) -> (u32, u32) {
+    let clip = camera.view_proj() * x.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    let p = Vec2::new(
+        (ndc.x * 0.5 + 0.5) * SIZE.0 as f32,
+        (0.5 - ndc.y * 0.5) * SIZE.1 as f32,
+    );
+    (p.x as u32, p.y as u32)
+}
+
+/// The linear value of an sRGB byte.
+fn linear(c: u8) -> f32 {
+    let c = c as f32 / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+#[test]
+fn a_lit_cube_s_faces_follow_n_dot_l() {
+    let eye = Vec3::new(3.0, 4.0, 5.0);
+    let cube = still(vec![one(MeshSource::Cube, [0.0; 3], 2.0)]);
+    let (gpu, mut scene) = scene(&cube, eye, Upsample::default());
+    let light = Light {
+        direction: [0.5, 0.8, 0.3],
+        color: [1.0; 3],
+        ambient: [0.1; 3],
+    };
+    scene.renderer.set_light(light).unwrap();
+    for _ in 0..2 {
+        scene.frame(&gpu, 1.0 / 60.0, true);
+    }
+    let img = scene.image(&gpu).unwrap();
+    let l = Vec3::from(light.direction).normalize();
+    // the three faces the camera sees, sampled at their centres
+    for n in [Vec3::X, Vec3::Y, Vec3::Z] {
+        let (x, y) = pixel(&scene.camera, n); // the face centre of a 2 m cube
+        let got = linear(img.get_pixel(x, y).0[1]);
+        let want = 0.8 * (0.1 + n.dot(l).max(0.0));
+        assert!(
+            (got - want).abs() <= 0.02 * want,
+            "face {n}: {got:.4} where 0.8 × (0.1 + n·l) = {want:.4}"
+        );
+    }
+}
+
+#[test]
+fn a_mesh_particle_hides_the_particles_behind_it() {
+    // a cube 1 m in front of the origin, a big red disc behind it
+    let mut behind = one(MeshSource::Cube, [0.0, 0.0, -2.0], 3.0);
+    behind.render = Some(RenderMode::Billboard);
+    behind.color = ColorRange::constant([1.0, 0.0, 0.0, 1.0]);
+    let effect = still(vec![one(MeshSource::Cube, [0.0, 0.0, 1.0], 1.0), behind]);
+    for upsample in [Upsample::NearestDepth, Upsample::Bilinear] {
+        let (gpu, mut scene) = scene(&effect, Vec3::new(0.0, 0.0, 8.0), upsample);
+        scene.frame(&gpu, 1.0 / 60.0, true);
+        hidden_behind_the_cube(&scene.image(&gpu).unwrap(), &scene.camera, upsample);
+    }
+}
+
+fn hidden_behind_the_cube(img: &image::RgbaImage, camera: &Camera, upsample: Upsample) {
+    let (cx, cy) = pixel(camera, Vec3::new(0.0, 0.0, 1.5));
+    let centre = img.get_pixel(cx, cy).0;
+    assert!(
+        centre[0] == centre[1] && centre[1] == centre[2] && centre[1] > 40,
+        "{upsample:?}: the cube's face is {centre:?}: the disc behind shows through"
+    );
+    let (ex, ey) = pixel(camera, Vec3::new(1.0, 0.0, -2.0));
+    let beside = img.get_pixel(ex, ey).0;
+    let red = beside[0] > 150 && beside[1] < 40;
+    assert!(red, "{upsample:?}: the disc beside the cube is {beside:?}");
+}
+
+#[test]
+fn debris_comes_to_rest_on_the_ground_without_colliding_with_itself() {
+    let debris = EffectDesc {
+        name: "debris".into(),
+        emitters: vec![EmitterDesc {
+            shape: Shape::Sphere {
+                center: [0.0, 2.0, 0.0],
+                radius: 0.5,
+                surface: false,
+            },
+            bursts: vec![Burst::once(0.0, 200)],
+            velocity: Velocity::Radial {
+                speed: Range::new(2.0, 1.0),
+            },
+            lifetime: Range::constant(100.0),
+            size: Range::new(0.3, 0.1),
+            rotation: Range::new(0.0, 3.0),
+            spin: Range::new(0.0, 6.0),
+            render: Some(RenderMode::Mesh {
+                mesh: MeshSource::Shard,
+            }),
+            ..Default::default()
+        }],
+        collision: Some(Collision::new(Response::Bounce {
+            restitution: 0.3,
+            friction: 0.5,
+        })),
+        ..Default::default()
+    };
+    let gpu = common::gpu();
+    let camera = |aspect| Camera::look_at(Vec3::new(0.0, 6.0, 9.0), Vec3::ZERO, aspect);
+    let mut scene = Scene::new(&gpu, &debris, 1024, 3, (320, 240), camera).unwrap();
+    Stage::Plane.apply(&mut scene.target.scene);
+    for _ in 0..240 {
+        scene.frame(&gpu, 1.0 / 60.0, true);
+    }
+    let snap = scene.snapshot(&gpu).unwrap();
+    snap.check().unwrap();
+    let on_screen: Vec<_> = snap
+        .alive
+        .iter()
+        .map(|&i| snap.particles[i as usize])
+        .filter(|p| {
+            let clip = scene.camera.view_proj() * p.pos.extend(1.0);
+            let ndc = clip.truncate() / clip.w;
+            ndc.x.abs() < 0.95 && ndc.y.abs() < 0.95
+        })
+        .collect();
+    assert!(
+        on_screen.len() > 100,
+        "only {} shards on screen",
+        on_screen.len()
+    );
+    for p in &on_screen {
+        assert!(
+            p.pos.y.abs() < 0.05 && p.vel.length() < 0.2,
+            "shard {} at {} moving at {}: not at rest on the ground",
+            p.id,
+            p.pos,
+            p.vel
+        );
+        assert!(
+            p.spin.abs() < 0.5,
+            "shard {} still spins at {}",
+            p.id,
+            p.spin
+        );
+    }
+}
+
+#[test]
+fn mesh_effects_are_checked_by_field() {
+    let mut effect = still(vec![
+        one(MeshSource::Cube, [0.0; 3], 1.0),
+        one(MeshSource::Leaf, [0.0; 3], 1.0),
+    ]);
+    let problems: Vec<String> = effect.problems().iter().map(|p| p.to_string()).collect();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("emitters[1].render.Mesh.mesh = Leaf: allowed Cube")),
+        "{problems:?}"
+    );
+    effect.emitters.truncate(1);
+    effect.emitters[0].render = Some(RenderMode::Mesh {
+        mesh: MeshSource::Host(flurry::MeshId(2)),
+    });
+    let gpu = common::gpu();
+    let camera = |aspect| Camera::look_at(Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO, aspect);
+    let nothing = common::still("nothing", vec![EmitterDesc::default()]);
+    let mut scene = Scene::new(&gpu, &nothing, 16, 1, (64, 64), camera).unwrap();
+    let r = &mut scene.renderer;
+    let text = r
+        .add_effect(&gpu.device, &gpu.queue, &effect, 64, 1)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.contains("emitters[0].render.Mesh.mesh = Host(MeshId(2))"),
+        "{text}"
+    );
+    let bad = Light {
+        direction: [0.0; 3],
+        ..Light::default()
+    };
+    let text = r.set_light(bad).unwrap_err().to_string();
+    assert!(text.contains("light.direction"), "{text}");
+}
