@@ -47,6 +47,20 @@ fn fireworks_golden() {
 }
 
 #[test]
+fn sword_golden() {
+    // on its ground, mid-swing: the afterimage arc, sparks with trails, shards on the ground
+    let gpu = common::gpu();
+    let stage = common::host::stage::Stage::Plane;
+    let mut scene = Scene::for_demo_in(&gpu, Demo::Sword, stage, 16_384, 1, (160, 90)).unwrap();
+    for _ in 0..100 {
+        scene.frame(&gpu, 1.0 / 60.0, true);
+    }
+    let img = scene.image(&gpu).unwrap();
+    assert!(lit_fraction(&img) > 0.005, "the sword shows nothing");
+    common::check_golden("sword", &img);
+}
+
+#[test]
 fn wall_goldens_at_scales_1_and_half() {
     let gpu = common::gpu();
     for (name, scale) in [("wall-scale1", Scale::Full), ("wall-scale0.5", Scale::Half)] {

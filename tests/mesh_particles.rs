@@ -6,6 +6,7 @@ mod common;
 
 use common::host::stage::Stage;
 use common::host::Scene;
+use common::Render;
 use flurry::effect::*;
 use flurry::{Camera, Light, Scale, Settings, Upsample};
 use glam::{Vec2, Vec3};
@@ -223,4 +224,60 @@ fn mesh_effects_are_checked_by_field() {
     };
     let text = r.set_light(bad).unwrap_err().to_string();
     assert!(text.contains("light.direction"), "{text}");
+}
+
+/// A green cube `size` across at `at`.
+fn green(at: [f32; 3], size: f32) -> EmitterDesc {
+    EmitterDesc {
+        color: ColorRange::constant([0.0, 0.9, 0.0, 1.0]),
+        ..one(MeshSource::Cube, at, size)
+    }
+}
+
+#[test]
+fn mesh_particles_meet_the_host_s_depth_in_every_convention() {
+    let gpu = common::gpu();
+    // behind the wall (z = 2, left half), right of it, and in front of it
+    let cubes = still(vec![
+        green([-1.5, 0.0, 0.0], 0.8),
+        green([1.5, 0.0, 0.0], 0.8),
+        green([-1.0, -0.8, 3.5], 0.4),
+    ]);
+    for setup in common::setups() {
+        let mut scene = common::wall_scene(&gpu, Settings::default(), setup);
+        let id = scene.effect;
+        scene.renderer.remove_effect(id);
+        scene.effect = scene
+            .renderer
+            .add_effect(&gpu.device, &gpu.queue, &cubes, 64, 1)
+            .unwrap();
+        let (w, h) = scene.target.size();
+        let view_proj = scene.view().view_proj();
+        let img = scene.render(&gpu);
+        let at = |x: Vec3| {
+            let clip = view_proj * x.extend(1.0);
+            let ndc = clip.truncate() / clip.w;
+            let p = (
+                (ndc.x * 0.5 + 0.5) * w as f32,
+                (0.5 - ndc.y * 0.5) * h as f32,
+            );
+            img.get_pixel(p.0 as u32, p.1 as u32).0
+        };
+        let name = format!("{:?} × {}", setup.projection, setup.samples);
+        let hidden = at(Vec3::new(-1.5, 0.0, 0.4));
+        assert!(
+            hidden[1] == hidden[0] && hidden[0] > 60,
+            "{name}: the cube behind the wall shows: {hidden:?}"
+        );
+        let right = at(Vec3::new(1.5, 0.0, 0.4));
+        assert!(
+            right[1] > 60 && right[0] < 20,
+            "{name}: the cube right of the wall is {right:?}"
+        );
+        let front = at(Vec3::new(-1.0, -0.8, 3.7));
+        assert!(
+            front[1] > 60 && front[0] < 20,
+            "{name}: the cube before the wall is {front:?}"
+        );
+    }
 }

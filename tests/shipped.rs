@@ -138,3 +138,25 @@ fn debris_ron_is_lit_shards_that_bounce() {
         Some(Response::Bounce { .. })
     ));
 }
+
+#[test]
+fn sword_ron_is_the_sword_demo_with_every_new_kind_of_particle() {
+    use flurry::effect::{MeshSource, RenderMode, Shape, Trigger, Velocity};
+    let d = shipped("sword.ron");
+    assert_eq!(d, Demo::Sword.effect(65_536));
+    let has = |f: &dyn Fn(&flurry::effect::EmitterDesc) -> bool| d.emitters.iter().any(f);
+    assert!(has(&|e| matches!(
+        e.render,
+        Some(RenderMode::Ribbon { .. })
+    ) && e.trigger == Trigger::Schedule));
+    assert!(has(&|e| matches!(e.trigger, Trigger::Trail { .. })));
+    assert!(has(&|e| matches!(
+        e.shape,
+        Shape::Mesh {
+            mesh: MeshSource::Host(_),
+            ..
+        }
+    ) && matches!(e.velocity, Velocity::Normal { .. })));
+    assert!(has(&|e| matches!(e.render, Some(RenderMode::Mesh { .. }))));
+    assert_eq!(Demo::Sword.meshes().len(), 1, "the blade is Host(0)");
+}

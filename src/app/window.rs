@@ -159,6 +159,8 @@ struct State {
     config: wgpu::SurfaceConfiguration,
     gpu: GpuContext,
     renderer: ParticleRenderer,
+    /// Seconds simulated (where the demo holds a moving effect).
+    time: f64,
     /// The demo's effect in `renderer` (none before the first reset).
     effect_id: Option<EffectId>,
     host: HostScene,
@@ -238,8 +240,14 @@ impl State {
         options.stage.apply(&mut host);
         let depth = depth_view(&gpu.device, &config);
         let targets = Targets::new(config.format, Some(HOST_DEPTH_FORMAT));
+        let mut renderer = ParticleRenderer::new(&gpu.device, targets, options.settings)?;
+        // the demo's meshes (the sword's blade) before any effect names them
+        for mesh in options.demo.meshes() {
+            renderer.add_mesh(&gpu.device, mesh)?;
+        }
         let mut state = State {
-            renderer: ParticleRenderer::new(&gpu.device, targets, options.settings)?,
+            renderer,
+            time: 0.0,
             effect_id: None,
             window,
             surface,
@@ -391,6 +399,11 @@ impl State {
             if let Some(id) = self.effect_id {
                 self.renderer.set_emitter(id, 0, shape, velocity, rate)?;
             }
+        }
+        self.time += dt as f64;
+        if let (Some(motion), Some(id)) = (options.demo.motion(), self.effect_id) {
+            // the demo moves its effect (the swung sword)
+            self.renderer.set_transform(id, motion(self.time))?;
         }
         let size = (self.config.width, self.config.height);
         let gpu = &self.gpu;

@@ -147,6 +147,7 @@ pub enum ProfileTarget {
     Rain,
     Gun,
     Galaxy,
+    Sword,
     /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
     Sort,
     /// Many small alpha-blended effects in one renderer (--effects N): what adding one
@@ -162,6 +163,7 @@ impl ProfileTarget {
             ProfileTarget::Rain => Some(Demo::Rain),
             ProfileTarget::Gun => Some(Demo::Gun),
             ProfileTarget::Galaxy => Some(Demo::Galaxy),
+            ProfileTarget::Sword => Some(Demo::Sword),
             ProfileTarget::Sort | ProfileTarget::Effects => None,
         }
     }

@@ -220,10 +220,8 @@ pub fn demo_scene(
     if no_collision {
         desc.collision = None;
     }
-    let camera = |aspect| demo.camera_in(stage, aspect);
-    let mut scene = Scene::new(gpu, &desc, capacity, common.seed, size, camera)?;
-    scene.background = demo.background();
-    stage.apply(&mut scene.target.scene);
+    let subject = (&desc, capacity, common.seed);
+    let mut scene = Scene::demo(gpu, demo, stage, subject, size)?;
     scene.renderer.set_substeps(common.substeps);
     Ok(scene)
 }

@@ -28,6 +28,31 @@ pub struct Scene {
     pub jitter: Vec2,
     /// The host's clear colour (linear).
     pub background: [f64; 4],
+    /// Where the host holds the effect at a time (seconds): set before every update (a
+    /// swung sword); None leaves it where it is.
+    pub motion: Option<fn(f64) -> flurry::glam::Mat4>,
+    /// Seconds the scene has run.
+    pub time: f64,
+}
+
+/// What a scene shows: an effect, its pool's capacity and random seed, and the meshes its
+/// emitters name as `MeshSource::Host(n)` (the n-th of them).
+pub struct Subject<'a> {
+    pub desc: &'a EffectDesc,
+    pub capacity: u32,
+    pub seed: u32,
+    pub meshes: Vec<flurry::Mesh>,
+}
+
+impl<'a> From<(&'a EffectDesc, u32, u32)> for Subject<'a> {
+    fn from((desc, capacity, seed): (&'a EffectDesc, u32, u32)) -> Self {
+        Subject {
+            desc,
+            capacity,
+            seed,
+            meshes: Vec::new(),
+        }
+    }
 }
 
 /// Check a `--size` against the device.
@@ -59,18 +84,27 @@ impl Scene {
         Self::hosted(gpu, subject, size, camera, HostSetup::STANDARD)
     }
 
-    /// (effect, capacity, seed) seen by `camera(aspect)` in a host of `setup`'s depth
-    /// convention and sample count.
-    pub fn hosted(
+    /// `subject` (an effect, its capacity and seed, the meshes it names) seen by
+    /// `camera(aspect)` in a host of `setup`'s depth convention and sample count.
+    pub fn hosted<'a>(
         gpu: &GpuContext,
-        (desc, capacity, seed): (&EffectDesc, u32, u32),
+        subject: impl Into<Subject<'a>>,
         size: (u32, u32),
         camera: impl FnOnce(f32) -> Camera,
         setup: HostSetup,
     ) -> Result<Self> {
+        let Subject {
+            desc,
+            capacity,
+            seed,
+            meshes,
+        } = subject.into();
         let target = HeadlessTarget::of(&gpu.device, size, setup);
         let mut renderer =
             ParticleRenderer::new(&gpu.device, target.targets(), Settings::default())?;
+        for mesh in meshes {
+            renderer.add_mesh(&gpu.device, mesh)?;
+        }
         let effect = renderer.add_effect(&gpu.device, &gpu.queue, desc, capacity, seed)?;
         Ok(Scene {
             renderer,
@@ -79,6 +113,8 @@ impl Scene {
             jitter: Vec2::ZERO,
             target,
             background: [0.0, 0.0, 0.0, 1.0],
+            motion: None,
+            time: 0.0,
         })
     }
 
@@ -109,9 +145,28 @@ impl Scene {
         size: (u32, u32),
     ) -> Result<Self> {
         let desc = demo.effect_in(stage, capacity);
+        Self::demo(gpu, demo, stage, (&desc, capacity, seed), size)
+    }
+
+    /// `desc` with `capacity` particles and `seed` shown as `demo` on `stage`: its camera,
+    /// background, meshes and motion.
+    pub fn demo(
+        gpu: &GpuContext,
+        demo: Demo,
+        stage: Stage,
+        (desc, capacity, seed): (&EffectDesc, u32, u32),
+        size: (u32, u32),
+    ) -> Result<Self> {
+        let subject = Subject {
+            desc,
+            capacity,
+            seed,
+            meshes: demo.meshes(),
+        };
         let camera = |a| demo.camera_in(stage, a);
-        let mut scene = Self::new(gpu, &desc, capacity, seed, size, camera)?;
+        let mut scene = Self::hosted(gpu, subject, size, camera, HostSetup::STANDARD)?;
         scene.background = demo.background();
+        scene.motion = demo.motion();
         stage.apply(&mut scene.target.scene);
         Ok(scene)
     }
@@ -142,6 +197,11 @@ impl Scene {
     }
 
     fn update(&mut self, gpu: &GpuContext, dt: f32) -> Result<()> {
+        self.time += dt as f64;
+        if let Some(motion) = self.motion {
+            self.renderer
+                .set_transform(self.effect, motion(self.time))?;
+        }
         let (size, view) = (self.target.size(), self.view());
         self.renderer
             .update(&gpu.device, &gpu.queue, dt, view, size)?;

@@ -5,6 +5,7 @@ pub mod galaxy;
 pub mod gun;
 mod rain;
 mod snow;
+pub mod sword;
 
 use flurry::effect::EffectDesc;
 use flurry::glam::Vec3;
@@ -25,6 +26,8 @@ pub enum Demo {
     Gun,
     /// Two disk galaxies colliding: massive cores, a million tracer stars (the N-body galaxy the snow chapter mentions).
     Galaxy,
+    /// A sword swung in arcs: a ribbon afterimage, sparks with trails from the blade's surface, lit metal shards that bounce and settle (the modern GPU particles talk).
+    Sword,
     /// The galaxy's N-body mode (`--mode nbody`): two self-gravitating star clusters.
     #[value(skip)]
     Nbody,
@@ -64,6 +67,7 @@ impl Demo {
             Demo::Gun => "gun",
             Demo::Galaxy => "galaxy",
             Demo::Nbody => "nbody",
+            Demo::Sword => "sword",
         }
     }
 
@@ -76,6 +80,23 @@ impl Demo {
             Demo::Gun => gun::effect(&gun::player(16.0 / 9.0), true),
             Demo::Galaxy => galaxy::effect(capacity),
             Demo::Nbody => galaxy::nbody_effect(capacity),
+            Demo::Sword => sword::effect(),
+        }
+    }
+
+    /// The meshes the demo adds to its renderer before its effect (`Host(0)` onwards).
+    pub fn meshes(self) -> Vec<flurry::Mesh> {
+        match self {
+            Demo::Sword => vec![sword::blade()],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Where the demo holds its effect at a time, if it moves it.
+    pub fn motion(self) -> Option<fn(f64) -> flurry::glam::Mat4> {
+        match self {
+            Demo::Sword => Some(sword::blade_at),
+            _ => None,
         }
     }
 
@@ -87,7 +108,7 @@ impl Demo {
             (Demo::Snow, Stage::Terrain) => snow::effect_over_terrain(capacity),
             (_, Stage::Terrain) => self.effect(capacity),
             (Demo::Fireworks, Stage::Plane) => fireworks::effect_over_ground(capacity),
-            (Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun, Stage::Plane) => {
+            (Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun | Demo::Sword, Stage::Plane) => {
                 self.effect(capacity)
             }
         }
@@ -107,7 +128,7 @@ impl Demo {
             (Demo::Fireworks, Stage::Plane) => {
                 look(Vec3::new(0.0, 4.0, 12.0), Vec3::new(0.0, 4.0, -14.0))
             }
-            (Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun, Stage::Plane) => {
+            (Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun | Demo::Sword, Stage::Plane) => {
                 self.camera(aspect)
             }
         }
@@ -121,6 +142,7 @@ impl Demo {
             Demo::Rain => rain::camera(aspect),
             Demo::Gun => gun::camera(aspect),
             Demo::Galaxy | Demo::Nbody => galaxy::camera(aspect),
+            Demo::Sword => sword::camera(aspect),
         }
     }
 
@@ -132,6 +154,7 @@ impl Demo {
             Demo::Rain => [0.008, 0.01, 0.016, 1.0],
             Demo::Gun => [0.01, 0.012, 0.02, 1.0],
             Demo::Galaxy | Demo::Nbody => [0.0005, 0.0005, 0.0015, 1.0],
+            Demo::Sword => [0.006, 0.007, 0.012, 1.0],
         }
     }
 
@@ -144,13 +167,14 @@ impl Demo {
             Demo::Nbody => 16_384,
             Demo::Rain => 65_536,
             Demo::Gun => 4_096,
+            Demo::Sword => 65_536,
         }
     }
 
     /// The host scene the demo runs in when `--scene` is not given (rain needs ground).
     pub fn default_stage(self) -> Stage {
         match self {
-            Demo::Rain | Demo::Gun => Stage::Plane,
+            Demo::Rain | Demo::Gun | Demo::Sword => Stage::Plane,
             Demo::Snow => Stage::Terrain,
             _ => Stage::Empty,
         }
