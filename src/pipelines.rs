@@ -20,7 +20,7 @@ use crate::passes::{
     emit::EmitPass,
     gravity::GravityPass,
     merge::MergePass,
-    mesh::{MeshCull, MeshPass},
+    mesh::{MeshCull, MeshPass, MeshVariant},
     relist::RelistPass,
     ribbon::{RibbonPass, RibbonPieces},
     simulate::SimulatePass,
@@ -52,10 +52,10 @@ pub(crate) struct Pipelines {
     ribbon: [OnceLock<RibbonPass>; 2],
     ribbon_pieces: OnceLock<RibbonPieces>,
     mesh_cull: OnceLock<MeshCull>,
-    /// Per depth convention (standard, reversed): the lit mesh draw into the host's
-    /// targets, and the distances into the particle target.
-    mesh_lit: [OnceLock<MeshPass>; 2],
-    mesh_distance: [OnceLock<MeshPass>; 2],
+    /// Per [`MeshVariant`] (depth convention, closed mesh): the lit mesh draw into the
+    /// host's targets, and the distances into the particle target.
+    mesh_lit: [OnceLock<MeshPass>; 4],
+    mesh_distance: [OnceLock<MeshPass>; 4],
     splat: OnceLock<SplatPass>,
     downsample: OnceLock<DownsamplePass>,
     composite: OnceLock<CompositePass>,
@@ -169,16 +169,15 @@ impl Pipelines {
         self.mesh_cull.get_or_init(|| MeshCull::new(&self.device))
     }
 
-    /// The lit mesh draw into the host's targets, for its depth convention.
-    pub fn mesh_lit(&self, reversed: bool) -> &MeshPass {
-        self.mesh_lit[reversed as usize]
-            .get_or_init(|| MeshPass::lit(&self.device, &self.targets, reversed))
+    /// The lit mesh draw into the host's targets, for `variant`.
+    pub fn mesh_lit(&self, variant: MeshVariant) -> &MeshPass {
+        self.mesh_lit[variant.slot()]
+            .get_or_init(|| MeshPass::lit(&self.device, &self.targets, variant))
     }
 
-    /// The mesh distances into the particle target, for the host's depth convention.
-    pub fn mesh_distance(&self, reversed: bool) -> &MeshPass {
-        self.mesh_distance[reversed as usize]
-            .get_or_init(|| MeshPass::distance(&self.device, reversed))
+    /// The mesh distances into the particle target, for `variant`.
+    pub fn mesh_distance(&self, variant: MeshVariant) -> &MeshPass {
+        self.mesh_distance[variant.slot()].get_or_init(|| MeshPass::distance(&self.device, variant))
     }
 
     pub fn splat(&self) -> &SplatPass {

@@ -68,6 +68,8 @@ pub(crate) struct ParticleSystem {
     sort: Option<(SortPlan, SortBinding)>,
     /// Effects with mesh particles: the listing's and the draws' bind groups.
     mesh: Option<[wgpu::BindGroup; 2]>,
+    /// Its mesh particles' mesh is closed (their back faces are culled).
+    closed_mesh: bool,
     /// Effects with ribbons: the sort of the ribbon list into ribbons, the piece listing's
     /// and the ribbon draw's bind groups.
     ribbon: Option<(SortPlan, SortBinding, [wgpu::BindGroup; 2])>,
@@ -180,8 +182,13 @@ impl ParticleSystem {
             let draw = crate::passes::mesh::bind_draw(device, &pool, frame, effect);
             [cull, draw]
         });
+        let closed_mesh = desc
+            .particle_mesh()
+            .and_then(|m| meshes.set().mesh(m))
+            .is_some_and(crate::Mesh::is_closed);
         Ok(ParticleSystem {
             mesh,
+            closed_mesh,
             ribbon,
             emit_bind: p
                 .emit()
@@ -473,17 +480,28 @@ impl ParticleSystem {
         self.mesh.is_some()
     }
 
-    /// Record the mesh particles' draw with `draw` (lit into the host's targets, or
-    /// distances into the particle target) into a pass that set what `draw` needs.
+    /// Record the mesh particles' draw, lit into the host's targets (`lit`) or as
+    /// distances into the particle target, into a pass that set what that draw needs;
+    /// `reversed`: the host's depth convention.
     pub fn record_meshes(
         &self,
-        draw: &crate::passes::mesh::MeshPass,
+        p: &Pipelines,
+        (lit, reversed): (bool, bool),
         pass: &mut wgpu::RenderPass,
         meshes: &Meshes,
     ) {
-        if let Some([_, bind]) = &self.mesh {
-            draw.record(pass, bind, &self.pool, meshes);
-        }
+        let Some([_, bind]) = &self.mesh else {
+            return;
+        };
+        let variant = crate::passes::mesh::MeshVariant {
+            reversed,
+            closed: self.closed_mesh,
+        };
+        let draw = match lit {
+            true => p.mesh_lit(variant),
+            false => p.mesh_distance(variant),
+        };
+        draw.record(pass, bind, &self.pool, meshes);
     }
 
     /// Record the ribbons' draw (effects with ribbons), as [`ParticleSystem::record_draw`].

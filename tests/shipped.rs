@@ -160,3 +160,15 @@ fn sword_ron_is_the_sword_demo_with_every_new_kind_of_particle() {
     assert!(has(&|e| matches!(e.render, Some(RenderMode::Mesh { .. }))));
     assert_eq!(Demo::Sword.meshes().len(), 1, "the blade is Host(0)");
 }
+
+#[test]
+fn the_bench_effect_files_are_valid() {
+    let dir = format!("{}/benches/effects", env!("CARGO_MANIFEST_DIR"));
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        EffectDesc::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        n += 1;
+    }
+    assert_eq!(n, 4, "the four inputs docs/measurements.md names");
+}

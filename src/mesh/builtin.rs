@@ -162,6 +162,27 @@ mod tests {
     }
 
     #[test]
+    fn the_solid_built_ins_are_closed_and_the_leaf_is_not() {
+        for m in [Mesh::cube(), Mesh::tetrahedron(), Mesh::shard()] {
+            assert!(m.is_closed(), "{m:?}");
+        }
+        assert!(!Mesh::leaf().is_closed());
+        // a cube missing a face is open; one with a face wound backwards is not closed
+        let cube = Mesh::cube();
+        let open = Mesh::new(
+            cube.positions().to_vec(),
+            cube.normals().to_vec(),
+            cube.indices()[6..].to_vec(),
+        )
+        .unwrap();
+        assert!(!open.is_closed());
+        let mut flipped = cube.indices().to_vec();
+        flipped.swap(0, 1);
+        let flipped = Mesh::new(cube.positions().to_vec(), cube.normals().to_vec(), flipped);
+        assert!(!flipped.unwrap().is_closed());
+    }
+
+    #[test]
     fn a_cuboid_of_a_bad_size_is_refused_by_field() {
         let e = Mesh::cuboid([1.0, 0.0, 1.0]).unwrap_err().to_string();
         assert!(e.contains("size") && e.contains("(0, 1e6]"), "{e}");

@@ -138,6 +138,24 @@ impl Mesh {
         [normal(0), normal(1), normal(2)]
     }
 
+    /// Whether the surface is closed and consistently wound: every edge (by where its
+    /// ends are, to 10 µm) is crossed once each way by two triangles. Mesh particles of a
+    /// closed mesh skip the faces turned away from the viewer (hidden anyway); an open one
+    /// (a leaf) is drawn from both sides.
+    pub fn is_closed(&self) -> bool {
+        let key = |p: Vec3| (p * 1e5).round().as_ivec3().to_array();
+        let mut edges = std::collections::HashMap::new();
+        for t in 0..self.triangle_count() {
+            let c = self.triangle(t).map(key);
+            for k in 0..3 {
+                *edges.entry((c[k], c[(k + 1) % 3])).or_insert(0u32) += 1;
+            }
+        }
+        edges
+            .iter()
+            .all(|(&(a, b), &n)| n == 1 && edges.get(&(b, a)) == Some(&1))
+    }
+
     /// The largest distance of a position from the origin, metres.
     pub(crate) fn bounding_radius(&self) -> f32 {
         self.positions

@@ -122,6 +122,22 @@ const VERTEX: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
     attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
 };
 
+/// What a mesh draw's pipeline depends on besides its targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MeshVariant {
+    /// The host's depth is reversed (larger is nearer).
+    pub reversed: bool,
+    /// The mesh is closed ([`crate::Mesh::is_closed`]): back faces are culled.
+    pub closed: bool,
+}
+
+impl MeshVariant {
+    /// Its slot among the four variants.
+    pub fn slot(self) -> usize {
+        self.reversed as usize * 2 + self.closed as usize
+    }
+}
+
 /// Nearer passes under the host's depth convention.
 fn nearer(reversed: bool) -> wgpu::CompareFunction {
     if reversed {
@@ -134,36 +150,32 @@ fn nearer(reversed: bool) -> wgpu::CompareFunction {
 impl MeshPass {
     /// The lit draw into the host's colour and depth (`targets`' formats and samples; a
     /// host without depth gets a depth buffer of the renderer's, of [`MESH_DEPTH_FORMAT`]),
-    /// nearer by the depth convention (`reversed`: larger depth is nearer).
-    pub fn lit(device: &wgpu::Device, targets: &Targets, reversed: bool) -> Self {
+    /// for `variant`.
+    pub fn lit(device: &wgpu::Device, targets: &Targets, variant: MeshVariant) -> Self {
         let depth = targets.depth_format.unwrap_or(MESH_DEPTH_FORMAT);
         let target = (targets.color_format, targets.sample_count);
-        Self::new(device, "fs_lit", target, (depth, reversed), None)
+        Self::new(device, "fs_lit", target, (depth, variant), None)
     }
 
     /// The distances into the particle target (its scene distances, [`LOW_DEPTH_FORMAT`]),
-    /// with a depth buffer of [`MESH_DEPTH_FORMAT`] of its own.
-    pub fn distance(device: &wgpu::Device, reversed: bool) -> Self {
+    /// with a depth buffer of [`MESH_DEPTH_FORMAT`] of its own, for `variant`.
+    pub fn distance(device: &wgpu::Device, variant: MeshVariant) -> Self {
         let f = wgpu::ShaderStages::FRAGMENT;
         let host = texture(0, wgpu::TextureSampleType::Float { filterable: false }, f);
         let group1 = layout(device, "mesh_host_distance", &[host]);
-        let depth = (MESH_DEPTH_FORMAT, reversed);
-        Self::new(
-            device,
-            "fs_distance",
-            (LOW_DEPTH_FORMAT, 1),
-            depth,
-            Some(&group1),
-        )
+        let depth = (MESH_DEPTH_FORMAT, variant);
+        let target = (LOW_DEPTH_FORMAT, 1);
+        Self::new(device, "fs_distance", target, depth, Some(&group1))
     }
 
     fn new(
         device: &wgpu::Device,
         fragment: &str,
         (format, samples): (wgpu::TextureFormat, u32),
-        (depth, reversed): (wgpu::TextureFormat, bool),
+        (depth, variant): (wgpu::TextureFormat, MeshVariant),
         group1: Option<&wgpu::BindGroupLayout>,
     ) -> Self {
+        let MeshVariant { reversed, closed } = variant;
         let layout = draw_layout(device);
         let layouts: Vec<_> = std::iter::once(Some(&layout))
             .chain(group1.map(Some))
@@ -183,8 +195,12 @@ impl MeshPass {
                 compilation_options: Default::default(),
                 buffers: &[Some(VERTEX)],
             },
-            // both sides: a leaf or a shard is seen from either
-            primitive: wgpu::PrimitiveState::default(),
+            // a closed mesh's faces turned away are hidden behind its others: skipped (on
+            // lavapipe 64K cubes took 25 % less time so); an open one (a leaf) shows both
+            primitive: wgpu::PrimitiveState {
+                cull_mode: closed.then_some(wgpu::Face::Back),
+                ..Default::default()
+            },
             depth_stencil: Some(wgpu::DepthStencilState {
                 format: depth,
                 depth_write_enabled: Some(true),

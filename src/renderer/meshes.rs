@@ -35,10 +35,9 @@ impl ParticleRenderer {
             (None, None) => unreachable!("LowRes has a depth buffer for a host without one"),
         };
         desc.depth_stencil_attachment = Some(depth_attachment(depth, load));
-        let lit = p.mesh_lit(reversed);
         render_pass_in(encoder, profiler, desc, "meshes", |r| {
             for e in with_meshes() {
-                e.system.record_meshes(lit, r, meshes);
+                e.system.record_meshes(p, (true, reversed), r, meshes);
             }
         });
 
@@ -46,11 +45,10 @@ impl ParticleRenderer {
         let mut desc = pass_desc("mesh_distances", &attachments);
         let clear = wgpu::LoadOp::Clear(far);
         desc.depth_stencil_attachment = Some(depth_attachment(&low.mesh_depth, clear));
-        let distance = p.mesh_distance(reversed);
         render_pass_in(encoder, profiler, desc, "mesh_distances", |r| {
             r.set_bind_group(1, &low.mesh_bind, &[]);
             for e in with_meshes() {
-                e.system.record_meshes(distance, r, meshes);
+                e.system.record_meshes(p, (false, reversed), r, meshes);
             }
         });
     }
