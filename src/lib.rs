@@ -14,7 +14,10 @@
 //! own view and projection ([`View`]: standard or reversed Z, finite or infinite far,
 //! perspective or orthographic, read from the matrix) and the colour and depth views of its
 //! frame, multisampled or not. Effects are [`EffectDesc`]s, written in Rust or read from RON
-//! files ([`effect`]).
+//! files ([`effect`]). A particle is drawn as a billboard, a streak, a control point of a
+//! ribbon (an emitter's afterimage, or each particle's trail) or a lit [`Mesh`] (built in, or
+//! the host's, added with [`ParticleRenderer::add_mesh`], lit by its [`Light`]); emitters
+//! spawn in volumes, on surfaces and on meshes.
 //!
 //! ```
 //! use flurry::effect::{ColorRange, EffectDesc, EmitterDesc, Range, Shape, Velocity};
