@@ -1,5 +1,7 @@
 //! The public render-node API driven by a seeded random host: 2,000 steps of adding and
-//! removing effects, resizing, updating, encoding, changing settings, targets and emitters,
+//! removing effects (ribbons, trails, mesh particles and mesh emitters among them), adding
+//! meshes, setting the light, resizing, updating, encoding, changing settings, targets and
+//! emitters,
 //! with valid and invalid arguments (capacities, sizes, formats, sample counts, dt of 0,
 //! negative, NaN, infinite and 10 s, views that are not finite). Every call a host could
 //! get wrong must return `Err` when its input is invalid and `Ok` otherwise, no wgpu error
@@ -110,7 +112,17 @@ fn two_thousand_random_host_steps_keep_every_promise() {
     let device = &gpu.device;
     let max_texture = device.limits().max_texture_dimension_2d;
     let max_capacity = ParticleRenderer::max_capacity(device);
-    let valid_effects = [effect("fountain"), effect("fireworks"), effect("snow")];
+    // the sword names the host's mesh 0: valid once a mesh was added
+    let valid_effects = [
+        effect("fountain"),
+        effect("fireworks"),
+        effect("snow"),
+        effect("streamer"),
+        effect("debris"),
+        effect("embers"),
+        effect("sword"),
+    ];
+    let mut meshes = 0;
     // FLURRY_FUZZ_SEED runs another host (a failure names its seed)
     let seed = std::env::var("FLURRY_FUZZ_SEED")
         .ok()
@@ -152,7 +164,8 @@ fn two_thousand_random_host_steps_keep_every_promise() {
                 if corrupt {
                     desc.emitters[0].rate = rng.pick(&[f32::NAN, -1.0, f32::INFINITY]);
                 }
-                let ok_capacity = (1..=4096).contains(&capacity);
+                let no_mesh = desc.name == "sword" && meshes == 0;
+                let ok_capacity = (1..=4096).contains(&capacity) && !no_mesh;
                 let result =
                     host.renderer
                         .add_effect(device, &gpu.queue, &desc, capacity, rng.next());
@@ -287,6 +300,27 @@ fn two_thousand_random_host_steps_keep_every_promise() {
                     invalid,
                     format!("update(dt {dt}, {size:?}, broken view {broken_view})"),
                 )
+            }
+            // add a mesh (any valid one is taken), or set a light in or out of range
+            70..=72 => {
+                if rng.below(2) == 0 {
+                    let size = [rng.pick(&[0.1, 1.0, 3.0]), 0.5, 0.2];
+                    let mesh = flurry::Mesh::cuboid(size).unwrap();
+                    let result = host.renderer.add_mesh(device, mesh);
+                    meshes += result.is_ok() as u32;
+                    (result.is_err(), false, format!("add_mesh({size:?})"))
+                } else {
+                    let y = rng.pick(&[1.0, 0.0, f32::NAN]);
+                    let ambient = rng.pick(&[0.2, -1.0, 2000.0]);
+                    let light = flurry::Light {
+                        direction: [0.0, y, 0.0],
+                        ambient: [ambient; 3],
+                        ..Default::default()
+                    };
+                    let result = host.renderer.set_light(light);
+                    let invalid = y != 1.0 || !(0.0..=1000.0).contains(&ambient);
+                    (result.is_err(), invalid, format!("set_light({light:?})"))
+                }
             }
             // encode a frame: of the update's size, or of another
             _ => {

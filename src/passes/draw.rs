@@ -18,7 +18,16 @@ pub(crate) struct DrawPass {
     pipeline: wgpu::RenderPipeline,
 }
 
-pub(super) fn blend_state(blend: Blend) -> wgpu::BlendState {
+/// The particle target as a draw of `blend` writes it (the draw's and the ribbons').
+pub(super) fn particle_target(blend: Blend) -> wgpu::ColorTargetState {
+    wgpu::ColorTargetState {
+        format: PARTICLE_FORMAT,
+        blend: Some(blend_state(blend)),
+        write_mask: wgpu::ColorWrites::ALL,
+    }
+}
+
+fn blend_state(blend: Blend) -> wgpu::BlendState {
     let color = match blend {
         // premultiplied colour: additive is (One, One), "over" is (One, OneMinusSrcAlpha)
         Blend::Additive => wgpu::BlendComponent {
@@ -53,13 +62,9 @@ impl DrawPass {
         let effects = (6..10).map(|b| uniform::<EffectParams>().entry(b, v));
         let entries: Vec<_> = particles.chain([list, frame]).chain(effects).collect();
         let layout = layout(device, "draw", &entries);
-        let target = wgpu::ColorTargetState {
-            format: PARTICLE_FORMAT,
-            blend: Some(blend_state(blend)),
-            write_mask: wgpu::ColorWrites::ALL,
-        };
         let layouts = [&layout, &target_layout(device)];
-        let pipeline = render_pipeline(device, (Shader::Draw, &[]), &layouts, (target, 1), None);
+        let target = (particle_target(blend), 1);
+        let pipeline = render_pipeline(device, (Shader::Draw, &[]), &layouts, target, None);
         DrawPass { layout, pipeline }
     }
 

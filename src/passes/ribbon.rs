@@ -3,7 +3,7 @@
 //! centripetal Catmull-Rom spline, into the particle target after the effect's billboards
 //! (one instance per piece, the count written on the GPU: no read-back).
 
-use super::draw::{blend_state, target_layout, PARTICLE_FORMAT};
+use super::draw::{particle_target, target_layout};
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
 use super::{read_only, read_write, render_pipeline, uniform, BufferSlot};
 use crate::effect::Blend;
@@ -94,13 +94,9 @@ impl RibbonPass {
     pub fn new(device: &wgpu::Device, blend: Blend) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let layout = buffer_layout(device, "ribbon", vf, &draw_slots());
-        let target = wgpu::ColorTargetState {
-            format: PARTICLE_FORMAT,
-            blend: Some(blend_state(blend)),
-            write_mask: wgpu::ColorWrites::ALL,
-        };
         let layouts = [&layout, &target_layout(device)];
-        let pipeline = render_pipeline(device, (Shader::Ribbon, &[]), &layouts, (target, 1), None);
+        let target = (particle_target(blend), 1);
+        let pipeline = render_pipeline(device, (Shader::Ribbon, &[]), &layouts, target, None);
         RibbonPass { layout, pipeline }
     }
 
