@@ -132,6 +132,8 @@ impl ParticleSystem {
         let ribbons = desc.ribbon_subdivisions();
         let most_pieces = ribbons.map_or(0, |s| s + 1);
         crate::pool::check_ribbon_capacity(device, capacity, most_pieces)?;
+        // the mesh its mesh particles are, if any
+        let mesh = desc.particle_mesh().and_then(|m| meshes.set().mesh(m));
         let needs = crate::pool::PoolNeeds {
             nbody: desc.self_gravity.is_some(),
             ribbon_pieces: most_pieces,
@@ -142,12 +144,9 @@ impl ParticleSystem {
         let effect_buf = uniform_buffer(device, "flurry.effect", EffectParams::min_size().get());
         let emit_buf = uniform_buffer(device, "flurry.emit", EmitUniforms::min_size().get());
         let mut params = desc.effect_params(seed, capacity);
-        if let Some(mesh) = desc.particle_mesh().and_then(|m| meshes.set().mesh(m)) {
-            let radius = mesh.bounding_radius();
-            for look in &mut params.looks {
-                if look.render_mode == crate::types::RENDER_MESH {
-                    look.mesh_radius = radius;
-                }
+        for look in &mut params.looks {
+            if look.render_mode == crate::types::RENDER_MESH {
+                look.mesh_radius = mesh.map_or(0.0, crate::Mesh::bounding_radius);
             }
         }
         queue.write_buffer(&effect_buf, 0, &uniform_bytes(&params));
@@ -177,15 +176,12 @@ impl ParticleSystem {
             let draw = p.ribbon(desc.blend).bind(device, &pool, frame, effect);
             (plan, bind, [pieces, draw])
         });
-        let mesh = desc.particle_mesh().map(|_| {
+        let closed_mesh = mesh.is_some_and(crate::Mesh::is_closed);
+        let mesh = mesh.map(|_| {
             let cull = p.mesh_cull().bind(device, &pool, frame, effect);
             let draw = crate::passes::mesh::bind_draw(device, &pool, frame, effect);
             [cull, draw]
         });
-        let closed_mesh = desc
-            .particle_mesh()
-            .and_then(|m| meshes.set().mesh(m))
-            .is_some_and(crate::Mesh::is_closed);
         Ok(ParticleSystem {
             mesh,
             closed_mesh,

@@ -580,6 +580,26 @@ fn flags_that_do_not_apply_are_refused_not_ignored() {
         2,
         &["--bodies = 2", "not with the snow demo"],
     );
+    // a window's presentation; an effect file for a profile
+    refused(
+        &["demo", "snow", "--headless", "--vsync", "off"],
+        2,
+        &["--vsync = off", "only with a windowed demo"],
+    );
+    refused(
+        &["demo", "snow", "--vsync", "sometimes"],
+        2,
+        &["--vsync", "on, off"],
+    );
+    refused(
+        &["profile", "sort", "--effect", fountain],
+        2,
+        &[
+            "--effect",
+            "only with a demo",
+            "not with `flurry profile sort`",
+        ],
+    );
 }
 
 #[test]

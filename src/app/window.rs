@@ -43,6 +43,8 @@ pub struct WindowOptions {
     /// Galaxies in the galaxy demo (`--bodies`); its default when absent.
     pub galaxies: Option<u32>,
     pub size: (u32, u32),
+    /// Present at the display's refresh (`--vsync on`, the default) or at once.
+    pub vsync: bool,
 }
 
 /// What a key asks of a windowed demo beyond the settings it changes.
@@ -228,7 +230,11 @@ impl State {
         if let Some(srgb) = caps.formats.iter().find(|f| f.is_srgb()) {
             config.format = *srgb;
         }
-        config.present_mode = wgpu::PresentMode::AutoVsync;
+        config.present_mode = if options.vsync {
+            wgpu::PresentMode::AutoVsync
+        } else {
+            wgpu::PresentMode::AutoNoVsync
+        };
         surface.configure(&gpu.device, &config);
         let aspect = config.width as f32 / config.height as f32;
         let camera = match options.demo {

@@ -30,6 +30,12 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
     let Some((command, sub)) = matches.subcommand() else {
         return Ok(());
     };
+    let given = |id: &str| sub.value_source(id) == Some(ValueSource::CommandLine);
+    if command == "demo" && sub.get_flag("headless") && given("vsync") {
+        let value = sub.get_one::<String>("vsync").cloned().unwrap_or_default();
+        let allowed = "only with a windowed demo, not with `--headless`";
+        return Err(Invalid::new("--vsync", value, allowed));
+    }
     let (unused, what): (Vec<&str>, String) = match command {
         "profile" => {
             let target = *sub

@@ -109,6 +109,10 @@ pub struct DemoArgs {
     /// Render offscreen and write a PNG instead of opening a window.
     #[arg(long)]
     pub headless: bool,
+    /// Windows: wait for the display's refresh (on, the default) or present as fast as
+    /// frames are made (off: the title's frame rate is then what the engine reaches).
+    #[arg(long, value_parser = ["on", "off"])]
+    pub vsync: Option<String>,
     /// Frames to render headless.
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=1_000_000), allow_hyphen_values = true)]
     pub frames: u32,

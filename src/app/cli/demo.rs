@@ -34,6 +34,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), AppError> {
                 size,
                 substeps: a.common.substeps,
                 galaxies: a.common.bodies,
+                vsync: a.vsync.as_deref() != Some("off"),
             };
             drop(gpu);
             match window::run(options, live) {
