@@ -1,8 +1,8 @@
-// ribbon.wgsl — ribbons: each ribbon emitter's living particles are the control points of
-// one strip, joined in spawn order.
+// ribbon.wgsl — ribbons: the living particles of a scheduled ribbon emitter, or of one
+// particle's trail, are the control points of one strip, joined in the order they were laid.
 //
 // cull.wgsl lists every ribbon point as (ribbon_key, index), the bitonic sort orders the
-// list ribbon by ribbon, newest point first, and ribbon_pieces.wgsl lists the pieces of
+// list ribbon by ribbon and point by point along each, and ribbon_pieces.wgsl lists the pieces of
 // every span between two neighbours of one ribbon. Instance j draws piece j: piece k of
 // the n straight pieces (two triangles) of the span from entry i to entry i + 1, along the
 // centripetal Catmull-Rom spline through entries i - 1 .. i + 2 (a missing neighbour at a
