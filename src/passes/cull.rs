@@ -3,7 +3,7 @@
 //! small enough on screen for the compute splat (`shaders/splat.wgsl`); ribbon points go
 //! to its ribbon list.
 
-use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive};
 use super::{read_only, read_write, uniform, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -70,7 +70,6 @@ impl CullPass {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        let offset = IndirectArgs::CULL_OFFSET;
-        dispatch_from_args(pass, &self.pipeline, &[bind], pool, offset);
+        dispatch_over_alive(pass, &self.pipeline, bind, pool);
     }
 }

@@ -89,8 +89,7 @@ impl EmitPass {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        let offset = IndirectArgs::CULL_OFFSET;
-        dispatch_from_args(pass, &self.trails, &[bind], pool, offset);
+        super::dispatch_over_alive(pass, &self.trails, bind, pool);
     }
 
     /// One thread per requested spawn (the request is known on the CPU: rate·dt + bursts).

@@ -3,14 +3,14 @@
 //! host's colour and depth ([`MeshPass::lit`]) and as distances into the particle target's
 //! scene distances ([`MeshPass::distance`]), both depth-tested by the host's convention.
 
-use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, layout};
+use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive, layout};
 use super::{read_only, read_write, texture, uniform, BufferSlot};
 use crate::mesh::Meshes;
 use crate::passes::downsample::LOW_DEPTH_FORMAT;
 use crate::pool::ParticlePool;
 use crate::renderer::Targets;
 use crate::shaders::Shader;
-use crate::types::{Counters, EffectParams, FrameUniforms, IndirectArgs, Particle};
+use crate::types::{Counters, EffectParams, FrameUniforms, Particle};
 
 /// mesh_cull.wgsl's group 0, in binding order.
 pub(super) fn cull_slots() -> [BufferSlot; 7] {
@@ -78,13 +78,7 @@ impl MeshCull {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        dispatch_from_args(
-            pass,
-            &self.pipeline,
-            &[bind],
-            pool,
-            IndirectArgs::CULL_OFFSET,
-        );
+        dispatch_over_alive(pass, &self.pipeline, bind, pool);
     }
 }
 

@@ -109,6 +109,19 @@ pub(crate) fn bind_buffers(
     })
 }
 
+/// Dispatch `pipeline` with bind group 0 set to `bind`, one thread per particle of the
+/// live list: the cull's arguments, which args.wgsl keeps at the alive count after simulate
+/// and after every spawn that joins the list.
+pub(crate) fn dispatch_over_alive(
+    pass: &mut wgpu::ComputePass,
+    pipeline: &wgpu::ComputePipeline,
+    bind: &wgpu::BindGroup,
+    pool: &crate::pool::ParticlePool,
+) {
+    let offset = crate::types::IndirectArgs::CULL_OFFSET;
+    dispatch_from_args(pass, pipeline, &[bind], pool, offset);
+}
+
 /// Dispatch `pipeline` with bind groups 0.. set to `groups`, its workgroup count read by
 /// the GPU from `pool`'s indirect arguments at `offset` (the counts follow the particles
 /// without a read-back).

@@ -4,12 +4,12 @@
 //! (one instance per piece, the count written on the GPU: no read-back).
 
 use super::draw::{particle_target, target_layout};
-use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive};
 use super::{read_only, read_write, render_pipeline, uniform, BufferSlot};
 use crate::effect::Blend;
 use crate::pool::{ParticlePool, RIBBON_DRAW_OFFSET};
 use crate::shaders::Shader;
-use crate::types::{Counters, EffectParams, FrameUniforms, IndirectArgs, Particle};
+use crate::types::{Counters, EffectParams, FrameUniforms, Particle};
 
 /// ribbon_pieces.wgsl's group 0, in binding order.
 pub(super) fn piece_slots() -> [BufferSlot; 6] {
@@ -74,13 +74,7 @@ impl RibbonPieces {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        dispatch_from_args(
-            pass,
-            &self.pipeline,
-            &[bind],
-            pool,
-            IndirectArgs::CULL_OFFSET,
-        );
+        dispatch_over_alive(pass, &self.pipeline, bind, pool);
     }
 }
 
