@@ -563,6 +563,13 @@ fn sprite_falloff(uv: vec2<f32>) -> f32 {
     return 1.0 - smoothstep(0.25, 1.0, dot(uv, uv));
 }
 
+// A particle fragment's output, premultiplied (one blend state serves both modes): an
+// additive particle leaves the target's alpha alone, so the composite adds its light to the
+// host without darkening it.
+fn premultiplied(rgb: vec3<f32>, a: f32, additive: bool) -> vec4<f32> {
+    return vec4<f32>(rgb * a, select(a, 0.0, additive));
+}
+
 // Soft particles: fade over soft_distance metres in front of the scene (both distances
 // along the view axis).
 fn soft_fade(scene: f32, distance: f32, soft_distance: f32) -> f32 {

@@ -78,8 +78,7 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
 }
 
 // Hidden behind the scene: discarded. In front of it: faded over soft_distance metres
-// (soft particles). Additive particles leave the target's alpha alone, so the composite
-// adds their light to the host without darkening it.
+// (soft particles).
 @fragment
 fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     let scene = textureLoad(scene_depth, vec2<i32>(in.clip.xy), 0).r;
@@ -90,5 +89,5 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     let flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, in.sprite.y).r;
     let cover = sprite_cover(in.sprite.x, in.uv, flake);
     let a = in.color.a * cover * fade;
-    return vec4<f32>(in.color.rgb * a, select(a, 0.0, in.blend.y > 0.5));
+    return premultiplied(in.color.rgb, a, in.blend.y > 0.5);
 }

@@ -127,5 +127,5 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     let fade = soft_fade(scene, in.distance, in.blend.x);
     let cover = 1.0 - smoothstep(0.5, 1.0, abs(in.across));
     let a = in.color.a * cover * fade;
-    return vec4<f32>(in.color.rgb * a, select(a, 0.0, in.blend.y > 0.5));
+    return premultiplied(in.color.rgb, a, in.blend.y > 0.5);
 }

@@ -9,7 +9,7 @@ use common::host::Scene;
 use common::Render;
 use flurry::effect::*;
 use flurry::{Camera, Light, Scale, Settings, Upsample};
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 
 const SIZE: (u32, u32) = (256, 256);
 
@@ -44,12 +44,7 @@ fn scene(effect: &EffectDesc, eye: Vec3, upsample: Upsample) -> (flurry::GpuCont
 }
 
 fn pixel(camera: &Camera, x: Vec3) -> (u32, u32) {
-    let clip = camera.view_proj() * x.extend(1.0);
-    let ndc = clip.truncate() / clip.w;
-    let p = Vec2::new(
-        (ndc.x * 0.5 + 0.5) * SIZE.0 as f32,
-        (0.5 - ndc.y * 0.5) * SIZE.1 as f32,
-    );
+    let p = common::to_pixel(camera.view_proj(), SIZE, x);
     (p.x as u32, p.y as u32)
 }
 
@@ -255,13 +250,8 @@ fn mesh_particles_meet_the_host_s_depth_in_every_convention() {
         let view_proj = scene.view().view_proj();
         let img = scene.render(&gpu);
         let at = |x: Vec3| {
-            let clip = view_proj * x.extend(1.0);
-            let ndc = clip.truncate() / clip.w;
-            let p = (
-                (ndc.x * 0.5 + 0.5) * w as f32,
-                (0.5 - ndc.y * 0.5) * h as f32,
-            );
-            img.get_pixel(p.0 as u32, p.1 as u32).0
+            let p = common::to_pixel(view_proj, (w, h), x);
+            img.get_pixel(p.x as u32, p.y as u32).0
         };
         let name = format!("{:?} × {}", setup.projection, setup.samples);
         let hidden = at(Vec3::new(-1.5, 0.0, 0.4));

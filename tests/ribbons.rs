@@ -120,12 +120,7 @@ fn draw_ribbon(
 
 /// Where a world point lands, in pixels.
 fn pixel(x: Vec3) -> Vec2 {
-    let clip = camera(1.0).view_proj() * x.extend(1.0);
-    let ndc = clip.truncate() / clip.w;
-    Vec2::new(
-        (ndc.x * 0.5 + 0.5) * SIZE.0 as f32,
-        (0.5 - ndc.y * 0.5) * SIZE.1 as f32,
-    )
+    common::to_pixel(camera(1.0).view_proj(), SIZE, x)
 }
 
 fn lit(img: &image::RgbaImage, x: i32, y: i32) -> bool {

@@ -109,12 +109,7 @@ fn a_particle_lays_a_point_every_interval_along_its_path() {
 }
 
 fn pixel(x: Vec3) -> Vec2 {
-    let clip = camera(1.0).view_proj() * x.extend(1.0);
-    let ndc = clip.truncate() / clip.w;
-    Vec2::new(
-        (ndc.x * 0.5 + 0.5) * SIZE.0 as f32,
-        (0.5 - ndc.y * 0.5) * SIZE.1 as f32,
-    )
+    common::to_pixel(camera(1.0).view_proj(), SIZE, x)
 }
 
 /// Distance in pixels from `p` to the segment from `a` to `b` (on the picture).

@@ -23,6 +23,17 @@ pub fn close3(a: glam::Vec3, b: glam::Vec3, tol: f32) -> bool {
     close(a.x, b.x, tol) && close(a.y, b.y, tol) && close(a.z, b.z, tol)
 }
 
+/// Where world point `x` lands on a picture of `size` seen through `view_proj`, in pixels
+/// (y down, pixel centres at +0.5).
+pub fn to_pixel(view_proj: glam::Mat4, (width, height): (u32, u32), x: glam::Vec3) -> glam::Vec2 {
+    let clip = view_proj * x.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    glam::Vec2::new(
+        (ndc.x * 0.5 + 0.5) * width as f32,
+        (0.5 - ndc.y * 0.5) * height as f32,
+    )
+}
+
 use flurry::effect::*;
 use flurry::glam::Vec3;
 use flurry::{Camera, Settings};
