@@ -225,6 +225,7 @@ struct EmitterLook {
     sprite: u32,             // SPRITE_*: what is drawn on the quad
     anchored: u32,           // 1: its particles stay where they are born (ripples)
     subdivisions: u32,       // RENDER_RIBBON: extra pieces per span between two points
+    ribbon_repeats: f32,     // RENDER_RIBBON: times its image repeats along it (0: none)
     trail: u32,              // 1: trail points, whose id is their ribbon key
     mesh_radius: f32,        // RENDER_MESH: the mesh's bounding radius at scale 1, metres
 }

@@ -9,16 +9,22 @@
 // ribbon's end is the reflection of the far point). A point that dies leaves the list, so
 // its neighbours become adjacent and are joined. The strip turns about its own direction
 // to face the viewer; width (the particles' size) and colour (theirs, over life) are
-// blended between the two points along the span.
+// blended between the two points along the span. A textured ribbon's colour is tinted by
+// its image, at the coordinate along it that ribbon_pieces.wgsl wrote per entry (blended
+// along the span like the rest) and across it from 0 on one edge to 1 on the other.
 
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> ribbon_list: array<vec2<u32>>; // sorted (key, index)
 @group(0) @binding(2) var<storage, read> pieces: array<vec2<u32>>; // (entry, n << 5 | k)
 @group(0) @binding(3) var<uniform> frame: FrameUniforms;
 @group(0) @binding(4) var<uniform> effect: EffectParams;
+@group(0) @binding(5) var<storage, read> ribbon_along: array<f32>;
 // the draw's: the host's depth as distances at the particle target's resolution (the
 // sprites and their sampler are not used by ribbons)
 @group(1) @binding(0) var scene_depth: texture_2d<f32>;
+// the effect's: its ribbons' image (a placeholder, never sampled, when they have none)
+@group(2) @binding(0) var image: texture_2d<f32>;
+@group(2) @binding(1) var image_sampler: sampler;
 
 struct VsOut {
     @builtin(position) clip: vec4<f32>,
@@ -27,8 +33,10 @@ struct VsOut {
     @location(1) color: vec4<f32>,
     // distance along the view axis (affine in the world, so interpolated exactly)
     @location(2) distance: f32,
-    // soft distance, additive (1.0) or not
-    @location(3) @interpolate(flat) blend: vec2<f32>,
+    // soft distance, additive (1.0) or not, textured (1.0) or not
+    @location(3) @interpolate(flat) blend: vec3<f32>,
+    // the image's coordinate along the ribbon
+    @location(4) along: f32,
 }
 
 // Knot spacing of the centripetal parametrisation (alpha = 1/2): the square root of the
@@ -112,20 +120,27 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     out.distance = view_distance(frame, world);
     out.across = corner.y;
     out.color = mix(particle_color(a, effect), particle_color(b, effect), u);
-    out.blend = vec2<f32>(effect.soft_distance, f32(effect.additive));
+    let textured = look_of(effect, a).ribbon_repeats > 0.0;
+    if textured {
+        out.along = mix(ribbon_along[i], ribbon_along[i + 1u], u);
+    }
+    out.blend = vec3<f32>(effect.soft_distance, f32(effect.additive), f32(textured));
     return out;
 }
 
-// Depth-tested and soft against the scene like every particle; the edges fade over the
-// outer quarter of the width on each side.
+// Depth-tested and soft against the scene like every particle. Without an image the edges
+// fade over the outer quarter of the width on each side; with one, its alpha shapes them.
 @fragment
 fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
+    // sampled before the discard: implicit derivatives need uniform control flow
+    let texel = textureSample(image, image_sampler, vec2<f32>(in.along, 0.5 + 0.5 * in.across));
     let scene = textureLoad(scene_depth, vec2<i32>(in.clip.xy), 0).r;
     if in.distance > scene {
         discard;
     }
     let fade = soft_fade(scene, in.distance, in.blend.x);
-    let cover = 1.0 - smoothstep(0.5, 1.0, abs(in.across));
-    let a = in.color.a * cover * fade;
-    return premultiplied(in.color.rgb, a, in.blend.y > 0.5);
+    let edge = 1.0 - smoothstep(0.5, 1.0, abs(in.across));
+    let tint = select(vec4<f32>(1.0, 1.0, 1.0, edge), texel, in.blend.z > 0.5);
+    let a = in.color.a * tint.a * fade;
+    return premultiplied(in.color.rgb * tint.rgb, a, in.blend.y > 0.5);
 }

@@ -9,6 +9,11 @@
 // subdivisions + 1 pieces for every span cost about three times the pieces it needed.
 // The count is the ribbon draw's instance count (draw_counters.ribbon_pieces); one global
 // atomic per workgroup.
+//
+// For a textured ribbon each thread also writes its entry's texture coordinate along the
+// ribbon: 0 at the newest point, the look's ribbon_repeats at the oldest, evenly by point.
+// The ribbon's ends are found by two binary searches of the sorted list (ribbon_of grows
+// with the key), so the coordinate needs no pass of its own.
 
 // Longest straight piece a span is drawn in, in particle-target pixels (a piece of 6 px
 // strays from a curve of radius r by 36 / 8r px: under a pixel where r > 4.5 px).
@@ -20,9 +25,50 @@ const PIECE_PIXELS: f32 = 6.0;
 @group(0) @binding(3) var<storage, read_write> pieces: array<vec2<u32>>;
 @group(0) @binding(4) var<uniform> frame: FrameUniforms;
 @group(0) @binding(5) var<uniform> effect: EffectParams;
+@group(0) @binding(6) var<storage, read_write> ribbon_along: array<f32>;
 
 var<workgroup> wg_count: atomic<u32>;
 var<workgroup> wg_base: u32;
+
+// The first entry of ribbon r, which holds entry i.
+fn ribbon_first(i: u32, r: u32) -> u32 {
+    var lo = 0u;
+    var hi = i;
+    while lo < hi {
+        let mid = (lo + hi) / 2u;
+        if ribbon_of(ribbon_list[mid].x) < r {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// One past the last entry of ribbon r, which holds entry i, among the first `count`.
+fn ribbon_end(i: u32, r: u32, count: u32) -> u32 {
+    var lo = i + 1u;
+    var hi = count;
+    while lo < hi {
+        let mid = (lo + hi) / 2u;
+        if ribbon_of(ribbon_list[mid].x) <= r {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// Entry i's texture coordinate along its ribbon.
+fn along(i: u32, count: u32, look: EmitterLook) -> f32 {
+    let r = ribbon_of(ribbon_list[i].x);
+    let first = ribbon_first(i, r);
+    let end = ribbon_end(i, r, count);
+    // a scheduled emitter's ribbon lists its newest point first, a trail its oldest
+    let rank = select(i - first, end - 1u - i, look.trail == 1u);
+    return look.ribbon_repeats * f32(rank) / f32(max(end - first, 2u) - 1u);
+}
 
 @compute @workgroup_size(64)
 fn main(
@@ -34,6 +80,12 @@ fn main(
     let count = atomicLoad(&draw_counters.ribbon_points);
     var n = 0u;
     var local = 0u;
+    if i < count {
+        let look = look_of(effect, particles[ribbon_list[i].y]);
+        if look.ribbon_repeats > 0.0 {
+            ribbon_along[i] = along(i, count, look);
+        }
+    }
     if i + 1u < count && ribbon_of(ribbon_list[i].x) == ribbon_of(ribbon_list[i + 1u].x) {
         let a = particles[ribbon_list[i].y];
         let b = particles[ribbon_list[i + 1u].y];

@@ -15,8 +15,9 @@
 //! perspective or orthographic, read from the matrix) and the colour and depth views of its
 //! frame, multisampled or not. Effects are [`EffectDesc`]s, written in Rust or read from RON
 //! files ([`effect`]). A particle is drawn as a billboard, a streak, a control point of a
-//! ribbon (an emitter's afterimage, or each particle's trail) or a lit [`Mesh`] (built in, or
-//! the host's, added with [`ParticleRenderer::add_mesh`], lit by its [`Light`]); emitters
+//! ribbon (an emitter's afterimage, or each particle's trail, showing the host's [`Image`]
+//! if it names one, added with [`ParticleRenderer::add_image`]) or a lit [`Mesh`] (built in,
+//! or the host's, added with [`ParticleRenderer::add_mesh`], lit by its [`Light`]); emitters
 //! spawn in volumes, on surfaces and on meshes.
 //!
 //! ```
@@ -79,6 +80,7 @@ pub mod effect;
 mod error;
 mod gpu;
 mod hash;
+pub mod image;
 mod light;
 pub mod mesh;
 mod passes;
@@ -100,6 +102,7 @@ pub use camera::Camera;
 pub use effect::EffectDesc;
 pub use error::{Error, Invalid, Result, INSTALL_HINT};
 pub use gpu::GpuContext;
+pub use image::{Image, ImageId};
 pub use light::Light;
 pub use mesh::{Mesh, MeshId};
 pub use pool::{PoolSnapshot, Stats};

@@ -45,6 +45,9 @@ pub(crate) struct ParticlePool {
     /// The mesh particles on screen this frame (indices; one entry for an effect without
     /// mesh particles).
     pub mesh_list: wgpu::Buffer,
+    /// Each sorted ribbon list entry's texture coordinate along its ribbon (f32, written
+    /// by the piece listing for textured ribbons; one entry for an effect without ribbons).
+    pub ribbon_along: wgpu::Buffer,
 }
 
 /// Where in [`ParticlePool::draw_counters`] the ribbon draw's arguments start.
@@ -289,6 +292,8 @@ impl ParticlePool {
             1
         };
         let ribbon_list = buffer("flurry.ribbon_list", ribbon_pairs as u64 * 8, storage);
+        let along_entries = if ribbon_pieces > 0 { n } else { 1 };
+        let ribbon_along = buffer("flurry.ribbon_along", along_entries * 4, storage);
         // the draws' constant arguments; the passes only count in words 1, 5 and 9
         let mesh_draw = mesh.unwrap_or(crate::mesh::MeshDraw {
             first_index: 0,
@@ -327,6 +332,7 @@ impl ParticlePool {
             draw_counters,
             ribbon_pieces,
             mesh_list,
+            ribbon_along,
         }
     }
 

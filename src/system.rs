@@ -9,8 +9,10 @@
 
 use crate::effect::{EffectDesc, Shape, SpawnClock, Velocity};
 use crate::error::{Invalid, Result};
+use crate::image::Images;
 use crate::mesh::{MeshSet, Meshes};
 use crate::passes::args::After;
+use crate::passes::ribbon::RibbonDraw;
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Stats};
@@ -45,6 +47,22 @@ impl Step {
     ];
 }
 
+/// What a renderer holds for its effects to use: the meshes and the images.
+#[derive(Clone, Copy)]
+pub(crate) struct Assets<'a> {
+    pub meshes: &'a Meshes,
+    pub images: &'a Images,
+}
+
+/// An effect's ribbons: the sort of its ribbon list into ribbons, the piece listing's bind
+/// group and the draw's.
+struct Ribbons {
+    plan: SortPlan,
+    sort: SortBinding,
+    pieces: wgpu::BindGroup,
+    draw: RibbonDraw,
+}
+
 pub(crate) struct ParticleSystem {
     desc: EffectDesc,
     pool: ParticlePool,
@@ -70,9 +88,8 @@ pub(crate) struct ParticleSystem {
     mesh: Option<[wgpu::BindGroup; 2]>,
     /// Its mesh particles' mesh is closed (their back faces are culled).
     closed_mesh: bool,
-    /// Effects with ribbons: the sort of the ribbon list into ribbons, the piece listing's
-    /// and the ribbon draw's bind groups.
-    ribbon: Option<(SortPlan, SortBinding, [wgpu::BindGroup; 2])>,
+    /// Effects with ribbons.
+    ribbon: Option<Ribbons>,
     draw_bind: wgpu::BindGroup,
     /// The compute splat's bind group, made the first time the splat runs (hosts that turn
     /// the splat off never compile its pipelines).
@@ -116,14 +133,16 @@ impl ParticleSystem {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         pipelines: &Pipelines,
-        meshes: &Meshes,
+        assets: Assets<'_>,
         desc: &EffectDesc,
         capacity: u32,
         seed: u32,
     ) -> Result<Self> {
         use encase::ShaderType;
         desc.validate()?;
+        let Assets { meshes, images } = assets;
         meshes.set().check(desc)?;
+        images.check(desc)?;
         let capacity = crate::pool::check_capacity(device, "capacity", capacity as u64)?;
         if desc.self_gravity.is_some() && capacity > crate::effect::MAX_NBODY {
             let allowed = format!("1..={} for all-pairs gravity", crate::effect::MAX_NBODY);
@@ -169,12 +188,18 @@ impl ParticleSystem {
         });
         let ribbon = ribbons.map(|_| {
             let plan = SortPlan::bitonic(device, capacity);
-            let bind = p
+            let sort = p
                 .sort()
                 .bind(device, &plan, &pool.ribbon_list, &pool.draw_counters);
-            let pieces = p.ribbon_pieces().bind(device, &pool, frame, effect);
-            let draw = p.ribbon(desc.blend).bind(device, &pool, frame, effect);
-            (plan, bind, [pieces, draw])
+            let image = (images.view(desc.ribbon_image()), &images.sampler);
+            Ribbons {
+                sort,
+                plan,
+                pieces: p.ribbon_pieces().bind(device, &pool, frame, effect),
+                draw: p
+                    .ribbon(desc.blend)
+                    .bind(device, &pool, (frame, effect), image),
+            }
         });
         let closed_mesh = mesh.is_some_and(crate::Mesh::is_closed);
         let mesh = mesh.map(|_| {
@@ -449,9 +474,9 @@ impl ParticleSystem {
                 if let Some((plan, bind)) = self.sort.as_ref().filter(|_| !self.merged) {
                     p.sort().record(pass, plan, bind);
                 }
-                if let Some((plan, bind, [pieces, _])) = &self.ribbon {
-                    p.sort().record(pass, plan, bind);
-                    p.ribbon_pieces().record(pass, pieces, &self.pool);
+                if let Some(r) = &self.ribbon {
+                    p.sort().record(pass, &r.plan, &r.sort);
+                    p.ribbon_pieces().record(pass, &r.pieces, &self.pool);
                 }
             }
         }
@@ -502,8 +527,8 @@ impl ParticleSystem {
 
     /// Record the ribbons' draw (effects with ribbons), as [`ParticleSystem::record_draw`].
     pub fn record_ribbons(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
-        if let Some((_, _, [_, draw])) = &self.ribbon {
-            p.ribbon(self.desc.blend).record(pass, draw, &self.pool);
+        if let Some(r) = &self.ribbon {
+            p.ribbon(self.desc.blend).record(pass, &r.draw, &self.pool);
         }
     }
 

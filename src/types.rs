@@ -399,6 +399,8 @@ pub(crate) struct EmitterLook {
     pub anchored: u32,
     /// Ribbons: extra pieces per span.
     pub subdivisions: u32,
+    /// Textured ribbons: times the image repeats along the ribbon (0: no image).
+    pub ribbon_repeats: f32,
     /// 1: its particles are trail points, their id their ribbon key.
     pub trail: u32,
     /// Mesh particles: the mesh's bounding radius at scale 1, metres.
@@ -735,6 +737,7 @@ mod tests {
                 ("sprite", |v| v.sprite = 1),
                 ("anchored", |v| v.anchored = 1),
                 ("subdivisions", |v| v.subdivisions = 1),
+                ("ribbon_repeats", |v| v.ribbon_repeats = 1.0),
                 ("trail", |v| v.trail = 1),
                 ("mesh_radius", |v| v.mesh_radius = 1.0),
             ],

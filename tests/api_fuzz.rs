@@ -1,9 +1,8 @@
 //! The public render-node API driven by a seeded random host: 2,000 steps of adding and
 //! removing effects (ribbons, trails, mesh particles and mesh emitters among them), adding
-//! meshes, setting the light, resizing, updating, encoding, changing settings, targets and
-//! emitters,
-//! with valid and invalid arguments (capacities, sizes, formats, sample counts, dt of 0,
-//! negative, NaN, infinite and 10 s, views that are not finite). Every call a host could
+//! meshes and images, setting the light, resizing, updating, encoding, changing settings,
+//! targets and emitters, with valid and invalid arguments (capacities, sizes, formats,
+//! sample counts, dt of 0, negative, NaN, infinite and 10 s, views that are not finite). Every call a host could
 //! get wrong must return `Err` when its input is invalid and `Ok` otherwise, no wgpu error
 //! may be raised, nothing may panic, and every pool keeps its invariants after every
 //! frame. A failure names the seed and the step, so it reproduces.
@@ -122,7 +121,7 @@ fn two_thousand_random_host_steps_keep_every_promise() {
         effect("embers"),
         effect("sword"),
     ];
-    let mut meshes = 0;
+    let (mut meshes, mut images) = (0, 0);
     // FLURRY_FUZZ_SEED runs another host (a failure names its seed)
     let seed = std::env::var("FLURRY_FUZZ_SEED")
         .ok()
@@ -164,8 +163,9 @@ fn two_thousand_random_host_steps_keep_every_promise() {
                 if corrupt {
                     desc.emitters[0].rate = rng.pick(&[f32::NAN, -1.0, f32::INFINITY]);
                 }
-                let no_mesh = desc.name == "sword" && meshes == 0;
-                let ok_capacity = (1..=4096).contains(&capacity) && !no_mesh;
+                // the sword names the host's mesh 0 and image 0
+                let unheld = desc.name == "sword" && (meshes == 0 || images == 0);
+                let ok_capacity = (1..=4096).contains(&capacity) && !unheld;
                 let result =
                     host.renderer
                         .add_effect(device, &gpu.queue, &desc, capacity, rng.next());
@@ -301,14 +301,23 @@ fn two_thousand_random_host_steps_keep_every_promise() {
                     format!("update(dt {dt}, {size:?}, broken view {broken_view})"),
                 )
             }
-            // add a mesh (any valid one is taken), or set a light in or out of range
+            // add a mesh or an image (any valid one is taken), or set a light in or out of
+            // range
             70..=72 => {
-                if rng.below(2) == 0 {
+                let pick = rng.below(3);
+                if pick == 0 {
                     let size = [rng.pick(&[0.1, 1.0, 3.0]), 0.5, 0.2];
                     let mesh = flurry::Mesh::cuboid(size).unwrap();
                     let result = host.renderer.add_mesh(device, mesh);
                     meshes += result.is_ok() as u32;
                     (result.is_err(), false, format!("add_mesh({size:?})"))
+                } else if pick == 1 {
+                    let side = rng.pick(&[1, 5, 64]);
+                    let pixels = vec![[200, 100, 50, 255]; (side * side) as usize];
+                    let image = flurry::Image::new(side, side, pixels).unwrap();
+                    let result = host.renderer.add_image(device, &gpu.queue, &image);
+                    images += result.is_ok() as u32;
+                    (result.is_err(), false, format!("add_image({side}x{side})"))
                 } else {
                     let y = rng.pick(&[1.0, 0.0, f32::NAN]);
                     let ambient = rng.pick(&[0.2, -1.0, 2000.0]);

@@ -67,7 +67,10 @@ fn ribbon_effect(subdivisions: u32) -> EffectDesc {
             rate: 16.0,
             lifetime: Range::constant(100.0),
             size: Range::constant(0.15),
-            render: Some(RenderMode::Ribbon { subdivisions }),
+            render: Some(RenderMode::Ribbon {
+                subdivisions,
+                texture: None,
+            }),
             ..Default::default()
         }],
         forces: Forces::NONE,
@@ -287,7 +290,10 @@ fn a_point_that_dies_leaves_its_neighbours_joined() {
 #[test]
 fn bad_ribbons_are_refused_by_field() {
     let mut effect = ribbon_effect(17);
-    effect.render = RenderMode::Ribbon { subdivisions: 20 };
+    effect.render = RenderMode::Ribbon {
+        subdivisions: 20,
+        texture: None,
+    };
     effect.emitters.push(EmitterDesc {
         trigger: Trigger::OnHit { count: 2 },
         ..Default::default()
@@ -306,6 +312,9 @@ fn bad_ribbons_are_refused_by_field() {
     let desc = EffectDesc::from_ron(text).unwrap();
     assert_eq!(
         desc.emitters[0].render,
-        Some(RenderMode::Ribbon { subdivisions: 4 })
+        Some(RenderMode::Ribbon {
+            subdivisions: 4,
+            texture: None
+        })
     );
 }

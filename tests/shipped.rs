@@ -115,7 +115,10 @@ fn streamer_ron_is_one_ribbon() {
     assert!(
         matches!(
             d.emitters[0].render,
-            Some(RenderMode::Ribbon { subdivisions: 8 })
+            Some(RenderMode::Ribbon {
+                subdivisions: 8,
+                texture: None
+            })
         ),
         "{:?}",
         d.emitters[0].render
@@ -159,6 +162,14 @@ fn sword_ron_is_the_sword_demo_with_every_new_kind_of_particle() {
     ) && matches!(e.velocity, Velocity::Normal { .. })));
     assert!(has(&|e| matches!(e.render, Some(RenderMode::Mesh { .. }))));
     assert_eq!(Demo::Sword.meshes().len(), 1, "the blade is Host(0)");
+    assert_eq!(Demo::Sword.images().len(), 1, "the afterimage is image 0");
+    assert!(has(&|e| matches!(
+        e.render,
+        Some(RenderMode::Ribbon {
+            texture: Some(_),
+            ..
+        })
+    )));
 }
 
 #[test]

@@ -29,7 +29,10 @@ fn trailing(count: u32, velocity: Velocity, every: f32) -> EffectDesc {
         trigger: Trigger::Trail { of: 0, every },
         lifetime: Range::constant(100.0),
         size: Range::constant(0.12),
-        render: Some(RenderMode::Ribbon { subdivisions: 4 }),
+        render: Some(RenderMode::Ribbon {
+            subdivisions: 4,
+            texture: None,
+        }),
         ..Default::default()
     };
     EffectDesc {

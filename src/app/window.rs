@@ -247,9 +247,12 @@ impl State {
         let depth = depth_view(&gpu.device, &config);
         let targets = Targets::new(config.format, Some(HOST_DEPTH_FORMAT));
         let mut renderer = ParticleRenderer::new(&gpu.device, targets, options.settings)?;
-        // the demo's meshes (the sword's blade) before any effect names them
+        // the demo's meshes (the sword's blade) and images before any effect names them
         for mesh in options.demo.meshes() {
             renderer.add_mesh(&gpu.device, mesh)?;
+        }
+        for image in options.demo.images() {
+            renderer.add_image(&gpu.device, &gpu.queue, &image)?;
         }
         let mut state = State {
             renderer,

@@ -61,8 +61,14 @@ impl EffectDesc {
             sprite: sprite.code(),
             anchored: em.is_some_and(|em| em.anchored) as u32,
             subdivisions: match render {
-                RenderMode::Ribbon { subdivisions } => subdivisions,
+                RenderMode::Ribbon { subdivisions, .. } => subdivisions,
                 _ => 0,
+            },
+            ribbon_repeats: match render {
+                RenderMode::Ribbon {
+                    texture: Some(t), ..
+                } => t.repeats,
+                _ => 0.0,
             },
             trail: em.is_some_and(|em| matches!(em.trigger, Trigger::Trail { .. })) as u32,
             // the renderer's meshes know it (ParticleSystem::new)
@@ -75,10 +81,23 @@ impl EffectDesc {
     pub(crate) fn ribbon_subdivisions(&self) -> Option<u32> {
         (0..self.emitters.len())
             .filter_map(|e| match self.emitters[e].render.unwrap_or(self.render) {
-                RenderMode::Ribbon { subdivisions } => Some(subdivisions),
+                RenderMode::Ribbon { subdivisions, .. } => Some(subdivisions),
                 _ => None,
             })
             .max()
+    }
+
+    /// The image this effect's ribbons show (all its textured ribbons show one); None
+    /// without textured ribbons.
+    pub(crate) fn ribbon_image(&self) -> Option<crate::image::ImageId> {
+        self.emitters
+            .iter()
+            .find_map(|e| match e.render.unwrap_or(self.render) {
+                RenderMode::Ribbon {
+                    texture: Some(t), ..
+                } => Some(t.image),
+                _ => None,
+            })
     }
 
     /// The mesh this effect's mesh particles are (all its mesh emitters draw one); None

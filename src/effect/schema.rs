@@ -533,10 +533,13 @@ pub enum RenderMode {
     /// a centripetal Catmull-Rom spline (no cusps or loops where points bunch up), in
     /// `subdivisions` + 1 straight pieces; its width is the particles' size, its colour
     /// theirs (both over life), blended between neighbours. A point that dies leaves its
-    /// neighbours joined. Only for emitters that spawn on their schedule.
+    /// neighbours joined. Only for emitters that spawn on their schedule and trails.
     Ribbon {
         /// Extra pieces per span between two points (0..=16): 0 joins them straight.
         subdivisions: u32,
+        /// An image along the strip, tinted by its colour; none: the colour alone.
+        #[serde(default)]
+        texture: Option<RibbonTexture>,
     },
     /// Each particle is a lit, opaque triangle mesh (debris, shards, leaves): scaled by
     /// its size (the built-ins are about 1 m across), turned by its rotation about its own
@@ -548,6 +551,23 @@ pub enum RenderMode {
         /// Which mesh: a built-in or one the host added.
         mesh: MeshSource,
     },
+}
+
+/// The image a ribbon shows along its length. Its texture coordinate runs along the ribbon
+/// from 0 at its newest point to `repeats` at its oldest, spread evenly over its living
+/// points (so the image stretches as the ribbon grows and slides as its points die), and
+/// across it from 0 on one edge to 1 on the other; the image repeats along and is clamped
+/// across. All of an effect's ribbons show one image.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RibbonTexture {
+    /// Which image: one the host added
+    /// ([`ParticleRenderer::add_image`](crate::ParticleRenderer::add_image)); in a file `0`
+    /// is the first it added.
+    pub image: crate::image::ImageId,
+    /// Times the image repeats from the newest point to the oldest (0.01..=1000).
+    #[serde(default = "one")]
+    pub repeats: f32,
 }
 
 /// The image on a particle's quad.

@@ -48,6 +48,7 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
     }
     looks(&mut v, desc);
     mesh_particles(&mut v, desc);
+    ribbon_images(&mut v, desc);
     v.range(
         "soft_distance",
         desc.soft_distance,
@@ -209,9 +210,18 @@ fn render_mode(v: &mut Checker, field: &str, render: RenderMode) {
             let field = format!("{field}.Stretched.seconds");
             v.range(&field, seconds, 0.0, 10.0, "0..=10 seconds");
         }
-        RenderMode::Ribbon { subdivisions } if subdivisions > MAX_SUBDIVISIONS => {
-            let field = format!("{field}.Ribbon.subdivisions");
-            v.fail(&field, subdivisions, format!("0..={MAX_SUBDIVISIONS}"));
+        RenderMode::Ribbon {
+            subdivisions,
+            texture,
+        } => {
+            if subdivisions > MAX_SUBDIVISIONS {
+                let field = format!("{field}.Ribbon.subdivisions");
+                v.fail(&field, subdivisions, format!("0..={MAX_SUBDIVISIONS}"));
+            }
+            if let Some(t) = texture {
+                let field = format!("{field}.Ribbon.texture.repeats");
+                v.range(&field, t.repeats, 0.01, 1e3, "0.01..=1000");
+            }
         }
         _ => {}
     }
@@ -248,6 +258,31 @@ fn looks(v: &mut Checker, desc: &EffectDesc) {
         );
     }
     render_mode(v, "render", desc.render);
+}
+
+/// An effect's ribbons show one image (its ribbons are one draw).
+fn ribbon_images(v: &mut Checker, desc: &EffectDesc) {
+    let Some(first) = desc.ribbon_image() else {
+        return;
+    };
+    for (i, e) in desc.emitters.iter().enumerate() {
+        if let RenderMode::Ribbon {
+            texture: Some(t), ..
+        } = e.render.unwrap_or(desc.render)
+        {
+            if t.image != first {
+                let allowed = format!(
+                    "{}, the image of the effect's first textured ribbon",
+                    first.0
+                );
+                v.fail(
+                    &format!("emitters[{i}].render.Ribbon.texture.image"),
+                    t.image.0,
+                    allowed,
+                );
+            }
+        }
+    }
 }
 
 /// An effect's mesh emitters draw one mesh (one instanced draw per effect).

@@ -22,12 +22,13 @@ pub use settings::{FrameTargets, Scale, Settings, Targets, Upsample, MAX_SPLAT_R
 
 use crate::effect::{EffectDesc, Shape, Velocity};
 use crate::error::{Invalid, Result};
+use crate::image::Images;
 use crate::mesh::{Mesh, MeshId, Meshes};
 use crate::pipelines::Pipelines;
 use crate::pool::PoolSnapshot;
 use crate::profiler::{compute_pass_in, render_pass_in, Scopes};
 use crate::sprites::Sprites;
-use crate::system::{ParticleSystem, Step};
+use crate::system::{Assets, ParticleSystem, Step};
 use crate::timer::PassTimer;
 use crate::types::{uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams};
 use crate::view::{View, ViewModel};
@@ -113,6 +114,8 @@ pub struct ParticleRenderer {
     pipelines: Pipelines,
     /// The meshes emitters spawn on and mesh particles are: the built-ins and the host's.
     meshes: Meshes,
+    /// The host's images, shown along ribbons.
+    images: Images,
     /// What lights mesh particles.
     light: crate::Light,
     /// Every effect, in drawing order.
@@ -193,6 +196,7 @@ impl ParticleRenderer {
         Ok(ParticleRenderer {
             pipelines: Pipelines::new(device, targets),
             meshes: Meshes::new(device),
+            images: Images::new(device),
             light: crate::Light::default(),
             sprites: Sprites::new(device),
             downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
@@ -272,8 +276,12 @@ impl ParticleRenderer {
         capacity: u32,
         seed: u32,
     ) -> Result<EffectId> {
-        let (p, meshes) = (&self.pipelines, &self.meshes);
-        let system = ParticleSystem::new(device, queue, p, meshes, desc, capacity, seed)?;
+        let assets = Assets {
+            meshes: &self.meshes,
+            images: &self.images,
+        };
+        let p = &self.pipelines;
+        let system = ParticleSystem::new(device, queue, p, assets, desc, capacity, seed)?;
         let id = EffectId(self.next_id);
         self.next_id += 1;
         self.entries.push(Entry { id, system });
@@ -363,6 +371,20 @@ impl ParticleRenderer {
                 .rebind_meshes(device, &self.pipelines, &self.meshes);
         }
         Ok(id)
+    }
+
+    /// Add an image that ribbons can show along their length
+    /// ([`RibbonTexture`](crate::effect::RibbonTexture), naming the id returned; in an
+    /// effect file `image: 0` is the first image added). Images stay for the renderer's
+    /// life; effects added after it can show it. Refuses a side past the device's 2D
+    /// texture limit.
+    pub fn add_image(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        image: &crate::Image,
+    ) -> Result<crate::ImageId> {
+        self.images.add(device, queue, image)
     }
 
     /// Place effect `id` in the world (its emitters' shapes and velocities are in its own

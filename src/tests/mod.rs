@@ -35,9 +35,14 @@ impl Solo {
         let targets = crate::Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
         let pipelines = Pipelines::new(&gpu.device, targets);
         let meshes = Meshes::new(&gpu.device);
+        let images = crate::image::Images::new(&gpu.device);
         let (device, queue) = (&gpu.device, &gpu.queue);
+        let assets = crate::system::Assets {
+            meshes: &meshes,
+            images: &images,
+        };
         let system =
-            ParticleSystem::new(device, queue, &pipelines, &meshes, desc, capacity, seed).unwrap();
+            ParticleSystem::new(device, queue, &pipelines, assets, desc, capacity, seed).unwrap();
         Solo {
             gpu,
             pipelines,

@@ -35,13 +35,15 @@ pub struct Scene {
     pub time: f64,
 }
 
-/// What a scene shows: an effect, its pool's capacity and random seed, and the meshes its
-/// emitters name as `MeshSource::Host(n)` (the n-th of them).
+/// What a scene shows: an effect, its pool's capacity and random seed, the meshes its
+/// emitters name as `MeshSource::Host(n)` and the images its ribbons name as `image: n`
+/// (the n-th of them).
 pub struct Subject<'a> {
     pub desc: &'a EffectDesc,
     pub capacity: u32,
     pub seed: u32,
     pub meshes: Vec<flurry::Mesh>,
+    pub images: Vec<flurry::Image>,
 }
 
 impl<'a> From<(&'a EffectDesc, u32, u32)> for Subject<'a> {
@@ -51,6 +53,7 @@ impl<'a> From<(&'a EffectDesc, u32, u32)> for Subject<'a> {
             capacity,
             seed,
             meshes: Vec::new(),
+            images: Vec::new(),
         }
     }
 }
@@ -98,12 +101,16 @@ impl Scene {
             capacity,
             seed,
             meshes,
+            images,
         } = subject.into();
         let target = HeadlessTarget::of(&gpu.device, size, setup);
         let mut renderer =
             ParticleRenderer::new(&gpu.device, target.targets(), Settings::default())?;
         for mesh in meshes {
             renderer.add_mesh(&gpu.device, mesh)?;
+        }
+        for image in &images {
+            renderer.add_image(&gpu.device, &gpu.queue, image)?;
         }
         let effect = renderer.add_effect(&gpu.device, &gpu.queue, desc, capacity, seed)?;
         Ok(Scene {
@@ -162,6 +169,7 @@ impl Scene {
             capacity,
             seed,
             meshes: demo.meshes(),
+            images: demo.images(),
         };
         let camera = |a| demo.camera_in(stage, a);
         let mut scene = Self::hosted(gpu, subject, size, camera, HostSetup::STANDARD)?;

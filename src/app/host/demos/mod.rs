@@ -92,6 +92,14 @@ impl Demo {
         }
     }
 
+    /// The images the demo adds to its renderer before its effect (`image: 0` onwards).
+    pub fn images(self) -> Vec<flurry::Image> {
+        match self {
+            Demo::Sword => vec![sword::afterimage()],
+            _ => Vec::new(),
+        }
+    }
+
     /// Where the demo holds its effect at a time, if it moves it.
     pub fn motion(self) -> Option<fn(f64) -> flurry::glam::Mat4> {
         match self {
