@@ -43,7 +43,7 @@ struct Counters {
     requested_hi: atomic<u32>,
 }
 
-// The ribbon and mesh draws' counts and indirect arguments (ParticlePool::draw_counters),
+// The mesh draw's indirect arguments and the ribbons' counts (ParticlePool::draw_counters),
 // 64 bytes laid out like Counters so that the sort reads the ribbon count where it reads
 // `visible`.
 struct DrawCounters {
@@ -53,16 +53,16 @@ struct DrawCounters {
     mesh_base_vertex: i32,
     mesh_first_instance: u32,
     ribbon_points: atomic<u32>,     // the ribbon list's length (cull.wgsl), Counters.visible
+    ribbon_pieces: atomic<u32>,     // pieces listed (ribbon_pieces.wgsl)
     _pad0: u32,
     _pad1: u32,
-    ribbon_vertex_count: u32,       // draw_indirect of the ribbon pieces, offset 32
-    ribbon_pieces: atomic<u32>,     // pieces listed (ribbon_pieces.wgsl)
-    ribbon_first_vertex: u32,
-    ribbon_first_instance: u32,
     _pad2: u32,
     _pad3: u32,
     _pad4: u32,
     _pad5: u32,
+    _pad6: u32,
+    _pad7: u32,
+    _pad8: u32,
 }
 
 // Whether adding n to a low word that was `old` wrapped it (the high word takes the carry).
@@ -433,6 +433,11 @@ fn unit_vector(state: ptr<function, u32>) -> vec3<f32> {
 // first). The f32 bits are made monotonic for either sign (an orthographic view sees
 // negative distances); real keys stay below the padding sentinel 0xffffffff.
 const SORT_SENTINEL: u32 = 0xffffffffu;
+
+// A visible-list entry that is one of the two triangles of a ribbon piece (bit 30: which)
+// rather than a particle: ribbon_pieces.wgsl lists them, draw.wgsl draws them.
+const RIBBON_ENTRY: u32 = 0x80000000u;
+const RIBBON_PIECE_MASK: u32 = 0x3fffffffu;
 
 fn sort_key(distance: f32) -> u32 {
     let b = bitcast<u32>(distance);

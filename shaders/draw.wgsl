@@ -1,6 +1,7 @@
-// draw.wgsl — camera-facing billboards pulled from the visible list (no per-particle vertex
-// buffer), sorted back to front for alpha-blended effects, into the low-resolution
-// particle target: instance i draws particle
+// draw.wgsl — the visible list (no per-particle vertex buffer), sorted back to front for
+// alpha-blended effects, into the low-resolution particle target: camera-facing billboards
+// and the triangles of ribbon pieces (ribbon.wgsl), each entry one triangle, so that
+// ribbons sort piece by piece among the other particles. Instance i draws particle
 // draw_list[i].y as one triangle around its disc (3 vertices and 1 triangle instead of a
 // quad's 4 and 2: measured 154 -> 137 ms for 262,144 snow particles at 1920x1080 on
 // lavapipe, whose draw cost is per primitive far more than per pixel). The sprite is a
@@ -9,7 +10,9 @@
 
 // Up to four effects' pools in one draw (the renderer sorts several alpha-blended effects
 // together): draw_list[i].y is (slot << 24) | index, slot choosing the pool and effect. A
-// draw of one effect binds its pool in every slot and lists slot 0.
+// draw of one effect binds its pool in every slot and lists slot 0; only such a draw lists
+// ribbon triangles (RIBBON_ENTRY | triangle << 30 | piece), from the ribbon buffers of
+// slot 0.
 @group(0) @binding(0) var<storage, read> particles0: array<Particle>;
 @group(0) @binding(1) var<storage, read> particles1: array<Particle>;
 @group(0) @binding(2) var<storage, read> particles2: array<Particle>;
@@ -20,6 +23,9 @@
 @group(0) @binding(7) var<uniform> effect1: EffectParams;
 @group(0) @binding(8) var<uniform> effect2: EffectParams;
 @group(0) @binding(9) var<uniform> effect3: EffectParams;
+@group(0) @binding(10) var<storage, read> ribbon_list: array<vec2<u32>>; // sorted (key, index)
+@group(0) @binding(11) var<storage, read> ribbon_pieces: array<vec2<u32>>; // (entry, n << 5 | k)
+@group(0) @binding(12) var<storage, read> ribbon_along: array<f32>;
 
 fn particle_at(slot: u32, index: u32) -> Particle {
     switch slot {
@@ -44,14 +50,21 @@ fn effect_at(slot: u32) -> EffectParams {
 @group(1) @binding(0) var scene_depth: texture_2d<f32>;
 @group(1) @binding(1) var sprites: texture_2d_array<f32>;
 @group(1) @binding(2) var sprite_sampler: sampler;
+// the effect's: its ribbons' image (a placeholder, never sampled, when they have none)
+@group(2) @binding(0) var image: texture_2d<f32>;
+@group(2) @binding(1) var image_sampler: sampler;
+
+// VsOut.sprite.x of a ribbon triangle (its .y: 1 textured, 0 not)
+const RIBBON_FRAGMENT: u32 = 0xffu;
 
 struct VsOut {
     @builtin(position) clip: vec4<f32>,
+    // the disc's corner; a ribbon's (along, across)
     @location(0) uv: vec2<f32>,
     @location(1) color: vec4<f32>,
     // the particle's effect: soft distance, additive (1.0) or not
     @location(2) @interpolate(flat) blend: vec2<f32>,
-    // SPRITE_*, snowflake layer
+    // SPRITE_*, snowflake layer; or RIBBON_FRAGMENT, textured
     @location(3) @interpolate(flat) sprite: vec2<u32>,
     // distance along the view axis (affine in the world, so interpolated exactly)
     @location(4) distance: f32,
@@ -60,6 +73,9 @@ struct VsOut {
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VsOut {
     let entry = draw_list[ii].y;
+    if (entry & RIBBON_ENTRY) != 0u {
+        return ribbon_triangle(entry, vi);
+    }
     let p = particle_at(entry >> 24u, entry & 0xffffffu);
     let effect = effect_at(entry >> 24u);
     // one triangle circumscribing the unit disc: corners at radius 2, 120° apart
@@ -77,6 +93,21 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     return out;
 }
 
+// Corner vi of a ribbon triangle's entry: corners 0..3 or 3..6 of its piece.
+fn ribbon_triangle(entry: u32, vi: u32) -> VsOut {
+    let piece = ribbon_pieces[entry & RIBBON_PIECE_MASK];
+    let triangle = (entry >> 30u) & 1u;
+    let v = ribbon_vertex(piece, 3u * triangle + vi, effect0);
+    var out: VsOut;
+    out.blend = vec2<f32>(effect0.soft_distance, f32(effect0.additive));
+    out.clip = frame.view_proj * vec4<f32>(v.world, 1.0);
+    out.distance = view_distance(frame, v.world);
+    out.uv = vec2<f32>(v.along, v.across);
+    out.color = v.color;
+    out.sprite = vec2<u32>(RIBBON_FRAGMENT, u32(v.textured));
+    return out;
+}
+
 // Hidden behind the scene: discarded. In front of it: faded over soft_distance metres
 // (soft particles).
 @fragment
@@ -86,7 +117,18 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
         discard;
     }
     let fade = soft_fade(scene, in.distance, in.blend.x);
+    // a ribbon image's coordinate and its derivatives, taken in uniform control flow so
+    // that the branch below can sample with them
+    let coord = vec2<f32>(in.uv.x, 0.5 + 0.5 * in.uv.y);
+    let dx = dpdx(coord);
+    let dy = dpdy(coord);
     let flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, in.sprite.y).r;
+    if in.sprite.x == RIBBON_FRAGMENT {
+        let texel = textureSampleGrad(image, image_sampler, coord, dx, dy);
+        let tint = ribbon_tint(in.uv.y, in.sprite.y == 1u, texel);
+        let a = in.color.a * tint.a * fade;
+        return premultiplied(in.color.rgb * tint.rgb, a, in.blend.y > 0.5);
+    }
     let cover = sprite_cover(in.sprite.x, in.uv, flake);
     let a = in.color.a * cover * fade;
     return premultiplied(in.color.rgb, a, in.blend.y > 0.5);

@@ -1,14 +1,17 @@
-// ribbon_pieces.wgsl — list the pieces the ribbon draw draws.
+// ribbon_pieces.wgsl — list the pieces of the ribbons and put their triangles in the draw
+// list.
 //
 // One thread per entry i of the sorted ribbon list (dispatched over the alive count, which
 // is at least the ribbon count): when entries i and i + 1 belong to one ribbon, the span
 // between them is drawn in as many straight pieces as it is long on screen in
-// PIECE_PIXELS, at most its emitter's subdivisions + 1, and each piece is appended to the
-// piece list as (i, pieces << 5 | k). The draw then submits exactly the triangles it needs:
-// on lavapipe every triangle submitted costs, even one that covers nothing, so a draw of
-// subdivisions + 1 pieces for every span cost about three times the pieces it needed.
-// The count is the ribbon draw's instance count (draw_counters.ribbon_pieces); one global
-// atomic per workgroup.
+// PIECE_PIXELS, at most its emitter's subdivisions + 1. Each piece is appended to the piece
+// list as (i, pieces << 5 | k), and its two triangles to the visible list as
+// (sort_key(its middle's distance), RIBBON_ENTRY | triangle << 30 | piece), where the
+// draw (draw.wgsl) draws them among the billboards: sorted back to front with them when
+// the effect sorts, so ribbons interleave with its other particles piece by piece. The
+// draw submits exactly the triangles it needs: on lavapipe every triangle submitted
+// costs, even one that covers nothing, so drawing subdivisions + 1 pieces for every span
+// cost about three times the pieces it needed. One global atomic per list per workgroup.
 //
 // For a textured ribbon each thread also writes its entry's texture coordinate along the
 // ribbon: 0 at the newest point, the look's ribbon_repeats at the oldest, evenly by point.
@@ -26,9 +29,12 @@ const PIECE_PIXELS: f32 = 6.0;
 @group(0) @binding(4) var<uniform> frame: FrameUniforms;
 @group(0) @binding(5) var<uniform> effect: EffectParams;
 @group(0) @binding(6) var<storage, read_write> ribbon_along: array<f32>;
+@group(0) @binding(7) var<storage, read_write> visible: array<vec2<u32>>;
+@group(0) @binding(8) var<storage, read_write> counters: Counters;
 
 var<workgroup> wg_count: atomic<u32>;
 var<workgroup> wg_base: u32;
+var<workgroup> wg_visible_base: u32;
 
 // The first entry of ribbon r, which holds entry i.
 fn ribbon_first(i: u32, r: u32) -> u32 {
@@ -80,6 +86,8 @@ fn main(
     let count = atomicLoad(&draw_counters.ribbon_points);
     var n = 0u;
     var local = 0u;
+    var a = Particle();
+    var b = Particle();
     if i < count {
         let look = look_of(effect, particles[ribbon_list[i].y]);
         if look.ribbon_repeats > 0.0 {
@@ -87,8 +95,8 @@ fn main(
         }
     }
     if i + 1u < count && ribbon_of(ribbon_list[i].x) == ribbon_of(ribbon_list[i + 1u].x) {
-        let a = particles[ribbon_list[i].y];
-        let b = particles[ribbon_list[i + 1u].y];
+        a = particles[ribbon_list[i].y];
+        b = particles[ribbon_list[i + 1u].y];
         let w = max(min(clip_w(frame, a.pos), clip_w(frame, b.pos)), 1e-6);
         let span_px = length(b.pos - a.pos) * frame.pixel_scale / w;
         let most = look_of(effect, a).subdivisions + 1u;
@@ -100,10 +108,18 @@ fn main(
         let c = atomicLoad(&wg_count);
         if c > 0u {
             wg_base = atomicAdd(&draw_counters.ribbon_pieces, c);
+            wg_visible_base = atomicAdd(&counters.visible, 2u * c);
         }
     }
     workgroupBarrier();
     for (var k = 0u; k < n; k++) {
-        pieces[wg_base + local + k] = vec2<u32>(i, (n << 5u) | k);
+        let piece = wg_base + local + k;
+        pieces[piece] = vec2<u32>(i, (n << 5u) | k);
+        // sorted by the middle of the piece's chord
+        let middle = mix(a.pos, b.pos, (f32(k) + 0.5) / f32(n));
+        let key = sort_key(view_distance(frame, middle));
+        let at = wg_visible_base + 2u * (local + k);
+        visible[at] = vec2<u32>(key, RIBBON_ENTRY | piece);
+        visible[at + 1u] = vec2<u32>(key, RIBBON_ENTRY | (1u << 30u) | piece);
     }
 }

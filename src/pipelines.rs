@@ -22,7 +22,7 @@ use crate::passes::{
     merge::MergePass,
     mesh::{MeshCull, MeshPass, MeshVariant},
     relist::RelistPass,
-    ribbon::{RibbonPass, RibbonPieces},
+    ribbon::RibbonPieces,
     simulate::SimulatePass,
     sort::SortPass,
     splat::SplatPass,
@@ -48,8 +48,6 @@ pub(crate) struct Pipelines {
     relist: OnceLock<RelistPass>,
     /// By blend mode: additive, alpha.
     draw: [OnceLock<DrawPass>; 2],
-    /// Per blend mode, as the draw.
-    ribbon: [OnceLock<RibbonPass>; 2],
     ribbon_pieces: OnceLock<RibbonPieces>,
     mesh_cull: OnceLock<MeshCull>,
     /// Per [`MeshVariant`] (depth convention, closed mesh): the lit mesh draw into the
@@ -81,7 +79,6 @@ impl Pipelines {
             merge: OnceLock::new(),
             relist: OnceLock::new(),
             draw: Default::default(),
-            ribbon: Default::default(),
             ribbon_pieces: OnceLock::new(),
             mesh_cull: OnceLock::new(),
             mesh_lit: Default::default(),
@@ -157,11 +154,6 @@ impl Pipelines {
     pub fn ribbon_pieces(&self) -> &RibbonPieces {
         self.ribbon_pieces
             .get_or_init(|| RibbonPieces::new(&self.device))
-    }
-
-    /// The ribbon draw for `blend`.
-    pub fn ribbon(&self, blend: Blend) -> &RibbonPass {
-        self.ribbon[blend_slot(blend)].get_or_init(|| RibbonPass::new(&self.device, blend))
     }
 
     /// The listing of the mesh particles on screen.
@@ -253,7 +245,6 @@ impl Pipelines {
             + n(std::slice::from_ref(&self.merge))
             + n(std::slice::from_ref(&self.relist))
             + n(&self.draw)
-            + n(&self.ribbon)
             + n(std::slice::from_ref(&self.ribbon_pieces))
             + n(std::slice::from_ref(&self.mesh_cull))
             + n(&self.mesh_lit)

@@ -32,15 +32,14 @@ pub(crate) struct ParticlePool {
     /// Ribbon points as (ribbon key, index), written by cull and sorted in place into
     /// ribbons; padded to [`sort_len`] pairs (one pair for an effect without ribbons).
     pub ribbon_list: wgpu::Buffer,
-    /// The counts and indirect arguments of the ribbon and mesh draws, laid out as
+    /// The mesh draw's indirect arguments and the ribbons' counts, laid out as
     /// [`Counters`] (`DrawCounters` in common.wgsl names the words): words 0..5 are the
     /// mesh draw's indexed arguments (its mesh's index count, the mesh particles listed,
     /// its first index, its base vertex, 0), word 5 counts the ribbon list (`visible`, so
-    /// the sort takes it as its count) and words 8..12 are the ribbon draw's arguments
-    /// from [`RIBBON_DRAW_OFFSET`] (6 vertices, the pieces listed, 0, 0).
+    /// the sort takes it as its count) and word 6 the ribbon pieces listed.
     pub draw_counters: wgpu::Buffer,
-    /// The pieces the ribbon draw draws, (ribbon list entry, pieces << 5 | piece); room
-    /// for every span in its most pieces.
+    /// The ribbons' pieces, (ribbon list entry, pieces << 5 | piece), whose triangles the
+    /// visible list names; room for every span in its most pieces.
     pub ribbon_pieces: wgpu::Buffer,
     /// The mesh particles on screen this frame (indices; one entry for an effect without
     /// mesh particles).
@@ -50,8 +49,12 @@ pub(crate) struct ParticlePool {
     pub ribbon_along: wgpu::Buffer,
 }
 
-/// Where in [`ParticlePool::draw_counters`] the ribbon draw's arguments start.
-pub(crate) const RIBBON_DRAW_OFFSET: u64 = 32;
+/// Where in [`ParticlePool::draw_counters`] the ribbon pieces' count is.
+pub(crate) const RIBBON_PIECES_OFFSET: u64 = 24;
+
+/// A visible-list entry that is one of the two triangles of a ribbon piece, not a
+/// particle (`RIBBON_ENTRY` in common.wgsl).
+pub(crate) const RIBBON_ENTRY: u32 = 0x8000_0000;
 
 /// What a pool holds beyond its particles and lists, by what its effect does.
 #[derive(Clone, Copy, Debug, Default)]
@@ -83,9 +86,9 @@ pub struct PoolSnapshot {
     pub alive: Vec<u32>,
     /// Indices of the free slots (`counters.dead` entries).
     pub dead: Vec<u32>,
-    /// The (sort key, index) pairs drawn as triangles last frame, in draw order
-    /// (`counters.visible` entries). The key orders the particle's distance along the view
-    /// axis: ascending keys run far to near.
+    /// The (sort key, index) pairs of the particles drawn as triangles last frame, in draw
+    /// order (the list also held the triangles of ribbon pieces, left out here). The key
+    /// orders the particle's distance along the view axis: ascending keys run far to near.
     pub visible: Vec<[u32; 2]>,
     /// Indices of the particles splatted by compute last frame (`counters.splatted`).
     pub splat: Vec<u32>,
@@ -216,22 +219,31 @@ fn ribbon_pieces_size(capacity: u32, pieces: u32) -> u64 {
     capacity as u64 * pieces as u64 * 8
 }
 
-/// Refuse a `capacity` whose ribbon piece list (spans of up to `pieces` pieces) would not
-/// fit one storage binding.
+/// Entries the visible list of a pool of `capacity` may hold: a particle each, and two
+/// triangles for each ribbon piece where its spans are drawn in up to `pieces` pieces.
+pub(crate) fn visible_entries(capacity: u32, pieces: u32) -> u64 {
+    capacity as u64 * (1 + 2 * pieces as u64)
+}
+
+/// Refuse a `capacity` whose visible list, with room for two triangles for every ribbon
+/// piece (spans of up to `pieces` pieces) and rounded up to a power of two for the sort,
+/// would not fit one storage binding (the piece list is smaller).
 pub(crate) fn check_ribbon_capacity(
     device: &wgpu::Device,
     capacity: u32,
     pieces: u32,
 ) -> Result<()> {
     let limit = device.limits().max_storage_buffer_binding_size;
-    if ribbon_pieces_size(capacity, pieces) <= limit {
+    let most_pairs = (1u64 << (limit / 8).max(1).ilog2()).min(1 << 31);
+    let per_point = visible_entries(1, pieces);
+    let most = most_pairs / per_point;
+    if capacity as u64 <= most {
         return Ok(());
     }
-    let per = pieces as u64 * 8;
     let allowed = format!(
-        "1..={} for ribbons of up to {pieces} pieces a span ({per} bytes a point; a storage \
-         binding holds {limit})",
-        limit / per
+        "1..={most} for ribbons of up to {pieces} pieces a span (the visible list holds a \
+         particle and two triangles a piece, {per_point} entries a point, rounded up to a \
+         power of two for the sort; a storage binding holds {limit} bytes)"
     );
     Err(Invalid::new("capacity", capacity, allowed).into())
 }
@@ -266,7 +278,8 @@ impl ParticlePool {
             buffer("flurry.alive_a", n * 4, storage),
             buffer("flurry.alive_b", n * 4, storage),
         ];
-        let visible = buffer("flurry.visible", sort_len(capacity) as u64 * 8, storage);
+        let entries = visible_entries(capacity, ribbon_pieces) as u32;
+        let visible = buffer("flurry.visible", sort_len(entries) as u64 * 8, storage);
         let splat = buffer("flurry.splat", n * 4, storage);
         let counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.counters"),
@@ -306,7 +319,6 @@ impl ParticlePool {
                 dead: mesh_draw.index_count as i32,
                 next_alive: mesh_draw.first_index,
                 emitted: mesh_draw.base_vertex as u32,
-                hit_spawned: 6,
                 ..Default::default()
             }),
             usage: storage | wgpu::BufferUsages::INDIRECT,
@@ -368,8 +380,21 @@ impl ParticlePool {
         let dead_n = (counters.dead.max(0) as u64).min(n);
         let alive = read_buffer(device, queue, &self.alive[current], 0, alive_n * 4)?;
         let dead = read_buffer(device, queue, &self.dead, 0, dead_n * 4)?;
-        let visible_n = (counters.visible as u64).min(n);
+        // the visible list also names ribbon triangles (two per piece): the snapshot
+        // keeps the particles, and counts them as visible
+        let pieces = read_buffer(device, queue, &self.draw_counters, RIBBON_PIECES_OFFSET, 4)?;
+        let pieces: u32 = bytemuck::pod_read_unaligned(&pieces);
+        let visible_n = (counters.visible as u64).min(self.visible.size() / 8);
         let visible = read_buffer(device, queue, &self.visible, 0, visible_n * 8)?;
+        let visible: Vec<[u32; 2]> = bytemuck::pod_collect_to_vec(&visible);
+        let visible: Vec<[u32; 2]> = visible
+            .into_iter()
+            .filter(|e| e[1] & RIBBON_ENTRY == 0)
+            .collect();
+        let particles_shown = Counters {
+            visible: counters.visible.saturating_sub(2 * pieces),
+            ..counters
+        };
         let splat_n = (counters.splatted as u64).min(n);
         let splat = read_buffer(device, queue, &self.splat, 0, splat_n * 4)?;
         let events_n = counters.events.min(hit_event_capacity(self.capacity)) as u64;
@@ -378,13 +403,13 @@ impl ParticlePool {
         let body_size = std::mem::size_of::<Body>() as u64;
         let body_bytes = read_buffer(device, queue, bodies, 0, body_count * body_size)?;
         Ok(PoolSnapshot {
-            stats: stats(&counters),
+            stats: stats(&particles_shown),
             bodies: bytemuck::pod_collect_to_vec(&body_bytes),
             counters,
             particles: bytemuck::pod_collect_to_vec(&particles),
             alive: bytemuck::pod_collect_to_vec(&alive),
             dead: bytemuck::pod_collect_to_vec(&dead),
-            visible: bytemuck::pod_collect_to_vec(&visible),
+            visible,
             splat: bytemuck::pod_collect_to_vec(&splat),
             hit_events: bytemuck::pod_collect_to_vec(&events),
             #[cfg(test)]

@@ -1,7 +1,11 @@
-//! WGSL sources: `shaders/common.wgsl` prepended to each pass's file.
+//! WGSL sources: `shaders/common.wgsl` prepended to each pass's file (and, for the draw,
+//! `shaders/ribbon.wgsl`, the geometry of ribbon pieces).
 
 /// Structs, constants and helpers shared by every pass.
 pub(crate) const COMMON: &str = include_str!("../shaders/common.wgsl");
+
+/// The geometry of ribbon pieces (functions only), composed into the draw.
+const RIBBON: &str = include_str!("../shaders/ribbon.wgsl");
 
 /// The WGSL passes, by file stem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,7 +22,6 @@ pub(crate) enum Shader {
     Splat,
     Draw,
     RibbonPieces,
-    Ribbon,
     MeshCull,
     Mesh,
     Downsample,
@@ -28,7 +31,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 17] = [
+    pub const ALL: [Shader; 16] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -41,7 +44,6 @@ impl Shader {
         Shader::Splat,
         Shader::Draw,
         Shader::RibbonPieces,
-        Shader::Ribbon,
         Shader::MeshCull,
         Shader::Mesh,
         Shader::Downsample,
@@ -63,7 +65,6 @@ impl Shader {
             Shader::Splat => "splat",
             Shader::Draw => "draw",
             Shader::RibbonPieces => "ribbon_pieces",
-            Shader::Ribbon => "ribbon",
             Shader::MeshCull => "mesh_cull",
             Shader::Mesh => "mesh",
             Shader::Downsample => "downsample",
@@ -85,7 +86,6 @@ impl Shader {
             Shader::Splat => include_str!("../shaders/splat.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
-            Shader::Ribbon => include_str!("../shaders/ribbon.wgsl"),
             Shader::MeshCull => include_str!("../shaders/mesh_cull.wgsl"),
             Shader::Mesh => include_str!("../shaders/mesh.wgsl"),
             Shader::Downsample => include_str!("../shaders/downsample.wgsl"),
@@ -93,13 +93,21 @@ impl Shader {
         }
     }
 
-    /// The composed module source: common.wgsl followed by the pass.
+    /// Shared files composed between common.wgsl and the pass, by file stem.
+    fn includes(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Shader::Draw => &[("ribbon", RIBBON)],
+            _ => &[],
+        }
+    }
+
+    /// The composed module source: common.wgsl, the pass's includes, the pass.
     pub fn source(self) -> String {
-        format!(
-            "{COMMON}\n// ---- {}.wgsl ----\n{}",
-            self.name(),
-            self.body()
-        )
+        let mut src = COMMON.to_string();
+        for (name, body) in self.includes().iter().chain([&(self.name(), self.body())]) {
+            src += &format!("\n// ---- {name}.wgsl ----\n{body}");
+        }
+        src
     }
 
     /// The composed source with each `override NAME: u32 = ...;` named in `consts` turned

@@ -12,7 +12,7 @@ use crate::error::{Invalid, Result};
 use crate::image::Images;
 use crate::mesh::{MeshSet, Meshes};
 use crate::passes::args::After;
-use crate::passes::ribbon::RibbonDraw;
+use crate::passes::draw::DrawBinding;
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Stats};
@@ -54,13 +54,12 @@ pub(crate) struct Assets<'a> {
     pub images: &'a Images,
 }
 
-/// An effect's ribbons: the sort of its ribbon list into ribbons, the piece listing's bind
-/// group and the draw's.
+/// An effect's ribbons: the sort of its ribbon list into ribbons and the piece listing's
+/// bind group (the draw draws the pieces' triangles with the particles).
 struct Ribbons {
     plan: SortPlan,
     sort: SortBinding,
     pieces: wgpu::BindGroup,
-    draw: RibbonDraw,
 }
 
 pub(crate) struct ParticleSystem {
@@ -90,7 +89,7 @@ pub(crate) struct ParticleSystem {
     closed_mesh: bool,
     /// Effects with ribbons.
     ribbon: Option<Ribbons>,
-    draw_bind: wgpu::BindGroup,
+    draw_bind: DrawBinding,
     /// The compute splat's bind group, made the first time the splat runs (hosts that turn
     /// the splat off never compile its pipelines).
     splat_bind: std::sync::OnceLock<wgpu::BindGroup>,
@@ -181,8 +180,9 @@ impl ParticleSystem {
         let p = pipelines;
         let (frame, effect) = (&frame_buf, &effect_buf);
         let simulate = p.simulate(desc.collision.is_some());
+        let entries = crate::pool::visible_entries(capacity, most_pieces) as u32;
         let sort = desc.sorts().then(|| {
-            let plan = SortPlan::bitonic(device, capacity);
+            let plan = SortPlan::bitonic(device, entries);
             let bind = p.sort().bind(device, &plan, &pool.visible, &pool.counters);
             (plan, bind)
         });
@@ -191,16 +191,13 @@ impl ParticleSystem {
             let sort = p
                 .sort()
                 .bind(device, &plan, &pool.ribbon_list, &pool.draw_counters);
-            let image = (images.view(desc.ribbon_image()), &images.sampler);
             Ribbons {
                 sort,
                 plan,
                 pieces: p.ribbon_pieces().bind(device, &pool, frame, effect),
-                draw: p
-                    .ribbon(desc.blend)
-                    .bind(device, &pool, (frame, effect), image),
             }
         });
+        let image = (images.view(desc.ribbon_image()), &images.sampler);
         let closed_mesh = mesh.is_some_and(crate::Mesh::is_closed);
         let mesh = mesh.map(|_| {
             let cull = p.mesh_cull().bind(device, &pool, frame, effect);
@@ -224,7 +221,9 @@ impl ParticleSystem {
             cull_bind: p.cull().bind(device, &pool, 0, frame, effect),
             args_bind: p.args().bind(device, &pool, effect),
             sort,
-            draw_bind: p.draw(desc.blend).bind(device, &pool, frame, effect),
+            draw_bind: p
+                .draw(desc.blend)
+                .bind(device, &pool, (frame, effect), image),
             splat_bind: std::sync::OnceLock::new(),
             desc: desc.clone(),
             pool,
@@ -471,12 +470,15 @@ impl ParticleSystem {
                 args(pass, After::Cull);
             }
             Step::Sort => {
-                if let Some((plan, bind)) = self.sort.as_ref().filter(|_| !self.merged) {
-                    p.sort().record(pass, plan, bind);
-                }
+                // the ribbons first: their pieces' triangles join the visible list, and
+                // the draw's count with them, before it is sorted
                 if let Some(r) = &self.ribbon {
                     p.sort().record(pass, &r.plan, &r.sort);
                     p.ribbon_pieces().record(pass, &r.pieces, &self.pool);
+                    args(pass, After::Cull);
+                }
+                if let Some((plan, bind)) = self.sort.as_ref().filter(|_| !self.merged) {
+                    p.sort().record(pass, plan, bind);
                 }
             }
         }
@@ -489,11 +491,18 @@ impl ParticleSystem {
         }
     }
 
-    /// Record the indirect draw of the visible particles into a render pass on the particle
-    /// target whose bind group 1 is set.
+    /// Record the indirect draw of the visible particles and ribbon triangles into a render
+    /// pass on the particle target whose bind group 1 is set.
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
+        let offset = crate::types::IndirectArgs::DRAW_OFFSET;
         p.draw(self.desc.blend)
-            .record(pass, &self.draw_bind, &self.pool);
+            .record(pass, &self.draw_bind, &self.pool.args, offset);
+    }
+
+    /// Whether it has ribbons (their triangles are drawn with its particles, so it is
+    /// never sorted and drawn with other effects).
+    pub fn has_ribbons(&self) -> bool {
+        self.ribbon.is_some()
     }
 
     /// Whether it has mesh particles.
@@ -523,13 +532,6 @@ impl ParticleSystem {
             false => p.mesh_distance(variant),
         };
         draw.record(pass, bind, &self.pool, meshes);
-    }
-
-    /// Record the ribbons' draw (effects with ribbons), as [`ParticleSystem::record_draw`].
-    pub fn record_ribbons(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
-        if let Some(r) = &self.ribbon {
-            p.ribbon(self.desc.blend).record(pass, &r.draw, &self.pool);
-        }
     }
 
     /// The splat's bind group over this system.

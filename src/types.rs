@@ -648,15 +648,17 @@ mod tests {
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);
         // the draw counters are the sort's Counters where it reads its count, and hold the
-        // indirect arguments where the draws read them
+        // indirect arguments where the mesh draw reads them
         assert_eq!(l.of("DrawCounters").0, l.of("Counters").0);
         assert_eq!(
             l.offset("DrawCounters", "ribbon_points"),
             l.offset("Counters", "visible")
         );
         assert_eq!(l.offset("DrawCounters", "mesh_index_count"), 0);
-        let ribbon_args = crate::pool::RIBBON_DRAW_OFFSET as u32;
-        assert_eq!(l.offset("DrawCounters", "ribbon_vertex_count"), ribbon_args);
+        assert_eq!(
+            l.offset("DrawCounters", "ribbon_pieces"),
+            crate::pool::RIBBON_PIECES_OFFSET as u32
+        );
         use crate::mesh::SurfaceTriangle;
         check_pod!(l, SurfaceTriangle, [a => "a", b => "b", c => "c", na => "na", nb => "nb",
             nc => "nc"]);

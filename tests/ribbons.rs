@@ -1,6 +1,6 @@
 //! Ribbons: an emitter's living points joined in spawn order into a camera-facing strip
 //! along a centripetal Catmull-Rom spline, checked on the picture against a CPU twin of
-//! the interpolation.
+//! the interpolation; an alpha ribbon sorted piece by piece among its effect's particles.
 
 mod common;
 
@@ -285,6 +285,79 @@ fn a_point_that_dies_leaves_its_neighbours_joined() {
         "the dead point at {:?} is still drawn",
         pixel(gone)
     );
+}
+
+/// The colour the picture shows at world point `x`: 'r' (red), 'b' (blue) or '?'.
+fn colour_at(img: &image::RgbaImage, x: Vec3) -> char {
+    let p = pixel(x);
+    let [r, _, b, _] = img.get_pixel(p.x as u32, p.y as u32).0;
+    match (r, b) {
+        (r, b) if r > 120 && b < 60 => 'r',
+        (r, b) if b > 120 && r < 60 => 'b',
+        _ => '?',
+    }
+}
+
+#[test]
+fn an_alpha_ribbon_sorts_piece_by_piece_among_its_effects_particles() {
+    // a big opaque red disc at the origin, facing the camera, and a blue alpha ribbon that
+    // runs through it from behind (z = -2) to in front (z = 2): where the ribbon is behind
+    // the disc the disc covers it, where it is in front it covers the disc
+    let disc = EmitterDesc {
+        rate: 0.0,
+        bursts: vec![Burst::once(0.0, 1)],
+        lifetime: Range::constant(100.0),
+        size: Range::constant(4.0),
+        color: ColorRange::new([1.0, 0.0, 0.0, 1.0], [0.0; 4]),
+        ..Default::default()
+    };
+    let ribbon = EmitterDesc {
+        rate: 16.0,
+        lifetime: Range::constant(100.0),
+        size: Range::constant(0.5),
+        color: ColorRange::new([0.0, 0.0, 1.0, 1.0], [0.0; 4]),
+        render: Some(RenderMode::Ribbon {
+            subdivisions: 4,
+            texture: None,
+        }),
+        ..Default::default()
+    };
+    let effect = EffectDesc {
+        name: "crossing".into(),
+        emitters: vec![disc, ribbon],
+        forces: Forces::NONE,
+        blend: Blend::Alpha,
+        ..Default::default()
+    };
+    let gpu = common::gpu();
+    let mut scene = Scene::new(&gpu, &effect, 1024, 1, SIZE, camera)
+        .unwrap()
+        .with_settings(Settings {
+            scale: Scale::Full,
+            ..Default::default()
+        });
+    let id = scene.effect;
+    let along = |t: f32| Vec3::new(-2.0 + 4.0 * t, 0.0, -2.0 + 4.0 * t);
+    let points = 17;
+    for k in 0..points {
+        let shape = Shape::Point(along(k as f32 / (points - 1) as f32).to_array());
+        let still = Velocity::default();
+        scene
+            .renderer
+            .set_emitter(id, 1, shape, still, 16.0)
+            .unwrap();
+        scene.frame(&gpu, DT, k + 1 == points);
+    }
+    let img = scene.image(&gpu).unwrap();
+    let snap = scene.snapshot(&gpu).unwrap();
+    snap.check().unwrap();
+    // the disc is the one particle the visible list names (the ribbon's are triangles)
+    assert_eq!(snap.stats.visible, 1);
+    let seen: String = [0.3, 0.35, 0.4, 0.6, 0.65, 0.7]
+        .iter()
+        .map(|&t| colour_at(&img, along(t)))
+        .collect();
+    assert_eq!(seen, "rrrbbb", "behind the disc, then in front of it");
 }
 
 #[test]

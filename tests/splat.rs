@@ -42,9 +42,8 @@ fn render(demo: Demo, capacity: u32, frames: u32, splat_radius: f32) -> (RgbaIma
     for _ in 0..frames {
         scene.frame(&gpu, 1.0 / 60.0, true);
     }
-    let snap = scene.snapshot(&gpu).unwrap();
-    let c = snap.counters;
-    let share = c.splatted as f64 / (c.visible + c.splatted).max(1) as f64;
+    let s = scene.snapshot(&gpu).unwrap().stats;
+    let share = s.splatted as f64 / s.visible.max(1) as f64;
     (scene.image(&gpu).unwrap(), share)
 }
 

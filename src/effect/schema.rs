@@ -533,7 +533,9 @@ pub enum RenderMode {
     /// a centripetal Catmull-Rom spline (no cusps or loops where points bunch up), in
     /// `subdivisions` + 1 straight pieces; its width is the particles' size, its colour
     /// theirs (both over life), blended between neighbours. A point that dies leaves its
-    /// neighbours joined. Only for emitters that spawn on their schedule and trails.
+    /// neighbours joined. The strip's pieces are sorted with the effect's other particles,
+    /// piece by piece, where the effect sorts. Only for emitters that spawn on their
+    /// schedule and trails.
     Ribbon {
         /// Extra pieces per span between two points (0..=16): 0 joins them straight.
         subdivisions: u32,

@@ -1,11 +1,12 @@
-//! Draw pass (`shaders/draw.wgsl`): camera-facing billboards pulled from the visible list by
-//! `draw_indirect` (instance count written on the GPU), into an Rgba16Float target.
+//! Draw pass (`shaders/draw.wgsl`): camera-facing billboards and ribbon triangles pulled
+//! from the visible list by `draw_indirect` (instance count written on the GPU), into an
+//! Rgba16Float target.
 
-use super::{bind_buffers, layout, read_only, render_pipeline, texture, uniform};
+use super::{bind, bind_buffers, layout, read_only, render_pipeline, texture, uniform};
 use crate::effect::Blend;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::{EffectParams, FrameUniforms, IndirectArgs, Particle};
+use crate::types::{EffectParams, FrameUniforms, Particle};
 
 /// Effects one draw can take from (`particles0..3`, `effect0..3` in draw.wgsl).
 pub(crate) const MAX_SLOTS: usize = 4;
@@ -15,11 +16,39 @@ pub(crate) const PARTICLE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgb
 
 pub(crate) struct DrawPass {
     layout: wgpu::BindGroupLayout,
+    image_layout: wgpu::BindGroupLayout,
     pipeline: wgpu::RenderPipeline,
 }
 
-/// The particle target as a draw of `blend` writes it (the draw's and the ribbons').
-pub(super) fn particle_target(blend: Blend) -> wgpu::ColorTargetState {
+/// What one draw binds: its lists and uniforms (group 0) and its ribbons' image (group 2).
+pub(crate) struct DrawBinding {
+    buffers: wgpu::BindGroup,
+    image: wgpu::BindGroup,
+}
+
+/// The pools a draw reads: up to four (particles, effect) slots, the list it draws and the
+/// ribbon buffers of slot 0 (ribbon list, pieces, coordinate along).
+pub(crate) struct DrawSources<'a> {
+    pub slots: &'a [(&'a wgpu::Buffer, &'a wgpu::Buffer)],
+    pub list: &'a wgpu::Buffer,
+    pub ribbons: [&'a wgpu::Buffer; 3],
+}
+
+/// Group 2 of the draw: the effect's ribbon image and its sampler.
+fn image_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let f = wgpu::ShaderStages::FRAGMENT;
+    let image = texture(0, wgpu::TextureSampleType::Float { filterable: true }, f);
+    let sampler = wgpu::BindGroupLayoutEntry {
+        binding: 1,
+        visibility: f,
+        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+        count: None,
+    };
+    layout(device, "draw_image", &[image, sampler])
+}
+
+/// The particle target as a draw of `blend` writes it.
+fn particle_target(blend: Blend) -> wgpu::ColorTargetState {
     wgpu::ColorTargetState {
         format: PARTICLE_FORMAT,
         blend: Some(blend_state(blend)),
@@ -55,68 +84,101 @@ impl DrawPass {
     pub fn new(device: &wgpu::Device, blend: Blend) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let v = wgpu::ShaderStages::VERTEX;
-        // particles0..3, the draw list, the frame, effect0..3
+        // particles0..3, the draw list, the frame, effect0..3, the ribbon buffers
         let particles = (0..4).map(|b| read_only::<Particle>().entry(b, v));
         let list = read_only::<[u32; 2]>().entry(4, v);
         let frame = uniform::<FrameUniforms>().entry(5, vf);
         let effects = (6..10).map(|b| uniform::<EffectParams>().entry(b, v));
-        let entries: Vec<_> = particles.chain([list, frame]).chain(effects).collect();
+        let ribbons = [
+            read_only::<[u32; 2]>().entry(10, v),
+            read_only::<[u32; 2]>().entry(11, v),
+            read_only::<f32>().entry(12, v),
+        ];
+        let entries: Vec<_> = particles
+            .chain([list, frame])
+            .chain(effects)
+            .chain(ribbons)
+            .collect();
         let layout = layout(device, "draw", &entries);
-        let layouts = [&layout, &target_layout(device)];
+        let image_layout = image_layout(device);
+        let layouts = [&layout, &target_layout(device), &image_layout];
         let target = (particle_target(blend), 1);
         let pipeline = render_pipeline(device, (Shader::Draw, &[]), &layouts, target, None);
-        DrawPass { layout, pipeline }
+        DrawPass {
+            layout,
+            image_layout,
+            pipeline,
+        }
     }
 
-    /// Bind group drawing the pool's visible list in order.
+    /// Bind groups drawing the pool's visible list in order, its ribbons showing `image`
+    /// (a view and its sampler).
     pub fn bind(
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
-        frame: &wgpu::Buffer,
-        effect: &wgpu::Buffer,
-    ) -> wgpu::BindGroup {
-        self.bind_slots(device, &[(&pool.particles, effect)], &pool.visible, frame)
+        (frame, effect): (&wgpu::Buffer, &wgpu::Buffer),
+        image: (&wgpu::TextureView, &wgpu::Sampler),
+    ) -> DrawBinding {
+        let sources = DrawSources {
+            slots: &[(&pool.particles, effect)],
+            list: &pool.visible,
+            ribbons: [&pool.ribbon_list, &pool.ribbon_pieces, &pool.ribbon_along],
+        };
+        self.bind_sources(device, &sources, frame, image)
     }
 
-    /// Bind group drawing `list`, whose entries' top 8 bits pick one of up to four
-    /// (particles, effect) `slots` (unused slots repeat the first).
-    pub fn bind_slots(
+    /// Bind groups drawing `sources.list`, whose entries' top 8 bits pick one of up to four
+    /// (particles, effect) slots (unused slots repeat the first).
+    pub fn bind_sources(
         &self,
         device: &wgpu::Device,
-        slots: &[(&wgpu::Buffer, &wgpu::Buffer)],
-        list: &wgpu::Buffer,
+        sources: &DrawSources,
         frame: &wgpu::Buffer,
-    ) -> wgpu::BindGroup {
+        (view, sampler): (&wgpu::TextureView, &wgpu::Sampler),
+    ) -> DrawBinding {
+        let slots = sources.slots;
         let slot = |k: usize| slots.get(k).unwrap_or(&slots[0]);
         let (p, e): (Vec<_>, Vec<_>) = (0..MAX_SLOTS).map(slot).map(|&(p, e)| (p, e)).unzip();
-        bind_buffers(
-            device,
-            "draw",
-            &self.layout,
-            &[p[0], p[1], p[2], p[3], list, frame, e[0], e[1], e[2], e[3]],
-        )
+        let [ribbon_list, pieces, along] = sources.ribbons;
+        let buffers = [
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            sources.list,
+            frame,
+            e[0],
+            e[1],
+            e[2],
+            e[3],
+            ribbon_list,
+            pieces,
+            along,
+        ];
+        let image = [
+            (0, wgpu::BindingResource::TextureView(view)),
+            (1, wgpu::BindingResource::Sampler(sampler)),
+        ];
+        DrawBinding {
+            buffers: bind_buffers(device, "draw", &self.layout, &buffers),
+            image: bind(device, "draw_image", &self.image_layout, &image),
+        }
     }
 
-    /// Draw `list` from a pass that already set bind group 1, with `count_args` holding
-    /// the draw_indirect arguments at `offset`.
-    pub fn record_list(
+    /// Draw from a pass that already set bind group 1 ([`target_layout`]), with
+    /// `count_args` holding the draw_indirect arguments at `offset`.
+    pub fn record(
         &self,
         pass: &mut wgpu::RenderPass,
-        bind: &wgpu::BindGroup,
+        binding: &DrawBinding,
         count_args: &wgpu::Buffer,
         offset: u64,
     ) {
         pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, bind, &[]);
+        pass.set_bind_group(0, &binding.buffers, &[]);
+        pass.set_bind_group(2, &binding.image, &[]);
         pass.draw_indirect(count_args, offset);
-    }
-
-    /// Draw into a pass whose bind group 1 ([`target_layout`]) is already set.
-    pub fn record(&self, pass: &mut wgpu::RenderPass, bind: &wgpu::BindGroup, pool: &ParticlePool) {
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, bind, &[]);
-        pass.draw_indirect(&pool.args, IndirectArgs::DRAW_OFFSET);
     }
 }
 

@@ -327,7 +327,6 @@ mod tests {
             (Shader::Relist, relist::slots().to_vec()),
             (Shader::Splat, splat::slots().to_vec()),
             (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
-            (Shader::Ribbon, ribbon::draw_slots().to_vec()),
             (Shader::MeshCull, mesh::cull_slots().to_vec()),
             (Shader::Mesh, mesh::draw_slots().to_vec()),
         ]

@@ -7,7 +7,8 @@ use wgpu::util::DeviceExt;
 
 use super::Entry;
 use crate::effect::Blend;
-use crate::passes::draw::MAX_SLOTS;
+use crate::image::Images;
+use crate::passes::draw::{DrawBinding, DrawSources, MAX_SLOTS};
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::pipelines::Pipelines;
 use crate::types::{sort_len, uniform_bytes, Counters, IndirectArgs, MergeParams};
@@ -22,20 +23,28 @@ pub(super) struct Merged {
     gather_binds: Vec<wgpu::BindGroup>,
     plan: SortPlan,
     sort_bind: SortBinding,
-    draw_bind: wgpu::BindGroup,
+    draw_bind: DrawBinding,
 }
 
 impl Merged {
     /// The merged set of `entries`, marking its members; None when fewer than two
-    /// alpha-blended sorted effects exist (the first four are merged).
-    pub fn new(device: &wgpu::Device, p: &Pipelines, entries: &mut [Entry]) -> Option<Self> {
+    /// alpha-blended sorted effects without ribbons exist (the first four are merged).
+    pub fn new(
+        device: &wgpu::Device,
+        (p, images): (&Pipelines, &Images),
+        entries: &mut [Entry],
+    ) -> Option<Self> {
         for e in entries.iter_mut() {
             e.system.set_merged(false);
         }
         let slots: Vec<usize> = entries
             .iter()
             .enumerate()
-            .filter(|(_, e)| e.system.desc().blend == Blend::Alpha && e.system.desc().sorts())
+            .filter(|(_, e)| {
+                let (d, ribbons) = (e.system.desc(), e.system.has_ribbons());
+                // an effect's ribbon triangles are drawn from its own ribbon buffers
+                d.blend == Blend::Alpha && d.sorts() && !ribbons
+            })
             .map(|(i, _)| i)
             .take(MAX_SLOTS)
             .collect();
@@ -91,9 +100,25 @@ impl Merged {
                 (&system.pool().particles, system.uniforms().1)
             })
             .collect();
+        let first = entries[slots[0]].system.pool();
         let frame = entries[slots[0]].system.uniforms().0;
         let draw = p.draw(Blend::Alpha);
-        let draw_bind = draw.bind_slots(device, &sources, &pairs, frame);
+        // no member has ribbons: the first one's (unused) ribbon buffers fill their slots
+        let sources = DrawSources {
+            slots: &sources,
+            list: &pairs,
+            ribbons: [
+                &first.ribbon_list,
+                &first.ribbon_pieces,
+                &first.ribbon_along,
+            ],
+        };
+        let draw_bind = draw.bind_sources(
+            device,
+            &sources,
+            frame,
+            (images.view(None), &images.sampler),
+        );
         for &i in &slots {
             entries[i].system.set_merged(true);
         }
@@ -129,6 +154,6 @@ impl Merged {
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
         let offset = IndirectArgs::DRAW_OFFSET;
         p.draw(Blend::Alpha)
-            .record_list(pass, &self.draw_bind, &self.args, offset);
+            .record(pass, &self.draw_bind, &self.args, offset);
     }
 }

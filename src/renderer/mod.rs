@@ -494,7 +494,8 @@ impl ParticleRenderer {
         }
         self.sprites.upload(queue);
         if self.merge_dirty {
-            self.merged = Merged::new(device, &self.pipelines, &mut self.entries);
+            let shared = (&self.pipelines, &self.images);
+            self.merged = Merged::new(device, shared, &mut self.entries);
             self.merge_dirty = false;
         }
         if let Some(m) = &self.merged {
@@ -881,10 +882,6 @@ impl ParticleRenderer {
                     }
                     for e in self.entries.iter().filter(|e| !e.system.merged()) {
                         e.system.record_draw(p, r);
-                    }
-                    // ribbons after the billboards, effect by effect (see ribbon.wgsl)
-                    for e in &self.entries {
-                        e.system.record_ribbons(p, r);
                     }
                 });
             }
