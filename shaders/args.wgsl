@@ -73,15 +73,23 @@ fn after_spawn() {
     args.sim_z = d.z;
 }
 
-// After cull: one instance per visible particle, three vertices (one triangle) each;
-// one splat thread per splatted particle.
+// After cull (and again after the ribbon pieces joined the visible list): one instance
+// per entry of the visible list, three vertices (one triangle) each, or six (two) where
+// the effect has ribbons (a piece is two triangles); one splat thread per splatted
+// particle.
 @compute @workgroup_size(1)
 fn after_cull() {
     let splat = dispatch_size(atomicLoad(&counters.splatted));
     args.splat_x = splat.x;
     args.splat_y = splat.y;
     args.splat_z = splat.z;
-    args.draw_vertex_count = 3u;
+    var vertices = 3u;
+    for (var e = 0u; e < MAX_EMITTERS; e++) {
+        if effect.looks[e].render_mode == RENDER_RIBBON {
+            vertices = 6u;
+        }
+    }
+    args.draw_vertex_count = vertices;
     args.draw_instance_count = atomicLoad(&counters.visible);
     args.draw_first_vertex = 0u;
     args.draw_first_instance = 0u;

@@ -434,10 +434,10 @@ fn unit_vector(state: ptr<function, u32>) -> vec3<f32> {
 // negative distances); real keys stay below the padding sentinel 0xffffffff.
 const SORT_SENTINEL: u32 = 0xffffffffu;
 
-// A visible-list entry that is one of the two triangles of a ribbon piece (bit 30: which)
+// A visible-list entry that is a ribbon piece (the low bits its place in the piece list)
 // rather than a particle: ribbon_pieces.wgsl lists them, draw.wgsl draws them.
 const RIBBON_ENTRY: u32 = 0x80000000u;
-const RIBBON_PIECE_MASK: u32 = 0x3fffffffu;
+const RIBBON_PIECE_MASK: u32 = 0x7fffffffu;
 
 fn sort_key(distance: f32) -> u32 {
     let b = bitcast<u32>(distance);

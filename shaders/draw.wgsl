@@ -1,18 +1,20 @@
 // draw.wgsl — the visible list (no per-particle vertex buffer), sorted back to front for
 // alpha-blended effects, into the low-resolution particle target: camera-facing billboards
-// and the triangles of ribbon pieces (ribbon.wgsl), each entry one triangle, so that
-// ribbons sort piece by piece among the other particles. Instance i draws particle
-// draw_list[i].y as one triangle around its disc (3 vertices and 1 triangle instead of a
-// quad's 4 and 2: measured 154 -> 137 ms for 262,144 snow particles at 1920x1080 on
-// lavapipe, whose draw cost is per primitive far more than per pixel). The sprite is a
+// and ribbon pieces (ribbon.wgsl) from one list, so that ribbons sort piece by piece among
+// the other particles. Instance i draws draw_list[i].y: a particle as one triangle around
+// its disc (3 vertices and 1 triangle instead of a quad's 4 and 2: measured 154 -> 137 ms
+// for 262,144 snow particles at 1920x1080 on lavapipe, whose draw cost is per primitive far
+// more than per pixel), a ribbon piece as two. An effect with ribbons draws 6 vertices an
+// instance (its billboards' second triangle collapses to a point and is culled): on
+// lavapipe an instance costs far more than a vertex, and a draw of one triangle per
+// instance took 2.5 times as long for a ribbon's pieces as two. The sprite is a
 // procedural soft disc; the output is premultiplied so one blend state serves additive
 // (One, One) and alpha (One, OneMinusSrcAlpha) effects.
 
 // Up to four effects' pools in one draw (the renderer sorts several alpha-blended effects
 // together): draw_list[i].y is (slot << 24) | index, slot choosing the pool and effect. A
 // draw of one effect binds its pool in every slot and lists slot 0; only such a draw lists
-// ribbon triangles (RIBBON_ENTRY | triangle << 30 | piece), from the ribbon buffers of
-// slot 0.
+// ribbon pieces (RIBBON_ENTRY | piece), from the ribbon buffers of slot 0.
 @group(0) @binding(0) var<storage, read> particles0: array<Particle>;
 @group(0) @binding(1) var<storage, read> particles1: array<Particle>;
 @group(0) @binding(2) var<storage, read> particles2: array<Particle>;
@@ -27,7 +29,23 @@
 @group(0) @binding(11) var<storage, read> ribbon_pieces: array<vec2<u32>>; // (entry, n << 5 | k)
 @group(0) @binding(12) var<storage, read> ribbon_along: array<f32>;
 
+// Effects the draw reads: 1 for an effect's own draw, which reads slot 0 without a choice,
+// 4 for the merged draw (specialised in source). Lavapipe evaluates every case of a switch,
+// so choosing among four pools and four effects' constants where one is bound cost a
+// billboard's vertex about half its time.
+override SLOTS: u32 = 4u;
+
+// What the list may hold (1) or not (0), specialised in source per effect: for the same
+// reason a draw pays for every kind its shader can draw (a ribbon piece's vertex carried
+// a billboard's work too, doubling a ribbon's draw), so each draw can draw only the kinds
+// its list holds.
+override BILLBOARDS: u32 = 1u;
+override RIBBONS: u32 = 1u;
+
 fn particle_at(slot: u32, index: u32) -> Particle {
+    if SLOTS == 1u {
+        return particles0[index];
+    }
     switch slot {
         case 1u: { return particles1[index]; }
         case 2u: { return particles2[index]; }
@@ -37,6 +55,9 @@ fn particle_at(slot: u32, index: u32) -> Particle {
 }
 
 fn effect_at(slot: u32) -> EffectParams {
+    if SLOTS == 1u {
+        return effect0;
+    }
     switch slot {
         case 1u: { return effect1; }
         case 2u: { return effect2; }
@@ -54,7 +75,7 @@ fn effect_at(slot: u32) -> EffectParams {
 @group(2) @binding(0) var image: texture_2d<f32>;
 @group(2) @binding(1) var image_sampler: sampler;
 
-// VsOut.sprite.x of a ribbon triangle (its .y: 1 textured, 0 not)
+// VsOut.sprite.x of a ribbon piece (its .y: 1 textured, 0 not)
 const RIBBON_FRAGMENT: u32 = 0xffu;
 
 struct VsOut {
@@ -72,10 +93,19 @@ struct VsOut {
 
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VsOut {
+    var out: VsOut;
     let entry = draw_list[ii].y;
-    if (entry & RIBBON_ENTRY) != 0u {
-        return ribbon_triangle(entry, vi);
+    if RIBBONS == 1u && (entry & RIBBON_ENTRY) != 0u {
+        out = ribbon_piece(entry, vi);
+    } else if BILLBOARDS == 1u && vi < 3u {
+        out = billboard(entry, vi);
     }
+    // (a billboard drawn six vertices an instance: its second triangle is a point)
+    return out;
+}
+
+// Corner vi (0..3) of the billboard of the particle an entry names.
+fn billboard(entry: u32, vi: u32) -> VsOut {
     let p = particle_at(entry >> 24u, entry & 0xffffffu);
     let effect = effect_at(entry >> 24u);
     // one triangle circumscribing the unit disc: corners at radius 2, 120° apart
@@ -93,11 +123,9 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     return out;
 }
 
-// Corner vi of a ribbon triangle's entry: corners 0..3 or 3..6 of its piece.
-fn ribbon_triangle(entry: u32, vi: u32) -> VsOut {
-    let piece = ribbon_pieces[entry & RIBBON_PIECE_MASK];
-    let triangle = (entry >> 30u) & 1u;
-    let v = ribbon_vertex(piece, 3u * triangle + vi, effect0);
+// Corner vi (0..6) of the ribbon piece an entry names.
+fn ribbon_piece(entry: u32, vi: u32) -> VsOut {
+    let v = ribbon_vertex(ribbon_pieces[entry & RIBBON_PIECE_MASK], vi, effect0);
     var out: VsOut;
     out.blend = vec2<f32>(effect0.soft_distance, f32(effect0.additive));
     out.clip = frame.view_proj * vec4<f32>(v.world, 1.0);
@@ -117,17 +145,25 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
         discard;
     }
     let fade = soft_fade(scene, in.distance, in.blend.x);
-    // a ribbon image's coordinate and its derivatives, taken in uniform control flow so
-    // that the branch below can sample with them
-    let coord = vec2<f32>(in.uv.x, 0.5 + 0.5 * in.uv.y);
-    let dx = dpdx(coord);
-    let dy = dpdy(coord);
-    let flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, in.sprite.y).r;
-    if in.sprite.x == RIBBON_FRAGMENT {
-        let texel = textureSampleGrad(image, image_sampler, coord, dx, dy);
-        let tint = ribbon_tint(in.uv.y, in.sprite.y == 1u, texel);
-        let a = in.color.a * tint.a * fade;
-        return premultiplied(in.color.rgb * tint.rgb, a, in.blend.y > 0.5);
+    // textures sampled in uniform control flow (a draw's kinds are constants): the sprite
+    // with implicit derivatives, a ribbon's image with the derivatives of its coordinate
+    var flake = 0.0;
+    if BILLBOARDS == 1u {
+        flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, in.sprite.y).r;
+    }
+    if RIBBONS == 1u {
+        let coord = vec2<f32>(in.uv.x, 0.5 + 0.5 * in.uv.y);
+        let dx = dpdx(coord);
+        let dy = dpdy(coord);
+        if in.sprite.x == RIBBON_FRAGMENT {
+            var texel = vec4<f32>(1.0);
+            if in.sprite.y == 1u {
+                texel = textureSampleGrad(image, image_sampler, coord, dx, dy);
+            }
+            let tint = ribbon_tint(in.uv.y, in.sprite.y == 1u, texel);
+            let a = in.color.a * tint.a * fade;
+            return premultiplied(in.color.rgb * tint.rgb, a, in.blend.y > 0.5);
+        }
     }
     let cover = sprite_cover(in.sprite.x, in.uv, flake);
     let a = in.color.a * cover * fade;

@@ -1,6 +1,6 @@
 // ribbon.wgsl — the geometry of ribbon pieces, composed into draw.wgsl (which declares
-// ribbon_list, ribbon_pieces and ribbon_along, and whose particle_at(0u, i) reads the
-// effect's pool). No bindings or entry points of its own.
+// ribbon_list, ribbon_pieces and ribbon_along, and particles0, the effect's own pool). No
+// bindings or entry points of its own.
 //
 // Ribbons: the living particles of a scheduled ribbon emitter, or of one particle's trail,
 // are the control points of one strip, joined in the order they were laid. cull.wgsl lists
@@ -39,8 +39,10 @@ fn catmull_rom(p0: vec3<f32>, p1: vec3<f32>, p2: vec3<f32>, p3: vec3<f32>, u: f3
     return ((t2 - t) * b1 + (t - t1) * b2) / (t2 - t1);
 }
 
+// Read from the pool directly, not through particle_at's choice of four: lavapipe reads
+// all four where a switch chooses one (a ribbon draw took 3 times as long).
 fn ribbon_point(i: u32) -> Particle {
-    return particle_at(0u, ribbon_list[i].y);
+    return particles0[ribbon_list[i].y];
 }
 
 fn same_ribbon(i: u32, j: u32) -> bool {

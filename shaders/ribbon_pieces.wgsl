@@ -5,13 +5,13 @@
 // is at least the ribbon count): when entries i and i + 1 belong to one ribbon, the span
 // between them is drawn in as many straight pieces as it is long on screen in
 // PIECE_PIXELS, at most its emitter's subdivisions + 1. Each piece is appended to the piece
-// list as (i, pieces << 5 | k), and its two triangles to the visible list as
-// (sort_key(its middle's distance), RIBBON_ENTRY | triangle << 30 | piece), where the
-// draw (draw.wgsl) draws them among the billboards: sorted back to front with them when
-// the effect sorts, so ribbons interleave with its other particles piece by piece. The
-// draw submits exactly the triangles it needs: on lavapipe every triangle submitted
-// costs, even one that covers nothing, so drawing subdivisions + 1 pieces for every span
-// cost about three times the pieces it needed. One global atomic per list per workgroup.
+// list as (i, pieces << 5 | k), and to the visible list as (sort_key(its middle's
+// distance), RIBBON_ENTRY | piece), where the draw (draw.wgsl) draws it among the
+// billboards: sorted back to front with them when the effect sorts, so ribbons interleave
+// with its other particles piece by piece. The draw submits exactly the triangles it
+// needs: on lavapipe every triangle submitted costs, even one that covers nothing, so
+// drawing subdivisions + 1 pieces for every span cost about three times the pieces it
+// needed. One global atomic per list per workgroup.
 //
 // For a textured ribbon each thread also writes its entry's texture coordinate along the
 // ribbon: 0 at the newest point, the look's ribbon_repeats at the oldest, evenly by point.
@@ -108,7 +108,7 @@ fn main(
         let c = atomicLoad(&wg_count);
         if c > 0u {
             wg_base = atomicAdd(&draw_counters.ribbon_pieces, c);
-            wg_visible_base = atomicAdd(&counters.visible, 2u * c);
+            wg_visible_base = atomicAdd(&counters.visible, c);
         }
     }
     workgroupBarrier();
@@ -118,8 +118,6 @@ fn main(
         // sorted by the middle of the piece's chord
         let middle = mix(a.pos, b.pos, (f32(k) + 0.5) / f32(n));
         let key = sort_key(view_distance(frame, middle));
-        let at = wg_visible_base + 2u * (local + k);
-        visible[at] = vec2<u32>(key, RIBBON_ENTRY | piece);
-        visible[at + 1u] = vec2<u32>(key, RIBBON_ENTRY | (1u << 30u) | piece);
+        visible[wg_visible_base + local + k] = vec2<u32>(key, RIBBON_ENTRY | piece);
     }
 }

@@ -16,7 +16,7 @@ use crate::passes::{
     composite::CompositePass,
     cull::CullPass,
     downsample::DownsamplePass,
-    draw::DrawPass,
+    draw::{DrawKinds, DrawPass},
     emit::EmitPass,
     gravity::GravityPass,
     merge::MergePass,
@@ -46,8 +46,10 @@ pub(crate) struct Pipelines {
     sort: OnceLock<SortPass>,
     merge: OnceLock<MergePass>,
     relist: OnceLock<RelistPass>,
-    /// By blend mode: additive, alpha.
-    draw: [OnceLock<DrawPass>; 2],
+    /// By blend mode (additive, alpha) and what the list holds ([`DrawKinds`]).
+    draw: [[OnceLock<DrawPass>; 3]; 2],
+    /// The merged draw (alpha, up to four effects).
+    merged_draw: OnceLock<DrawPass>,
     ribbon_pieces: OnceLock<RibbonPieces>,
     mesh_cull: OnceLock<MeshCull>,
     /// Per [`MeshVariant`] (depth convention, closed mesh): the lit mesh draw into the
@@ -79,6 +81,7 @@ impl Pipelines {
             merge: OnceLock::new(),
             relist: OnceLock::new(),
             draw: Default::default(),
+            merged_draw: OnceLock::new(),
             ribbon_pieces: OnceLock::new(),
             mesh_cull: OnceLock::new(),
             mesh_lit: Default::default(),
@@ -145,9 +148,18 @@ impl Pipelines {
         self.relist.get_or_init(|| RelistPass::new(&self.device))
     }
 
-    /// The draw for `blend`.
-    pub fn draw(&self, blend: Blend) -> &DrawPass {
-        self.draw[blend_slot(blend)].get_or_init(|| DrawPass::new(&self.device, blend))
+    /// An effect's own draw, for `blend`.
+    pub fn draw(&self, blend: Blend, kinds: DrawKinds) -> &DrawPass {
+        let k = DrawKinds::ALL.iter().position(|&k| k == kinds).unwrap_or(0);
+        self.draw[blend_slot(blend)][k].get_or_init(|| DrawPass::new(&self.device, blend, 1, kinds))
+    }
+
+    /// The draw of the merged sort's list (alpha-blended effects, up to four).
+    pub fn merged_draw(&self) -> &DrawPass {
+        self.merged_draw.get_or_init(|| {
+            let slots = crate::passes::draw::MAX_SLOTS as u32;
+            DrawPass::new(&self.device, Blend::Alpha, slots, DrawKinds::Billboards)
+        })
     }
 
     /// The listing of the ribbons' pieces.
@@ -244,7 +256,9 @@ impl Pipelines {
             + n(std::slice::from_ref(&self.sort))
             + n(std::slice::from_ref(&self.merge))
             + n(std::slice::from_ref(&self.relist))
-            + n(&self.draw)
+            + n(&self.draw[0])
+            + n(&self.draw[1])
+            + n(std::slice::from_ref(&self.merged_draw))
             + n(std::slice::from_ref(&self.ribbon_pieces))
             + n(std::slice::from_ref(&self.mesh_cull))
             + n(&self.mesh_lit)

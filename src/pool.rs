@@ -38,7 +38,7 @@ pub(crate) struct ParticlePool {
     /// its first index, its base vertex, 0), word 5 counts the ribbon list (`visible`, so
     /// the sort takes it as its count) and word 6 the ribbon pieces listed.
     pub draw_counters: wgpu::Buffer,
-    /// The ribbons' pieces, (ribbon list entry, pieces << 5 | piece), whose triangles the
+    /// The ribbons' pieces, (ribbon list entry, pieces << 5 | piece), which the
     /// visible list names; room for every span in its most pieces.
     pub ribbon_pieces: wgpu::Buffer,
     /// The mesh particles on screen this frame (indices; one entry for an effect without
@@ -52,8 +52,8 @@ pub(crate) struct ParticlePool {
 /// Where in [`ParticlePool::draw_counters`] the ribbon pieces' count is.
 pub(crate) const RIBBON_PIECES_OFFSET: u64 = 24;
 
-/// A visible-list entry that is one of the two triangles of a ribbon piece, not a
-/// particle (`RIBBON_ENTRY` in common.wgsl).
+/// A visible-list entry that is a ribbon piece, not a particle (`RIBBON_ENTRY` in
+/// common.wgsl).
 pub(crate) const RIBBON_ENTRY: u32 = 0x8000_0000;
 
 /// What a pool holds beyond its particles and lists, by what its effect does.
@@ -87,7 +87,7 @@ pub struct PoolSnapshot {
     /// Indices of the free slots (`counters.dead` entries).
     pub dead: Vec<u32>,
     /// The (sort key, index) pairs of the particles drawn as triangles last frame, in draw
-    /// order (the list also held the triangles of ribbon pieces, left out here). The key
+    /// order (the list also held the ribbon pieces, left out here). The key
     /// orders the particle's distance along the view axis: ascending keys run far to near.
     pub visible: Vec<[u32; 2]>,
     /// Indices of the particles splatted by compute last frame (`counters.splatted`).
@@ -219,15 +219,15 @@ fn ribbon_pieces_size(capacity: u32, pieces: u32) -> u64 {
     capacity as u64 * pieces as u64 * 8
 }
 
-/// Entries the visible list of a pool of `capacity` may hold: a particle each, and two
-/// triangles for each ribbon piece where its spans are drawn in up to `pieces` pieces.
+/// Entries the visible list of a pool of `capacity` may hold: a particle each, and each
+/// ribbon piece where its spans are drawn in up to `pieces` pieces.
 pub(crate) fn visible_entries(capacity: u32, pieces: u32) -> u64 {
-    capacity as u64 * (1 + 2 * pieces as u64)
+    capacity as u64 * (1 + pieces as u64)
 }
 
-/// Refuse a `capacity` whose visible list, with room for two triangles for every ribbon
-/// piece (spans of up to `pieces` pieces) and rounded up to a power of two for the sort,
-/// would not fit one storage binding (the piece list is smaller).
+/// Refuse a `capacity` whose visible list, with room for every ribbon piece (spans of up
+/// to `pieces` pieces) and rounded up to a power of two for the sort, would not fit one
+/// storage binding (the piece list is smaller).
 pub(crate) fn check_ribbon_capacity(
     device: &wgpu::Device,
     capacity: u32,
@@ -242,8 +242,8 @@ pub(crate) fn check_ribbon_capacity(
     }
     let allowed = format!(
         "1..={most} for ribbons of up to {pieces} pieces a span (the visible list holds a \
-         particle and two triangles a piece, {per_point} entries a point, rounded up to a \
-         power of two for the sort; a storage binding holds {limit} bytes)"
+         particle and its pieces, {per_point} entries a point, rounded up to a power of two \
+         for the sort; a storage binding holds {limit} bytes)"
     );
     Err(Invalid::new("capacity", capacity, allowed).into())
 }
@@ -380,8 +380,8 @@ impl ParticlePool {
         let dead_n = (counters.dead.max(0) as u64).min(n);
         let alive = read_buffer(device, queue, &self.alive[current], 0, alive_n * 4)?;
         let dead = read_buffer(device, queue, &self.dead, 0, dead_n * 4)?;
-        // the visible list also names ribbon triangles (two per piece): the snapshot
-        // keeps the particles, and counts them as visible
+        // the visible list also names ribbon pieces: the snapshot keeps the particles,
+        // and counts them as visible
         let pieces = read_buffer(device, queue, &self.draw_counters, RIBBON_PIECES_OFFSET, 4)?;
         let pieces: u32 = bytemuck::pod_read_unaligned(&pieces);
         let visible_n = (counters.visible as u64).min(self.visible.size() / 8);
@@ -392,7 +392,7 @@ impl ParticlePool {
             .filter(|e| e[1] & RIBBON_ENTRY == 0)
             .collect();
         let particles_shown = Counters {
-            visible: counters.visible.saturating_sub(2 * pieces),
+            visible: counters.visible.saturating_sub(pieces),
             ..counters
         };
         let splat_n = (counters.splatted as u64).min(n);

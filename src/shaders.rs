@@ -166,6 +166,22 @@ mod tests {
     }
 
     #[test]
+    fn every_draw_variant_validates() {
+        for slots in [1, 4] {
+            for (billboards, ribbons) in [(1, 0), (0, 1), (1, 1)] {
+                let consts = [
+                    ("SLOTS", slots),
+                    ("BILLBOARDS", billboards),
+                    ("RIBBONS", ribbons),
+                ];
+                let src = Shader::Draw.specialised(&consts);
+                assert!(src.contains(&format!("const RIBBONS: u32 = {ribbons}u;")));
+                validate(Shader::Draw, &src);
+            }
+        }
+    }
+
+    #[test]
     fn simulate_without_collision_validates() {
         let src = Shader::Simulate.specialised(&[("COLLIDE", 0)]);
         assert!(src.contains("const COLLIDE: u32 = 0u;"));

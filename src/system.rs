@@ -12,7 +12,7 @@ use crate::error::{Invalid, Result};
 use crate::image::Images;
 use crate::mesh::{MeshSet, Meshes};
 use crate::passes::args::After;
-use crate::passes::draw::DrawBinding;
+use crate::passes::draw::{DrawBinding, DrawKinds};
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Stats};
@@ -55,7 +55,7 @@ pub(crate) struct Assets<'a> {
 }
 
 /// An effect's ribbons: the sort of its ribbon list into ribbons and the piece listing's
-/// bind group (the draw draws the pieces' triangles with the particles).
+/// bind group (the draw draws the pieces with the particles).
 struct Ribbons {
     plan: SortPlan,
     sort: SortBinding,
@@ -221,9 +221,12 @@ impl ParticleSystem {
             cull_bind: p.cull().bind(device, &pool, 0, frame, effect),
             args_bind: p.args().bind(device, &pool, effect),
             sort,
-            draw_bind: p
-                .draw(desc.blend)
-                .bind(device, &pool, (frame, effect), image),
+            draw_bind: p.draw(desc.blend, DrawKinds::of(desc)).bind(
+                device,
+                &pool,
+                (frame, effect),
+                image,
+            ),
             splat_bind: std::sync::OnceLock::new(),
             desc: desc.clone(),
             pool,
@@ -470,7 +473,7 @@ impl ParticleSystem {
                 args(pass, After::Cull);
             }
             Step::Sort => {
-                // the ribbons first: their pieces' triangles join the visible list, and
+                // the ribbons first: their pieces join the visible list, and
                 // the draw's count with them, before it is sorted
                 if let Some(r) = &self.ribbon {
                     p.sort().record(pass, &r.plan, &r.sort);
@@ -491,15 +494,19 @@ impl ParticleSystem {
         }
     }
 
-    /// Record the indirect draw of the visible particles and ribbon triangles into a render
+    /// Record the indirect draw of the visible particles and ribbon pieces into a render
     /// pass on the particle target whose bind group 1 is set.
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
         let offset = crate::types::IndirectArgs::DRAW_OFFSET;
-        p.draw(self.desc.blend)
-            .record(pass, &self.draw_bind, &self.pool.args, offset);
+        p.draw(self.desc.blend, DrawKinds::of(&self.desc)).record(
+            pass,
+            &self.draw_bind,
+            &self.pool.args,
+            offset,
+        );
     }
 
-    /// Whether it has ribbons (their triangles are drawn with its particles, so it is
+    /// Whether it has ribbons (their pieces are drawn with its particles, so it is
     /// never sorted and drawn with other effects).
     pub fn has_ribbons(&self) -> bool {
         self.ribbon.is_some()

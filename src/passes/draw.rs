@@ -1,4 +1,4 @@
-//! Draw pass (`shaders/draw.wgsl`): camera-facing billboards and ribbon triangles pulled
+//! Draw pass (`shaders/draw.wgsl`): camera-facing billboards and ribbon pieces pulled
 //! from the visible list by `draw_indirect` (instance count written on the GPU), into an
 //! Rgba16Float target.
 
@@ -18,6 +18,50 @@ pub(crate) struct DrawPass {
     layout: wgpu::BindGroupLayout,
     image_layout: wgpu::BindGroupLayout,
     pipeline: wgpu::RenderPipeline,
+}
+
+/// What an effect's draw list holds: each a pipeline variant, since lavapipe runs every
+/// branch of a vertex shader and a draw would pay for the kinds its list never holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DrawKinds {
+    /// Particles only (billboards, streaks, quads): most effects, and the merged draw.
+    Billboards,
+    /// Ribbon pieces only.
+    Ribbons,
+    /// Both.
+    Both,
+}
+
+impl DrawKinds {
+    pub const ALL: [DrawKinds; 3] = [DrawKinds::Billboards, DrawKinds::Ribbons, DrawKinds::Both];
+
+    /// What `desc`'s draw list holds (mesh particles are drawn by a pass of their own).
+    pub fn of(desc: &crate::EffectDesc) -> Self {
+        use crate::effect::RenderMode;
+        let mut kinds = (false, false);
+        for e in 0..desc.emitters.len() {
+            match desc.emitters[e].render.unwrap_or(desc.render) {
+                RenderMode::Ribbon { .. } => kinds.1 = true,
+                RenderMode::Mesh { .. } => {}
+                _ => kinds.0 = true,
+            }
+        }
+        match kinds {
+            (false, true) => DrawKinds::Ribbons,
+            (true, true) => DrawKinds::Both,
+            _ => DrawKinds::Billboards,
+        }
+    }
+
+    /// The draw.wgsl constants that make this variant.
+    fn consts(self) -> [(&'static str, u32); 2] {
+        let (billboards, ribbons) = match self {
+            DrawKinds::Billboards => (1, 0),
+            DrawKinds::Ribbons => (0, 1),
+            DrawKinds::Both => (1, 1),
+        };
+        [("BILLBOARDS", billboards), ("RIBBONS", ribbons)]
+    }
 }
 
 /// What one draw binds: its lists and uniforms (group 0) and its ribbons' image (group 2).
@@ -81,7 +125,9 @@ fn blend_state(blend: Blend) -> wgpu::BlendState {
 }
 
 impl DrawPass {
-    pub fn new(device: &wgpu::Device, blend: Blend) -> Self {
+    /// The draw of `blend` reading `slots` effects (1: an effect's own draw; up to
+    /// [`MAX_SLOTS`]: the merged draw) whose lists hold `kinds`.
+    pub fn new(device: &wgpu::Device, blend: Blend, slots: u32, kinds: DrawKinds) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let v = wgpu::ShaderStages::VERTEX;
         // particles0..3, the draw list, the frame, effect0..3, the ribbon buffers
@@ -103,7 +149,10 @@ impl DrawPass {
         let image_layout = image_layout(device);
         let layouts = [&layout, &target_layout(device), &image_layout];
         let target = (particle_target(blend), 1);
-        let pipeline = render_pipeline(device, (Shader::Draw, &[]), &layouts, target, None);
+        let [billboards, ribbons] = kinds.consts();
+        let consts = [("SLOTS", slots), billboards, ribbons];
+        let shader = (Shader::Draw, &consts[..]);
+        let pipeline = render_pipeline(device, shader, &layouts, target, None);
         DrawPass {
             layout,
             image_layout,

@@ -1,5 +1,5 @@
 //! The ribbon piece listing, `shaders/ribbon_pieces.wgsl`: the pieces of every span of the
-//! sorted ribbon list, and their triangles in the visible list, which the draw
+//! sorted ribbon list, also put in the visible list, which the draw
 //! (`shaders/draw.wgsl`, with `shaders/ribbon.wgsl`'s geometry) draws among the
 //! billboards (the counts written on the GPU: no read-back).
 

@@ -102,7 +102,7 @@ impl Merged {
             .collect();
         let first = entries[slots[0]].system.pool();
         let frame = entries[slots[0]].system.uniforms().0;
-        let draw = p.draw(Blend::Alpha);
+        let draw = p.merged_draw();
         // no member has ribbons: the first one's (unused) ribbon buffers fill their slots
         let sources = DrawSources {
             slots: &sources,
@@ -153,7 +153,7 @@ impl Merged {
     /// Draw the merged list into a pass whose bind group 1 is set.
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
         let offset = IndirectArgs::DRAW_OFFSET;
-        p.draw(Blend::Alpha)
+        p.merged_draw()
             .record(pass, &self.draw_bind, &self.args, offset);
     }
 }

@@ -63,9 +63,9 @@ fn effects_share_the_renderer_pipelines() {
         gpu.queue.submit([encoder.finish()]);
     };
     frame(&mut renderer);
-    // + merge, downsample, splat, composite
+    // + merge, the merged draw (of four effects), downsample, splat, composite
     let after_frame = renderer.pipelines().built();
-    assert_eq!(after_frame, after_first + 4);
+    assert_eq!(after_frame, after_first + 5);
     for id in ids.drain(..3) {
         assert!(renderer.remove_effect(id));
         frame(&mut renderer);
