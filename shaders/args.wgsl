@@ -74,8 +74,9 @@ fn after_spawn() {
 }
 
 // After cull (and again after the ribbon pieces joined the visible list): one instance
-// per entry of the visible list, three vertices (one triangle) each, or six (two) where
-// the effect has ribbons (a piece is two triangles); one splat thread per splatted
+// per entry of the visible list, three vertices (one triangle) each; an effect with
+// ribbons draws the same instances indexed, two triangles over four vertices each (a
+// piece is two triangles), from the draw counters. One splat thread per splatted
 // particle.
 @compute @workgroup_size(1)
 fn after_cull() {
@@ -83,14 +84,9 @@ fn after_cull() {
     args.splat_x = splat.x;
     args.splat_y = splat.y;
     args.splat_z = splat.z;
-    var vertices = 3u;
-    for (var e = 0u; e < MAX_EMITTERS; e++) {
-        if effect.looks[e].render_mode == RENDER_RIBBON {
-            vertices = 6u;
-        }
-    }
-    args.draw_vertex_count = vertices;
+    args.draw_vertex_count = 3u;
     args.draw_instance_count = atomicLoad(&counters.visible);
+    draw_counters.draw_instances = atomicLoad(&counters.visible);
     args.draw_first_vertex = 0u;
     args.draw_first_instance = 0u;
 }

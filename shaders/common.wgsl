@@ -43,9 +43,9 @@ struct Counters {
     requested_hi: atomic<u32>,
 }
 
-// The mesh draw's indirect arguments and the ribbons' counts (ParticlePool::draw_counters),
-// 64 bytes laid out like Counters so that the sort reads the ribbon count where it reads
-// `visible`.
+// The mesh draw's indirect arguments, the ribbons' counts and the indexed draw of an effect
+// with ribbons (ParticlePool::draw_counters), 64 bytes laid out like Counters so that the
+// sort reads the ribbon count where it reads `visible`.
 struct DrawCounters {
     mesh_index_count: u32,          // draw_indexed_indirect of the mesh particles, offset 0
     mesh_instances: atomic<u32>,    // mesh particles listed (mesh_cull.wgsl)
@@ -55,14 +55,14 @@ struct DrawCounters {
     ribbon_points: atomic<u32>,     // the ribbon list's length (cull.wgsl), Counters.visible
     ribbon_pieces: atomic<u32>,     // pieces listed (ribbon_pieces.wgsl)
     _pad0: u32,
+    draw_index_count: u32,          // draw_indexed_indirect of an effect with ribbons, offset 32
+    draw_instances: u32,            // its visible list's length (args.wgsl, after cull)
+    draw_first_index: u32,
+    draw_base_vertex: i32,
+    draw_first_instance: u32,
     _pad1: u32,
     _pad2: u32,
     _pad3: u32,
-    _pad4: u32,
-    _pad5: u32,
-    _pad6: u32,
-    _pad7: u32,
-    _pad8: u32,
 }
 
 // Whether adding n to a low word that was `old` wrapped it (the high word takes the carry).
@@ -433,6 +433,21 @@ fn unit_vector(state: ptr<function, u32>) -> vec3<f32> {
 // first). The f32 bits are made monotonic for either sign (an orthographic view sees
 // negative distances); real keys stay below the padding sentinel 0xffffffff.
 const SORT_SENTINEL: u32 = 0xffffffffu;
+
+// A ribbon point as the draw needs it, written for every entry of the sorted ribbon list by
+// ribbon_pieces.wgsl (ParticlePool::ribbon_points; 48 bytes): where a piece's vertices each
+// read two 64-byte particles and their emitter's look and evaluated both over life, they
+// read this, evaluated once per point.
+struct RibbonPoint {
+    pos: vec3<f32>,
+    radius: f32,       // drawn half width over life, metres
+    color: vec4<f32>,  // colour over life
+    along: f32,        // the image's coordinate along the ribbon (textured ribbons)
+    ribbon: u32,       // ribbon_of(its key) | RIBBON_TEXTURED; NO_RIBBON past the last
+}
+
+const RIBBON_TEXTURED: u32 = 0x80000000u;
+const NO_RIBBON: u32 = 0x7fffffffu;
 
 // A visible-list entry that is a ribbon piece (the low bits its place in the piece list)
 // rather than a particle: ribbon_pieces.wgsl lists them, draw.wgsl draws them.

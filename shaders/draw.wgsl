@@ -4,10 +4,11 @@
 // the other particles. Instance i draws draw_list[i].y: a particle as one triangle around
 // its disc (3 vertices and 1 triangle instead of a quad's 4 and 2: measured 154 -> 137 ms
 // for 262,144 snow particles at 1920x1080 on lavapipe, whose draw cost is per primitive far
-// more than per pixel), a ribbon piece as two. An effect with ribbons draws 6 vertices an
-// instance (its billboards' second triangle collapses to a point and is culled): on
-// lavapipe an instance costs far more than a vertex, and a draw of one triangle per
-// instance took 2.5 times as long for a ribbon's pieces as two. The sprite is a
+// more than per pixel), a ribbon piece as two. An effect with ribbons draws two triangles
+// an instance, indexed over four vertices (a billboard's fourth is its first, so its second
+// triangle has no area): on lavapipe an instance costs far more than a vertex, and a draw
+// of one triangle per instance took 2.5 times as long for a ribbon's pieces; indexing
+// shades four vertices of a piece instead of six. The sprite is a
 // procedural soft disc; the output is premultiplied so one blend state serves additive
 // (One, One) and alpha (One, OneMinusSrcAlpha) effects.
 
@@ -25,9 +26,8 @@
 @group(0) @binding(7) var<uniform> effect1: EffectParams;
 @group(0) @binding(8) var<uniform> effect2: EffectParams;
 @group(0) @binding(9) var<uniform> effect3: EffectParams;
-@group(0) @binding(10) var<storage, read> ribbon_list: array<vec2<u32>>; // sorted (key, index)
+@group(0) @binding(10) var<storage, read> ribbon_points: array<RibbonPoint>; // by sorted entry
 @group(0) @binding(11) var<storage, read> ribbon_pieces: array<vec2<u32>>; // (entry, n << 5 | k)
-@group(0) @binding(12) var<storage, read> ribbon_along: array<f32>;
 
 // Effects the draw reads: 1 for an effect's own draw, which reads slot 0 without a choice,
 // 4 for the merged draw (specialised in source). Lavapipe evaluates every case of a switch,
@@ -93,15 +93,14 @@ struct VsOut {
 
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VsOut {
-    var out: VsOut;
+    // returns, not a VsOut assigned in branches: lavapipe stores every assignment of a
+    // branch not taken under a mask, which cost a ribbon's draw half its time
     let entry = draw_list[ii].y;
-    if RIBBONS == 1u && (entry & RIBBON_ENTRY) != 0u {
-        out = ribbon_piece(entry, vi);
-    } else if BILLBOARDS == 1u && vi < 3u {
-        out = billboard(entry, vi);
+    if BILLBOARDS == 0u || (RIBBONS == 1u && (entry & RIBBON_ENTRY) != 0u) {
+        return ribbon_piece(entry, vi);
     }
-    // (a billboard drawn six vertices an instance: its second triangle is a point)
-    return out;
+    // (drawn with ribbons, a billboard's fourth vertex is its first)
+    return billboard(entry, select(vi, 0u, vi == 3u));
 }
 
 // Corner vi (0..3) of the billboard of the particle an entry names.
@@ -123,9 +122,9 @@ fn billboard(entry: u32, vi: u32) -> VsOut {
     return out;
 }
 
-// Corner vi (0..6) of the ribbon piece an entry names.
+// Corner vi (0..4) of the ribbon piece an entry names.
 fn ribbon_piece(entry: u32, vi: u32) -> VsOut {
-    let v = ribbon_vertex(ribbon_pieces[entry & RIBBON_PIECE_MASK], vi, effect0);
+    let v = ribbon_vertex(ribbon_pieces[entry & RIBBON_PIECE_MASK], vi);
     var out: VsOut;
     out.blend = vec2<f32>(effect0.soft_distance, f32(effect0.additive));
     out.clip = frame.view_proj * vec4<f32>(v.world, 1.0);

@@ -1,6 +1,5 @@
 // ribbon.wgsl — the geometry of ribbon pieces, composed into draw.wgsl (which declares
-// ribbon_list, ribbon_pieces and ribbon_along, and particles0, the effect's own pool). No
-// bindings or entry points of its own.
+// ribbon_points and ribbon_pieces). No bindings or entry points of its own.
 //
 // Ribbons: the living particles of a scheduled ribbon emitter, or of one particle's trail,
 // are the control points of one strip, joined in the order they were laid. cull.wgsl lists
@@ -13,8 +12,8 @@
 // far point). A point that dies leaves the list, so its neighbours become adjacent and are
 // joined. The strip turns about its own direction to face the viewer; width (the
 // particles' size) and colour (theirs, over life) are blended between the two points along
-// the span, and so is the image's coordinate along the ribbon that ribbon_pieces.wgsl wrote
-// per entry.
+// the span, and so is the image's coordinate along the ribbon (each as ribbon_pieces.wgsl
+// wrote it in the entry's RibbonPoint).
 
 // Knot spacing of the centripetal parametrisation (alpha = 1/2): the square root of the
 // distance, kept above zero where two points coincide.
@@ -22,44 +21,61 @@ fn knot(a: vec3<f32>, b: vec3<f32>) -> f32 {
     return max(sqrt(length(b - a)), 1e-4);
 }
 
-// The centripetal Catmull-Rom spline (Barry and Goldman's pyramid) through p1 (u = 0) and
-// p2 (u = 1), shaped by p0 and p3. With knots spaced by the square root of the distances
-// it has no cusp or self-intersection within a span (Yuksel, Schaefer and Keyser 2011).
-fn catmull_rom(p0: vec3<f32>, p1: vec3<f32>, p2: vec3<f32>, p3: vec3<f32>, u: f32) -> vec3<f32> {
-    let t0 = 0.0;
-    let t1 = t0 + knot(p0, p1);
+// One span of the centripetal Catmull-Rom spline: through p1 and p2, shaped by p0 and
+// p3, with its knots (t0 = 0), computed once for every point a vertex takes on it.
+struct Span {
+    p0: vec3<f32>,
+    p1: vec3<f32>,
+    p2: vec3<f32>,
+    p3: vec3<f32>,
+    t1: f32,
+    t2: f32,
+    t3: f32,
+}
+
+fn span(p0: vec3<f32>, p1: vec3<f32>, p2: vec3<f32>, p3: vec3<f32>) -> Span {
+    let t1 = knot(p0, p1);
     let t2 = t1 + knot(p1, p2);
     let t3 = t2 + knot(p2, p3);
-    let t = mix(t1, t2, u);
-    let a1 = ((t1 - t) * p0 + (t - t0) * p1) / (t1 - t0);
-    let a2 = ((t2 - t) * p1 + (t - t1) * p2) / (t2 - t1);
-    let a3 = ((t3 - t) * p2 + (t - t2) * p3) / (t3 - t2);
-    let b1 = ((t2 - t) * a1 + (t - t0) * a2) / (t2 - t0);
-    let b2 = ((t3 - t) * a2 + (t - t1) * a3) / (t3 - t1);
-    return ((t2 - t) * b1 + (t - t1) * b2) / (t2 - t1);
+    return Span(p0, p1, p2, p3, t1, t2, t3);
 }
 
-// Read from the pool directly, not through particle_at's choice of four: lavapipe reads
-// all four where a switch chooses one (a ribbon draw took 3 times as long).
-fn ribbon_point(i: u32) -> Particle {
-    return particles0[ribbon_list[i].y];
+// A point of a span and the span's direction there (the derivative, any length).
+struct SpanPoint {
+    pos: vec3<f32>,
+    tangent: vec3<f32>,
 }
 
-fn same_ribbon(i: u32, j: u32) -> bool {
-    return ribbon_of(ribbon_list[i].x) == ribbon_of(ribbon_list[j].x);
+// The span at u (0 at p1, 1 at p2), by Barry and Goldman's pyramid, and its derivative by
+// the product rule through the pyramid (every level is linear in t). With knots spaced by
+// the square root of the distances it has no cusp or self-intersection within a span
+// (Yuksel, Schaefer and Keyser 2011).
+fn catmull_rom(s: Span, u: f32) -> SpanPoint {
+    let t = mix(s.t1, s.t2, u);
+    let a1 = ((s.t1 - t) * s.p0 + t * s.p1) / s.t1;
+    let a2 = ((s.t2 - t) * s.p1 + (t - s.t1) * s.p2) / (s.t2 - s.t1);
+    let a3 = ((s.t3 - t) * s.p2 + (t - s.t2) * s.p3) / (s.t3 - s.t2);
+    let da1 = (s.p1 - s.p0) / s.t1;
+    let da2 = (s.p2 - s.p1) / (s.t2 - s.t1);
+    let da3 = (s.p3 - s.p2) / (s.t3 - s.t2);
+    let b1 = ((s.t2 - t) * a1 + t * a2) / s.t2;
+    let b2 = ((s.t3 - t) * a2 + (t - s.t1) * a3) / (s.t3 - s.t1);
+    let db1 = ((s.t2 - t) * da1 + a2 - a1 + t * da2) / s.t2;
+    let db2 = ((s.t3 - t) * da2 + a3 - a2 + (t - s.t1) * da3) / (s.t3 - s.t1);
+    var out: SpanPoint;
+    out.pos = ((s.t2 - t) * b1 + (t - s.t1) * b2) / (s.t2 - s.t1);
+    out.tangent = (s.t2 - t) * db1 + b2 - b1 + (t - s.t1) * db2;
+    return out;
 }
 
-// Where the two triangles of a piece put their corner c (0..6): (along the piece 0 | 1,
-// side -1 | 1).
+fn same_ribbon(a: RibbonPoint, b: RibbonPoint) -> bool {
+    return a.ribbon == b.ribbon;
+}
+
+// Corner c (0..4) of a piece, as its two triangles (0, 1, 2) and (0, 2, 3) index them:
+// (along the piece 0 | 1, side -1 | 1).
 fn piece_corner(c: u32) -> vec2<f32> {
-    switch c {
-        case 0u: { return vec2<f32>(0.0, -1.0); }
-        case 1u: { return vec2<f32>(1.0, -1.0); }
-        case 2u: { return vec2<f32>(1.0, 1.0); }
-        case 3u: { return vec2<f32>(0.0, -1.0); }
-        case 4u: { return vec2<f32>(1.0, 1.0); }
-        default: { return vec2<f32>(0.0, 1.0); }
-    }
+    return vec2<f32>(f32(c == 1u || c == 2u), select(-1.0, 1.0, c >= 2u));
 }
 
 struct RibbonVertex {
@@ -72,45 +88,45 @@ struct RibbonVertex {
     textured: bool,
 }
 
-// Corner c (0..6) of piece `piece` (ribbon_pieces: (entry, n << 5 | k)).
-fn ribbon_vertex(piece: vec2<u32>, c: u32, effect: EffectParams) -> RibbonVertex {
+// Corner c (0..4) of piece `piece` (ribbon_pieces: (entry, n << 5 | k)).
+fn ribbon_vertex(piece: vec2<u32>, c: u32) -> RibbonVertex {
     let i = piece.x;
-    let len = arrayLength(&ribbon_list);
-    let a = ribbon_point(i);
-    let b = ribbon_point(i + 1u);
+    let a = ribbon_points[i];
+    let b = ribbon_points[i + 1u];
     let count = piece.y >> 5u;
     let k = piece.y & 31u;
     var p0 = 2.0 * a.pos - b.pos;
-    if i > 0u && same_ribbon(i - 1u, i) {
-        p0 = ribbon_point(i - 1u).pos;
+    if i > 0u {
+        let before = ribbon_points[i - 1u];
+        if same_ribbon(before, a) {
+            p0 = before.pos;
+        }
     }
+    // (the entry after the last is NO_RIBBON: a span's far neighbour always exists)
     var p3 = 2.0 * b.pos - a.pos;
-    if i + 2u < len && same_ribbon(i + 1u, i + 2u) {
-        p3 = ribbon_point(i + 2u).pos;
+    let after = ribbon_points[i + 2u];
+    if same_ribbon(b, after) {
+        p3 = after.pos;
     }
+    let s = span(p0, a.pos, b.pos, p3);
     let corner = piece_corner(c);
     let u = (f32(k) + corner.x) / f32(count);
-    let x = catmull_rom(p0, a.pos, b.pos, p3, u);
-    // the strip's direction there (a central difference within the span), and the side
-    // that faces the viewer across it
-    let h = 0.5 / f32(count);
-    var dir = catmull_rom(p0, a.pos, b.pos, p3, min(u + h, 1.0))
-        - catmull_rom(p0, a.pos, b.pos, p3, max(u - h, 0.0));
+    let point = catmull_rom(s, u);
+    let x = point.pos;
+    // the strip's direction there, and the side that faces the viewer across it
+    var dir = point.tangent;
     if length(dir) < 1e-9 {
         dir = b.pos - a.pos;
     }
     let to_eye = select(-frame.view_depth.xyz, frame.eye - x, frame.perspective == 1u);
     let across = cross(dir, to_eye);
     let side = select(frame.cam_right, normalize(across), length(across) > 1e-12);
-    let width = mix(drawn_radius(a, effect), drawn_radius(b, effect), u);
     var out: RibbonVertex;
-    out.world = x + side * (corner.y * width);
-    out.color = mix(particle_color(a, effect), particle_color(b, effect), u);
+    out.world = x + side * (corner.y * mix(a.radius, b.radius, u));
+    out.color = mix(a.color, b.color, u);
     out.across = corner.y;
-    out.textured = look_of(effect, a).ribbon_repeats > 0.0;
-    if out.textured {
-        out.along = mix(ribbon_along[i], ribbon_along[i + 1u], u);
-    }
+    out.textured = (a.ribbon & RIBBON_TEXTURED) != 0u;
+    out.along = mix(a.along, b.along, u);
     return out;
 }
 

@@ -13,10 +13,12 @@
 // drawing subdivisions + 1 pieces for every span cost about three times the pieces it
 // needed. One global atomic per list per workgroup.
 //
-// For a textured ribbon each thread also writes its entry's texture coordinate along the
-// ribbon: 0 at the newest point, the look's ribbon_repeats at the oldest, evenly by point.
-// The ribbon's ends are found by two binary searches of the sorted list (ribbon_of grows
-// with the key), so the coordinate needs no pass of its own.
+// Each thread also writes its entry's RibbonPoint (position, width and colour over life,
+// ribbon), and the last one also a NO_RIBBON past it, so the draw reads a point's
+// neighbours without the count. A textured ribbon's point gets its coordinate
+// along the ribbon: 0 at the newest point, the look's ribbon_repeats at the oldest, evenly
+// by point. The ribbon's ends are found by two binary searches of the sorted list
+// (ribbon_of grows with the key), so the coordinate needs no pass of its own.
 
 // Longest straight piece a span is drawn in, in particle-target pixels (a piece of 6 px
 // strays from a curve of radius r by 36 / 8r px: under a pixel where r > 4.5 px).
@@ -28,7 +30,7 @@ const PIECE_PIXELS: f32 = 6.0;
 @group(0) @binding(3) var<storage, read_write> pieces: array<vec2<u32>>;
 @group(0) @binding(4) var<uniform> frame: FrameUniforms;
 @group(0) @binding(5) var<uniform> effect: EffectParams;
-@group(0) @binding(6) var<storage, read_write> ribbon_along: array<f32>;
+@group(0) @binding(6) var<storage, read_write> ribbon_points: array<RibbonPoint>;
 @group(0) @binding(7) var<storage, read_write> visible: array<vec2<u32>>;
 @group(0) @binding(8) var<storage, read_write> counters: Counters;
 
@@ -89,9 +91,20 @@ fn main(
     var a = Particle();
     var b = Particle();
     if i < count {
-        let look = look_of(effect, particles[ribbon_list[i].y]);
+        let p = particles[ribbon_list[i].y];
+        let look = look_of(effect, p);
+        var point = RibbonPoint();
+        point.pos = p.pos;
+        point.radius = drawn_radius(p, effect);
+        point.color = particle_color(p, effect);
+        point.ribbon = ribbon_of(ribbon_list[i].x);
         if look.ribbon_repeats > 0.0 {
-            ribbon_along[i] = along(i, count, look);
+            point.along = along(i, count, look);
+            point.ribbon |= RIBBON_TEXTURED;
+        }
+        ribbon_points[i] = point;
+        if i + 1u == count {
+            ribbon_points[count].ribbon = NO_RIBBON;
         }
     }
     if i + 1u < count && ribbon_of(ribbon_list[i].x) == ribbon_of(ribbon_list[i + 1u].x) {

@@ -32,11 +32,12 @@ pub(crate) struct ParticlePool {
     /// Ribbon points as (ribbon key, index), written by cull and sorted in place into
     /// ribbons; padded to [`sort_len`] pairs (one pair for an effect without ribbons).
     pub ribbon_list: wgpu::Buffer,
-    /// The mesh draw's indirect arguments and the ribbons' counts, laid out as
-    /// [`Counters`] (`DrawCounters` in common.wgsl names the words): words 0..5 are the
-    /// mesh draw's indexed arguments (its mesh's index count, the mesh particles listed,
-    /// its first index, its base vertex, 0), word 5 counts the ribbon list (`visible`, so
-    /// the sort takes it as its count) and word 6 the ribbon pieces listed.
+    /// The mesh draw's indirect arguments, the ribbons' counts and the indexed draw of an
+    /// effect with ribbons, laid out as [`Counters`] (`DrawCounters` in common.wgsl names
+    /// the words): words 0..5 are the mesh draw's indexed arguments (its mesh's index count,
+    /// the mesh particles listed, its first index, its base vertex, 0), word 5 counts the
+    /// ribbon list (`visible`, so the sort takes it as its count), word 6 the ribbon pieces
+    /// listed, and words 8..13 from [`RIBBON_DRAW_OFFSET`] are the effect's indexed draw.
     pub draw_counters: wgpu::Buffer,
     /// The ribbons' pieces, (ribbon list entry, pieces << 5 | piece), which the
     /// visible list names; room for every span in its most pieces.
@@ -44,13 +45,21 @@ pub(crate) struct ParticlePool {
     /// The mesh particles on screen this frame (indices; one entry for an effect without
     /// mesh particles).
     pub mesh_list: wgpu::Buffer,
-    /// Each sorted ribbon list entry's texture coordinate along its ribbon (f32, written
-    /// by the piece listing for textured ribbons; one entry for an effect without ribbons).
-    pub ribbon_along: wgpu::Buffer,
+    /// Each sorted ribbon list entry's point as the draw reads it (`RibbonPoint` in
+    /// common.wgsl, [`RIBBON_POINT_SIZE`] bytes, written by the piece listing), and one past
+    /// the last; one entry for an effect without ribbons.
+    pub ribbon_points: wgpu::Buffer,
 }
 
 /// Where in [`ParticlePool::draw_counters`] the ribbon pieces' count is.
 pub(crate) const RIBBON_PIECES_OFFSET: u64 = 24;
+
+/// Where in [`ParticlePool::draw_counters`] the indexed draw of an effect with ribbons
+/// starts (6 indices, the visible list's length, 0, 0, 0).
+pub(crate) const RIBBON_DRAW_OFFSET: u64 = 32;
+
+/// Bytes of a `RibbonPoint` (common.wgsl; checked by the layout test).
+pub(crate) const RIBBON_POINT_SIZE: u64 = 48;
 
 /// A visible-list entry that is a ribbon piece, not a particle (`RIBBON_ENTRY` in
 /// common.wgsl).
@@ -305,8 +314,12 @@ impl ParticlePool {
             1
         };
         let ribbon_list = buffer("flurry.ribbon_list", ribbon_pairs as u64 * 8, storage);
-        let along_entries = if ribbon_pieces > 0 { n } else { 1 };
-        let ribbon_along = buffer("flurry.ribbon_along", along_entries * 4, storage);
+        let point_entries = if ribbon_pieces > 0 { n + 1 } else { 1 };
+        let ribbon_points = buffer(
+            "flurry.ribbon_points",
+            point_entries * RIBBON_POINT_SIZE,
+            storage,
+        );
         // the draws' constant arguments; the passes only count in words 1, 5 and 9
         let mesh_draw = mesh.unwrap_or(crate::mesh::MeshDraw {
             first_index: 0,
@@ -319,6 +332,8 @@ impl ParticlePool {
                 dead: mesh_draw.index_count as i32,
                 next_alive: mesh_draw.first_index,
                 emitted: mesh_draw.base_vertex as u32,
+                // the indexed draw's index count, at RIBBON_DRAW_OFFSET
+                hit_spawned: 6,
                 ..Default::default()
             }),
             usage: storage | wgpu::BufferUsages::INDIRECT,
@@ -344,7 +359,7 @@ impl ParticlePool {
             draw_counters,
             ribbon_pieces,
             mesh_list,
-            ribbon_along,
+            ribbon_points,
         }
     }
 

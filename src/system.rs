@@ -12,7 +12,7 @@ use crate::error::{Invalid, Result};
 use crate::image::Images;
 use crate::mesh::{MeshSet, Meshes};
 use crate::passes::args::After;
-use crate::passes::draw::{DrawBinding, DrawKinds};
+use crate::passes::draw::{DrawArgs, DrawBinding, DrawKinds};
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Stats};
@@ -497,13 +497,15 @@ impl ParticleSystem {
     /// Record the indirect draw of the visible particles and ribbon pieces into a render
     /// pass on the particle target whose bind group 1 is set.
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
-        let offset = crate::types::IndirectArgs::DRAW_OFFSET;
-        p.draw(self.desc.blend, DrawKinds::of(&self.desc)).record(
-            pass,
-            &self.draw_bind,
-            &self.pool.args,
-            offset,
-        );
+        let kinds = DrawKinds::of(&self.desc);
+        let args = match kinds {
+            DrawKinds::Billboards => {
+                DrawArgs::Direct(&self.pool.args, crate::types::IndirectArgs::DRAW_OFFSET)
+            }
+            _ => DrawArgs::Indexed(&self.pool.draw_counters, crate::pool::RIBBON_DRAW_OFFSET),
+        };
+        p.draw(self.desc.blend, kinds)
+            .record(pass, &self.draw_bind, args);
     }
 
     /// Whether it has ribbons (their pieces are drawn with its particles, so it is

@@ -659,6 +659,15 @@ mod tests {
             l.offset("DrawCounters", "ribbon_pieces"),
             crate::pool::RIBBON_PIECES_OFFSET as u32
         );
+        assert_eq!(l.of("RibbonPoint").0 as u64, crate::pool::RIBBON_POINT_SIZE);
+        assert_eq!(
+            l.offset("DrawCounters", "draw_index_count") as u64,
+            crate::pool::RIBBON_DRAW_OFFSET
+        );
+        assert_eq!(
+            l.offset("DrawCounters", "draw_index_count"),
+            l.offset("Counters", "hit_spawned")
+        );
         use crate::mesh::SurfaceTriangle;
         check_pod!(l, SurfaceTriangle, [a => "a", b => "b", c => "c", na => "na", nb => "nb",
             nc => "nc"]);

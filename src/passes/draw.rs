@@ -7,6 +7,7 @@ use crate::effect::Blend;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::{EffectParams, FrameUniforms, Particle};
+use wgpu::util::DeviceExt;
 
 /// Effects one draw can take from (`particles0..3`, `effect0..3` in draw.wgsl).
 pub(crate) const MAX_SLOTS: usize = 4;
@@ -18,6 +19,17 @@ pub(crate) struct DrawPass {
     layout: wgpu::BindGroupLayout,
     image_layout: wgpu::BindGroupLayout,
     pipeline: wgpu::RenderPipeline,
+    /// Two triangles over four vertices, (0, 1, 2) and (0, 2, 3): the instance of a draw
+    /// with ribbons.
+    quad: wgpu::Buffer,
+}
+
+/// Where a draw's indirect arguments are.
+pub(crate) enum DrawArgs<'a> {
+    /// `draw_indirect` arguments: three vertices an instance.
+    Direct(&'a wgpu::Buffer, u64),
+    /// `draw_indexed_indirect` arguments over the quad's six indices (draws with ribbons).
+    Indexed(&'a wgpu::Buffer, u64),
 }
 
 /// What an effect's draw list holds: each a pipeline variant, since lavapipe runs every
@@ -71,11 +83,11 @@ pub(crate) struct DrawBinding {
 }
 
 /// The pools a draw reads: up to four (particles, effect) slots, the list it draws and the
-/// ribbon buffers of slot 0 (ribbon list, pieces, coordinate along).
+/// ribbon buffers of slot 0 (its ribbon points, its pieces).
 pub(crate) struct DrawSources<'a> {
     pub slots: &'a [(&'a wgpu::Buffer, &'a wgpu::Buffer)],
     pub list: &'a wgpu::Buffer,
-    pub ribbons: [&'a wgpu::Buffer; 3],
+    pub ribbons: [&'a wgpu::Buffer; 2],
 }
 
 /// Group 2 of the draw: the effect's ribbon image and its sampler.
@@ -130,15 +142,14 @@ impl DrawPass {
     pub fn new(device: &wgpu::Device, blend: Blend, slots: u32, kinds: DrawKinds) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let v = wgpu::ShaderStages::VERTEX;
-        // particles0..3, the draw list, the frame, effect0..3, the ribbon buffers
+        // particles0..3, the draw list, the frame, effect0..3, the ribbon points and pieces
         let particles = (0..4).map(|b| read_only::<Particle>().entry(b, v));
         let list = read_only::<[u32; 2]>().entry(4, v);
         let frame = uniform::<FrameUniforms>().entry(5, vf);
         let effects = (6..10).map(|b| uniform::<EffectParams>().entry(b, v));
         let ribbons = [
-            read_only::<[u32; 2]>().entry(10, v),
+            read_only::<super::ribbon::RibbonPointBytes>().entry(10, v),
             read_only::<[u32; 2]>().entry(11, v),
-            read_only::<f32>().entry(12, v),
         ];
         let entries: Vec<_> = particles
             .chain([list, frame])
@@ -153,10 +164,16 @@ impl DrawPass {
         let consts = [("SLOTS", slots), billboards, ribbons];
         let shader = (Shader::Draw, &consts[..]);
         let pipeline = render_pipeline(device, shader, &layouts, target, None);
+        let quad = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.draw_quad"),
+            contents: bytemuck::cast_slice(&[0u32, 1, 2, 0, 2, 3]),
+            usage: wgpu::BufferUsages::INDEX,
+        });
         DrawPass {
             layout,
             image_layout,
             pipeline,
+            quad,
         }
     }
 
@@ -172,7 +189,7 @@ impl DrawPass {
         let sources = DrawSources {
             slots: &[(&pool.particles, effect)],
             list: &pool.visible,
-            ribbons: [&pool.ribbon_list, &pool.ribbon_pieces, &pool.ribbon_along],
+            ribbons: [&pool.ribbon_points, &pool.ribbon_pieces],
         };
         self.bind_sources(device, &sources, frame, image)
     }
@@ -189,7 +206,7 @@ impl DrawPass {
         let slots = sources.slots;
         let slot = |k: usize| slots.get(k).unwrap_or(&slots[0]);
         let (p, e): (Vec<_>, Vec<_>) = (0..MAX_SLOTS).map(slot).map(|&(p, e)| (p, e)).unzip();
-        let [ribbon_list, pieces, along] = sources.ribbons;
+        let [points, pieces] = sources.ribbons;
         let buffers = [
             p[0],
             p[1],
@@ -201,9 +218,8 @@ impl DrawPass {
             e[1],
             e[2],
             e[3],
-            ribbon_list,
+            points,
             pieces,
-            along,
         ];
         let image = [
             (0, wgpu::BindingResource::TextureView(view)),
@@ -215,19 +231,18 @@ impl DrawPass {
         }
     }
 
-    /// Draw from a pass that already set bind group 1 ([`target_layout`]), with
-    /// `count_args` holding the draw_indirect arguments at `offset`.
-    pub fn record(
-        &self,
-        pass: &mut wgpu::RenderPass,
-        binding: &DrawBinding,
-        count_args: &wgpu::Buffer,
-        offset: u64,
-    ) {
+    /// Draw from a pass that already set bind group 1 ([`target_layout`]).
+    pub fn record(&self, pass: &mut wgpu::RenderPass, binding: &DrawBinding, args: DrawArgs) {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &binding.buffers, &[]);
         pass.set_bind_group(2, &binding.image, &[]);
-        pass.draw_indirect(count_args, offset);
+        match args {
+            DrawArgs::Direct(buffer, offset) => pass.draw_indirect(buffer, offset),
+            DrawArgs::Indexed(buffer, offset) => {
+                pass.set_index_buffer(self.quad.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed_indirect(buffer, offset);
+            }
+        }
     }
 }
 

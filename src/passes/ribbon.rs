@@ -6,6 +6,9 @@
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive};
 use super::{read_only, read_write, uniform, BufferSlot};
 use crate::pool::ParticlePool;
+
+/// A `RibbonPoint` (common.wgsl) as bytes: the Rust side never reads one.
+pub(super) type RibbonPointBytes = [u32; 12];
 use crate::shaders::Shader;
 use crate::types::{Counters, EffectParams, FrameUniforms, Particle};
 
@@ -18,7 +21,7 @@ pub(super) fn piece_slots() -> [BufferSlot; 9] {
         read_write::<[u32; 2]>(),
         uniform::<FrameUniforms>(),
         uniform::<EffectParams>(),
-        read_write::<f32>(),
+        read_write::<RibbonPointBytes>(),
         read_write::<[u32; 2]>(),
         read_write::<Counters>(),
     ]
@@ -53,7 +56,7 @@ impl RibbonPieces {
             &pool.ribbon_pieces,
             frame,
             effect,
-            &pool.ribbon_along,
+            &pool.ribbon_points,
             &pool.visible,
             &pool.counters,
         ];

@@ -8,7 +8,7 @@ use wgpu::util::DeviceExt;
 use super::Entry;
 use crate::effect::Blend;
 use crate::image::Images;
-use crate::passes::draw::{DrawBinding, DrawSources, MAX_SLOTS};
+use crate::passes::draw::{DrawArgs, DrawBinding, DrawSources, MAX_SLOTS};
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::pipelines::Pipelines;
 use crate::types::{sort_len, uniform_bytes, Counters, IndirectArgs, MergeParams};
@@ -107,11 +107,7 @@ impl Merged {
         let sources = DrawSources {
             slots: &sources,
             list: &pairs,
-            ribbons: [
-                &first.ribbon_list,
-                &first.ribbon_pieces,
-                &first.ribbon_along,
-            ],
+            ribbons: [&first.ribbon_points, &first.ribbon_pieces],
         };
         let draw_bind = draw.bind_sources(
             device,
@@ -152,8 +148,7 @@ impl Merged {
 
     /// Draw the merged list into a pass whose bind group 1 is set.
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
-        let offset = IndirectArgs::DRAW_OFFSET;
-        p.merged_draw()
-            .record(pass, &self.draw_bind, &self.args, offset);
+        let args = DrawArgs::Direct(&self.args, IndirectArgs::DRAW_OFFSET);
+        p.merged_draw().record(pass, &self.draw_bind, args);
     }
 }
