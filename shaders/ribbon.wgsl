@@ -4,16 +4,17 @@
 // Ribbons: the living particles of a scheduled ribbon emitter, or of one particle's trail,
 // are the control points of one strip, joined in the order they were laid. cull.wgsl lists
 // every ribbon point as (ribbon_key, index), the bitonic sort orders the list ribbon by
-// ribbon and point by point along each, and ribbon_pieces.wgsl lists the pieces of every
-// span between two neighbours of one ribbon and puts each piece's two triangles in the
-// draw list. A triangle's corners are those of piece k of the n straight pieces of the
-// span from entry i to entry i + 1, along the centripetal Catmull-Rom spline through
-// entries i - 1 .. i + 2 (a missing neighbour at a ribbon's end is the reflection of the
-// far point). A point that dies leaves the list, so its neighbours become adjacent and are
+// ribbon and point by point along each, and ribbon_pieces.wgsl cuts each ribbon into
+// pieces (a span between neighbours, or a run of spans within a few pixels on screen), each
+// drawn in one or more straight parts, and puts the parts in the draw list. An instance
+// draws part k of the n parts (two triangles) of the piece from entry i to entry
+// i + spans, along the centripetal Catmull-Rom spline through them shaped by entries i - 1
+// and i + spans + 1 (a missing neighbour at a ribbon's end is the reflection of the far
+// point). A point that dies leaves the list, so its neighbours become adjacent and are
 // joined. The strip turns about its own direction to face the viewer; width (the
-// particles' size) and colour (theirs, over life) are blended between the two points along
-// the span, and so is the image's coordinate along the ribbon (each as ribbon_pieces.wgsl
-// wrote it in the entry's RibbonPoint).
+// particles' size) and colour (theirs, over life) are blended between the piece's ends,
+// and so is the image's coordinate along the ribbon (each as ribbon_pieces.wgsl wrote it
+// in the entry's RibbonPoint).
 
 // Knot spacing of the centripetal parametrisation (alpha = 1/2): the square root of the
 // distance, kept above zero where two points coincide.
@@ -88,12 +89,17 @@ struct RibbonVertex {
     textured: bool,
 }
 
-// Corner c (0..4) of piece `piece` (ribbon_pieces: (entry, n << 5 | k)).
+// Narrowest half width a ribbon is drawn at, in particle-target pixels.
+const MIN_HALF_WIDTH: f32 = 1.0;
+
+// Corner c (0..4) of part `piece` (ribbon_pieces: (entry, spans << 10 | parts << 5 |
+// part)): along the spline from entry i to entry i + spans, shaped by their neighbours.
 fn ribbon_vertex(piece: vec2<u32>, c: u32) -> RibbonVertex {
     let i = piece.x;
+    let spans = piece.y >> 10u;
     let a = ribbon_points[i];
-    let b = ribbon_points[i + 1u];
-    let count = piece.y >> 5u;
+    let b = ribbon_points[i + spans];
+    let count = (piece.y >> 5u) & 31u;
     let k = piece.y & 31u;
     var p0 = 2.0 * a.pos - b.pos;
     if i > 0u {
@@ -104,7 +110,7 @@ fn ribbon_vertex(piece: vec2<u32>, c: u32) -> RibbonVertex {
     }
     // (the entry after the last is NO_RIBBON: a span's far neighbour always exists)
     var p3 = 2.0 * b.pos - a.pos;
-    let after = ribbon_points[i + 2u];
+    let after = ribbon_points[i + spans + 1u];
     if same_ribbon(b, after) {
         p3 = after.pos;
     }
@@ -121,9 +127,15 @@ fn ribbon_vertex(piece: vec2<u32>, c: u32) -> RibbonVertex {
     let to_eye = select(-frame.view_depth.xyz, frame.eye - x, frame.perspective == 1u);
     let across = cross(dir, to_eye);
     let side = select(frame.cam_right, normalize(across), length(across) > 1e-12);
+    // a strip thinner than MIN_HALF_WIDTH pixels is drawn that wide and as much fainter:
+    // thinner, it falls between pixel centres and shows as dots
+    let width = mix(a.radius, b.radius, u);
+    let width_px = width * frame.pixel_scale / max(clip_w(frame, x), 1e-6);
+    let widen = max(MIN_HALF_WIDTH / max(width_px, 1e-6), 1.0);
     var out: RibbonVertex;
-    out.world = x + side * (corner.y * mix(a.radius, b.radius, u));
+    out.world = x + side * (corner.y * width * widen);
     out.color = mix(a.color, b.color, u);
+    out.color.a /= widen;
     out.across = corner.y;
     out.textured = (a.ribbon & RIBBON_TEXTURED) != 0u;
     out.along = mix(a.along, b.along, u);

@@ -361,6 +361,73 @@ fn an_alpha_ribbon_sorts_piece_by_piece_among_its_effects_particles() {
 }
 
 #[test]
+fn a_dense_ribbon_is_drawn_in_few_pieces_and_without_gaps() {
+    // 4,096 points a second thrown up and across from the origin, all on one parabola:
+    // after half a second 2,048 of them lie along it, hundreds to the pixel
+    let v = Vec3::new(3.0, 4.0, 0.0);
+    let g = Vec3::new(0.0, -9.81, 0.0);
+    let effect = EffectDesc {
+        name: "dense".into(),
+        emitters: vec![EmitterDesc {
+            rate: 4096.0,
+            lifetime: Range::constant(100.0),
+            size: Range::constant(0.1),
+            velocity: Velocity::Linear {
+                mean: v.to_array(),
+                variance: [0.0; 3],
+            },
+            render: Some(RenderMode::Ribbon {
+                subdivisions: 4,
+                texture: None,
+            }),
+            ..Default::default()
+        }],
+        forces: Forces {
+            gravity: g.to_array(),
+            ..Forces::NONE
+        },
+        blend: Blend::Additive,
+        ..Default::default()
+    };
+    let gpu = common::gpu();
+    let mut scene = Scene::new(&gpu, &effect, 4096, 1, SIZE, camera)
+        .unwrap()
+        .with_settings(Settings {
+            scale: Scale::Full,
+            ..Default::default()
+        });
+    // steps of 1/256 s, so that Euler's error (g t dt / 2) stays under a tenth of a pixel
+    let frames = 128;
+    for f in 0..frames {
+        scene.frame(&gpu, 1.0 / 256.0, f + 1 == frames);
+    }
+    let img = scene.image(&gpu).unwrap();
+    let snap = scene.snapshot(&gpu).unwrap();
+    let points = snap.stats.alive;
+    assert!(points > 2000, "{points} points");
+    // the visible list holds only the ribbon's pieces here (no particle is a dot)
+    let pieces = snap.counters.visible;
+    assert!(
+        pieces * 8 < points,
+        "{pieces} pieces for {points} points: runs of spans within a few pixels are one piece"
+    );
+    // the path away from its ends (the newest and oldest points' ages depend on when in
+    // its frame each was born)
+    let path: Vec<Vec3> = (0..=200)
+        .map(|k| {
+            let t = 0.1 + 0.3 * k as f32 / 200.0;
+            v * t + 0.5 * g * t * t
+        })
+        .collect();
+    let missed = misses(&img, &path);
+    assert!(
+        missed.is_empty(),
+        "the ribbon misses its path at {:?}",
+        &missed[..missed.len().min(8)]
+    );
+}
+
+#[test]
 fn bad_ribbons_are_refused_by_field() {
     let mut effect = ribbon_effect(17);
     effect.render = RenderMode::Ribbon {
