@@ -19,6 +19,7 @@ use crate::passes::{
     draw::{DrawKinds, DrawPass},
     emit::EmitPass,
     gravity::GravityPass,
+    grid::GridPasses,
     merge::MergePass,
     mesh::{MeshCull, MeshPass, MeshVariant},
     relist::RelistPass,
@@ -51,6 +52,7 @@ pub(crate) struct Pipelines {
     /// The merged draw (alpha, up to four effects).
     merged_draw: OnceLock<DrawPass>,
     ribbon_pieces: OnceLock<RibbonPieces>,
+    grid: OnceLock<GridPasses>,
     mesh_cull: OnceLock<MeshCull>,
     /// Per [`MeshVariant`] (depth convention, closed mesh): the lit mesh draw into the
     /// host's targets, and the distances into the particle target.
@@ -83,6 +85,7 @@ impl Pipelines {
             draw: Default::default(),
             merged_draw: OnceLock::new(),
             ribbon_pieces: OnceLock::new(),
+            grid: OnceLock::new(),
             mesh_cull: OnceLock::new(),
             mesh_lit: Default::default(),
             mesh_distance: Default::default(),
@@ -166,6 +169,11 @@ impl Pipelines {
     pub fn ribbon_pieces(&self) -> &RibbonPieces {
         self.ribbon_pieces
             .get_or_init(|| RibbonPieces::new(&self.device))
+    }
+
+    /// The neighbour grid's passes.
+    pub fn grid(&self) -> &GridPasses {
+        self.grid.get_or_init(|| GridPasses::new(&self.device))
     }
 
     /// The listing of the mesh particles on screen.
@@ -260,6 +268,7 @@ impl Pipelines {
             + n(&self.draw[1])
             + n(std::slice::from_ref(&self.merged_draw))
             + n(std::slice::from_ref(&self.ribbon_pieces))
+            + n(std::slice::from_ref(&self.grid))
             + n(std::slice::from_ref(&self.mesh_cull))
             + n(&self.mesh_lit)
             + n(&self.mesh_distance)

@@ -22,6 +22,8 @@ pub(crate) enum Shader {
     Splat,
     Draw,
     RibbonPieces,
+    Grid,
+    Scan,
     MeshCull,
     Mesh,
     Downsample,
@@ -31,7 +33,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 16] = [
+    pub const ALL: [Shader; 18] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -44,6 +46,8 @@ impl Shader {
         Shader::Splat,
         Shader::Draw,
         Shader::RibbonPieces,
+        Shader::Grid,
+        Shader::Scan,
         Shader::MeshCull,
         Shader::Mesh,
         Shader::Downsample,
@@ -65,6 +69,8 @@ impl Shader {
             Shader::Splat => "splat",
             Shader::Draw => "draw",
             Shader::RibbonPieces => "ribbon_pieces",
+            Shader::Grid => "grid",
+            Shader::Scan => "scan",
             Shader::MeshCull => "mesh_cull",
             Shader::Mesh => "mesh",
             Shader::Downsample => "downsample",
@@ -86,6 +92,8 @@ impl Shader {
             Shader::Splat => include_str!("../shaders/splat.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
+            Shader::Grid => include_str!("../shaders/grid.wgsl"),
+            Shader::Scan => include_str!("../shaders/scan.wgsl"),
             Shader::MeshCull => include_str!("../shaders/mesh_cull.wgsl"),
             Shader::Mesh => include_str!("../shaders/mesh.wgsl"),
             Shader::Downsample => include_str!("../shaders/downsample.wgsl"),

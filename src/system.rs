@@ -28,6 +28,8 @@ pub(crate) enum Step {
     Emit,
     /// All-pairs gravity between the particles (effects with self-gravity only).
     Gravity,
+    /// Bin the particles into the neighbour grid (effects with neighbours only).
+    Grid,
     /// Simulate, then size the cull dispatch; spawns at this frame's GPU events.
     Simulate,
     /// Frustum cull into the visible and splat lists, then write the draw arguments.
@@ -38,9 +40,10 @@ pub(crate) enum Step {
 
 impl Step {
     #[cfg(test)]
-    pub const ALL: [Step; 5] = [
+    pub const ALL: [Step; 6] = [
         Step::Emit,
         Step::Gravity,
+        Step::Grid,
         Step::Simulate,
         Step::Cull,
         Step::Sort,
@@ -89,6 +92,8 @@ pub(crate) struct ParticleSystem {
     closed_mesh: bool,
     /// Effects with ribbons.
     ribbon: Option<Ribbons>,
+    /// Effects with neighbours: their grid.
+    grid: Option<crate::passes::grid::NeighbourGrid>,
     draw_bind: DrawBinding,
     /// The compute splat's bind group, made the first time the splat runs (hosts that turn
     /// the splat off never compile its pipelines).
@@ -204,7 +209,11 @@ impl ParticleSystem {
             let draw = crate::passes::mesh::bind_draw(device, &pool, frame, effect);
             [cull, draw]
         });
+        let grid = desc
+            .neighbours
+            .map(|radius| crate::passes::grid::NeighbourGrid::new(device, p.grid(), &pool, radius));
         Ok(ParticleSystem {
+            grid,
             mesh,
             closed_mesh,
             ribbon,
@@ -412,11 +421,13 @@ impl ParticleSystem {
     }
 
     /// Whether this system records `step` each frame (no sort for effects that skip it or
-    /// are sorted with others, no gravity without self-gravity).
+    /// are sorted with others, no gravity without self-gravity, no grid without
+    /// neighbours).
     pub fn records(&self, step: Step) -> bool {
         match step {
             Step::Sort => self.sort.is_some() && !self.merged || self.ribbon.is_some(),
             Step::Gravity => self.gravity_bind.is_some(),
+            Step::Grid => self.grid.is_some(),
             _ => true,
         }
     }
@@ -439,6 +450,11 @@ impl ParticleSystem {
                 args(pass, After::Emit);
             }
             Step::Gravity => self.record_gravity(p, pass),
+            Step::Grid => {
+                if let Some(grid) = &self.grid {
+                    grid.record(p.grid(), pass, &self.pool);
+                }
+            }
             Step::Simulate => {
                 let simulate = p.simulate(self.desc.collision.is_some());
                 for sub in 0..self.substeps {

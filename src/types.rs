@@ -479,6 +479,29 @@ pub(crate) struct MergeParams {
     pub _pad2: u32,
 }
 
+/// The neighbour grid's cell, radius and table (`GridParams` in grid.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub(crate) struct GridParams {
+    /// Cell side, metres.
+    pub cell: f32,
+    /// Neighbour radius, metres.
+    pub radius: f32,
+    /// Buckets - 1.
+    pub mask: u32,
+    /// Buckets (a power of two).
+    pub table: u32,
+}
+
+/// One level of the prefix sum (`ScanParams` in scan.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub(crate) struct ScanParams {
+    /// Values in the level's data.
+    pub count: u32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
+}
+
 /// Parameters of the depth downsample (`DownsampleParams` in downsample.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct DownsampleParams {
@@ -828,6 +851,17 @@ mod tests {
             ],
         );
         check_uniform::<MergeParams>(&l, "MergeParams", &[("slot", |v| v.slot = 1)]);
+        check_uniform::<ScanParams>(&l, "ScanParams", &[("count", |v| v.count = 1)]);
+        check_uniform::<GridParams>(
+            &l,
+            "GridParams",
+            &[
+                ("cell", |v| v.cell = 1.0),
+                ("radius", |v| v.radius = 1.0),
+                ("mask", |v| v.mask = 1),
+                ("table", |v| v.table = 1),
+            ],
+        );
         check_uniform::<DownsampleParams>(
             &l,
             "DownsampleParams",

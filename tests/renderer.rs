@@ -821,3 +821,33 @@ fn a_recorded_frame_the_host_drops_leaves_every_pool_whole() {
         }
     }
 }
+
+#[test]
+fn an_effect_that_asks_for_neighbours_gets_its_grid_pass() {
+    let gpu = common::gpu();
+    let target = HeadlessTarget::of(&gpu.device, (64, 48), HostSetup::STANDARD);
+    let mut renderer =
+        ParticleRenderer::new(&gpu.device, target.targets(), Settings::default()).unwrap();
+    let mut desc = Demo::Snow.effect(4096);
+    desc.neighbours = Some(2000.0);
+    let err = renderer
+        .add_effect(&gpu.device, &gpu.queue, &desc, 4096, 1)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("neighbours = 2000: allowed 0.01..=1000 m"),
+        "{err}"
+    );
+    desc.neighbours = Some(0.5);
+    renderer
+        .add_effect(&gpu.device, &gpu.queue, &desc, 4096, 1)
+        .unwrap();
+    let camera = Demo::Snow.camera(target.aspect());
+    host_frame(&gpu, &mut renderer, &target, &camera, 0.05);
+    let passes = renderer.passes();
+    let at = |p: Pass| passes.iter().position(|&q| q == p).unwrap();
+    assert!(at(Pass::Emit) < at(Pass::Grid) && at(Pass::Grid) < at(Pass::Simulate));
+    let id = renderer.effects().next().unwrap();
+    let snap = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+    snap.check().unwrap();
+}

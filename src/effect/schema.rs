@@ -679,6 +679,10 @@ pub struct EffectDesc {
     pub bodies: Option<Bodies>,
     /// All-pairs gravity between the particles; none when absent.
     pub self_gravity: Option<SelfGravity>,
+    /// Bin the particles each frame on a GPU grid so that each finds its neighbours within
+    /// this radius (metres, 0.01..=1000): the base of flocking and crowds; none when
+    /// absent.
+    pub neighbours: Option<f32>,
     /// Quad orientation (emitters may have their own).
     pub render: RenderMode,
     /// What is drawn on the quad (emitters may have their own).
@@ -700,6 +704,7 @@ impl Default for EffectDesc {
             collision: None,
             bodies: None,
             self_gravity: None,
+            neighbours: None,
             render: RenderMode::default(),
             sprite: Sprite::default(),
         }

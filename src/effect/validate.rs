@@ -49,6 +49,7 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
     looks(&mut v, desc);
     mesh_particles(&mut v, desc);
     ribbon_images(&mut v, desc);
+    neighbours(&mut v, desc.neighbours);
     v.range(
         "soft_distance",
         desc.soft_distance,
@@ -224,6 +225,12 @@ fn render_mode(v: &mut Checker, field: &str, render: RenderMode) {
             }
         }
         _ => {}
+    }
+}
+
+fn neighbours(v: &mut Checker, radius: Option<f32>) {
+    if let Some(r) = radius {
+        v.range("neighbours", r, 0.01, 1e3, "0.01..=1000 m");
     }
 }
 

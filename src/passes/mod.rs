@@ -14,6 +14,7 @@ pub(crate) mod downsample;
 pub(crate) mod draw;
 pub(crate) mod emit;
 pub(crate) mod gravity;
+pub(crate) mod grid;
 pub(crate) mod merge;
 pub(crate) mod mesh;
 pub(crate) mod relist;
@@ -327,6 +328,8 @@ mod tests {
             (Shader::Relist, relist::slots().to_vec()),
             (Shader::Splat, splat::slots().to_vec()),
             (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
+            (Shader::Grid, grid::slots().to_vec()),
+            (Shader::Scan, grid::scan_slots().to_vec()),
             (Shader::MeshCull, mesh::cull_slots().to_vec()),
             (Shader::Mesh, mesh::draw_slots().to_vec()),
         ]

@@ -46,6 +46,8 @@ pub enum Pass {
     Emit,
     /// All-pairs gravity (effects with self-gravity only; compute).
     Gravity,
+    /// The neighbour grid built (effects with neighbours only; compute).
+    Grid,
     /// Forces, integration, collision, deaths, GPU events (compute).
     Simulate,
     /// Frustum culling into the draw and splat lists (compute).
@@ -73,6 +75,7 @@ impl Pass {
         match self {
             Pass::Emit => "emit",
             Pass::Gravity => "gravity",
+            Pass::Grid => "grid",
             Pass::Simulate => "simulate",
             Pass::Cull => "cull",
             Pass::Sort => "sort",
@@ -90,6 +93,7 @@ impl Pass {
         match self {
             Pass::Emit => Some(Step::Emit),
             Pass::Gravity => Some(Step::Gravity),
+            Pass::Grid => Some(Step::Grid),
             Pass::Simulate => Some(Step::Simulate),
             Pass::Cull => Some(Step::Cull),
             Pass::Sort => Some(Step::Sort),
@@ -565,6 +569,7 @@ impl ParticleRenderer {
         let steps = [
             Pass::Emit,
             Pass::Gravity,
+            Pass::Grid,
             Pass::Simulate,
             Pass::Cull,
             Pass::Sort,

@@ -4,6 +4,7 @@
 //! `tests/`.
 
 mod dispatch;
+mod grid;
 mod nbody;
 mod pipelines;
 mod pool;
