@@ -27,13 +27,18 @@ fn value(i: u32) -> u32 {
     return select(0u, data[i], i < params.count);
 }
 
+// The block a workgroup works on (blocks run in rows past the dispatch limit).
+fn block_of(wg: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return wg.x + wg.y * groups.x;
+}
+
 @compute @workgroup_size(256)
 fn scan(
     @builtin(workgroup_id) wg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
-    let block = wg.x + wg.y * groups.x;
+    let block = block_of(wg, groups);
     let base = block * SCAN_BLOCK + 2u * lid;
     let a = value(base);
     let b = value(base + 1u);
@@ -68,7 +73,7 @@ fn add(
     @builtin(local_invocation_index) lid: u32,
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
-    let block = wg.x + wg.y * groups.x;
+    let block = block_of(wg, groups);
     let base = block * SCAN_BLOCK + 2u * lid;
     let total = sums[block];
     if base < params.count {

@@ -63,13 +63,7 @@ fn scene(effect: &EffectDesc, image: Image) -> (flurry::GpuContext, Scene) {
 
 /// The colour the picture shows at world point `x`: 'r', 'b' or '?'.
 fn colour_at(img: &image::RgbaImage, x: Vec3) -> char {
-    let p = common::to_pixel(camera(1.0).view_proj(), SIZE, x);
-    let [r, _, b, _] = img.get_pixel(p.x as u32, p.y as u32).0;
-    match (r, b) {
-        (r, b) if r > 120 && b < 60 => 'r',
-        (r, b) if b > 120 && r < 60 => 'b',
-        _ => '?',
-    }
+    common::red_or_blue(img, common::to_pixel(camera(1.0).view_proj(), SIZE, x))
 }
 
 const POINTS: usize = 25;

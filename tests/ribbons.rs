@@ -289,13 +289,7 @@ fn a_point_that_dies_leaves_its_neighbours_joined() {
 
 /// The colour the picture shows at world point `x`: 'r' (red), 'b' (blue) or '?'.
 fn colour_at(img: &image::RgbaImage, x: Vec3) -> char {
-    let p = pixel(x);
-    let [r, _, b, _] = img.get_pixel(p.x as u32, p.y as u32).0;
-    match (r, b) {
-        (r, b) if r > 120 && b < 60 => 'r',
-        (r, b) if b > 120 && r < 60 => 'b',
-        _ => '?',
-    }
+    common::red_or_blue(img, pixel(x))
 }
 
 #[test]

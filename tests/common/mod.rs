@@ -34,6 +34,16 @@ pub fn to_pixel(view_proj: glam::Mat4, (width, height): (u32, u32), x: glam::Vec
     )
 }
 
+/// What a picture shows at pixel `p`: 'r' (clearly red), 'b' (clearly blue) or '?'.
+pub fn red_or_blue(img: &image::RgbaImage, p: glam::Vec2) -> char {
+    let [r, _, b, _] = img.get_pixel(p.x as u32, p.y as u32).0;
+    match (r, b) {
+        (r, b) if r > 120 && b < 60 => 'r',
+        (r, b) if b > 120 && r < 60 => 'b',
+        _ => '?',
+    }
+}
+
 use flurry::effect::*;
 use flurry::glam::Vec3;
 use flurry::{Camera, Settings};
