@@ -1,5 +1,5 @@
 //! A renderer's images on the GPU: one sRGB texture each, with its mips, and the sampler
-//! the ribbon draw reads them through.
+//! the draw reads them through for ribbons.
 
 use super::{Image, ImageId};
 use crate::effect::{EffectDesc, RenderMode};

@@ -42,7 +42,7 @@ impl Merged {
             .enumerate()
             .filter(|(_, e)| {
                 let (d, ribbons) = (e.system.desc(), e.system.has_ribbons());
-                // an effect's ribbon triangles are drawn from its own ribbon buffers
+                // an effect's ribbon pieces are drawn from its own ribbon buffers
                 d.blend == Blend::Alpha && d.sorts() && !ribbons
             })
             .map(|(i, _)| i)
