@@ -341,6 +341,10 @@ struct EmitterParams {
     spawn_first: u32,        // first spawn ordinal of this emitter within this frame's request
     spawn_count: u32,
     velocity_mode: u32,
+    burst_count: u32,        // the first burst_count spawns are born together at burst_at
+    burst_at: f32,           // (a fraction of the frame), the rest evenly over the frame
+    _pad0: u32,
+    _pad1: u32,
     p0: vec4<f32>,           // point / centre / box min (xyz); radius (w)
     p1: vec4<f32>,           // box max / disk normal (xyz); exp disk: scale length (w);
                              // mesh: first triangle, triangle count (bits), scale
@@ -351,8 +355,8 @@ struct EmitterParams {
     life_size: vec4<f32>,    // lifetime mean, var, size mean, var
     rot_spin: vec4<f32>,     // rotation mean, var, spin mean, var
     // where the host had the emitter at the frame's start and end (effect × emitter
-    // transform): spawn k of n is born at (k + 0.5) / n of the way, so a fast emitter
-    // draws a line, not clumps (the identity for an emitter that does not move)
+    // transform): a spawn born at fraction f of the frame is born f of the way, so a fast
+    // emitter draws a line, not clumps (the identity for an emitter that does not move)
     start: mat4x4<f32>,
     end: mat4x4<f32>,
 }
@@ -362,6 +366,10 @@ struct EmitUniforms {
     id_base: u32,            // id of the first spawn this frame (spawns requested before it)
     emitter_count: u32,
     step: f32,               // seconds of one simulate step (trails lay their points by it)
+    frame: f32,              // seconds of the frame the spawns are born over
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
     emitters: array<EmitterParams, MAX_EMITTERS>,
 }
 

@@ -143,12 +143,22 @@ fn orbit_velocity(b: Body, x: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
     return b.vel + normalize(cross(axis, radial)) * speed;
 }
 
+// When within the frame spawn k of an emitter is born, as a fraction of the frame: its
+// bursts together when they are due, then the rest one after another at even intervals.
+fn birth_fraction(em: EmitterParams, k: u32) -> f32 {
+    if k < em.burst_count {
+        return em.burst_at;
+    }
+    let spread = max(em.spawn_count - em.burst_count, 1u);
+    return (f32(k - em.burst_count) + 0.5) / f32(spread);
+}
+
 fn spawn_particle(ordinal: u32) -> Particle {
     let e = emitter_of(ordinal);
     var p = spawn_from(e, emit.id_base + ordinal);
     // born at its own time in the frame, where the host's transform had the emitter then
     let em = emit.emitters[e];
-    let f = (f32(ordinal - em.spawn_first) + 0.5) / f32(max(em.spawn_count, 1u));
+    let f = birth_fraction(em, ordinal - em.spawn_first);
     // a + (b - a) f rather than mix: exact where the emitter stood still (a = b), as in
     // the CPU twin
     let local = vec4<f32>(p.pos, 1.0);
@@ -156,6 +166,15 @@ fn spawn_particle(ordinal: u32) -> Particle {
     p.pos = pos0 + ((em.end * local).xyz - pos0) * f;
     let vel0 = (em.start * vec4<f32>(p.vel, 0.0)).xyz;
     p.vel = vel0 + ((em.end * vec4<f32>(p.vel, 0.0)).xyz - vel0) * f;
+    // simulate steps every particle by the whole frame: one born later starts that much
+    // younger and that much further back along its flight, so a frame's spawns leave the
+    // emitter as a stream rather than one clump
+    let late = f * emit.frame;
+    p.age = -late;
+    p.rotation -= p.spin * late;
+    if effect.looks[e].anchored == 0u {
+        p.pos -= p.vel * late;
+    }
     return p;
 }
 
@@ -362,7 +381,8 @@ fn spawn_trails(
         if parent.emitter == effect.trail_source {
             let every = effect.trail_every;
             let first = u32(max(ceil((parent.age - emit.step) / every), 0.0));
-            let end = min(u32(ceil(parent.age / every)), TRAIL_POINTS);
+            // (a parent born late in the frame is younger than 0 until its first substep ends)
+            let end = min(u32(max(ceil(parent.age / every), 0.0)), TRAIL_POINTS);
             let start = max(first, max(end, TRAIL_BURST) - TRAIL_BURST);
             for (var k = start; k < end; k++) {
                 asked += 1u;

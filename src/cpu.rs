@@ -81,6 +81,16 @@ fn spawn_point(em: &EmitterParams, rng: &mut Rng, surface: &[SurfaceTriangle]) -
     }
 }
 
+/// When within the frame spawn `k` of emitter `em` is born, as a fraction of the frame
+/// (`birth_fraction` in emit.wgsl).
+fn birth_fraction(em: &EmitterParams, k: u32) -> f32 {
+    if k < em.burst_count {
+        return em.burst_at;
+    }
+    let spread = (em.spawn_count - em.burst_count).max(1);
+    ((k - em.burst_count) as f32 + 0.5) / spread as f32
+}
+
 /// The particle the emit pass creates for spawn `ordinal` of this frame (`surface`: the
 /// renderer's mesh triangles).
 pub fn spawn(
@@ -108,7 +118,7 @@ pub fn spawn(
         Vec3::new(x, y, z)
     };
     // born at its own time in the frame, where the host's transform had the emitter then
-    let f = ((ordinal - em.spawn_first) as f32 + 0.5) / em.spawn_count.max(1) as f32;
+    let f = birth_fraction(em, ordinal - em.spawn_first);
     let pos = em
         .start
         .transform_point3(pos)
@@ -125,14 +135,17 @@ pub fn spawn(
     let size = rng.range(em.life_size.z, em.life_size.w).max(0.0);
     let rotation = rng.range(em.rot_spin.x, em.rot_spin.y);
     let spin = rng.range(em.rot_spin.z, em.rot_spin.w);
+    // stepped by the whole frame like the rest: younger and further back by its lateness
+    let late = f * emit.frame;
+    let anchored = effect.looks[e].anchored == 1;
     Particle {
-        pos,
-        age: 0.0,
+        pos: if anchored { pos } else { pos - vel * late },
+        age: -late,
         vel,
         lifetime,
         color: pack4x8unorm(Vec4::new(r, g, b, a)),
         size,
-        rotation,
+        rotation: rotation - spin * late,
         spin,
         id,
         emitter: e as u32,
@@ -249,13 +262,16 @@ impl CpuTwin {
         self.dropped += self.clock.advance(&self.desc, dt, self.capacity);
         let offset = self.desc.camera_offset(self.eye);
         let id_base = self.clock.taken_total as u32;
-        let emit = self.desc.emit_uniforms(
-            &self.clock.pending(),
-            id_base,
-            offset,
-            &self.motion,
-            &self.meshes,
-        );
+        let emit = EmitUniforms {
+            frame: dt,
+            ..self.desc.emit_uniforms(
+                &self.clock.pending(),
+                id_base,
+                offset,
+                &self.motion,
+                &self.meshes,
+            )
+        };
         self.clock.take();
         for ordinal in 0..emit.request {
             if self.particles.len() < self.capacity as usize {

@@ -393,6 +393,7 @@ impl ParticleSystem {
             .emit_uniforms(&self.clock.pending(), id_base, offset, &motion, meshes);
         let emit = EmitUniforms {
             step: dt / self.substeps as f32,
+            frame: dt,
             ..emit
         };
         self.request = emit.request;

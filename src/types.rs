@@ -446,6 +446,12 @@ pub(crate) struct EmitterParams {
     pub spawn_first: u32,
     pub spawn_count: u32,
     pub velocity_mode: u32,
+    /// The first `burst_count` spawns are born together at `burst_at` (a fraction of the
+    /// frame); the rest at even intervals over it.
+    pub burst_count: u32,
+    pub burst_at: f32,
+    pub _pad0: u32,
+    pub _pad1: u32,
     pub p0: Vec4,
     pub p1: Vec4,
     pub vel_mean: Vec4,
@@ -467,6 +473,11 @@ pub(crate) struct EmitUniforms {
     pub emitter_count: u32,
     /// Seconds of one simulate step.
     pub step: f32,
+    /// Seconds of the frame the spawns are born over.
+    pub frame: f32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
     pub emitters: [EmitterParams; MAX_EMITTERS],
 }
 
@@ -838,6 +849,8 @@ mod tests {
                 ("spawn_first", |v| v.spawn_first = 1),
                 ("spawn_count", |v| v.spawn_count = 1),
                 ("velocity_mode", |v| v.velocity_mode = 1),
+                ("burst_count", |v| v.burst_count = 1),
+                ("burst_at", |v| v.burst_at = 1.0),
                 ("p0", |v| v.p0 = Vec4::ONE),
                 ("p1", |v| v.p1 = Vec4::ONE),
                 ("vel_mean", |v| v.vel_mean = Vec4::ONE),
@@ -892,6 +905,7 @@ mod tests {
                 ("id_base", |v| v.id_base = 1),
                 ("emitter_count", |v| v.emitter_count = 1),
                 ("step", |v| v.step = 1.0),
+                ("frame", |v| v.frame = 1.0),
                 ("emitters", |v| v.emitters[0].shape = 1),
             ],
         );

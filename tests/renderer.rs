@@ -774,6 +774,82 @@ fn a_moving_emitter_draws_a_line_along_its_frame_path() {
 }
 
 #[test]
+fn a_still_hose_streams_and_a_burst_is_born_when_it_is_due() {
+    // a hose held still, 2,000 particles a second at 10 m/s along x, and a burst of 50 due
+    // 0.025 s into a 0.1 s frame: after the frame the hose's 200 spawns lie evenly along the
+    // metre its first one flew (no tenth holding more than twice the mean, their ages from
+    // 0 to 0.1 s), and the burst's particles together 0.75 m out, 0.075 s old
+    use flurry::effect::*;
+    let gpu = common::gpu();
+    fail_on_wgpu_errors(&gpu);
+    let mut renderer = standard_renderer(&gpu);
+    let emitter = EmitterDesc {
+        velocity: Velocity::Linear {
+            mean: [10.0, 0.0, 0.0],
+            variance: [0.0; 3],
+        },
+        lifetime: Range::constant(10.0),
+        ..Default::default()
+    };
+    let desc = EffectDesc {
+        forces: Forces::NONE,
+        emitters: vec![
+            EmitterDesc {
+                rate: 2000.0,
+                ..emitter.clone()
+            },
+            EmitterDesc {
+                bursts: vec![Burst::once(0.025, 50)],
+                ..emitter
+            },
+        ],
+        ..Default::default()
+    };
+    let id = renderer
+        .add_effect(&gpu.device, &gpu.queue, &desc, 4096, 1)
+        .unwrap();
+    let target = HeadlessTarget::new(&gpu.device, 32, 32);
+    let camera = Camera::look_at(Vec3::new(0.5, 2.0, 5.0), Vec3::new(0.5, 0.0, 0.0), 1.0);
+    host_frame(&gpu, &mut renderer, &target, &camera, 0.1);
+    let snap = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+    let alive = snap.alive.iter().map(|&i| &snap.particles[i as usize]);
+    let (hose, burst) = alive.partition::<Vec<&flurry::Particle>, _>(|p| p.emitter == 0);
+    assert_eq!((hose.len(), burst.len()), (200, 50));
+    let mut tenths = [0u32; 10];
+    for p in &hose {
+        assert!(
+            (0.0..=1.0).contains(&p.pos.x),
+            "off the stream at x = {}",
+            p.pos.x
+        );
+        // where a particle is says how long it has flown
+        assert!(
+            (p.pos.x - 10.0 * p.age).abs() < 1e-4,
+            "{} m at {} s",
+            p.pos.x,
+            p.age
+        );
+        tenths[((p.pos.x * 10.0) as usize).min(9)] += 1;
+    }
+    assert!(
+        tenths.iter().all(|&n| n <= 2 * 20 && n > 0),
+        "spawns per tenth of the stream: {tenths:?}"
+    );
+    for p in &burst {
+        assert!(
+            (p.pos.x - 0.75).abs() < 1e-4,
+            "burst particle at {}",
+            p.pos.x
+        );
+        assert!(
+            (p.age - 0.075).abs() < 1e-5,
+            "burst particle {} s old",
+            p.age
+        );
+    }
+}
+
+#[test]
 fn a_recorded_frame_the_host_drops_leaves_every_pool_whole() {
     // a host that records a frame and then drops its encoder (an error after recording, a
     // surface lost): the GPU never ran it, and the next frames go on from where the last

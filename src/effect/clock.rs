@@ -4,6 +4,11 @@
 //! What the clock asks for waits as pending until a frame that records the emit takes it:
 //! a frame that was updated but never recorded (a host that skipped drawing when its
 //! surface was not ready) leaves its spawns, a t = 0 burst among them, to the next one.
+//!
+//! Spawns carry their time within the frame: the continuous ones are spread evenly over
+//! it, a burst is born when it is due (so a hose held still draws a stream, not one clump
+//! per frame). Spawns left pending by a frame nobody recorded are overdue: their bursts are
+//! born at the start of the frame that takes them.
 
 use super::schema::{Burst, EffectDesc, Trigger};
 
@@ -17,9 +22,40 @@ pub(crate) struct SpawnClock {
     /// Spawns requested since the start, taken or pending.
     pub requested_total: u64,
     /// Per emitter: asked for, not taken yet (at most a pool's capacity in all).
-    pending: Vec<u64>,
+    pending: Vec<Pending>,
     /// Spawns sent to the emit pass so far: the ids of the pending ones start here.
     pub taken_total: u64,
+}
+
+/// One emitter's spawns for the next emit pass: `burst` of them born together at `burst_at`
+/// (a fraction of the frame, 0 = its start), then `spread` born one after another at even
+/// intervals over the frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Spawns {
+    pub burst: u32,
+    pub burst_at: f32,
+    pub spread: u32,
+}
+
+impl Spawns {
+    /// Every spawn, bursts and spread.
+    pub fn total(&self) -> u32 {
+        self.burst + self.spread
+    }
+}
+
+/// One emitter's pending spawns (`Spawns` before the pool's limit).
+#[derive(Clone, Copy, Debug, Default)]
+struct Pending {
+    burst: u64,
+    burst_at: f64,
+    spread: u64,
+}
+
+impl Pending {
+    fn total(&self) -> u64 {
+        self.burst + self.spread
+    }
 }
 
 impl SpawnClock {
@@ -28,34 +64,45 @@ impl SpawnClock {
     /// emitters lose first). Returns how many were dropped so.
     pub fn advance(&mut self, desc: &EffectDesc, dt: f32, capacity: u32) -> u64 {
         let counts = self.counts(desc, dt);
-        self.pending.resize(counts.len(), 0);
+        self.pending.resize(counts.len(), Pending::default());
         for (p, c) in self.pending.iter_mut().zip(&counts) {
-            *p += c;
+            // bursts left by a frame nobody recorded are overdue: born at this one's start
+            p.burst_at = if p.burst > 0 { 0.0 } else { c.burst_at };
+            p.burst += c.burst;
+            p.spread += c.spread;
         }
-        let clamped = clamp_request(&self.pending, capacity);
-        let before: u64 = self.pending.iter().sum();
-        self.pending = clamped.iter().map(|&c| c as u64).collect();
-        before - self.pending.iter().sum::<u64>()
+        let before = self.pending_total();
+        clamp_request(&mut self.pending, capacity);
+        before - self.pending_total()
     }
 
     /// The pending spawns per emitter (what the next recorded emit spawns).
-    pub fn pending(&self) -> Vec<u32> {
-        self.pending.iter().map(|&c| c as u32).collect()
+    pub fn pending(&self) -> Vec<Spawns> {
+        self.pending
+            .iter()
+            .map(|p| Spawns {
+                burst: p.burst as u32,
+                burst_at: p.burst_at as f32,
+                spread: p.spread as u32,
+            })
+            .collect()
     }
 
     /// How many spawns are pending.
     pub fn pending_total(&self) -> u64 {
-        self.pending.iter().sum()
+        self.pending.iter().map(Pending::total).sum()
     }
 
     /// A frame recorded the emit of the pending spawns.
     pub fn take(&mut self) {
         self.taken_total += self.pending_total();
-        self.pending.iter_mut().for_each(|p| *p = 0);
+        self.pending
+            .iter_mut()
+            .for_each(|p| *p = Pending::default());
     }
 
-    /// Spawn counts per emitter for a step of `dt` seconds, advancing the clock.
-    fn counts(&mut self, desc: &EffectDesc, dt: f32) -> Vec<u64> {
+    /// What each emitter asks for in a step of `dt` seconds, advancing the clock.
+    fn counts(&mut self, desc: &EffectDesc, dt: f32) -> Vec<Pending> {
         let dt = dt as f64;
         let (t0, t1) = (self.time, self.time + dt);
         self.carry.resize(desc.emitters.len(), 0.0);
@@ -65,30 +112,42 @@ impl SpawnClock {
             .zip(self.carry.iter_mut())
             .map(|(e, carry)| {
                 if e.trigger != Trigger::Schedule {
-                    return 0; // spawned on the GPU, at events
+                    return Pending::default(); // spawned on the GPU, at events
                 }
                 let exact = e.rate as f64 * dt + *carry;
                 let whole = exact.floor();
                 *carry = exact - whole;
-                let bursts: u64 = e
-                    .bursts
-                    .iter()
-                    .map(|b| burst_hits(b, t0, t1) * b.count as u64)
-                    .sum();
-                whole as u64 + bursts
+                let mut burst = 0;
+                let mut first_due = t1;
+                for b in &e.bursts {
+                    if let Some((hits, due)) = burst_hits(b, t0, t1) {
+                        burst += hits * b.count as u64;
+                        first_due = first_due.min(due);
+                    }
+                }
+                Pending {
+                    burst,
+                    // several bursts in one frame are born together, at the first one's time
+                    burst_at: if burst > 0 {
+                        (first_due - t0) / dt
+                    } else {
+                        0.0
+                    },
+                    spread: whole as u64,
+                }
             })
             .collect::<Vec<_>>();
         self.time = t1;
-        self.requested_total += counts.iter().sum::<u64>();
+        self.requested_total += counts.iter().map(Pending::total).sum::<u64>();
         counts
     }
 }
 
-/// How many occurrences of `b` fall in `[t0, t1)`.
-fn burst_hits(b: &Burst, t0: f64, t1: f64) -> u64 {
+/// How many occurrences of `b` fall in `[t0, t1)`, and when the first does; `None` if none.
+fn burst_hits(b: &Burst, t0: f64, t1: f64) -> Option<(u64, f64)> {
     let start = b.time as f64;
-    match b.every {
-        None => (start >= t0 && start < t1) as u64,
+    let (hits, due) = match b.every {
+        None => ((start >= t0 && start < t1) as u64, start),
         Some(every) => {
             let every = every as f64;
             // occurrences k >= 0 with t0 <= start + k·every < t1
@@ -98,23 +157,24 @@ fn burst_hits(b: &Burst, t0: f64, t1: f64) -> u64 {
                 Some(c) => end.min(c as f64),
                 None => end,
             };
-            (end - first).max(0.0) as u64
+            ((end - first).max(0.0) as u64, start + first * every)
         }
-    }
+    };
+    // (the clamp only mends rounding: the first occurrence lies in the frame)
+    (hits > 0).then(|| (hits, due.clamp(t0, t1)))
 }
 
 /// Limit a frame's request to the pool's capacity (anything beyond it must drop anyway);
-/// later emitters lose first. The excess is counted as dropped by the caller.
-fn clamp_request(counts: &[u64], capacity: u32) -> Vec<u32> {
+/// later emitters lose first, and within one its spread spawns before its bursts. The
+/// excess is counted as dropped by the caller.
+fn clamp_request(pending: &mut [Pending], capacity: u32) {
     let mut left = capacity as u64;
-    counts
-        .iter()
-        .map(|&c| {
-            let take = c.min(left);
-            left -= take;
-            take as u32
-        })
-        .collect()
+    for p in pending {
+        p.burst = p.burst.min(left);
+        left -= p.burst;
+        p.spread = p.spread.min(left);
+        left -= p.spread;
+    }
 }
 
 #[cfg(test)]
@@ -141,7 +201,7 @@ mod tests {
         let total: u64 = (0..100)
             .map(|_| {
                 assert_eq!(clock.advance(&d, 0.03, 1000), 0);
-                let n = clock.pending()[0] as u64;
+                let n = clock.pending()[0].total() as u64;
                 clock.take();
                 n
             })
@@ -165,18 +225,77 @@ mod tests {
         let mut clock = SpawnClock::default();
         clock.advance(&d, 0.1, 1000); // the t = 0 burst and 10, never recorded
         clock.advance(&d, 0.1, 1000);
-        assert_eq!(clock.pending(), [70]);
+        // the overdue burst is born at the start of the frame that takes it
+        let due = Spawns {
+            burst: 50,
+            burst_at: 0.0,
+            spread: 20,
+        };
+        assert_eq!(clock.pending(), [due]);
         clock.take();
-        assert_eq!((clock.pending(), clock.taken_total), (vec![0], 70));
+        assert_eq!(clock.pending_total(), 0);
+        assert_eq!(clock.taken_total, 70);
         // more than the pool holds is dropped, not kept for later
         let dropped = clock.advance(&d, 1.0, 60);
-        assert_eq!((clock.pending(), dropped), (vec![60], 40));
+        assert_eq!((clock.pending()[0].total(), dropped), (60, 40));
         assert_eq!(clock.requested_total, 170);
     }
 
     #[test]
+    fn bursts_are_born_when_they_are_due() {
+        let d = EffectDesc {
+            emitters: vec![EmitterDesc {
+                rate: 30.0,
+                bursts: vec![
+                    Burst::once(0.125, 7),
+                    Burst {
+                        every: Some(0.25),
+                        cycles: Some(2),
+                        ..Burst::once(0.15, 3)
+                    },
+                ],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let mut clock = SpawnClock::default();
+        let mut frame = |clock: &mut SpawnClock| {
+            clock.advance(&d, 0.1, 1000);
+            let s = clock.pending()[0];
+            clock.take();
+            s
+        };
+        // [0, 0.1): only the rate
+        let s = frame(&mut clock);
+        assert_eq!((s.burst, s.spread), (0, 3));
+        // [0.1, 0.2): the burst at 0.125 and the first repeat at 0.15, born together at
+        // the first one's time
+        let s = frame(&mut clock);
+        assert_eq!((s.burst, s.spread), (10, 3));
+        assert!((s.burst_at - 0.25).abs() < 1e-5, "{}", s.burst_at);
+        // [0.2, 0.3): nothing due; [0.3, 0.4): the repeat at 0.4 is not in it
+        assert_eq!(frame(&mut clock).burst, 0);
+        assert_eq!(frame(&mut clock).burst, 0);
+        // [0.4, 0.5): the second repeat, at the frame's start
+        let s = frame(&mut clock);
+        assert_eq!(s.burst, 3);
+        assert!(s.burst_at.abs() < 1e-5, "{}", s.burst_at);
+    }
+
+    #[test]
     fn requests_beyond_the_pool_are_cut_from_the_last_emitters() {
-        assert_eq!(clamp_request(&[30, 50, 40], 60), [30, 30, 0]);
-        assert_eq!(clamp_request(&[5, 6], 100), [5, 6]);
+        let pending = |burst, spread| Pending {
+            burst,
+            spread,
+            burst_at: 0.0,
+        };
+        let mut p = [pending(10, 20), pending(20, 30), pending(0, 40)];
+        clamp_request(&mut p, 60);
+        let kept: Vec<_> = p.iter().map(|p| (p.burst, p.spread)).collect();
+        // the second emitter keeps its burst and loses its spread spawns first
+        assert_eq!(kept, [(10, 20), (20, 10), (0, 0)]);
+        let mut p = [pending(2, 3), pending(0, 6)];
+        clamp_request(&mut p, 100);
+        assert_eq!((p[0].total(), p[1].total()), (5, 6));
     }
 }

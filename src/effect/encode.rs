@@ -5,6 +5,7 @@
 use glam::{Vec3, Vec4};
 
 use super::schema::*;
+use super::Spawns;
 use crate::mesh::MeshSet;
 use crate::types::*;
 
@@ -197,13 +198,13 @@ impl EffectDesc {
         }
     }
 
-    /// This frame's emit uniforms for per-emitter spawn `counts` (already clamped), ids from
+    /// This frame's emit uniforms for per-emitter `spawns` (already clamped), ids from
     /// `id_base` on, the scheduled emitters moved by `offset` ([`EffectDesc::camera_offset`])
     /// and carried by the host's transforms from the frame's start to its end (`motion`, per
     /// emitter; the identity past its end).
     pub(crate) fn emit_uniforms(
         &self,
-        counts: &[u32],
+        spawns: &[Spawns],
         id_base: u32,
         offset: Vec3,
         motion: &[(glam::Mat4, glam::Mat4)],
@@ -215,9 +216,10 @@ impl EffectDesc {
             ..Default::default()
         };
         let mut first = 0u32;
-        let emitters = self.emitters.iter().zip(counts).take(MAX_EMITTERS);
-        for (i, (slot, (e, &count))) in u.emitters.iter_mut().zip(emitters).enumerate() {
-            *slot = emitter_params(e, first, count, meshes);
+        let emitters = self.emitters.iter().zip(spawns).take(MAX_EMITTERS);
+        for (i, (slot, (e, s))) in u.emitters.iter_mut().zip(emitters).enumerate() {
+            *slot = emitter_params(e, first, s.total(), meshes);
+            (slot.burst_count, slot.burst_at) = (s.burst, s.burst_at);
             (slot.start, slot.end) = motion.get(i).copied().unwrap_or_default();
             if e.trigger == Trigger::Schedule {
                 slot.p0 += offset.extend(0.0);
@@ -225,7 +227,7 @@ impl EffectDesc {
                     slot.p1 += offset.extend(0.0); // the box's max corner
                 }
             }
-            first += count;
+            first += s.total();
         }
         u.request = first;
         u

@@ -31,7 +31,7 @@ mod validate;
 
 use std::path::Path;
 
-pub(crate) use clock::SpawnClock;
+pub(crate) use clock::{SpawnClock, Spawns};
 pub use schema::*;
 
 use crate::error::{Error, Invalid, Result};

@@ -355,9 +355,10 @@ pub enum Trigger {
 pub struct EmitterDesc {
     /// Where its particles appear.
     pub shape: Shape,
-    /// Continuous emission, particles per second (fractions carry over between frames).
+    /// Continuous emission, particles per second (fractions carry over between frames), born
+    /// at even intervals over each frame.
     pub rate: f32,
-    /// Scheduled bursts.
+    /// Scheduled bursts, each born when it is due within its frame.
     pub bursts: Vec<Burst>,
     /// Initial velocity.
     pub velocity: Velocity,
