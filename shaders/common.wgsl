@@ -198,7 +198,8 @@ struct EffectParams {
     settle_time: f32,        // settle: seconds at rest, fading out, before dying
     body_g: f32,             // gravitational constant of the massive bodies
     body_count: u32,         // massive bodies (0: none)
-    nbody: u32,              // 1: every particle attracts every other (gravity.wgsl)
+    pass_accel: u32,         // 1: simulate adds the acceleration a pass before it wrote per
+                             // particle (gravity.wgsl's all-pairs pull, flock.wgsl's steering)
     nbody_g: f32,
     nbody_mass: f32,         // mass of each particle in N-body mode
     nbody_softening: f32,

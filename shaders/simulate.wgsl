@@ -16,7 +16,8 @@
 @group(0) @binding(6) var<uniform> effect: EffectParams;
 @group(0) @binding(7) var<storage, read> bodies: array<Body>;
 @group(0) @binding(8) var<storage, read_write> hit_events: array<HitEvent>;
-@group(0) @binding(9) var<storage, read> nbody_accel: array<vec4<f32>>;
+// per particle slot: gravity.wgsl's all-pairs pull or flock.wgsl's steering
+@group(0) @binding(9) var<storage, read> pass_accel: array<vec4<f32>>;
 
 // Depth collision against the previous frame's host depth (at the particle target's
 // resolution: the farthest and nearest distance of each footprint, downsample.wgsl) seen
@@ -260,8 +261,8 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     for (var i = 0u; i < effect.body_count; i++) {
         a += body_accel(bodies[i], (*p).pos, effect.body_g);
     }
-    if effect.nbody == 1u {
-        a += nbody_accel[slot].xyz;
+    if effect.pass_accel == 1u {
+        a += pass_accel[slot].xyz;
     }
     let v_new = v + a * dt;
     var x: vec3<f32>;

@@ -18,6 +18,7 @@ use crate::passes::{
     downsample::DownsamplePass,
     draw::{DrawKinds, DrawPass},
     emit::EmitPass,
+    flock::FlockPass,
     gravity::GravityPass,
     grid::GridPasses,
     merge::MergePass,
@@ -53,6 +54,7 @@ pub(crate) struct Pipelines {
     merged_draw: OnceLock<DrawPass>,
     ribbon_pieces: OnceLock<RibbonPieces>,
     grid: OnceLock<GridPasses>,
+    flock: OnceLock<FlockPass>,
     mesh_cull: OnceLock<MeshCull>,
     /// Per [`MeshVariant`] (depth convention, closed mesh): the lit mesh draw into the
     /// host's targets, and the distances into the particle target.
@@ -86,6 +88,7 @@ impl Pipelines {
             merged_draw: OnceLock::new(),
             ribbon_pieces: OnceLock::new(),
             grid: OnceLock::new(),
+            flock: OnceLock::new(),
             mesh_cull: OnceLock::new(),
             mesh_lit: Default::default(),
             mesh_distance: Default::default(),
@@ -174,6 +177,11 @@ impl Pipelines {
     /// The neighbour grid's passes.
     pub fn grid(&self) -> &GridPasses {
         self.grid.get_or_init(|| GridPasses::new(&self.device))
+    }
+
+    /// The flock's steering through the neighbour grid.
+    pub fn flock(&self) -> &FlockPass {
+        self.flock.get_or_init(|| FlockPass::new(&self.device))
     }
 
     /// The listing of the mesh particles on screen.
@@ -269,6 +277,7 @@ impl Pipelines {
             + n(std::slice::from_ref(&self.merged_draw))
             + n(std::slice::from_ref(&self.ribbon_pieces))
             + n(std::slice::from_ref(&self.grid))
+            + n(std::slice::from_ref(&self.flock))
             + n(std::slice::from_ref(&self.mesh_cull))
             + n(&self.mesh_lit)
             + n(&self.mesh_distance)

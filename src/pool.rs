@@ -25,7 +25,8 @@ pub(crate) struct ParticlePool {
     pub splat: wgpu::Buffer,
     pub counters: wgpu::Buffer,
     pub args: wgpu::Buffer,
-    /// All-pairs gravity accelerations per slot (vec4; one slot when the effect has none).
+    /// Accelerations per slot (vec4) a pass writes for simulate: all-pairs gravity, a
+    /// flock's steering (one slot when the effect has neither).
     pub accel: wgpu::Buffer,
     /// This frame's depth-collision hits ([`HitEvent`], up to [`hit_event_capacity`]).
     pub hit_events: wgpu::Buffer,
@@ -68,8 +69,8 @@ pub(crate) const RIBBON_ENTRY: u32 = 0x8000_0000;
 /// What a pool holds beyond its particles and lists, by what its effect does.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PoolNeeds {
-    /// All-pairs gravity: an acceleration per particle.
-    pub nbody: bool,
+    /// All-pairs gravity or a flock: an acceleration per particle.
+    pub accel: bool,
     /// The most pieces a ribbon span is drawn in (0: no ribbons).
     pub ribbon_pieces: u32,
     /// The mesh its mesh particles are (None: none).
@@ -262,7 +263,7 @@ impl ParticlePool {
     /// [`check_ribbon_capacity`] where it has ribbons) with what `needs` asks for.
     pub fn new(device: &wgpu::Device, capacity: u32, needs: PoolNeeds) -> Self {
         let PoolNeeds {
-            nbody,
+            accel: per_particle_accel,
             ribbon_pieces,
             mesh,
         } = needs;
@@ -342,8 +343,8 @@ impl ParticlePool {
         let mesh_list = buffer("flurry.mesh_list", mesh_entries * 4, storage);
         let pieces_size = ribbon_pieces_size(capacity, ribbon_pieces).max(8);
         let ribbon_pieces = buffer("flurry.ribbon_pieces", pieces_size, storage);
-        let accel_slots = if nbody { n } else { 1 };
-        let accel = buffer("flurry.nbody_accel", accel_slots * 16, storage);
+        let accel_slots = if per_particle_accel { n } else { 1 };
+        let accel = buffer("flurry.accel", accel_slots * 16, storage);
         ParticlePool {
             accel,
             hit_events,

@@ -1,11 +1,16 @@
 //! WGSL sources: `shaders/common.wgsl` prepended to each pass's file (and, for the draw,
-//! `shaders/ribbon.wgsl`, the geometry of ribbon pieces).
+//! `shaders/ribbon.wgsl`, the geometry of ribbon pieces; for the grid and its queries,
+//! `shaders/grid_cells.wgsl`).
 
 /// Structs, constants and helpers shared by every pass.
 pub(crate) const COMMON: &str = include_str!("../shaders/common.wgsl");
 
 /// The geometry of ribbon pieces (functions only), composed into the draw.
 const RIBBON: &str = include_str!("../shaders/ribbon.wgsl");
+
+/// The neighbour grid's cells (structs and functions), composed into the passes that build
+/// and query it.
+const GRID_CELLS: &str = include_str!("../shaders/grid_cells.wgsl");
 
 /// The WGSL passes, by file stem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +28,7 @@ pub(crate) enum Shader {
     Draw,
     RibbonPieces,
     Grid,
+    Flock,
     Scan,
     MeshCull,
     Mesh,
@@ -33,7 +39,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 18] = [
+    pub const ALL: [Shader; 19] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -47,6 +53,7 @@ impl Shader {
         Shader::Draw,
         Shader::RibbonPieces,
         Shader::Grid,
+        Shader::Flock,
         Shader::Scan,
         Shader::MeshCull,
         Shader::Mesh,
@@ -70,6 +77,7 @@ impl Shader {
             Shader::Draw => "draw",
             Shader::RibbonPieces => "ribbon_pieces",
             Shader::Grid => "grid",
+            Shader::Flock => "flock",
             Shader::Scan => "scan",
             Shader::MeshCull => "mesh_cull",
             Shader::Mesh => "mesh",
@@ -93,6 +101,7 @@ impl Shader {
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
             Shader::Grid => include_str!("../shaders/grid.wgsl"),
+            Shader::Flock => include_str!("../shaders/flock.wgsl"),
             Shader::Scan => include_str!("../shaders/scan.wgsl"),
             Shader::MeshCull => include_str!("../shaders/mesh_cull.wgsl"),
             Shader::Mesh => include_str!("../shaders/mesh.wgsl"),
@@ -105,6 +114,7 @@ impl Shader {
     fn includes(self) -> &'static [(&'static str, &'static str)] {
         match self {
             Shader::Draw => &[("ribbon", RIBBON)],
+            Shader::Grid | Shader::Flock => &[("grid_cells", GRID_CELLS)],
             _ => &[],
         }
     }

@@ -30,6 +30,8 @@ pub(crate) enum Step {
     Gravity,
     /// Bin the particles into the neighbour grid (effects with neighbours only).
     Grid,
+    /// Steer every bird of a flock by its neighbours (flocks only).
+    Flock,
     /// Simulate, then size the cull dispatch; spawns at this frame's GPU events.
     Simulate,
     /// Frustum cull into the visible and splat lists, then write the draw arguments.
@@ -40,10 +42,11 @@ pub(crate) enum Step {
 
 impl Step {
     #[cfg(test)]
-    pub const ALL: [Step; 6] = [
+    pub const ALL: [Step; 7] = [
         Step::Emit,
         Step::Gravity,
         Step::Grid,
+        Step::Flock,
         Step::Simulate,
         Step::Cull,
         Step::Sort,
@@ -94,6 +97,8 @@ pub(crate) struct ParticleSystem {
     ribbon: Option<Ribbons>,
     /// Effects with neighbours: their grid.
     grid: Option<crate::passes::grid::NeighbourGrid>,
+    /// Flocks: the steering's bind group and its parameters (kept for it).
+    flock: Option<(wgpu::BindGroup, wgpu::Buffer)>,
     draw_bind: DrawBinding,
     /// The compute splat's bind group, made the first time the splat runs (hosts that turn
     /// the splat off never compile its pipelines).
@@ -158,7 +163,7 @@ impl ParticleSystem {
         // the mesh its mesh particles are, if any
         let mesh = desc.particle_mesh().and_then(|m| meshes.set().mesh(m));
         let needs = crate::pool::PoolNeeds {
-            nbody: desc.self_gravity.is_some(),
+            accel: desc.self_gravity.is_some() || desc.flock.is_some(),
             ribbon_pieces: most_pieces,
             mesh: desc.particle_mesh().and_then(|m| meshes.set().draw(m)),
         };
@@ -212,8 +217,21 @@ impl ParticleSystem {
         let grid = desc
             .neighbours
             .map(|radius| crate::passes::grid::NeighbourGrid::new(device, p.grid(), &pool, radius));
+        let flock = grid
+            .as_ref()
+            .zip(desc.flock_params())
+            .map(|(grid, params)| {
+                let buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("flurry.flock"),
+                    contents: &uniform_bytes(&params),
+                    usage: wgpu::BufferUsages::UNIFORM,
+                });
+                let bind = p.flock().bind(device, &pool, grid, &buf, frame);
+                (bind, buf)
+            });
         Ok(ParticleSystem {
             grid,
+            flock,
             mesh,
             closed_mesh,
             ribbon,
@@ -423,12 +441,13 @@ impl ParticleSystem {
 
     /// Whether this system records `step` each frame (no sort for effects that skip it or
     /// are sorted with others, no gravity without self-gravity, no grid without
-    /// neighbours).
+    /// neighbours, no steering without a flock).
     pub fn records(&self, step: Step) -> bool {
         match step {
             Step::Sort => self.sort.is_some() && !self.merged || self.ribbon.is_some(),
             Step::Gravity => self.gravity_bind.is_some(),
             Step::Grid => self.grid.is_some(),
+            Step::Flock => self.flock.is_some(),
             _ => true,
         }
     }
@@ -454,6 +473,11 @@ impl ParticleSystem {
             Step::Grid => {
                 if let Some(grid) = &self.grid {
                     grid.record(p.grid(), pass, &self.pool);
+                }
+            }
+            Step::Flock => {
+                if let Some((bind, _)) = &self.flock {
+                    p.flock().record(pass, bind, &self.pool);
                 }
             }
             Step::Simulate => {

@@ -352,7 +352,9 @@ pub(crate) struct EffectParams {
     /// Massive bodies (0: none).
     pub body_count: u32,
     /// 1: all-pairs gravity between the particles.
-    pub nbody: u32,
+    /// 1: simulate adds the per-particle acceleration a pass before it wrote (all-pairs
+    /// gravity, a flock's steering).
+    pub pass_accel: u32,
     pub nbody_g: f32,
     pub nbody_mass: f32,
     pub nbody_softening: f32,
@@ -490,7 +492,33 @@ pub(crate) struct MergeParams {
     pub _pad2: u32,
 }
 
-/// The neighbour grid's cell, radius and table (`GridParams` in grid.wgsl).
+/// A particle as the neighbour grid lists it (`GridEntry` in grid_cells.wgsl, 32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub(crate) struct GridEntry {
+    pub pos: Vec3,
+    /// Its slot in the pool.
+    pub slot: u32,
+    pub vel: Vec3,
+    pub _pad: u32,
+}
+
+/// A flock's steering (`FlockParams` in flock.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub(crate) struct FlockParams {
+    pub separation: f32,
+    pub separate: f32,
+    pub align: f32,
+    pub cohere: f32,
+    pub roost: Vec3,
+    pub roost_radius: f32,
+    pub roost_pull: f32,
+    pub min_speed: f32,
+    pub max_speed: f32,
+    pub _pad0: u32,
+}
+
+/// The neighbour grid's cell, radius and table (`GridParams` in grid_cells.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct GridParams {
     /// Cell side, metres.
@@ -681,6 +709,7 @@ mod tests {
         );
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);
+        check_pod!(l, GridEntry, [pos => "pos", slot => "slot", vel => "vel"]);
         // the draw counters are the sort's Counters where it reads its count, and hold the
         // indirect arguments where the mesh draw reads them
         assert_eq!(l.of("DrawCounters").0, l.of("Counters").0);
@@ -817,7 +846,7 @@ mod tests {
                 ("settle_time", |v| v.settle_time = 1.0),
                 ("body_g", |v| v.body_g = 1.0),
                 ("body_count", |v| v.body_count = 1),
-                ("nbody", |v| v.nbody = 1),
+                ("pass_accel", |v| v.pass_accel = 1),
                 ("nbody_g", |v| v.nbody_g = 1.0),
                 ("nbody_mass", |v| v.nbody_mass = 1.0),
                 ("nbody_softening", |v| v.nbody_softening = 1.0),
@@ -865,6 +894,21 @@ mod tests {
         );
         check_uniform::<MergeParams>(&l, "MergeParams", &[("slot", |v| v.slot = 1)]);
         check_uniform::<ScanParams>(&l, "ScanParams", &[("count", |v| v.count = 1)]);
+        check_uniform::<FlockParams>(
+            &l,
+            "FlockParams",
+            &[
+                ("separation", |v| v.separation = 1.0),
+                ("separate", |v| v.separate = 1.0),
+                ("align", |v| v.align = 1.0),
+                ("cohere", |v| v.cohere = 1.0),
+                ("roost", |v| v.roost = Vec3::ONE),
+                ("roost_radius", |v| v.roost_radius = 1.0),
+                ("roost_pull", |v| v.roost_pull = 1.0),
+                ("min_speed", |v| v.min_speed = 1.0),
+                ("max_speed", |v| v.max_speed = 1.0),
+            ],
+        );
         check_uniform::<GridParams>(
             &l,
             "GridParams",

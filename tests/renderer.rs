@@ -923,7 +923,18 @@ fn an_effect_that_asks_for_neighbours_gets_its_grid_pass() {
     let passes = renderer.passes();
     let at = |p: Pass| passes.iter().position(|&q| q == p).unwrap();
     assert!(at(Pass::Emit) < at(Pass::Grid) && at(Pass::Grid) < at(Pass::Simulate));
+    // steering only where a flock asks for it
+    assert!(!passes.contains(&Pass::Flock), "{passes:?}");
     let id = renderer.effects().next().unwrap();
     let snap = renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
     snap.check().unwrap();
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/flock.ron"));
+    let flock = flurry::EffectDesc::from_file(path).unwrap();
+    renderer
+        .add_effect(&gpu.device, &gpu.queue, &flock, 4096, 1)
+        .unwrap();
+    host_frame(&gpu, &mut renderer, &target, &camera, 0.05);
+    let passes = renderer.passes();
+    let at = |p: Pass| passes.iter().position(|&q| q == p).unwrap();
+    assert!(at(Pass::Grid) < at(Pass::Flock) && at(Pass::Flock) < at(Pass::Simulate));
 }

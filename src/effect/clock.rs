@@ -259,7 +259,7 @@ mod tests {
             ..Default::default()
         };
         let mut clock = SpawnClock::default();
-        let mut frame = |clock: &mut SpawnClock| {
+        let frame = |clock: &mut SpawnClock| {
             clock.advance(&d, 0.1, 1000);
             let s = clock.pending()[0];
             clock.take();

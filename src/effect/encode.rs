@@ -127,6 +127,23 @@ impl EffectDesc {
         })
     }
 
+    /// A flock's steering on the GPU (None without a flock).
+    pub(crate) fn flock_params(&self) -> Option<FlockParams> {
+        let f = self.flock?;
+        Some(FlockParams {
+            separation: f.separation,
+            separate: f.separate,
+            align: f.align,
+            cohere: f.cohere,
+            roost: f.roost.center.into(),
+            roost_radius: f.roost.radius,
+            roost_pull: f.roost.pull,
+            min_speed: f.speed.mean - f.speed.variance,
+            max_speed: f.speed.mean + f.speed.variance,
+            _pad0: 0,
+        })
+    }
+
     /// Per-effect GPU constants for a pool of `capacity` with random `seed`.
     pub(crate) fn effect_params(&self, seed: u32, capacity: u32) -> EffectParams {
         let (bounds_min, bounds_max, bounds_mode) = match self.bounds {
@@ -170,7 +187,7 @@ impl EffectDesc {
             settle_time,
             body_g: self.bodies.as_ref().map_or(0.0, |b| b.g),
             body_count: self.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u32,
-            nbody: self.self_gravity.is_some() as u32,
+            pass_accel: (self.self_gravity.is_some() || self.flock.is_some()) as u32,
             nbody_g: self.self_gravity.map_or(0.0, |n| n.g),
             nbody_mass: self.self_gravity.map_or(0.0, |n| n.mass),
             nbody_softening: self.self_gravity.map_or(1.0, |n| n.softening),

@@ -246,6 +246,43 @@ mod tests {
     }
 
     #[test]
+    fn rejects_a_flock_without_neighbours_or_with_bad_steering() {
+        let shipped = EffectDesc::from_ron(include_str!("../../effects/flock.ron")).unwrap();
+        assert_eq!(shipped.problems(), []);
+        let mut d = shipped.clone();
+        d.neighbours = None;
+        let problems = d.problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].field, "flock");
+        assert!(
+            problems[0].allowed.contains("neighbours"),
+            "{}",
+            problems[0]
+        );
+        let mut d = shipped;
+        let f = d.flock.as_mut().unwrap();
+        f.separation = 2.0; // past the 1.5 m neighbours radius
+        f.align = f32::NAN;
+        f.roost.radius = 0.0;
+        f.speed = Range::new(1.0, 3.0); // down to -2 m/s
+        let problems = d.problems();
+        let fields: Vec<_> = problems.iter().map(|p| p.field.as_str()).collect();
+        for field in [
+            "flock.separation",
+            "flock.align",
+            "flock.roost.radius",
+            "flock.speed",
+        ] {
+            assert!(fields.contains(&field), "{field} not in {fields:?}");
+        }
+        let separation = problems
+            .iter()
+            .find(|p| p.field == "flock.separation")
+            .unwrap();
+        assert!(separation.allowed.contains("1.5"), "{separation}");
+    }
+
+    #[test]
     fn rejects_bad_event_triggers() {
         let mut d = sample();
         d.emitters[1].trigger = Trigger::OnDeath { of: 1, count: 0 };

@@ -649,6 +649,43 @@ fn one() -> f32 {
     1.0
 }
 
+/// Boids (a flock of birds, a school of fish): each particle steers apart from the
+/// neighbours nearer than `separation`, towards their mean heading and their centre (all
+/// those within the effect's `neighbours` radius), and round a roost, at a speed kept within
+/// `speed`. The steering is worked out once a frame on the GPU through the neighbour grid
+/// and added to the effect's forces.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Flock {
+    /// Metres: neighbours nearer than this push apart (at most the `neighbours` radius).
+    pub separation: f32,
+    /// m/s²: the push of one neighbour at distance 0, falling linearly to 0 at
+    /// `separation` (0..=10000).
+    pub separate: f32,
+    /// 1/s: how fast a particle turns to its neighbours' mean velocity (0..=1000).
+    pub align: f32,
+    /// 1/s²: the pull towards its neighbours' mean position, per metre (0..=1000).
+    pub cohere: f32,
+    /// The horizontal circle the flock flies round.
+    pub roost: Roost,
+    /// m/s: the speed range every particle keeps (`mean − variance` at least 0 and the top
+    /// at most 10000).
+    pub speed: Range,
+}
+
+/// A horizontal circle about `center`: flocks fly round it anticlockwise seen from above,
+/// pulled onto it from afar.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Roost {
+    /// Metres.
+    pub center: [f32; 3],
+    /// Metres (0.01..=1e6).
+    pub radius: f32,
+    /// m/s² towards the circle and along it (0..=10000).
+    pub pull: f32,
+}
+
 /// A whole effect. The default is named "effect", has no emitters (add at least one),
 /// Earth's gravity, explicit Euler, no bounds, alpha-blended camera-facing soft discs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -684,6 +721,9 @@ pub struct EffectDesc {
     /// this radius (metres, 0.01..=1000): the base of flocking and crowds; none when
     /// absent.
     pub neighbours: Option<f32>,
+    /// Boids: every particle steers by its neighbours (those within `neighbours`, which a
+    /// flock needs) and circles a roost; none when absent.
+    pub flock: Option<Flock>,
     /// Quad orientation (emitters may have their own).
     pub render: RenderMode,
     /// What is drawn on the quad (emitters may have their own).
@@ -706,6 +746,7 @@ impl Default for EffectDesc {
             bodies: None,
             self_gravity: None,
             neighbours: None,
+            flock: None,
             render: RenderMode::default(),
             sprite: Sprite::default(),
         }

@@ -50,6 +50,9 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
     mesh_particles(&mut v, desc);
     ribbon_images(&mut v, desc);
     neighbours(&mut v, desc.neighbours);
+    if let Some(f) = &desc.flock {
+        flock(&mut v, f, desc);
+    }
     v.range(
         "soft_distance",
         desc.soft_distance,
@@ -231,6 +234,54 @@ fn render_mode(v: &mut Checker, field: &str, render: RenderMode) {
 fn neighbours(v: &mut Checker, radius: Option<f32>) {
     if let Some(r) = radius {
         v.range("neighbours", r, 0.01, 1e3, "0.01..=1000 m");
+    }
+}
+
+fn flock(v: &mut Checker, f: &Flock, desc: &EffectDesc) {
+    let Some(radius) = desc.neighbours else {
+        let allowed = "a flock with `neighbours: Some(radius)` (whom each particle steers by)";
+        v.fail("flock", "without neighbours", allowed);
+        return;
+    };
+    if desc.self_gravity.is_some() {
+        v.fail(
+            "flock",
+            "with self_gravity",
+            "a flock or self_gravity, not both",
+        );
+    }
+    // (a radius out of its own range is reported as such, not through the separation)
+    if (0.01..=1e3).contains(&radius) {
+        let within = format!("0.001..={radius} m (the neighbours radius)");
+        v.range("flock.separation", f.separation, 1e-3, radius, &within);
+    }
+    v.range("flock.separate", f.separate, 0.0, 1e4, "0..=10000 m/s²");
+    v.range("flock.align", f.align, 0.0, 1e3, "0..=1000 per second");
+    v.range("flock.cohere", f.cohere, 0.0, 1e3, "0..=1000 per second²");
+    v.vec("flock.roost.center", f.roost.center);
+    v.range(
+        "flock.roost.radius",
+        f.roost.radius,
+        0.01,
+        1e6,
+        "0.01..=1e6 m",
+    );
+    v.range("flock.roost.pull", f.roost.pull, 0.0, 1e4, "0..=10000 m/s²");
+    let (lo, hi) = (
+        f.speed.mean - f.speed.variance,
+        f.speed.mean + f.speed.variance,
+    );
+    v.range(
+        "flock.speed.variance",
+        f.speed.variance,
+        0.0,
+        1e4,
+        "0..=10000 m/s",
+    );
+    v.range("flock.speed.mean", f.speed.mean, 0.0, 1e4, "0..=10000 m/s");
+    if lo < 0.0 || hi > 1e4 {
+        let value = format!("{lo}..={hi} m/s");
+        v.fail("flock.speed", value, "a range within 0..=10000 m/s");
     }
 }
 

@@ -9,7 +9,8 @@ use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
 use super::{read_only, read_write, uniform, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::{uniform_bytes, Counters, GridParams, IndirectArgs, Particle, ScanParams};
+use crate::types::ScanParams;
+use crate::types::{uniform_bytes, Counters, GridEntry, GridParams, IndirectArgs, Particle};
 use wgpu::util::DeviceExt;
 
 /// grid.wgsl's group 0, in binding order.
@@ -21,7 +22,7 @@ pub(super) fn slots() -> [BufferSlot; 9] {
         read_write::<u32>(),
         read_write::<u32>(),
         read_write::<u32>(),
-        read_write::<u32>(),
+        read_write::<GridEntry>(),
         uniform::<GridParams>(),
         read_write::<[u32; 2]>(),
     ]
@@ -95,9 +96,9 @@ pub(crate) struct NeighbourGrid {
     binds: [wgpu::BindGroup; 2],
     /// Bottom level first: the buckets, then each level's block sums.
     levels: Vec<ScanLevel>,
-    /// Kept alive for the bind groups; the first is `found`: per particle slot
-    /// (neighbours, sum of their indices), written by `count_neighbours` (which only the
-    /// tests run: one entry elsewhere).
+    /// Kept alive for the bind groups: `found` (per particle slot (neighbours, sum of their
+    /// indices), written by `count_neighbours`, which only the tests run: one entry
+    /// elsewhere), the buckets, the entries, the params, then the rest.
     _buffers: Vec<wgpu::Buffer>,
 }
 
@@ -125,7 +126,7 @@ impl NeighbourGrid {
         let buckets = buffer("flurry.grid_buckets", (table as u64 + 1) * 4);
         let entry_bucket = buffer("flurry.grid_entry_bucket", n * 4);
         let entry_rank = buffer("flurry.grid_entry_rank", n * 4);
-        let sorted = buffer("flurry.grid_sorted", n * 4);
+        let entries = buffer("flurry.grid_entries", n * size_of::<GridEntry>() as u64);
         let found_entries = if cfg!(test) { n } else { 1 };
         let found = buffer("flurry.grid_found", found_entries * 8);
         let params = GridParams {
@@ -142,7 +143,7 @@ impl NeighbourGrid {
             &buckets,
             &entry_bucket,
             &entry_rank,
-            &sorted,
+            &entries,
             &params,
             &found,
         ];
@@ -150,7 +151,7 @@ impl NeighbourGrid {
         // the scan's levels: the buckets (and the total after them), then each level's
         // block sums, until one block holds a level
         let mut levels = Vec::new();
-        let mut kept = vec![found, buckets, entry_bucket, entry_rank, sorted, params];
+        let mut kept = vec![found, buckets, entries, params, entry_bucket, entry_rank];
         let mut data_index = 1;
         let mut count = table + 1;
         loop {
@@ -202,6 +203,21 @@ impl NeighbourGrid {
             dispatch_blocks(pass, level.blocks);
         }
         over_alive(pass, &p.scatter, &self.binds[0], pool);
+    }
+
+    /// Per bucket its first entry (after [`NeighbourGrid::record`]), then the total.
+    pub fn buckets(&self) -> &wgpu::Buffer {
+        &self._buffers[1]
+    }
+
+    /// The alive particles bucket by bucket ([`GridEntry`]).
+    pub fn entries(&self) -> &wgpu::Buffer {
+        &self._buffers[2]
+    }
+
+    /// The grid's [`GridParams`] uniform.
+    pub fn params(&self) -> &wgpu::Buffer {
+        &self._buffers[3]
     }
 
     /// Per particle slot: (neighbours, sum of their indices), after

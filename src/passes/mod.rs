@@ -13,6 +13,7 @@ pub(crate) mod cull;
 pub(crate) mod downsample;
 pub(crate) mod draw;
 pub(crate) mod emit;
+pub(crate) mod flock;
 pub(crate) mod gravity;
 pub(crate) mod grid;
 pub(crate) mod merge;
@@ -329,6 +330,7 @@ mod tests {
             (Shader::Splat, splat::slots().to_vec()),
             (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
             (Shader::Grid, grid::slots().to_vec()),
+            (Shader::Flock, flock::slots().to_vec()),
             (Shader::Scan, grid::scan_slots().to_vec()),
             (Shader::MeshCull, mesh::cull_slots().to_vec()),
             (Shader::Mesh, mesh::draw_slots().to_vec()),

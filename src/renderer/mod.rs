@@ -48,6 +48,8 @@ pub enum Pass {
     Gravity,
     /// The neighbour grid built (effects with neighbours only; compute).
     Grid,
+    /// Boids steered through the grid (flocks only; compute).
+    Flock,
     /// Forces, integration, collision, deaths, GPU events (compute).
     Simulate,
     /// Frustum culling into the draw and splat lists (compute).
@@ -76,6 +78,7 @@ impl Pass {
             Pass::Emit => "emit",
             Pass::Gravity => "gravity",
             Pass::Grid => "grid",
+            Pass::Flock => "flock",
             Pass::Simulate => "simulate",
             Pass::Cull => "cull",
             Pass::Sort => "sort",
@@ -94,6 +97,7 @@ impl Pass {
             Pass::Emit => Some(Step::Emit),
             Pass::Gravity => Some(Step::Gravity),
             Pass::Grid => Some(Step::Grid),
+            Pass::Flock => Some(Step::Flock),
             Pass::Simulate => Some(Step::Simulate),
             Pass::Cull => Some(Step::Cull),
             Pass::Sort => Some(Step::Sort),
@@ -570,6 +574,7 @@ impl ParticleRenderer {
             Pass::Emit,
             Pass::Gravity,
             Pass::Grid,
+            Pass::Flock,
             Pass::Simulate,
             Pass::Cull,
             Pass::Sort,

@@ -4,6 +4,7 @@
 //! `tests/`.
 
 mod dispatch;
+mod flock;
 mod grid;
 mod nbody;
 mod pipelines;

@@ -202,7 +202,7 @@ fn twin_effect() -> EffectDesc {
     }
 }
 
-fn compare_with_twin(desc: &EffectDesc, capacity: u32, seed: u32, frames: u32, dt: f32) {
+pub(super) fn compare_with_twin(desc: &EffectDesc, capacity: u32, seed: u32, frames: u32, dt: f32) {
     compare_moving_with_twin(desc, (capacity, seed), frames, dt, |_| glam::Mat4::IDENTITY);
 }
 

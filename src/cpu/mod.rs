@@ -6,6 +6,8 @@
 //! Which spawn requests are dropped when the dead list runs dry depends on GPU scheduling,
 //! so comparisons are exact only while nothing is dropped.
 
+pub mod flock;
+
 use std::collections::BTreeMap;
 use std::f32::consts::TAU;
 
@@ -184,8 +186,16 @@ pub fn turbulence(x: Vec3, time: f32, effect: &EffectParams) -> Vec3 {
 }
 
 /// One simulate step of one particle at clock `time` with the bounds moved by `offset`
-/// ([`EffectDesc::camera_offset`]), as `step` in simulate.wgsl; false when it dies.
-pub fn step(p: &mut Particle, effect: &EffectParams, dt: f32, time: f32, offset: Vec3) -> bool {
+/// ([`EffectDesc::camera_offset`]) and `steering` added to its forces (a flock's), as
+/// `step` in simulate.wgsl; false when it dies.
+pub fn step(
+    p: &mut Particle,
+    effect: &EffectParams,
+    dt: f32,
+    time: f32,
+    offset: Vec3,
+    steering: Vec3,
+) -> bool {
     if effect.looks[(p.emitter as usize).min(MAX_EMITTERS - 1)].anchored == 1 {
         p.vel = Vec3::ZERO;
         p.age += dt;
@@ -197,7 +207,7 @@ pub fn step(p: &mut Particle, effect: &EffectParams, dt: f32, time: f32, offset:
     if effect.turbulence > 0.0 {
         wind += turbulence(p.pos, time, effect);
     }
-    let a = effect.gravity + effect.drag * (wind - v);
+    let a = effect.gravity + effect.drag * (wind - v) + steering;
     let v_new = v + a * dt;
     let mut x = if effect.integrator == INTEGRATOR_SYMPLECTIC {
         p.pos + v_new * dt
@@ -284,8 +294,28 @@ impl CpuTwin {
         }
         let effect = self.effect;
         let time = self.clock.time as f32;
-        self.particles
-            .retain(|_, p| step(p, &effect, dt, time, offset));
+        let steering = self.steering(dt);
+        let mut steering = steering.into_iter();
+        self.particles.retain(|_, p| {
+            let s = steering.next().unwrap_or_default();
+            step(p, &effect, dt, time, offset, s)
+        });
+    }
+
+    /// The flock's steering of every particle, in id order (empty without a flock).
+    fn steering(&self, dt: f32) -> Vec<Vec3> {
+        let (Some(params), Some(radius)) = (self.desc.flock_params(), self.desc.neighbours) else {
+            return Vec::new();
+        };
+        let birds: Vec<flock::Bird> = self
+            .particles
+            .values()
+            .map(|p| flock::Bird {
+                pos: p.pos,
+                vel: p.vel,
+            })
+            .collect();
+        flock::steering(&birds, &params, radius, dt)
     }
 }
 

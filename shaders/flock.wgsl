@@ -1,0 +1,116 @@
+// flock.wgsl — boids: each bird steers by the birds around it, found through the neighbour
+// grid (grid.wgsl, built just before), and writes its steering as an acceleration that
+// simulate adds to the effect's forces (as it adds gravity.wgsl's all-pairs pull).
+//
+// Within the grid's radius R of a bird at x moving at v, with n neighbours of mean position
+// X and mean velocity V:
+//   separation  Σ over neighbours nearer than s of  separate · (1 − d/s) · (x − xj)/d
+//   alignment   align · (V − v)            (1/s: how fast it matches their heading)
+//   cohesion    cohere · (X − x)           (1/s²: pull towards their centre)
+//   roost       roost_pull · unit(t + (ring − x)/r): round the horizontal circle of radius
+//               r about the roost, anticlockwise seen from above, pulled onto it from afar
+// The sum is then limited so that the bird's new speed v + a·dt stays within
+// [min_speed, max_speed]: birds never hover and never race. Neighbours are read as the grid
+// listed them (positions and velocities before this frame's step), so the result does not
+// depend on the order threads run in.
+
+struct FlockParams {
+    separation: f32,     // s, metres
+    separate: f32,       // m/s², the push of a neighbour at distance 0
+    align: f32,          // 1/s
+    cohere: f32,         // 1/s²
+    roost: vec3<f32>,    // centre of the circle, metres
+    roost_radius: f32,   // r, metres
+    roost_pull: f32,     // m/s²
+    min_speed: f32,      // m/s
+    max_speed: f32,      // m/s
+    _pad0: u32,
+}
+
+@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read> alive: array<u32>;
+@group(0) @binding(2) var<storage, read_write> counters: Counters;
+@group(0) @binding(3) var<storage, read> buckets: array<u32>;
+@group(0) @binding(4) var<storage, read> entries: array<GridEntry>;
+@group(0) @binding(5) var<uniform> grid: GridParams;
+@group(0) @binding(6) var<uniform> flock: FlockParams;
+@group(0) @binding(7) var<uniform> frame: FrameUniforms;
+// per particle slot: the steering acceleration (xyz), for simulate
+@group(0) @binding(8) var<storage, read_write> accel: array<vec4<f32>>;
+
+// What the birds within the radius add up to.
+struct Neighbourhood {
+    count: f32,
+    pos_sum: vec3<f32>,
+    vel_sum: vec3<f32>,
+    push: vec3<f32>,     // separation, before its gain
+}
+
+fn neighbourhood(q: u32, x: vec3<f32>) -> Neighbourhood {
+    let r2 = grid.radius * grid.radius;
+    let s = flock.separation;
+    var h = Neighbourhood(0.0, vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0));
+    let around = buckets_around(x, grid);
+    for (var k = 0u; k < around.count; k++) {
+        let b = around.buckets[k];
+        let end = buckets[b + 1u];
+        for (var e = buckets[b]; e < end; e++) {
+            let j = entries[e];
+            let away = x - j.pos;
+            let d2 = dot(away, away);
+            if j.slot == q || d2 > r2 {
+                continue;
+            }
+            h.count += 1.0;
+            h.pos_sum += j.pos;
+            h.vel_sum += j.vel;
+            let d = sqrt(d2);
+            if d < s && d > 0.0 {
+                h.push += away * ((1.0 - d / s) / d);
+            }
+        }
+    }
+    return h;
+}
+
+// Round the roost's circle, pulled onto it from afar (a unit direction).
+fn roost_heading(x: vec3<f32>) -> vec3<f32> {
+    let rel = x - flock.roost;
+    let flat = vec2<f32>(rel.x, rel.z);
+    let d = length(flat);
+    // at the very centre any way out will do
+    let radial = select(vec2<f32>(1.0, 0.0), flat / d, d > 1e-6);
+    let tangent = vec3<f32>(-radial.y, 0.0, radial.x);
+    let ring = flock.roost + vec3<f32>(radial.x, 0.0, radial.y) * flock.roost_radius;
+    // within a quarter of the radius of the circle only its direction: a pull onto the
+    // circle itself would squeeze the flock into a line along it
+    let off = ring - x;
+    let band = 0.25 * flock.roost_radius;
+    let heading = tangent + off * (max(length(off) - band, 0.0) / (max(length(off), 1e-6) * flock.roost_radius));
+    return heading / max(length(heading), 1e-6);
+}
+
+@compute @workgroup_size(64)
+fn main(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
+    if i >= atomicLoad(&counters.alive) {
+        return;
+    }
+    let q = alive[i];
+    let x = particles[q].pos;
+    let v = particles[q].vel;
+    let h = neighbourhood(q, x);
+    var a = flock.separate * h.push + flock.roost_pull * roost_heading(x);
+    if h.count > 0.0 {
+        a += flock.align * (h.vel_sum / h.count - v) + flock.cohere * (h.pos_sum / h.count - x);
+    }
+    // the new speed within [min_speed, max_speed]
+    let dt = max(frame.dt, 1e-9);
+    let next = v + a * dt;
+    let speed = length(next);
+    let limited = select(vec3<f32>(flock.min_speed, 0.0, 0.0), next * (clamp(speed, flock.min_speed, flock.max_speed) / speed), speed > 1e-9);
+    accel[q] = vec4<f32>((limited - v) / dt, 0.0);
+}
