@@ -7,8 +7,9 @@
 //   separation  Σ over neighbours nearer than s of  separate · (1 − d/s) · (x − xj)/d
 //   alignment   align · (V − v)            (1/s: how fast it matches their heading)
 //   cohesion    cohere · (X − x)           (1/s²: pull towards their centre)
-//   roost       roost_pull · unit(t + (ring − x)/r): round the horizontal circle of radius
-//               r about the roost, anticlockwise seen from above, pulled onto it from afar
+//   roost       roost_pull · (h − v/|v|), h = unit(t + (ring − x)/r): a bird's heading turned
+//               towards the way round the horizontal circle of radius r about the roost
+//               (anticlockwise seen from above), and back onto it from more than r/4 away
 // The sum is then limited so that the bird's new speed v + a·dt stays within
 // [min_speed, max_speed]: birds never hover and never race. Neighbours are read as the grid
 // listed them (positions and velocities before this frame's step), so the result does not
@@ -103,7 +104,9 @@ fn main(
     let x = particles[q].pos;
     let v = particles[q].vel;
     let h = neighbourhood(q, x);
-    var a = flock.separate * h.push + flock.roost_pull * roost_heading(x);
+    // the roost turns a bird's heading towards its own (at full pull however fast it flies)
+    let heading = v / max(length(v), 1e-6);
+    var a = flock.separate * h.push + flock.roost_pull * (roost_heading(x) - heading);
     if h.count > 0.0 {
         a += flock.align * (h.vel_sum / h.count - v) + flock.cohere * (h.pos_sum / h.count - x);
     }

@@ -181,5 +181,5 @@ fn the_bench_effect_files_are_valid() {
         EffectDesc::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         n += 1;
     }
-    assert_eq!(n, 11, "the eleven inputs docs/measurements.md names");
+    assert_eq!(n, 12, "the twelve inputs docs/measurements.md names");
 }

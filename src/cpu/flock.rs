@@ -39,7 +39,8 @@ fn steer(i: usize, b: &Bird, birds: &[Bird], f: &FlockParams, radius: f32, dt: f
             push += away * ((1.0 - d / f.separation) / d);
         }
     }
-    let mut a = f.separate * push + f.roost_pull * roost_heading(b.pos, f);
+    let heading = b.vel / b.vel.length().max(1e-6);
+    let mut a = f.separate * push + f.roost_pull * (roost_heading(b.pos, f) - heading);
     if count > 0.0 {
         a += f.align * (vel_sum / count - b.vel) + f.cohere * (pos_sum / count - b.pos);
     }

@@ -674,7 +674,7 @@ pub struct Flock {
 }
 
 /// A horizontal circle about `center`: flocks fly round it anticlockwise seen from above,
-/// pulled onto it from afar.
+/// turned back onto it from more than a quarter of its radius away.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Roost {
@@ -682,7 +682,7 @@ pub struct Roost {
     pub center: [f32; 3],
     /// Metres (0.01..=1e6).
     pub radius: f32,
-    /// m/s² towards the circle and along it (0..=10000).
+    /// m/s²: how hard a particle turns towards the way round the circle (0..=10000).
     pub pull: f32,
 }
 
