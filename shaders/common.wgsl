@@ -217,7 +217,7 @@ struct EffectParams {
     looks: array<EmitterLook, MAX_EMITTERS>,
 }
 
-// How an emitter's particles look and move (its own settings, else the effect's). 48 bytes.
+// How an emitter's particles look and move (its own settings, else the effect's). 64 bytes.
 struct EmitterLook {
     color_end: vec4<f32>,    // multiplies the start colour at the end of life
     size_end: f32,           // multiplies the start size at the end of life
@@ -229,6 +229,9 @@ struct EmitterLook {
     ribbon_repeats: f32,     // RENDER_RIBBON: times its image repeats along it (0: none)
     trail: u32,              // 1: trail points, whose id is their ribbon key
     mesh_radius: f32,        // RENDER_MESH: the mesh's bounding radius at scale 1, metres
+    flap_hz: f32,            // RENDER_MESH, flying: wing beats per second
+    flap_angle: f32,         // RENDER_MESH, flying: radians the wings beat either side of rest
+    flies: u32,              // RENDER_MESH: 1 turned along its velocity, its wings beating
 }
 
 // A ribbon point's sort key, so that sorted keys list the points ribbon by ribbon in the

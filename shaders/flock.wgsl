@@ -28,16 +28,15 @@ struct FlockParams {
     _pad0: u32,
 }
 
-@group(0) @binding(0) var<storage, read> particles: array<Particle>;
-@group(0) @binding(1) var<storage, read> alive: array<u32>;
-@group(0) @binding(2) var<storage, read_write> counters: Counters;
-@group(0) @binding(3) var<storage, read> buckets: array<u32>;
-@group(0) @binding(4) var<storage, read> entries: array<GridEntry>;
-@group(0) @binding(5) var<uniform> grid: GridParams;
-@group(0) @binding(6) var<uniform> flock: FlockParams;
-@group(0) @binding(7) var<uniform> frame: FrameUniforms;
+@group(0) @binding(0) var<storage, read_write> counters: Counters;
+// the grid (grid.wgsl): each bucket's first entry, and the alive particles bucket by bucket
+@group(0) @binding(1) var<storage, read> buckets: array<u32>;
+@group(0) @binding(2) var<storage, read> entries: array<GridEntry>;
+@group(0) @binding(3) var<uniform> grid: GridParams;
+@group(0) @binding(4) var<uniform> flock: FlockParams;
+@group(0) @binding(5) var<uniform> frame: FrameUniforms;
 // per particle slot: the steering acceleration (xyz), for simulate
-@group(0) @binding(8) var<storage, read_write> accel: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> accel: array<vec4<f32>>;
 
 // What the birds within the radius add up to.
 struct Neighbourhood {
@@ -51,15 +50,16 @@ fn neighbourhood(q: u32, x: vec3<f32>) -> Neighbourhood {
     let r2 = grid.radius * grid.radius;
     let s = flock.separation;
     var h = Neighbourhood(0.0, vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0));
-    let around = buckets_around(x, grid);
-    for (var k = 0u; k < around.count; k++) {
-        let b = around.buckets[k];
+    let c = cell_of(x, grid);
+    for (var k = 0u; k < 27u; k++) {
+        let key = cell_key(cell_around(c, k));
+        let b = bucket_of(key, grid);
         let end = buckets[b + 1u];
         for (var e = buckets[b]; e < end; e++) {
             let j = entries[e];
             let away = x - j.pos;
             let d2 = dot(away, away);
-            if j.slot == q || d2 > r2 {
+            if j.key != key || j.slot == q || d2 > r2 {
                 continue;
             }
             h.count += 1.0;
@@ -100,9 +100,12 @@ fn main(
     if i >= atomicLoad(&counters.alive) {
         return;
     }
-    let q = alive[i];
-    let x = particles[q].pos;
-    let v = particles[q].vel;
+    // in the grid's order: neighbouring threads visit the same cells, so a SIMD group's
+    // lanes run the same loops over the same memory
+    let me = entries[i];
+    let q = me.slot;
+    let x = me.pos;
+    let v = me.vel;
     let h = neighbourhood(q, x);
     // the roost turns a bird's heading towards its own (at full pull however fast it flies)
     let heading = v / max(length(v), 1e-6);

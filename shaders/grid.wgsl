@@ -43,7 +43,7 @@ fn count(
     if i >= atomicLoad(&counters.alive) {
         return;
     }
-    let b = bucket_of(cell_of(particles[alive[i]].pos, grid), grid);
+    let b = bucket_of(cell_key(cell_of(particles[alive[i]].pos, grid)), grid);
     entry_bucket[i] = b;
     entry_rank[i] = atomicAdd(&buckets[b], 1u);
 }
@@ -59,7 +59,8 @@ fn scatter(
     }
     let slot = alive[i];
     let p = particles[slot];
-    entries[atomicLoad(&buckets[entry_bucket[i]]) + entry_rank[i]] = GridEntry(p.pos, slot, p.vel, 0u);
+    let key = cell_key(cell_of(p.pos, grid));
+    entries[atomicLoad(&buckets[entry_bucket[i]]) + entry_rank[i]] = GridEntry(p.pos, slot, p.vel, key);
 }
 
 @compute @workgroup_size(64)
@@ -71,23 +72,24 @@ fn count_neighbours(
     if i >= atomicLoad(&counters.alive) {
         return;
     }
-    let q = alive[i];
-    let x = particles[q].pos;
+    // in the grid's order: neighbouring threads visit the same cells
+    let me = entries[i];
+    let c = cell_of(me.pos, grid);
     let r2 = grid.radius * grid.radius;
-    let around = buckets_around(x, grid);
     var n = 0u;
     var sum = 0u;
-    for (var k = 0u; k < around.count; k++) {
-        let b = around.buckets[k];
+    for (var k = 0u; k < 27u; k++) {
+        let key = cell_key(cell_around(c, k));
+        let b = bucket_of(key, grid);
         let end = atomicLoad(&buckets[b + 1u]);
         for (var e = atomicLoad(&buckets[b]); e < end; e++) {
             let j = entries[e];
-            let d = j.pos - x;
-            if j.slot != q && dot(d, d) <= r2 {
+            let d = j.pos - me.pos;
+            if j.key == key && j.slot != me.slot && dot(d, d) <= r2 {
                 n += 1u;
                 sum += j.slot;
             }
         }
     }
-    found[q] = vec2<u32>(n, sum);
+    found[me.slot] = vec2<u32>(n, sum);
 }

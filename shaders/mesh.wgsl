@@ -1,6 +1,7 @@
 // mesh.wgsl — mesh particles: each listed particle (mesh_cull.wgsl) is an instance of its
 // effect's mesh, scaled by its size over life, turned by its rotation about its own random
-// axis and moved to its position.
+// axis (or, for fliers, along its velocity with its wings beating) and moved to its
+// position.
 //
 // fs_lit draws it into the host's colour and depth (opaque, depth-tested and written):
 // its colour over life × (ambient + light × max(n · l, 0)), n turned to face the viewer on
@@ -42,14 +43,48 @@ fn spin_axis(p: Particle) -> vec3<f32> {
     return unit_vector(&state);
 }
 
+// A mesh-space vector turned about the z axis by `angle` radians (a wing's beat).
+fn about_z(v: vec3<f32>, angle: f32) -> vec3<f32> {
+    let c = cos(angle);
+    let s = sin(angle);
+    return vec3<f32>(v.x * c - v.y * s, v.x * s + v.y * c, v.z);
+}
+
+// A flier's frame: z along its velocity, y as near the world's up as that allows.
+fn flight_frame(vel: vec3<f32>) -> mat3x3<f32> {
+    let speed = length(vel);
+    let z = select(vec3<f32>(0.0, 0.0, 1.0), vel / speed, speed > 1e-6);
+    var x = cross(vec3<f32>(0.0, 1.0, 0.0), z);
+    // flying straight up or down: any side will do
+    x = select(vec3<f32>(1.0, 0.0, 0.0), normalize(x), length(x) > 1e-4);
+    return mat3x3<f32>(x, cross(z, x), z);
+}
+
 @vertex
 fn vs_main(v: VertexIn, @builtin(instance_index) ii: u32) -> VsOut {
     let p = particles[mesh_list[ii]];
-    let axis = spin_axis(p);
-    let world = p.pos + rotate(v.pos * mesh_scale(p, effect), axis, p.rotation);
+    let look = look_of(effect, p);
+    var offset: vec3<f32>;
+    var normal: vec3<f32>;
+    let scaled = v.pos * mesh_scale(p, effect);
+    if look.flies == 1u {
+        // its own phase, from its id, so that a flock does not beat as one
+        let phase = f32(pcg_hash(p.id) & 0xffffu) / 65536.0;
+        let beat = look.flap_angle * sin(6.2831853 * (look.flap_hz * frame.time + phase));
+        // the wings (the halves x > 0 and x < 0) both up for beat > 0
+        let wing = select(-beat, beat, v.pos.x > 0.0);
+        let turn = flight_frame(p.vel);
+        offset = turn * about_z(scaled, wing);
+        normal = turn * about_z(v.normal, wing);
+    } else {
+        let axis = spin_axis(p);
+        offset = rotate(scaled, axis, p.rotation);
+        normal = rotate(v.normal, axis, p.rotation);
+    }
+    let world = p.pos + offset;
     var out: VsOut;
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
-    out.normal = rotate(v.normal, axis, p.rotation);
+    out.normal = normal;
     out.color = particle_color(p, effect).rgb;
     out.distance = view_distance(frame, world);
     return out;

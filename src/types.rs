@@ -407,6 +407,12 @@ pub(crate) struct EmitterLook {
     pub trail: u32,
     /// Mesh particles: the mesh's bounding radius at scale 1, metres.
     pub mesh_radius: f32,
+    /// Flying mesh particles: wing beats per second (0: not a flier).
+    pub flap_hz: f32,
+    /// Flying mesh particles: radians the wings beat either side of rest.
+    pub flap_angle: f32,
+    /// 1: a flier, turned along its velocity.
+    pub flies: u32,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
@@ -500,7 +506,8 @@ pub(crate) struct GridEntry {
     /// Its slot in the pool.
     pub slot: u32,
     pub vel: Vec3,
-    pub _pad: u32,
+    /// Its cell's key (the bucket is its low bits).
+    pub key: u32,
 }
 
 /// A flock's steering (`FlockParams` in flock.wgsl).
@@ -709,7 +716,7 @@ mod tests {
         );
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);
-        check_pod!(l, GridEntry, [pos => "pos", slot => "slot", vel => "vel"]);
+        check_pod!(l, GridEntry, [pos => "pos", slot => "slot", vel => "vel", key => "key"]);
         // the draw counters are the sort's Counters where it reads its count, and hold the
         // indirect arguments where the mesh draw reads them
         assert_eq!(l.of("DrawCounters").0, l.of("Counters").0);
@@ -814,6 +821,9 @@ mod tests {
                 ("ribbon_repeats", |v| v.ribbon_repeats = 1.0),
                 ("trail", |v| v.trail = 1),
                 ("mesh_radius", |v| v.mesh_radius = 1.0),
+                ("flap_hz", |v| v.flap_hz = 1.0),
+                ("flap_angle", |v| v.flap_angle = 1.0),
+                ("flies", |v| v.flies = 1),
             ],
         );
         check_uniform::<EffectParams>(

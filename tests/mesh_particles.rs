@@ -21,7 +21,7 @@ fn one(mesh: MeshSource, at: [f32; 3], size: f32) -> EmitterDesc {
         lifetime: Range::constant(100.0),
         size: Range::constant(size),
         color: ColorRange::constant([0.8, 0.8, 0.8, 1.0]),
-        render: Some(RenderMode::Mesh { mesh }),
+        render: Some(RenderMode::Mesh { mesh, flight: None }),
         ..Default::default()
     }
 }
@@ -133,6 +133,7 @@ fn debris_comes_to_rest_on_the_ground_without_colliding_with_itself() {
             spin: Range::new(0.0, 6.0),
             render: Some(RenderMode::Mesh {
                 mesh: MeshSource::Shard,
+                flight: None,
             }),
             ..Default::default()
         }],
@@ -199,6 +200,7 @@ fn mesh_effects_are_checked_by_field() {
     effect.emitters.truncate(1);
     effect.emitters[0].render = Some(RenderMode::Mesh {
         mesh: MeshSource::Host(flurry::MeshId(2)),
+        flight: None,
     });
     let gpu = common::gpu();
     let camera = |aspect| Camera::look_at(Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO, aspect);

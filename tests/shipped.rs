@@ -133,7 +133,8 @@ fn debris_ron_is_lit_shards_that_bounce() {
     assert_eq!(
         d.emitters[0].render,
         Some(RenderMode::Mesh {
-            mesh: MeshSource::Shard
+            mesh: MeshSource::Shard,
+            flight: None,
         })
     );
     assert!(matches!(

@@ -51,6 +51,10 @@ impl EffectDesc {
         let o = em.and_then(|em| em.over_life).unwrap_or(self.over_life);
         let render = em.and_then(|em| em.render).unwrap_or(self.render);
         let sprite = em.and_then(|em| em.sprite).unwrap_or(self.sprite);
+        let flight = match render {
+            RenderMode::Mesh { flight, .. } => flight,
+            _ => None,
+        };
         EmitterLook {
             color_end: o.color_end.into(),
             size_end: o.size_end,
@@ -74,6 +78,9 @@ impl EffectDesc {
             trail: em.is_some_and(|em| matches!(em.trigger, Trigger::Trail { .. })) as u32,
             // the renderer's meshes know it (ParticleSystem::new)
             mesh_radius: 0.0,
+            flap_hz: flight.map_or(0.0, |f| f.beat),
+            flap_angle: flight.map_or(0.0, |f| f.angle),
+            flies: flight.is_some() as u32,
         }
     }
 
@@ -106,7 +113,7 @@ impl EffectDesc {
     pub(crate) fn particle_mesh(&self) -> Option<MeshSource> {
         (0..self.emitters.len()).find_map(|e| {
             match self.emitters[e].render.unwrap_or(self.render) {
-                RenderMode::Mesh { mesh } => Some(mesh),
+                RenderMode::Mesh { mesh, .. } => Some(mesh),
                 _ => None,
             }
         })

@@ -176,6 +176,8 @@ pub enum MeshSource {
     Shard,
     /// A leaf one metre long along z, facing up.
     Leaf,
+    /// A bird one metre across the wings, its nose along +z, facing up.
+    Bird,
     /// A mesh the host added to the renderer
     /// ([`ParticleRenderer::add_mesh`](crate::ParticleRenderer::add_mesh)); in a file,
     /// `Host(0)` is the first it added.
@@ -553,7 +555,23 @@ pub enum RenderMode {
     Mesh {
         /// Which mesh: a built-in or one the host added.
         mesh: MeshSource,
+        /// A mesh that flies (birds): turned to face where it goes, its wings beating.
+        #[serde(default)]
+        flight: Option<Flight>,
     },
+}
+
+/// A flying mesh particle: its mesh's +z turned along its velocity and its +y as near to
+/// the world's up as that allows (no roll), in place of its rotation; the mesh's two halves
+/// (x > 0 and x < 0) beat about its z axis like wings, up and down through `angle` either
+/// side of the rest pose, `beat` times a second, each particle at its own phase.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Flight {
+    /// Wing beats per second (0..=100).
+    pub beat: f32,
+    /// Radians either side of the rest pose (0..=1.5).
+    pub angle: f32,
 }
 
 /// The image a ribbon shows along its length. Its texture coordinate runs along the ribbon

@@ -227,6 +227,13 @@ fn render_mode(v: &mut Checker, field: &str, render: RenderMode) {
                 v.range(&field, t.repeats, 0.01, 1e3, "0.01..=1000");
             }
         }
+        RenderMode::Mesh {
+            flight: Some(f), ..
+        } => {
+            let at = |name: &str| format!("{field}.Mesh.flight.{name}");
+            v.range(&at("beat"), f.beat, 0.0, 100.0, "0..=100 per second");
+            v.range(&at("angle"), f.angle, 0.0, 1.5, "0..=1.5 radians");
+        }
         _ => {}
     }
 }
@@ -349,7 +356,7 @@ fn mesh_particles(v: &mut Checker, desc: &EffectDesc) {
         return;
     };
     for (i, e) in desc.emitters.iter().enumerate() {
-        if let RenderMode::Mesh { mesh } = e.render.unwrap_or(desc.render) {
+        if let RenderMode::Mesh { mesh, .. } = e.render.unwrap_or(desc.render) {
             if mesh != first {
                 let allowed = format!("{first:?}, the mesh of the effect's first mesh emitter");
                 v.fail(

@@ -104,6 +104,18 @@ impl Mesh {
     }
 }
 
+impl Mesh {
+    /// A bird one metre across the wings: two triangles from its body (along z, the nose at
+    /// +z) out to the wing tips (along ±x), facing up (+y). A flying mesh particle
+    /// ([`Flight`](crate::effect::Flight)) beats them about the body.
+    pub fn bird() -> Mesh {
+        let (nose, tail) = (Vec3::new(0.0, 0.0, 0.35), Vec3::new(0.0, 0.0, -0.35));
+        let tip = |x: f32| Vec3::new(x, 0.0, -0.08);
+        // wound to face up
+        flat(&[[nose, tail, tip(-0.5)], [tail, nose, tip(0.5)]])
+    }
+}
+
 /// A mesh of separate triangles, each with its own face normal (hard edges).
 fn flat(faces: &[[Vec3; 3]]) -> Mesh {
     let mut positions = Vec::with_capacity(faces.len() * 3);
@@ -151,6 +163,7 @@ mod tests {
             ("tetrahedron", Mesh::tetrahedron(), false),
             ("shard", Mesh::shard(), false),
             ("leaf", Mesh::leaf(), true),
+            ("bird", Mesh::bird(), true),
         ] {
             for t in 0..m.triangle_count() {
                 let [a, b, c] = m.triangle(t);
@@ -167,6 +180,7 @@ mod tests {
             assert!(m.is_closed(), "{m:?}");
         }
         assert!(!Mesh::leaf().is_closed());
+        assert!(!Mesh::bird().is_closed());
         // a cube missing a face is open; one with a face wound backwards is not closed
         let cube = Mesh::cube();
         let open = Mesh::new(

@@ -48,7 +48,7 @@ pub(crate) struct MeshDraw {
 }
 
 /// The built-ins, in [`MeshSource`] order.
-const BUILT_IN: usize = 4;
+const BUILT_IN: usize = 5;
 
 impl Default for MeshSet {
     fn default() -> Self {
@@ -65,6 +65,7 @@ impl Default for MeshSet {
             Mesh::tetrahedron(),
             Mesh::shard(),
             Mesh::leaf(),
+            Mesh::bird(),
         ] {
             set.push(mesh);
         }
@@ -120,6 +121,7 @@ impl MeshSet {
             MeshSource::Tetrahedron => 1,
             MeshSource::Shard => 2,
             MeshSource::Leaf => 3,
+            MeshSource::Bird => 4,
             MeshSource::Host(MeshId(id)) => BUILT_IN + id as usize,
         }
     }
@@ -168,11 +170,11 @@ impl MeshSet {
             if let Shape::Mesh { mesh, .. } = e.shape {
                 problems.extend(missing(format!("emitters[{i}].shape.Mesh.mesh"), mesh));
             }
-            if let Some(RenderMode::Mesh { mesh }) = e.render {
+            if let Some(RenderMode::Mesh { mesh, .. }) = e.render {
                 problems.extend(missing(format!("emitters[{i}].render.Mesh.mesh"), mesh));
             }
         }
-        if let RenderMode::Mesh { mesh } = desc.render {
+        if let RenderMode::Mesh { mesh, .. } = desc.render {
             problems.extend(missing("render.Mesh.mesh".into(), mesh));
         }
         if problems.is_empty() {
@@ -188,8 +190,8 @@ impl MeshSet {
     /// What a mesh source may be, for an error.
     fn allowed(&self) -> String {
         match self.host_count() {
-            0 => "Cube, Tetrahedron, Shard or Leaf (no mesh added to this renderer)".into(),
-            n => format!("Cube, Tetrahedron, Shard, Leaf or Host(0..{n}) (the meshes added)"),
+            0 => "Cube, Tetrahedron, Shard, Leaf or Bird (no mesh added to this renderer)".into(),
+            n => format!("Cube, Tetrahedron, Shard, Leaf, Bird or Host(0..{n}) (the meshes added)"),
         }
     }
 }
@@ -244,6 +246,7 @@ mod tests {
             MeshSource::Tetrahedron,
             MeshSource::Shard,
             MeshSource::Leaf,
+            MeshSource::Bird,
         ] {
             let (first, count) = set.range(source).unwrap();
             let t = &set.triangles()[first as usize..(first + count) as usize];

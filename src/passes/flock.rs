@@ -10,10 +10,8 @@ use crate::shaders::Shader;
 use crate::types::*;
 
 /// flock.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 9] {
+pub(super) fn slots() -> [BufferSlot; 7] {
     [
-        read_only::<Particle>(),
-        read_only::<u32>(),
         read_write::<Counters>(),
         read_only::<u32>(),
         read_only::<GridEntry>(),
@@ -51,8 +49,6 @@ impl FlockPass {
             "flock",
             &self.layout,
             &[
-                &pool.particles,
-                &pool.alive[0],
                 &pool.counters,
                 grid.buckets(),
                 grid.entries(),

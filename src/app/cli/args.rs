@@ -152,6 +152,7 @@ pub enum ProfileTarget {
     Gun,
     Galaxy,
     Sword,
+    Flock,
     /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
     Sort,
     /// Many small alpha-blended effects in one renderer (--effects N): what adding one
@@ -168,6 +169,7 @@ impl ProfileTarget {
             ProfileTarget::Gun => Some(Demo::Gun),
             ProfileTarget::Galaxy => Some(Demo::Galaxy),
             ProfileTarget::Sword => Some(Demo::Sword),
+            ProfileTarget::Flock => Some(Demo::Flock),
             ProfileTarget::Sort | ProfileTarget::Effects => None,
         }
     }
