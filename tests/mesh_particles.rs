@@ -273,3 +273,49 @@ fn mesh_particles_meet_the_host_s_depth_in_every_convention() {
         );
     }
 }
+
+#[test]
+fn a_flying_mesh_faces_where_it_flies() {
+    // a bird 4 m across the wings (its body 2.8 m long), wings still, seen from above:
+    // flying along x its silhouette is longer across z (the wings) than along x, and
+    // flying along z the other way round
+    for (vel, wings_across_z) in [([3.0, 0.0, 0.0], true), ([0.0, 0.0, 3.0], false)] {
+        let mut bird = one(MeshSource::Bird, [0.0; 3], 4.0);
+        bird.velocity = Velocity::Linear {
+            mean: vel,
+            variance: [0.0; 3],
+        };
+        bird.render = Some(RenderMode::Mesh {
+            mesh: MeshSource::Bird,
+            flight: Some(Flight {
+                beat: 0.0,
+                angle: 0.0,
+            }),
+        });
+        let (gpu, mut scene) = scene(
+            &still(vec![bird]),
+            Vec3::new(0.0, 10.0, 0.01),
+            Upsample::default(),
+        );
+        scene.frame(&gpu, 1e-3, true);
+        let img = scene.image(&gpu).unwrap();
+        let lit: Vec<(u32, u32)> = img
+            .enumerate_pixels()
+            .filter(|(_, _, p)| p.0[1] > 40)
+            .map(|(x, y, _)| (x, y))
+            .collect();
+        assert!(!lit.is_empty(), "no bird drawn");
+        let span = |f: fn(&(u32, u32)) -> u32| {
+            lit.iter().map(f).max().unwrap() - lit.iter().map(f).min().unwrap()
+        };
+        // image x runs along world x, image y along world z
+        let (along_x, along_z) = (span(|p| p.0), span(|p| p.1));
+        assert_eq!(
+            along_z > along_x,
+            wings_across_z,
+            "flying along {vel:?}: {along_x} px along x, {along_z} px along z"
+        );
+        let ratio = along_x.max(along_z) as f32 / along_x.min(along_z) as f32;
+        assert!((1.25..=1.6).contains(&ratio), "4 m by 2.8 m: {ratio}");
+    }
+}

@@ -265,6 +265,13 @@ mod tests {
         f.align = f32::NAN;
         f.roost.radius = 0.0;
         f.speed = Range::new(1.0, 3.0); // down to -2 m/s
+        d.render = RenderMode::Mesh {
+            mesh: MeshSource::Bird,
+            flight: Some(Flight {
+                beat: 200.0,
+                angle: -0.1,
+            }),
+        };
         let problems = d.problems();
         let fields: Vec<_> = problems.iter().map(|p| p.field.as_str()).collect();
         for field in [
@@ -272,6 +279,8 @@ mod tests {
             "flock.align",
             "flock.roost.radius",
             "flock.speed",
+            "render.Mesh.flight.beat",
+            "render.Mesh.flight.angle",
         ] {
             assert!(fields.contains(&field), "{field} not in {fields:?}");
         }

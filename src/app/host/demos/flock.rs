@@ -25,12 +25,9 @@ pub fn effect(capacity: u32) -> EffectDesc {
     e
 }
 
-/// Near the roost's circle, looking across it: the nearest birds a few pixels long, the
-/// far side of the flock a haze of specks.
+/// Just outside the roost's circle, below the flock, looking along it: the nearest birds
+/// overhead several pixels across, the far side of the circle a haze of specks.
 pub fn camera(aspect: f32) -> Camera {
-    Camera::look_at(
-        Vec3::new(10.0, 36.0, 95.0),
-        Vec3::new(0.0, 42.0, 0.0),
-        aspect,
-    )
+    let eye = Vec3::new(20.0, 30.0, 70.0);
+    Camera::look_at(eye, Vec3::new(-35.0, 44.0, 15.0), aspect)
 }
