@@ -83,6 +83,7 @@ mod hash;
 pub mod image;
 mod light;
 pub mod mesh;
+pub mod nav;
 mod passes;
 mod pipelines;
 mod pool;

@@ -29,6 +29,7 @@ pub(crate) enum Shader {
     RibbonPieces,
     Grid,
     Flock,
+    Sdf,
     Scan,
     MeshCull,
     Mesh,
@@ -39,7 +40,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 19] = [
+    pub const ALL: [Shader; 20] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -54,6 +55,7 @@ impl Shader {
         Shader::RibbonPieces,
         Shader::Grid,
         Shader::Flock,
+        Shader::Sdf,
         Shader::Scan,
         Shader::MeshCull,
         Shader::Mesh,
@@ -78,6 +80,7 @@ impl Shader {
             Shader::RibbonPieces => "ribbon_pieces",
             Shader::Grid => "grid",
             Shader::Flock => "flock",
+            Shader::Sdf => "sdf",
             Shader::Scan => "scan",
             Shader::MeshCull => "mesh_cull",
             Shader::Mesh => "mesh",
@@ -102,6 +105,7 @@ impl Shader {
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
             Shader::Grid => include_str!("../shaders/grid.wgsl"),
             Shader::Flock => include_str!("../shaders/flock.wgsl"),
+            Shader::Sdf => include_str!("../shaders/sdf.wgsl"),
             Shader::Scan => include_str!("../shaders/scan.wgsl"),
             Shader::MeshCull => include_str!("../shaders/mesh_cull.wgsl"),
             Shader::Mesh => include_str!("../shaders/mesh.wgsl"),

@@ -525,6 +525,17 @@ pub(crate) struct FlockParams {
     pub _pad0: u32,
 }
 
+/// A map's size and one jump of the flooding (`SdfParams` in sdf.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub(crate) struct SdfParams {
+    pub width: u32,
+    pub height: u32,
+    /// Cells this jump looks across.
+    pub step: u32,
+    /// Metres a cell is wide.
+    pub cell: f32,
+}
+
 /// The neighbour grid's cell, radius and table (`GridParams` in grid_cells.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct GridParams {
@@ -917,6 +928,16 @@ mod tests {
                 ("roost_pull", |v| v.roost_pull = 1.0),
                 ("min_speed", |v| v.min_speed = 1.0),
                 ("max_speed", |v| v.max_speed = 1.0),
+            ],
+        );
+        check_uniform::<SdfParams>(
+            &l,
+            "SdfParams",
+            &[
+                ("width", |v| v.width = 1),
+                ("height", |v| v.height = 1),
+                ("step", |v| v.step = 1),
+                ("cell", |v| v.cell = 1.0),
             ],
         );
         check_uniform::<GridParams>(

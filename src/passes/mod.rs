@@ -20,6 +20,7 @@ pub(crate) mod merge;
 pub(crate) mod mesh;
 pub(crate) mod relist;
 pub(crate) mod ribbon;
+pub(crate) mod sdf;
 pub(crate) mod simulate;
 pub(crate) mod sort;
 pub(crate) mod splat;
@@ -331,6 +332,7 @@ mod tests {
             (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
             (Shader::Grid, grid::slots().to_vec()),
             (Shader::Flock, flock::slots().to_vec()),
+            (Shader::Sdf, sdf::slots().to_vec()),
             (Shader::Scan, grid::scan_slots().to_vec()),
             (Shader::MeshCull, mesh::cull_slots().to_vec()),
             (Shader::Mesh, mesh::draw_slots().to_vec()),
