@@ -30,6 +30,7 @@ pub(crate) enum Shader {
     Grid,
     Flock,
     Sdf,
+    Flow,
     Scan,
     MeshCull,
     Mesh,
@@ -40,7 +41,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 20] = [
+    pub const ALL: [Shader; 21] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -56,6 +57,7 @@ impl Shader {
         Shader::Grid,
         Shader::Flock,
         Shader::Sdf,
+        Shader::Flow,
         Shader::Scan,
         Shader::MeshCull,
         Shader::Mesh,
@@ -81,6 +83,7 @@ impl Shader {
             Shader::Grid => "grid",
             Shader::Flock => "flock",
             Shader::Sdf => "sdf",
+            Shader::Flow => "flow",
             Shader::Scan => "scan",
             Shader::MeshCull => "mesh_cull",
             Shader::Mesh => "mesh",
@@ -106,6 +109,7 @@ impl Shader {
             Shader::Grid => include_str!("../shaders/grid.wgsl"),
             Shader::Flock => include_str!("../shaders/flock.wgsl"),
             Shader::Sdf => include_str!("../shaders/sdf.wgsl"),
+            Shader::Flow => include_str!("../shaders/flow.wgsl"),
             Shader::Scan => include_str!("../shaders/scan.wgsl"),
             Shader::MeshCull => include_str!("../shaders/mesh_cull.wgsl"),
             Shader::Mesh => include_str!("../shaders/mesh.wgsl"),

@@ -536,6 +536,22 @@ pub(crate) struct SdfParams {
     pub cell: f32,
 }
 
+/// A map's size and the cost of walking near walls (`FlowParams` in flow.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub(crate) struct FlowParams {
+    pub width: u32,
+    pub height: u32,
+    /// Metres a cell is wide.
+    pub cell: f32,
+    /// Extra weight against a wall.
+    pub wall: f32,
+    /// Metres over which it fades.
+    pub range: f32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
+}
+
 /// The neighbour grid's cell, radius and table (`GridParams` in grid_cells.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct GridParams {
@@ -938,6 +954,17 @@ mod tests {
                 ("height", |v| v.height = 1),
                 ("step", |v| v.step = 1),
                 ("cell", |v| v.cell = 1.0),
+            ],
+        );
+        check_uniform::<FlowParams>(
+            &l,
+            "FlowParams",
+            &[
+                ("width", |v| v.width = 1),
+                ("height", |v| v.height = 1),
+                ("cell", |v| v.cell = 1.0),
+                ("wall", |v| v.wall = 1.0),
+                ("range", |v| v.range = 1.0),
             ],
         );
         check_uniform::<GridParams>(

@@ -3,7 +3,10 @@
 
 mod common;
 
-use flurry::nav::{CityMap, DistanceField};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use flurry::nav::{CityMap, DistanceField, Distances, FlowField, WallCost};
 
 /// The exact signed distance of every cell centre (metres, as `DistanceField` defines it):
 /// outside, the distance to the nearest blocked cell centre or the nearest cell beyond the
@@ -86,4 +89,111 @@ fn the_gpu_distance_field_of_a_city_is_exact_within_one_cell() {
         deepest > 3.0 * map.cell(),
         "deepest street cell {deepest} m"
     );
+}
+
+/// A node of Dijkstra's queue: (distance, cell), the nearest first.
+#[derive(PartialEq)]
+struct Visit(f32, usize);
+
+impl Eq for Visit {}
+
+impl Ord for Visit {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.0.total_cmp(&self.0)
+    }
+}
+
+impl PartialOrd for Visit {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Walking distances to `goals` by Dijkstra's algorithm, with the flow field's steps and
+/// weights (`sdf`: the distance field the GPU computed).
+fn dijkstra(map: &CityMap, sdf: &[f32], goals: &[(u32, u32)], cost: WallCost) -> Vec<f32> {
+    let (w, h) = map.size();
+    let (w, h) = (w as i64, h as i64);
+    let weight = |i: usize| 1.0 + cost.extra * (1.0 - sdf[i] / cost.range).max(0.0);
+    let open = |x: i64, z: i64| !map.is_blocked(x, z);
+    let mut dist = vec![f32::INFINITY; (w * h) as usize];
+    let mut queue = BinaryHeap::new();
+    for &(x, z) in goals {
+        let i = (z as i64 * w + x as i64) as usize;
+        dist[i] = 0.0;
+        queue.push(Visit(0.0, i));
+    }
+    while let Some(Visit(d, i)) = queue.pop() {
+        if d > dist[i] {
+            continue;
+        }
+        let (x, z) = (i as i64 % w, i as i64 / w);
+        for (dx, dz) in (-1..=1).flat_map(|dx| (-1..=1).map(move |dz| (dx, dz))) {
+            let (nx, nz) = (x + dx, z + dz);
+            if (dx, dz) == (0, 0) || !open(nx, nz) {
+                continue;
+            }
+            if dx != 0 && dz != 0 && !(open(x + dx, z) && open(x, z + dz)) {
+                continue;
+            }
+            let j = (nz * w + nx) as usize;
+            let length = if dx != 0 && dz != 0 { 2f32.sqrt() } else { 1.0 } * map.cell();
+            let nd = d + length * 0.5 * (weight(i) + weight(j));
+            if nd < dist[j] {
+                dist[j] = nd;
+                queue.push(Visit(nd, j));
+            }
+        }
+    }
+    dist
+}
+
+#[test]
+fn the_gpu_walking_distances_are_dijkstra_s_within_one_cell() {
+    // two destinations in the streets of a 96 × 80 city (the relaxation takes the same
+    // steps as Dijkstra: the same sums, but for rounding)
+    let map = CityMap::city(2.0, (96, 80), (6, 2), 3).unwrap();
+    let goals = [(0, 0), (57, 41)];
+    let gpu = common::gpu();
+    let field = DistanceField::new(&gpu.device, &map).unwrap();
+    let cost = WallCost::default();
+    let (w, h) = map.size();
+    let flow = FlowField::new(&gpu.device, &map, &field, &goals, cost, 2 * (w + h)).unwrap();
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    field.record(&mut encoder);
+    flow.record(&mut encoder);
+    gpu.queue.submit([encoder.finish()]);
+    let sdf = field.read(&gpu.device, &gpu.queue).unwrap();
+    let got = flow.read(&gpu.device, &gpu.queue).unwrap();
+    assert_eq!(got.unsettled, 0, "the last relaxation still changed cells");
+    let want = dijkstra(&map, &sdf, &goals, cost);
+    let mut far = 0.0f32;
+    for (i, (g, d)) in got.metres.iter().zip(&want).enumerate() {
+        if d.is_infinite() {
+            assert_eq!(
+                *g,
+                Distances::UNREACHED,
+                "cell {i}: reached where no way leads"
+            );
+            continue;
+        }
+        far = far.max(*d);
+        assert!(
+            (g - d).abs() <= map.cell().min(1e-4 * d.max(1.0)),
+            "cell {i}: {g} m on the GPU, {d} m by Dijkstra"
+        );
+    }
+    // the farthest street is a long walk, so the test compares real paths
+    assert!(far > 100.0, "the farthest cell is {far} m away");
+    // too few relaxations leave it unsettled, and say so
+    let short = FlowField::new(&gpu.device, &map, &field, &goals, cost, 10).unwrap();
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    field.record(&mut encoder);
+    short.record(&mut encoder);
+    gpu.queue.submit([encoder.finish()]);
+    assert!(short.read(&gpu.device, &gpu.queue).unwrap().unsettled > 0);
+    // refusals name the field
+    let err = FlowField::new(&gpu.device, &map, &field, &[(2, 2)], cost, 10);
+    let err = err.err().unwrap().to_string();
+    assert!(err.contains("goals[0] = (2, 2)"), "{err}");
 }

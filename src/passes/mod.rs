@@ -14,6 +14,7 @@ pub(crate) mod downsample;
 pub(crate) mod draw;
 pub(crate) mod emit;
 pub(crate) mod flock;
+pub(crate) mod flow;
 pub(crate) mod gravity;
 pub(crate) mod grid;
 pub(crate) mod merge;
@@ -333,6 +334,7 @@ mod tests {
             (Shader::Grid, grid::slots().to_vec()),
             (Shader::Flock, flock::slots().to_vec()),
             (Shader::Sdf, sdf::slots().to_vec()),
+            (Shader::Flow, flow::slots().to_vec()),
             (Shader::Scan, grid::scan_slots().to_vec()),
             (Shader::MeshCull, mesh::cull_slots().to_vec()),
             (Shader::Mesh, mesh::draw_slots().to_vec()),

@@ -1,0 +1,171 @@
+//! Walking distances to a destination over a map, computed on the GPU.
+
+use wgpu::util::DeviceExt;
+
+use super::{CityMap, DistanceField};
+use crate::error::{Invalid, Result};
+use crate::passes::flow::FlowPass;
+use crate::types::{uniform_bytes, FlowParams};
+
+/// How much dearer a step against a wall is than one in the open, and over how many metres
+/// the extra fades ([`FlowField`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WallCost {
+    /// Extra weight against a wall: 0 (none) ..= 100.
+    pub extra: f32,
+    /// Metres from the wall over which it fades: 0.01..=1000.
+    pub range: f32,
+}
+
+impl Default for WallCost {
+    /// Three times dearer against a wall, fading over 3 m.
+    fn default() -> Self {
+        WallCost {
+            extra: 2.0,
+            range: 3.0,
+        }
+    }
+}
+
+/// The walking distance (metres, weighted by [`WallCost`]) from every street cell of a
+/// [`CityMap`] to the nearest of some destination cells, over each cell's eight neighbours
+/// without cutting a building's corner: what walkers follow downhill. Built on the GPU by
+/// parallel relaxation, one step of every path per relaxation: `new` uploads the
+/// destinations, [`FlowField::record`] records the computation into the host's encoder,
+/// [`FlowField::read`] reads the distances back and says whether they settled.
+pub struct FlowField {
+    pass: FlowPass,
+    binds: [wgpu::BindGroup; 2],
+    cells: u32,
+    relaxations: u32,
+    /// The buffer the last relaxation writes, and the change count.
+    result: wgpu::Buffer,
+    changed: wgpu::Buffer,
+    _buffers: Vec<wgpu::Buffer>,
+}
+
+/// What [`FlowField::read`] gives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Distances {
+    /// Metres per cell, row by row; [`Distances::UNREACHED`] where no way leads.
+    pub metres: Vec<f32>,
+    /// Cells the last relaxation still lowered: 0 when every distance is exact.
+    pub unsettled: u32,
+}
+
+impl Distances {
+    /// The distance of a cell no way leads from (blocked, or walled off).
+    pub const UNREACHED: f32 = 3.0e38;
+}
+
+impl FlowField {
+    /// The field towards `goals` (cells (x, z), each a street cell of `map`) over `field`,
+    /// the map's [`DistanceField`] (recorded before this one), relaxed `relaxations` times
+    /// (1..=65536; a way of n steps needs n: twice the map's width plus its height is
+    /// plenty for a city of streets).
+    pub fn new(
+        device: &wgpu::Device,
+        map: &CityMap,
+        field: &DistanceField,
+        goals: &[(u32, u32)],
+        cost: WallCost,
+        relaxations: u32,
+    ) -> Result<Self> {
+        let (width, height) = map.size();
+        if goals.is_empty() {
+            return Err(Invalid::new("goals", "none", "at least one street cell").into());
+        }
+        for (i, &(x, z)) in goals.iter().enumerate() {
+            if map.is_blocked(x as i64, z as i64) {
+                let allowed = format!("a street cell within {width} × {height}");
+                return Err(
+                    Invalid::new(format!("goals[{i}]"), format!("({x}, {z})"), allowed).into(),
+                );
+            }
+        }
+        if !(0.0..=100.0).contains(&cost.extra) {
+            return Err(Invalid::new("cost.extra", cost.extra, "0..=100").into());
+        }
+        if !(0.01..=1000.0).contains(&cost.range) {
+            return Err(Invalid::new("cost.range", cost.range, "0.01..=1000 m").into());
+        }
+        if !(1..=65536).contains(&relaxations) {
+            return Err(Invalid::new("relaxations", relaxations, "1..=65536").into());
+        }
+        let cells = width * height;
+        let mut codes: Vec<u32> = map.blocked().iter().map(|&b| b as u32).collect();
+        for &(x, z) in goals {
+            codes[(z * width + x) as usize] = 2;
+        }
+        let storage = wgpu::BufferUsages::STORAGE;
+        let codes = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.flow_cells"),
+            contents: bytemuck::cast_slice(&codes),
+            usage: storage,
+        });
+        let params = FlowParams {
+            width,
+            height,
+            cell: map.cell(),
+            wall: cost.extra,
+            range: cost.range,
+            ..Default::default()
+        };
+        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.flow_params"),
+            contents: &uniform_bytes(&params),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let readable = storage | wgpu::BufferUsages::COPY_SRC;
+        let buffer = |label: &str, size: u64| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: readable,
+                mapped_at_creation: false,
+            })
+        };
+        let dist = [0, 1].map(|_| buffer("flurry.flow_distance", cells as u64 * 4));
+        let changed = buffer("flurry.flow_changed", 4);
+        let pass = FlowPass::new(device);
+        let sdf = field.buffer();
+        let binds = [
+            pass.bind(device, [&codes, sdf, &dist[0], &dist[1], &params, &changed]),
+            pass.bind(device, [&codes, sdf, &dist[1], &dist[0], &params, &changed]),
+        ];
+        // the last relaxation writes dist[1] through binds[0], dist[0] through binds[1]
+        let last = ((relaxations - 1) % 2) as usize;
+        let [a, b] = dist;
+        let (result, other) = if last == 0 { (b, a) } else { (a, b) };
+        Ok(FlowField {
+            pass,
+            binds,
+            cells,
+            relaxations,
+            result,
+            changed,
+            _buffers: vec![codes, params, other],
+        })
+    }
+
+    /// Record the computation (after the [`DistanceField`]'s).
+    pub fn record(&self, encoder: &mut wgpu::CommandEncoder) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("flurry.flow"),
+            timestamp_writes: None,
+        });
+        self.pass
+            .record(&mut pass, &self.binds, self.cells, self.relaxations);
+    }
+
+    /// The distances after a recorded computation was submitted. Blocks.
+    pub fn read(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Distances> {
+        let size = self.cells as u64 * 4;
+        let bytes = crate::readback::read_buffer(device, queue, &self.result, 0, size)?;
+        let changed = crate::readback::read_buffer(device, queue, &self.changed, 0, 4)?;
+        Ok(Distances {
+            metres: bytemuck::pod_collect_to_vec(&bytes),
+            unsettled: u32::from_le_bytes([changed[0], changed[1], changed[2], changed[3]]),
+        })
+    }
+}
