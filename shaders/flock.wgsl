@@ -87,7 +87,8 @@ fn roost_heading(x: vec3<f32>) -> vec3<f32> {
     // circle itself would squeeze the flock into a line along it
     let off = ring - x;
     let band = 0.25 * flock.roost_radius;
-    let heading = tangent + off * (max(length(off) - band, 0.0) / (max(length(off), 1e-6) * flock.roost_radius));
+    let beyond = max(length(off) - band, 0.0) / (max(length(off), 1e-6) * flock.roost_radius);
+    let heading = tangent + off * beyond;
     return heading / max(length(heading), 1e-6);
 }
 
@@ -117,6 +118,8 @@ fn main(
     let dt = max(frame.dt, 1e-9);
     let next = v + a * dt;
     let speed = length(next);
-    let limited = select(vec3<f32>(flock.min_speed, 0.0, 0.0), next * (clamp(speed, flock.min_speed, flock.max_speed) / speed), speed > 1e-9);
+    let kept = next * (clamp(speed, flock.min_speed, flock.max_speed) / max(speed, 1e-9));
+    // (stopped dead: off along x at the least speed)
+    let limited = select(vec3<f32>(flock.min_speed, 0.0, 0.0), kept, speed > 1e-9);
     accel[q] = vec4<f32>((limited - v) / dt, 0.0);
 }

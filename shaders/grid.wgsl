@@ -60,7 +60,8 @@ fn scatter(
     let slot = alive[i];
     let p = particles[slot];
     let key = cell_key(cell_of(p.pos, grid));
-    entries[atomicLoad(&buckets[entry_bucket[i]]) + entry_rank[i]] = GridEntry(p.pos, slot, p.vel, key);
+    let at = atomicLoad(&buckets[entry_bucket[i]]) + entry_rank[i];
+    entries[at] = GridEntry(p.pos, slot, p.vel, key);
 }
 
 @compute @workgroup_size(64)

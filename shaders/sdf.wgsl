@@ -100,7 +100,8 @@ fn distance(
         return;
     }
     // beyond the map's edge everything is blocked: the cells at -1 and at the size
-    let edge = f32(min(min(at.x + 1, i32(params.width) - at.x), min(at.y + 1, i32(params.height) - at.y)));
+    let size = vec2<i32>(i32(params.width), i32(params.height));
+    let edge = f32(min(min(at.x + 1, size.x - at.x), min(at.y + 1, size.y - at.y)));
     let cells = min(sqrt(seed_distance2(i, s.x)), edge);
     sdf[i] = cells * params.cell - half;
 }
