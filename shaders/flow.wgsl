@@ -9,6 +9,8 @@
 // each `relax` lets every cell take the cheapest way through a neighbour (Bellman-Ford in
 // parallel, one step of every shortest path per relaxation); `changed` counts the cells the
 // last relaxation still lowered (`clear` zeroes it first): 0 means the field is exact.
+// `direct` then gives every street cell the way to walk: the unit step (x, z) to the
+// neighbour its shortest way leaves through (zero at a destination and where no way leads).
 
 struct FlowParams {
     width: u32,
@@ -34,6 +36,7 @@ const UNREACHED: f32 = 3.0e38;
 @group(0) @binding(3) var<storage, read_write> dist_out: array<f32>;
 @group(0) @binding(4) var<uniform> params: FlowParams;
 @group(0) @binding(5) var<storage, read_write> changed: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read_write> directions: array<vec2<f32>>;
 
 fn weight(i: u32) -> f32 {
     return 1.0 + params.wall * max(0.0, 1.0 - sdf[i] / params.range);
@@ -61,24 +64,18 @@ fn clear() {
     atomicStore(&changed[0], 0u);
 }
 
-@compute @workgroup_size(64)
-fn relax(
-    @builtin(global_invocation_id) gid: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-) {
-    let i = linear_index(gid, groups);
-    if i >= params.width * params.height {
-        return;
-    }
-    let old = dist_in[i];
-    if cells[i] == BLOCKED {
-        dist_out[i] = old;
-        return;
-    }
+// The cheapest way from street cell i through one of its neighbours: its distance and the
+// step (x, z) to that neighbour; (UNREACHED, 0) where no neighbour is reached.
+struct Way {
+    distance: f32,
+    step: vec2<i32>,
+}
+
+fn cheapest_way(i: u32) -> Way {
     let x = i32(i % params.width);
     let y = i32(i / params.width);
     let w = weight(i);
-    var best = old;
+    var best = Way(UNREACHED, vec2<i32>(0));
     for (var n = 0u; n < 9u; n++) {
         let dx = i32(n % 3u) - 1;
         let dy = i32(n / 3u) - 1;
@@ -95,10 +92,51 @@ fn relax(
             continue;
         }
         let length = select(1.0, 1.4142135, dx != 0 && dy != 0) * params.cell;
-        best = min(best, d + length * 0.5 * (w + weight(j)));
+        let through = d + length * 0.5 * (w + weight(j));
+        if through < best.distance {
+            best = Way(through, vec2<i32>(dx, dy));
+        }
     }
+    return best;
+}
+
+@compute @workgroup_size(64)
+fn relax(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
+    if i >= params.width * params.height {
+        return;
+    }
+    let old = dist_in[i];
+    if cells[i] == BLOCKED {
+        dist_out[i] = old;
+        return;
+    }
+    let best = min(old, cheapest_way(i).distance);
     dist_out[i] = best;
     if best < old {
         atomicAdd(&changed[0], 1u);
     }
+}
+
+// Reads the settled distances (dist_in: the last relaxation's output).
+@compute @workgroup_size(64)
+fn direct(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
+    if i >= params.width * params.height {
+        return;
+    }
+    var step = vec2<f32>(0.0);
+    if cells[i] == FREE && dist_in[i] < UNREACHED {
+        let way = cheapest_way(i);
+        if way.distance < UNREACHED {
+            step = normalize(vec2<f32>(way.step));
+        }
+    }
+    directions[i] = step;
 }

@@ -1,5 +1,6 @@
 //! Navigation fields against exact CPU computations: the GPU's signed distance field of a
-//! city is the exact Euclidean distance transform within one cell.
+//! city is the exact Euclidean distance transform within one cell; its walking distances are
+//! Dijkstra's, and its directions walk them.
 
 mod common;
 
@@ -149,7 +150,7 @@ fn dijkstra(map: &CityMap, sdf: &[f32], goals: &[(u32, u32)], cost: WallCost) ->
 }
 
 #[test]
-fn the_gpu_walking_distances_are_dijkstra_s_within_one_cell() {
+fn the_gpu_walking_distances_are_dijkstra_s_and_its_directions_walk_them() {
     // two destinations in the streets of a 96 × 80 city (the relaxation takes the same
     // steps as Dijkstra: the same sums, but for rounding)
     let map = CityMap::city(2.0, (96, 80), (6, 2), 3).unwrap();
@@ -185,6 +186,44 @@ fn the_gpu_walking_distances_are_dijkstra_s_within_one_cell() {
     }
     // the farthest street is a long walk, so the test compares real paths
     assert!(far > 100.0, "the farthest cell is {far} m away");
+    // walking the directions from any street cell reaches a destination along a way as long
+    // as the distance says (each step to the neighbour the shortest way leaves through)
+    let weight = |i: usize| 1.0 + cost.extra * (1.0 - sdf[i] / cost.range).max(0.0);
+    let at_goal = |i: usize| goals.iter().any(|&(x, z)| (z * w + x) as usize == i);
+    for start in (0..got.metres.len()).step_by(7) {
+        if !want[start].is_finite() {
+            assert_eq!(
+                got.directions[start],
+                [0.0, 0.0],
+                "cell {start}: a way out of nowhere"
+            );
+            continue;
+        }
+        let (mut i, mut walked, mut steps) = (start, 0.0f32, 0);
+        while !at_goal(i) {
+            let [dx, dz] = got.directions[i];
+            let (sx, sz) = (dx.round() as i64, dz.round() as i64);
+            assert!(
+                (sx, sz) != (0, 0),
+                "cell {i} (from {start}): no way to walk"
+            );
+            let (x, z) = (i as i64 % w as i64 + sx, i as i64 / w as i64 + sz);
+            assert!(!map.is_blocked(x, z), "cell {i} walks into a building");
+            let j = (z * w as i64 + x) as usize;
+            let length = if sx != 0 && sz != 0 { 2f32.sqrt() } else { 1.0 } * map.cell();
+            walked += length * 0.5 * (weight(i) + weight(j));
+            (i, steps) = (j, steps + 1);
+            assert!(
+                steps <= got.metres.len(),
+                "cell {start}: the walk goes round in circles"
+            );
+        }
+        assert!(
+            (walked - got.metres[start]).abs() <= 1e-3 * got.metres[start].max(1.0),
+            "cell {start}: walked {walked} m where its distance is {} m",
+            got.metres[start]
+        );
+    }
     // too few relaxations leave it unsettled, and say so
     let short = FlowField::new(&gpu.device, &map, &field, &goals, cost, 10).unwrap();
     let mut encoder = gpu.device.create_command_encoder(&Default::default());

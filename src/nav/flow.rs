@@ -30,9 +30,10 @@ impl Default for WallCost {
 /// The walking distance (metres, weighted by [`WallCost`]) from every street cell of a
 /// [`CityMap`] to the nearest of some destination cells, over each cell's eight neighbours
 /// without cutting a building's corner: what walkers follow downhill. Built on the GPU by
-/// parallel relaxation, one step of every path per relaxation: `new` uploads the
-/// destinations, [`FlowField::record`] records the computation into the host's encoder,
-/// [`FlowField::read`] reads the distances back and says whether they settled.
+/// parallel relaxation, one step of every path per relaxation, then the way to walk from
+/// every cell (the flow field proper): `new` uploads the destinations,
+/// [`FlowField::record`] records the computation into the host's encoder, [`FlowField::read`]
+/// reads the distances and directions back and says whether they settled.
 pub struct FlowField {
     pass: FlowPass,
     binds: [wgpu::BindGroup; 2],
@@ -41,6 +42,8 @@ pub struct FlowField {
     /// The buffer the last relaxation writes, and the change count.
     result: wgpu::Buffer,
     changed: wgpu::Buffer,
+    /// Per cell the unit step (x, z) its shortest way takes.
+    directions: wgpu::Buffer,
     _buffers: Vec<wgpu::Buffer>,
 }
 
@@ -49,6 +52,9 @@ pub struct FlowField {
 pub struct Distances {
     /// Metres per cell, row by row; [`Distances::UNREACHED`] where no way leads.
     pub metres: Vec<f32>,
+    /// Per cell the way to walk: the unit step (x, z) towards the neighbour its shortest way
+    /// leaves through; zero at a destination, in buildings and where no way leads.
+    pub directions: Vec<[f32; 2]>,
     /// Cells the last relaxation still lowered: 0 when every distance is exact.
     pub unsettled: u32,
 }
@@ -127,11 +133,34 @@ impl FlowField {
         };
         let dist = [0, 1].map(|_| buffer("flurry.flow_distance", cells as u64 * 4));
         let changed = buffer("flurry.flow_changed", 4);
+        let directions = buffer("flurry.flow_directions", cells as u64 * 8);
         let pass = FlowPass::new(device);
         let sdf = field.buffer();
         let binds = [
-            pass.bind(device, [&codes, sdf, &dist[0], &dist[1], &params, &changed]),
-            pass.bind(device, [&codes, sdf, &dist[1], &dist[0], &params, &changed]),
+            pass.bind(
+                device,
+                [
+                    &codes,
+                    sdf,
+                    &dist[0],
+                    &dist[1],
+                    &params,
+                    &changed,
+                    &directions,
+                ],
+            ),
+            pass.bind(
+                device,
+                [
+                    &codes,
+                    sdf,
+                    &dist[1],
+                    &dist[0],
+                    &params,
+                    &changed,
+                    &directions,
+                ],
+            ),
         ];
         // the last relaxation writes dist[1] through binds[0], dist[0] through binds[1]
         let last = ((relaxations - 1) % 2) as usize;
@@ -144,6 +173,7 @@ impl FlowField {
             relaxations,
             result,
             changed,
+            directions,
             _buffers: vec![codes, params, other],
         })
     }
@@ -158,13 +188,16 @@ impl FlowField {
             .record(&mut pass, &self.binds, self.cells, self.relaxations);
     }
 
-    /// The distances after a recorded computation was submitted. Blocks.
+    /// The distances and directions after a recorded computation was submitted. Blocks.
     pub fn read(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Distances> {
         let size = self.cells as u64 * 4;
         let bytes = crate::readback::read_buffer(device, queue, &self.result, 0, size)?;
         let changed = crate::readback::read_buffer(device, queue, &self.changed, 0, 4)?;
+        let directions =
+            crate::readback::read_buffer(device, queue, &self.directions, 0, size * 2)?;
         Ok(Distances {
             metres: bytemuck::pod_collect_to_vec(&bytes),
+            directions: bytemuck::pod_collect_to_vec(&directions),
             unsettled: u32::from_le_bytes([changed[0], changed[1], changed[2], changed[3]]),
         })
     }

@@ -7,7 +7,7 @@ use crate::shaders::Shader;
 use crate::types::FlowParams;
 
 /// flow.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 6] {
+pub(super) fn slots() -> [BufferSlot; 7] {
     [
         read_only::<u32>(),
         read_only::<f32>(),
@@ -15,6 +15,7 @@ pub(super) fn slots() -> [BufferSlot; 6] {
         read_write::<f32>(),
         uniform::<FlowParams>(),
         read_write::<u32>(),
+        read_write::<[f32; 2]>(),
     ]
 }
 
@@ -24,6 +25,7 @@ pub(crate) struct FlowPass {
     seed: wgpu::ComputePipeline,
     clear: wgpu::ComputePipeline,
     relax: wgpu::ComputePipeline,
+    direct: wgpu::ComputePipeline,
 }
 
 impl FlowPass {
@@ -35,6 +37,7 @@ impl FlowPass {
             seed: pipeline("seed"),
             clear: pipeline("clear"),
             relax: pipeline("relax"),
+            direct: pipeline("direct"),
             layout,
         }
     }
@@ -43,16 +46,16 @@ impl FlowPass {
     pub fn bind(
         &self,
         device: &wgpu::Device,
-        [cells, sdf, dist_in, dist_out, params, changed]: [&wgpu::Buffer; 6],
+        [cells, sdf, dist_in, dist_out, params, changed, directions]: [&wgpu::Buffer; 7],
     ) -> wgpu::BindGroup {
-        let buffers = [cells, sdf, dist_in, dist_out, params, changed];
+        let buffers = [cells, sdf, dist_in, dist_out, params, changed, directions];
         bind_buffers(device, "flow", &self.layout, &buffers)
     }
 
     /// Record the whole computation over `cells` cells: the seed (written through
     /// `binds[1]`), `relaxations` relaxations alternating between the two bind groups (the
     /// last writes through `binds[(relaxations - 1) % 2]`), the change count cleared before
-    /// the last.
+    /// the last, then the directions from what the last wrote.
     pub fn record(
         &self,
         pass: &mut wgpu::ComputePass,
@@ -74,5 +77,9 @@ impl FlowPass {
             pass.set_bind_group(0, &binds[r as usize % 2], &[]);
             dispatch_threads(pass, cells);
         }
+        // the other group reads what the last relaxation wrote
+        pass.set_pipeline(&self.direct);
+        pass.set_bind_group(0, &binds[relaxations as usize % 2], &[]);
+        dispatch_threads(pass, cells);
     }
 }
