@@ -7,8 +7,11 @@
 // fading over `range` metres. Blocked cells are not entered, nor a diagonal that would cut a
 // building's corner. `seed` sets the destination cells to 0 and the rest to unreached;
 // each `relax` lets every cell take the cheapest way through a neighbour (Bellman-Ford in
-// parallel, one step of every shortest path per relaxation); `changed` counts the cells the
-// last relaxation still lowered (`clear` zeroes it first): 0 means the field is exact.
+// parallel, one step of every shortest path per relaxation); `changed` counts the cells a
+// relaxation lowered. Before each relaxation `gate` looks at the count of the one before:
+// once a relaxation lowered nothing the field is exact (and both buffers hold it), and the
+// relaxations left are dispatched empty; then it zeroes the count. After the last, the count
+// is 0 exactly when the field settled.
 // `direct` then gives every street cell the way to walk: the unit step (x, z) to the
 // neighbour its shortest way leaves through (zero at a destination and where no way leads).
 
@@ -18,9 +21,9 @@ struct FlowParams {
     cell: f32,       // metres
     wall: f32,       // extra weight against a wall
     range: f32,      // metres over which it fades
+    groups_x: u32,   // a relaxation's workgroups (dispatch_size of the cells)
+    groups_y: u32,
     _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
 }
 
 // per cell: FREE, BLOCKED or GOAL
@@ -37,6 +40,9 @@ const UNREACHED: f32 = 3.0e38;
 @group(0) @binding(4) var<uniform> params: FlowParams;
 @group(0) @binding(5) var<storage, read_write> changed: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> directions: array<vec2<f32>>;
+// seed and gate only: the relaxations' indirect dispatch (workgroups x, y, z), in a group of
+// its own (a relaxation cannot bind what it is dispatched by)
+@group(1) @binding(0) var<storage, read_write> relax_args: array<u32, 3>;
 
 fn weight(i: u32) -> f32 {
     return 1.0 + params.wall * max(0.0, 1.0 - sdf[i] / params.range);
@@ -53,14 +59,24 @@ fn seed(
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
     let i = linear_index(gid, groups);
+    if i == 0u {
+        // the first relaxation runs whatever the last computation left
+        relax_args = array<u32, 3>(params.groups_x, params.groups_y, 1u);
+        atomicStore(&changed[0], 1u);
+    }
     if i >= params.width * params.height {
         return;
     }
     dist_out[i] = select(UNREACHED, 0.0, cells[i] == GOAL);
 }
 
-@compute @workgroup_size(64)
-fn clear() {
+// One thread: once a relaxation lowered nothing, the rest are dispatched empty; then the
+// count starts again from 0 (`seed` arms the first relaxation).
+@compute @workgroup_size(1)
+fn gate() {
+    if atomicLoad(&changed[0]) == 0u {
+        relax_args = array<u32, 3>(0u, 1u, 1u);
+    }
     atomicStore(&changed[0], 0u);
 }
 

@@ -547,9 +547,10 @@ pub(crate) struct FlowParams {
     pub wall: f32,
     /// Metres over which it fades.
     pub range: f32,
+    /// A relaxation's workgroups ([`dispatch_size`] of the cells).
+    pub groups_x: u32,
+    pub groups_y: u32,
     pub _pad0: u32,
-    pub _pad1: u32,
-    pub _pad2: u32,
 }
 
 /// The neighbour grid's cell, radius and table (`GridParams` in grid_cells.wgsl).
@@ -965,6 +966,8 @@ mod tests {
                 ("cell", |v| v.cell = 1.0),
                 ("wall", |v| v.wall = 1.0),
                 ("range", |v| v.range = 1.0),
+                ("groups_x", |v| v.groups_x = 1),
+                ("groups_y", |v| v.groups_y = 1),
             ],
         );
         check_uniform::<GridParams>(

@@ -224,6 +224,11 @@ fn the_gpu_walking_distances_are_dijkstra_s_and_its_directions_walk_them() {
             got.metres[start]
         );
     }
+    // computed again (after a run that stopped its relaxations early), the same field
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    flow.record(&mut encoder);
+    gpu.queue.submit([encoder.finish()]);
+    assert_eq!(flow.read(&gpu.device, &gpu.queue).unwrap(), got);
     // too few relaxations leave it unsettled, and say so
     let short = FlowField::new(&gpu.device, &map, &field, &goals, cost, 10).unwrap();
     let mut encoder = gpu.device.create_command_encoder(&Default::default());

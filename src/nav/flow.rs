@@ -36,7 +36,7 @@ impl Default for WallCost {
 /// reads the distances and directions back and says whether they settled.
 pub struct FlowField {
     pass: FlowPass,
-    binds: [wgpu::BindGroup; 2],
+    binds: [wgpu::BindGroup; 3],
     cells: u32,
     relaxations: u32,
     /// The buffer the last relaxation writes, and the change count.
@@ -44,6 +44,9 @@ pub struct FlowField {
     changed: wgpu::Buffer,
     /// Per cell the unit step (x, z) its shortest way takes.
     directions: wgpu::Buffer,
+    /// The relaxations' indirect dispatch (emptied once the field settles), and its group.
+    args: wgpu::Buffer,
+    args_bind: wgpu::BindGroup,
     _buffers: Vec<wgpu::Buffer>,
 }
 
@@ -66,9 +69,10 @@ impl Distances {
 
 impl FlowField {
     /// The field towards `goals` (cells (x, z), each a street cell of `map`) over `field`,
-    /// the map's [`DistanceField`] (recorded before this one), relaxed `relaxations` times
-    /// (1..=65536; a way of n steps needs n: twice the map's width plus its height is
-    /// plenty for a city of streets).
+    /// the map's [`DistanceField`] (recorded before this one), relaxed at most `relaxations`
+    /// times (1..=65536; a way of n steps needs n, and the relaxations left once the field
+    /// settles are dispatched empty: twice the map's width plus its height is plenty for a
+    /// city of streets).
     pub fn new(
         device: &wgpu::Device,
         map: &CityMap,
@@ -109,12 +113,15 @@ impl FlowField {
             contents: bytemuck::cast_slice(&codes),
             usage: storage,
         });
+        let [groups_x, groups_y, _] = crate::types::dispatch_size(cells);
         let params = FlowParams {
             width,
             height,
             cell: map.cell(),
             wall: cost.extra,
             range: cost.range,
+            groups_x,
+            groups_y,
             ..Default::default()
         };
         let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -134,33 +141,24 @@ impl FlowField {
         let dist = [0, 1].map(|_| buffer("flurry.flow_distance", cells as u64 * 4));
         let changed = buffer("flurry.flow_changed", 4);
         let directions = buffer("flurry.flow_directions", cells as u64 * 8);
+        let args = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flurry.flow_args"),
+            size: 12,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
+            mapped_at_creation: false,
+        });
         let pass = FlowPass::new(device);
         let sdf = field.buffer();
+        let bind = |from: &wgpu::Buffer, to: &wgpu::Buffer| {
+            let buffers = [&codes, sdf, from, to, &params, &changed, &directions];
+            pass.bind(device, buffers)
+        };
+        let args_bind = pass.bind_args(device, &args);
+        // the third, alike, is the gates' (see FlowPass::record)
         let binds = [
-            pass.bind(
-                device,
-                [
-                    &codes,
-                    sdf,
-                    &dist[0],
-                    &dist[1],
-                    &params,
-                    &changed,
-                    &directions,
-                ],
-            ),
-            pass.bind(
-                device,
-                [
-                    &codes,
-                    sdf,
-                    &dist[1],
-                    &dist[0],
-                    &params,
-                    &changed,
-                    &directions,
-                ],
-            ),
+            bind(&dist[0], &dist[1]),
+            bind(&dist[1], &dist[0]),
+            bind(&dist[0], &dist[1]),
         ];
         // the last relaxation writes dist[1] through binds[0], dist[0] through binds[1]
         let last = ((relaxations - 1) % 2) as usize;
@@ -174,6 +172,8 @@ impl FlowField {
             result,
             changed,
             directions,
+            args,
+            args_bind,
             _buffers: vec![codes, params, other],
         })
     }
@@ -184,8 +184,9 @@ impl FlowField {
             label: Some("flurry.flow"),
             timestamp_writes: None,
         });
+        let work = (self.cells, self.relaxations);
         self.pass
-            .record(&mut pass, &self.binds, self.cells, self.relaxations);
+            .record(&mut pass, &self.binds, work, (&self.args, &self.args_bind));
     }
 
     /// The distances and directions after a recorded computation was submitted. Blocks.
