@@ -1,10 +1,10 @@
 // grid_cells.wgsl — the neighbour grid's cells, shared by the passes that build it
 // (grid.wgsl) and those that ask it for neighbours (flock.wgsl).
 //
-// The grid is unbounded: a cell's key (its coordinates) is hashed into a table of a power of
-// two buckets (at least twice the pool), so particles anywhere share one table; cells that
-// hash alike share a bucket, and a query takes from it only the entries of the cell it
-// visits.
+// The grid is unbounded: a cell's key (its coordinates) picks a bucket in a table of a power
+// of two buckets (at least twice the pool) by its Morton code, so particles anywhere share one
+// table; cells a table's span apart share a bucket, and a query takes from it only the
+// entries of the cell it visits.
 
 struct GridParams {
     cell: f32,    // cell side, metres (the neighbour radius)

@@ -1,6 +1,6 @@
 //! The neighbour grid (`shaders/grid.wgsl`, with `shaders/scan.wgsl`'s prefix sum): every
-//! alive particle binned by a counting sort into a hashed uniform grid of cells one
-//! neighbour radius wide, rebuilt on the GPU each time it is recorded (no read-back), so a
+//! alive particle binned by a counting sort into an unbounded uniform grid of cells one
+//! neighbour radius wide (laid out in a table of buckets by the cells' Morton codes), rebuilt on the GPU each time it is recorded (no read-back), so a
 //! particle finds its neighbours in the 27 cells around its own. Recorded after emit,
 //! before simulate (which is where neighbours act), over the alive count the simulate
 //! dispatch is sized from.
