@@ -232,6 +232,7 @@ struct EmitterLook {
     flap_hz: f32,            // RENDER_MESH, flying: wing beats per second
     flap_angle: f32,         // RENDER_MESH, flying: radians the wings beat either side of rest
     flies: u32,              // RENDER_MESH: 1 turned along its velocity, its wings beating
+    walks: u32,              // RENDER_MESH: 1 a crowd's walker, turned along its velocity, posed
 }
 
 // A ribbon point's sort key, so that sorted keys list the points ribbon by ribbon in the

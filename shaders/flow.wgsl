@@ -13,7 +13,8 @@
 // relaxations left are dispatched empty; then it zeroes the count. After the last, the count
 // is 0 exactly when the field settled.
 // `direct` then gives every street cell the way to walk: the unit step (x, z) to the
-// neighbour its shortest way leaves through (zero at a destination and where no way leads).
+// neighbour its shortest way leaves through (zero at a destination and where no way leads),
+// beside its distance.
 
 struct FlowParams {
     width: u32,
@@ -23,7 +24,7 @@ struct FlowParams {
     range: f32,      // metres over which it fades
     groups_x: u32,   // a relaxation's workgroups (dispatch_size of the cells)
     groups_y: u32,
-    _pad0: u32,
+    base: u32,       // this field's first cell in `way` (fields of a crowd share one buffer)
 }
 
 // per cell: FREE, BLOCKED or GOAL
@@ -39,7 +40,8 @@ const UNREACHED: f32 = 3.0e38;
 @group(0) @binding(3) var<storage, read_write> dist_out: array<f32>;
 @group(0) @binding(4) var<uniform> params: FlowParams;
 @group(0) @binding(5) var<storage, read_write> changed: array<atomic<u32>>;
-@group(0) @binding(6) var<storage, read_write> directions: array<vec2<f32>>;
+// per cell from `base`: the unit step (x, z) to walk, the distance (metres) and 0
+@group(0) @binding(6) var<storage, read_write> way: array<vec4<f32>>;
 // seed and gate only: the relaxations' indirect dispatch (workgroups x, y, z), in a group of
 // its own (a relaxation cannot bind what it is dispatched by)
 @group(1) @binding(0) var<storage, read_write> relax_args: array<u32, 3>;
@@ -154,5 +156,5 @@ fn direct(
             step = normalize(vec2<f32>(way.step));
         }
     }
-    directions[i] = step;
+    way[params.base + i] = vec4<f32>(step, dist_in[i], 0.0);
 }

@@ -14,12 +14,38 @@
 @group(0) @binding(1) var<storage, read> mesh_list: array<u32>;
 @group(0) @binding(2) var<uniform> frame: FrameUniforms;
 @group(0) @binding(3) var<uniform> effect: EffectParams;
+// the figure's poses (src/mesh/gait.rs): a row per frame of a gait's cycle, gait by gait; a
+// texel per bone: (radians about the figure's x axis, the pivot's y and z, the figure's lift)
+@group(0) @binding(4) var poses: texture_2d<f32>;
 // fs_distance only: the host's own distances at the particle target's resolution
 @group(1) @binding(0) var host_distance: texture_2d<f32>;
 
 struct VertexIn {
     @location(0) pos: vec3<f32>,
     @location(1) normal: vec3<f32>,
+    @location(2) bone: f32,
+}
+
+// Frames a gait's cycle is baked into (GAIT_FRAMES in src/mesh/gait.rs).
+const GAIT_FRAMES: u32 = 16u;
+
+// v turned about the x axis by `angle` (a bone's swing).
+fn about_x(v: vec3<f32>, angle: f32) -> vec3<f32> {
+    let c = cos(angle);
+    let s = sin(angle);
+    return vec3<f32>(v.x, v.y * c - v.z * s, v.y * s + v.z * c);
+}
+
+// A bone's pose for a walker whose rotation is `pose` (crowd.wgsl: its gait plus the
+// fraction of its cycle), blended between the two baked frames around it.
+fn bone_pose(bone: u32, pose: f32) -> vec4<f32> {
+    let gait = u32(max(floor(pose), 0.0));
+    let at = fract(pose) * f32(GAIT_FRAMES);
+    let f0 = u32(floor(at)) % GAIT_FRAMES;
+    let f1 = (f0 + 1u) % GAIT_FRAMES;
+    let a = textureLoad(poses, vec2<u32>(bone, gait * GAIT_FRAMES + f0), 0);
+    let b = textureLoad(poses, vec2<u32>(bone, gait * GAIT_FRAMES + f1), 0);
+    return mix(a, b, fract(at));
 }
 
 struct VsOut {
@@ -67,7 +93,16 @@ fn vs_main(v: VertexIn, @builtin(instance_index) ii: u32) -> VsOut {
     var offset: vec3<f32>;
     var normal: vec3<f32>;
     let scaled = v.pos * mesh_scale(p, effect);
-    if look.flies == 1u {
+    if look.walks == 1u {
+        // each vertex turned with its bone about the bone's pivot, the figure lifted, then
+        // the whole turned to face where the walker goes (upright: its velocity is level)
+        let pose = bone_pose(u32(v.bone), p.rotation);
+        let pivot = vec3<f32>(0.0, pose.y, pose.z);
+        let posed = pivot + about_x(v.pos - pivot, pose.x) + vec3<f32>(0.0, pose.w, 0.0);
+        let turn = flight_frame(p.vel);
+        offset = turn * (posed * mesh_scale(p, effect));
+        normal = turn * about_x(v.normal, pose.x);
+    } else if look.flies == 1u {
         // its own phase, from its id, so that a flock does not beat as one
         let phase = f32(pcg_hash(p.id) & 0xffffu) / 65536.0;
         let beat = look.flap_angle * sin(6.2831853 * (look.flap_hz * frame.time + phase));

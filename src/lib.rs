@@ -111,5 +111,5 @@ pub use renderer::{
     EffectId, FrameTargets, ParticleRenderer, Pass, Scale, Settings, Targets, Upsample,
     MAX_SPLAT_RADIUS,
 };
-pub use types::{Body, Counters, HitEvent, Particle};
+pub use types::{Body, Counters, HitEvent, Particle, Walker};
 pub use view::{DepthConvention, View};

@@ -7,24 +7,27 @@
 //! the draw for one blend mode, the composite for the host's targets. The sort's
 //! pipelines serve every list length (a length is a plan of buffers, not a pipeline).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::effect::Blend;
 use crate::passes::{
     args::ArgsPass,
     bodies::BodiesPass,
     composite::CompositePass,
+    crowd::CrowdPass,
     cull::CullPass,
     downsample::DownsamplePass,
     draw::{DrawKinds, DrawPass},
     emit::EmitPass,
     flock::FlockPass,
+    flow::FlowPass,
     gravity::GravityPass,
     grid::GridPasses,
     merge::MergePass,
     mesh::{MeshCull, MeshPass, MeshVariant},
     relist::RelistPass,
     ribbon::RibbonPieces,
+    sdf::SdfPass,
     simulate::SimulatePass,
     sort::SortPass,
     splat::SplatPass,
@@ -55,6 +58,9 @@ pub(crate) struct Pipelines {
     ribbon_pieces: OnceLock<RibbonPieces>,
     grid: OnceLock<GridPasses>,
     flock: OnceLock<FlockPass>,
+    crowd: OnceLock<CrowdPass>,
+    sdf: OnceLock<Arc<SdfPass>>,
+    flow: OnceLock<Arc<FlowPass>>,
     mesh_cull: OnceLock<MeshCull>,
     /// Per [`MeshVariant`] (depth convention, closed mesh): the lit mesh draw into the
     /// host's targets, and the distances into the particle target.
@@ -89,6 +95,9 @@ impl Pipelines {
             ribbon_pieces: OnceLock::new(),
             grid: OnceLock::new(),
             flock: OnceLock::new(),
+            crowd: OnceLock::new(),
+            sdf: OnceLock::new(),
+            flow: OnceLock::new(),
             mesh_cull: OnceLock::new(),
             mesh_lit: Default::default(),
             mesh_distance: Default::default(),
@@ -182,6 +191,23 @@ impl Pipelines {
     /// The flock's steering through the neighbour grid.
     pub fn flock(&self) -> &FlockPass {
         self.flock.get_or_init(|| FlockPass::new(&self.device))
+    }
+
+    /// The crowd's walkers steered through the grid and their flow fields.
+    pub fn crowd(&self) -> &CrowdPass {
+        self.crowd.get_or_init(|| CrowdPass::new(&self.device))
+    }
+
+    /// A map's distance field (crowds).
+    pub fn sdf(&self) -> &Arc<SdfPass> {
+        self.sdf
+            .get_or_init(|| Arc::new(SdfPass::new(&self.device)))
+    }
+
+    /// A map's flow fields (crowds).
+    pub fn flow(&self) -> &Arc<FlowPass> {
+        self.flow
+            .get_or_init(|| Arc::new(FlowPass::new(&self.device)))
     }
 
     /// The listing of the mesh particles on screen.
@@ -278,6 +304,9 @@ impl Pipelines {
             + n(std::slice::from_ref(&self.ribbon_pieces))
             + n(std::slice::from_ref(&self.grid))
             + n(std::slice::from_ref(&self.flock))
+            + n(std::slice::from_ref(&self.crowd))
+            + n(std::slice::from_ref(&self.sdf))
+            + n(std::slice::from_ref(&self.flow))
             + n(std::slice::from_ref(&self.mesh_cull))
             + n(&self.mesh_lit)
             + n(&self.mesh_distance)

@@ -106,6 +106,8 @@ pub struct PoolSnapshot {
     pub hit_events: Vec<HitEvent>,
     /// The effect's massive bodies as they are now.
     pub bodies: Vec<Body>,
+    /// A crowd's walkers, one per slot (none for other effects).
+    pub walkers: Vec<crate::Walker>,
     /// The indirect arguments the GPU wrote last (for the pool tests).
     #[cfg(test)]
     pub(crate) args: IndirectArgs,
@@ -428,6 +430,7 @@ impl ParticlePool {
             visible,
             splat: bytemuck::pod_collect_to_vec(&splat),
             hit_events: bytemuck::pod_collect_to_vec(&events),
+            walkers: Vec::new(),
             #[cfg(test)]
             args,
         })

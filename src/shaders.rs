@@ -29,6 +29,7 @@ pub(crate) enum Shader {
     RibbonPieces,
     Grid,
     Flock,
+    Crowd,
     Sdf,
     Flow,
     Scan,
@@ -41,7 +42,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 21] = [
+    pub const ALL: [Shader; 22] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -56,6 +57,7 @@ impl Shader {
         Shader::RibbonPieces,
         Shader::Grid,
         Shader::Flock,
+        Shader::Crowd,
         Shader::Sdf,
         Shader::Flow,
         Shader::Scan,
@@ -82,6 +84,7 @@ impl Shader {
             Shader::RibbonPieces => "ribbon_pieces",
             Shader::Grid => "grid",
             Shader::Flock => "flock",
+            Shader::Crowd => "crowd",
             Shader::Sdf => "sdf",
             Shader::Flow => "flow",
             Shader::Scan => "scan",
@@ -108,6 +111,7 @@ impl Shader {
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
             Shader::Grid => include_str!("../shaders/grid.wgsl"),
             Shader::Flock => include_str!("../shaders/flock.wgsl"),
+            Shader::Crowd => include_str!("../shaders/crowd.wgsl"),
             Shader::Sdf => include_str!("../shaders/sdf.wgsl"),
             Shader::Flow => include_str!("../shaders/flow.wgsl"),
             Shader::Scan => include_str!("../shaders/scan.wgsl"),
@@ -122,7 +126,7 @@ impl Shader {
     fn includes(self) -> &'static [(&'static str, &'static str)] {
         match self {
             Shader::Draw => &[("ribbon", RIBBON)],
-            Shader::Grid | Shader::Flock => &[("grid_cells", GRID_CELLS)],
+            Shader::Grid | Shader::Flock | Shader::Crowd => &[("grid_cells", GRID_CELLS)],
             _ => &[],
         }
     }

@@ -32,6 +32,10 @@ pub(crate) enum Step {
     Grid,
     /// Steer every bird of a flock by its neighbours (flocks only).
     Flock,
+    /// A crowd's map distance field and flow fields (crowds only, their first frame).
+    Navigate,
+    /// Every walker of a crowd: its state, destination and velocity (crowds only).
+    Crowd,
     /// Simulate, then size the cull dispatch; spawns at this frame's GPU events.
     Simulate,
     /// Frustum cull into the visible and splat lists, then write the draw arguments.
@@ -42,11 +46,13 @@ pub(crate) enum Step {
 
 impl Step {
     #[cfg(test)]
-    pub const ALL: [Step; 7] = [
+    pub const ALL: [Step; 9] = [
         Step::Emit,
         Step::Gravity,
         Step::Grid,
         Step::Flock,
+        Step::Navigate,
+        Step::Crowd,
         Step::Simulate,
         Step::Cull,
         Step::Sort,
@@ -99,6 +105,8 @@ pub(crate) struct ParticleSystem {
     grid: Option<crate::passes::grid::NeighbourGrid>,
     /// Flocks: the steering's bind group and its parameters (kept for it).
     flock: Option<(wgpu::BindGroup, wgpu::Buffer)>,
+    /// Crowds: their navigation fields and walkers.
+    walkers: Option<crate::nav::Walkers>,
     draw_bind: DrawBinding,
     /// The compute splat's bind group, made the first time the splat runs (hosts that turn
     /// the splat off never compile its pipelines).
@@ -211,7 +219,8 @@ impl ParticleSystem {
         let closed_mesh = mesh.is_some_and(crate::Mesh::is_closed);
         let mesh = mesh.map(|_| {
             let cull = p.mesh_cull().bind(device, &pool, frame, effect);
-            let draw = crate::passes::mesh::bind_draw(device, &pool, frame, effect);
+            let poses = meshes.poses(device, queue);
+            let draw = crate::passes::mesh::bind_draw(device, &pool, (frame, effect), poses);
             [cull, draw]
         });
         let grid = desc
@@ -229,9 +238,25 @@ impl ParticleSystem {
                 let bind = p.flock().bind(device, &pool, grid, &buf, frame);
                 (bind, buf)
             });
+        let walkers = match (&desc.crowd, &grid) {
+            (Some(crowd), Some(grid)) => Some(crate::nav::Walkers::new(
+                device,
+                queue,
+                p,
+                crowd,
+                crate::nav::WalkerInputs {
+                    pool: &pool,
+                    grid,
+                    frame,
+                    seed,
+                },
+            )?),
+            _ => None,
+        };
         Ok(ParticleSystem {
             grid,
             flock,
+            walkers,
             mesh,
             closed_mesh,
             ribbon,
@@ -448,6 +473,8 @@ impl ParticleSystem {
             Step::Gravity => self.gravity_bind.is_some(),
             Step::Grid => self.grid.is_some(),
             Step::Flock => self.flock.is_some(),
+            Step::Navigate => self.walkers.as_ref().is_some_and(|w| w.needs_navigation()),
+            Step::Crowd => self.walkers.is_some(),
             _ => true,
         }
     }
@@ -478,6 +505,16 @@ impl ParticleSystem {
             Step::Flock => {
                 if let Some((bind, _)) = &self.flock {
                     p.flock().record(pass, bind, &self.pool);
+                }
+            }
+            Step::Navigate => {
+                if let Some(walkers) = &self.walkers {
+                    walkers.record_navigation(pass);
+                }
+            }
+            Step::Crowd => {
+                if let Some(walkers) = &self.walkers {
+                    walkers.record(p, pass, &self.pool);
                 }
             }
             Step::Simulate => {
@@ -597,7 +634,11 @@ impl ParticleSystem {
         let body_count = self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64;
         let bodies = (&self.bodies, body_count);
         let stats = |c: &crate::types::Counters| self.stats(c);
-        self.pool.snapshot(device, queue, 0, bodies, stats)
+        let mut snapshot = self.pool.snapshot(device, queue, 0, bodies, stats)?;
+        if let Some(walkers) = &self.walkers {
+            snapshot.walkers = walkers.read(device, queue)?;
+        }
+        Ok(snapshot)
     }
 
     /// Totals from the GPU's counters and the CPU's spawn accounting.

@@ -413,6 +413,8 @@ pub(crate) struct EmitterLook {
     pub flap_angle: f32,
     /// 1: a flier, turned along its velocity.
     pub flies: u32,
+    /// 1: a crowd's walker, turned along its velocity and posed by its gait.
+    pub walks: u32,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
@@ -510,6 +512,60 @@ pub(crate) struct GridEntry {
     pub key: u32,
 }
 
+/// One walker of a crowd as stored on the GPU (32 bytes, `Walker` in crowd.wgsl), per
+/// particle slot, as [`crate::PoolSnapshot::walkers`] reads it back.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Walker {
+    /// Its state: an index into the crowd's
+    /// [`states`](crate::effect::Crowd::states).
+    pub state: u32,
+    /// Where it is going: an index into the crowd's destinations
+    /// ([`Crowd::destinations_on`](crate::effect::Crowd::destinations_on)).
+    pub destination: u32,
+    /// Seconds left in its state.
+    pub timer: f32,
+    /// The [`Particle::id`] of the particle this slot's walker is.
+    pub owner: u32,
+    /// Metres per second drawn for its state (0 in a state that stands).
+    pub speed: f32,
+    /// The fraction of its gait's cycle (two steps) it is at.
+    pub phase: f32,
+    /// States it entered since it was placed.
+    pub changes: u32,
+    /// 1 once the slot holds a walker.
+    pub assigned: u32,
+}
+
+/// Most destinations a crowd may have (`CrowdParams.goals`).
+pub(crate) const MAX_DESTINATIONS: usize = 16;
+
+/// A crowd's map and steering (`CrowdParams` in crowd.wgsl).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub(crate) struct CrowdParams {
+    pub origin: glam::Vec2,
+    pub width: u32,
+    pub height: u32,
+    pub cell: f32,
+    pub destinations: u32,
+    pub states: u32,
+    pub arrived: u32,
+    pub arrive: f32,
+    pub separation: f32,
+    pub separate: f32,
+    pub wall: f32,
+    pub avoid: f32,
+    pub wander: f32,
+    pub turn: f32,
+    pub radius: f32,
+    pub ground: f32,
+    pub seed: u32,
+    pub _pad0: u32,
+    pub _pad1: u32,
+    /// The destinations' cells (z · width + x), four to an element.
+    pub goals: [glam::UVec4; MAX_DESTINATIONS / 4],
+}
+
 /// A flock's steering (`FlockParams` in flock.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct FlockParams {
@@ -550,7 +606,8 @@ pub(crate) struct FlowParams {
     /// A relaxation's workgroups ([`dispatch_size`] of the cells).
     pub groups_x: u32,
     pub groups_y: u32,
-    pub _pad0: u32,
+    /// This field's first cell in the output (the fields of a crowd share one buffer).
+    pub base: u32,
 }
 
 /// The neighbour grid's cell, radius and table (`GridParams` in grid_cells.wgsl).
@@ -745,6 +802,9 @@ mod tests {
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);
         check_pod!(l, GridEntry, [pos => "pos", slot => "slot", vel => "vel", key => "key"]);
+        check_pod!(l, Walker, [state => "state", destination => "destination", timer => "timer",
+            owner => "owner", speed => "speed", phase => "phase", changes => "changes",
+            assigned => "assigned"]);
         // the draw counters are the sort's Counters where it reads its count, and hold the
         // indirect arguments where the mesh draw reads them
         assert_eq!(l.of("DrawCounters").0, l.of("Counters").0);
@@ -852,6 +912,7 @@ mod tests {
                 ("flap_hz", |v| v.flap_hz = 1.0),
                 ("flap_angle", |v| v.flap_angle = 1.0),
                 ("flies", |v| v.flies = 1),
+                ("walks", |v| v.walks = 1),
             ],
         );
         check_uniform::<EffectParams>(
@@ -968,6 +1029,31 @@ mod tests {
                 ("range", |v| v.range = 1.0),
                 ("groups_x", |v| v.groups_x = 1),
                 ("groups_y", |v| v.groups_y = 1),
+                ("base", |v| v.base = 1),
+            ],
+        );
+        check_uniform::<CrowdParams>(
+            &l,
+            "CrowdParams",
+            &[
+                ("origin", |v| v.origin.x = 1.0),
+                ("width", |v| v.width = 1),
+                ("height", |v| v.height = 1),
+                ("cell", |v| v.cell = 1.0),
+                ("destinations", |v| v.destinations = 1),
+                ("states", |v| v.states = 1),
+                ("arrived", |v| v.arrived = 1),
+                ("arrive", |v| v.arrive = 1.0),
+                ("separation", |v| v.separation = 1.0),
+                ("separate", |v| v.separate = 1.0),
+                ("wall", |v| v.wall = 1.0),
+                ("avoid", |v| v.avoid = 1.0),
+                ("wander", |v| v.wander = 1.0),
+                ("turn", |v| v.turn = 1.0),
+                ("radius", |v| v.radius = 1.0),
+                ("ground", |v| v.ground = 1.0),
+                ("seed", |v| v.seed = 1),
+                ("goals", |v| v.goals[0].x = 1),
             ],
         );
         check_uniform::<GridParams>(

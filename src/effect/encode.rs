@@ -81,6 +81,7 @@ impl EffectDesc {
             flap_hz: flight.map_or(0.0, |f| f.beat),
             flap_angle: flight.map_or(0.0, |f| f.angle),
             flies: flight.is_some() as u32,
+            walks: (self.crowd.is_some() && matches!(render, RenderMode::Mesh { .. })) as u32,
         }
     }
 

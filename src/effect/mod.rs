@@ -25,6 +25,7 @@
 //! ```
 
 mod clock;
+mod crowd;
 mod encode;
 mod schema;
 mod validate;
@@ -32,6 +33,8 @@ mod validate;
 use std::path::Path;
 
 pub(crate) use clock::{SpawnClock, Spawns};
+pub(crate) use crowd::STATE_TEXELS;
+pub use crowd::{City, Crowd, Gait, WalkerState, MAX_STATES};
 pub use schema::*;
 
 use crate::error::{Error, Invalid, Result};

@@ -178,6 +178,9 @@ pub enum MeshSource {
     Leaf,
     /// A bird one metre across the wings, its nose along +z, facing up.
     Bird,
+    /// A person 1.75 m tall standing on the origin, facing +z, whose legs and arms swing
+    /// (each vertex follows one bone): a crowd's walkers take the pose of their gait.
+    Figure,
     /// A mesh the host added to the renderer
     /// ([`ParticleRenderer::add_mesh`](crate::ParticleRenderer::add_mesh)); in a file,
     /// `Host(0)` is the first it added.
@@ -742,6 +745,9 @@ pub struct EffectDesc {
     /// Boids: every particle steers by its neighbours (those within `neighbours`, which a
     /// flock needs) and circles a roost; none when absent.
     pub flock: Option<Flock>,
+    /// People walking a city's streets: every particle is a walker (needs `neighbours`);
+    /// none when absent.
+    pub crowd: Option<super::Crowd>,
     /// Quad orientation (emitters may have their own).
     pub render: RenderMode,
     /// What is drawn on the quad (emitters may have their own).
@@ -765,6 +771,7 @@ impl Default for EffectDesc {
             self_gravity: None,
             neighbours: None,
             flock: None,
+            crowd: None,
             render: RenderMode::default(),
             sprite: Sprite::default(),
         }

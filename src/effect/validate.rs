@@ -53,6 +53,9 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
     if let Some(f) = &desc.flock {
         flock(&mut v, f, desc);
     }
+    if let Some(c) = &desc.crowd {
+        super::crowd::check(&mut v, c, desc);
+    }
     v.range(
         "soft_distance",
         desc.soft_distance,
@@ -502,14 +505,14 @@ const MAGNITUDE: f32 = 1e9;
 
 /// Collects [`Invalid`] entries.
 #[derive(Default)]
-struct Checker(Vec<Invalid>);
+pub(super) struct Checker(Vec<Invalid>);
 
 impl Checker {
-    fn fail(&mut self, field: &str, value: impl ToString, allowed: impl Into<String>) {
+    pub(super) fn fail(&mut self, field: &str, value: impl ToString, allowed: impl Into<String>) {
         self.0.push(Invalid::new(field, value, allowed));
     }
 
-    fn range(&mut self, field: &str, x: f32, lo: f32, hi: f32, allowed: &str) {
+    pub(super) fn range(&mut self, field: &str, x: f32, lo: f32, hi: f32, allowed: &str) {
         if !(x.is_finite() && x >= lo && x <= hi) {
             self.fail(field, x, allowed);
         }

@@ -116,6 +116,46 @@ impl Mesh {
     }
 }
 
+/// The figure's bones: the body (torso and head), then the left and right leg and arm.
+pub(crate) const FIGURE_BONES: usize = 5;
+
+/// Where each of the figure's bones turns (y, z), metres: the body about the hips, the legs
+/// at the hips, the arms at the shoulders.
+pub(crate) const FIGURE_PIVOTS: [[f32; 2]; FIGURE_BONES] =
+    [[0.9, 0.0], [0.9, 0.0], [0.9, 0.0], [1.42, 0.0], [1.42, 0.0]];
+
+impl Mesh {
+    /// A person 1.75 m tall standing on the origin, facing +z, made of boxes: a torso and
+    /// head (bone 0), two legs (bones 1 and 2, left at +x) and two arms (bones 3 and 4),
+    /// each vertex following its part's bone.
+    pub fn figure() -> Mesh {
+        // (min, max, bone) of each box
+        let parts = [
+            ([-0.17, 0.9, -0.1], [0.17, 1.45, 0.1], 0),
+            ([-0.1, 1.5, -0.1], [0.1, 1.75, 0.11], 0),
+            ([0.02, 0.0, -0.07], [0.15, 0.92, 0.07], 1),
+            ([-0.15, 0.0, -0.07], [-0.02, 0.92, 0.07], 2),
+            ([0.18, 0.82, -0.05], [0.26, 1.43, 0.05], 3),
+            ([-0.26, 0.82, -0.05], [-0.18, 1.43, 0.05], 4),
+        ];
+        let mut faces = Vec::new();
+        let mut bones = Vec::new();
+        for (min, max, bone) in parts {
+            let (min, max) = (Vec3::from(min), Vec3::from(max));
+            let size = max - min;
+            let centre = 0.5 * (min + max);
+            let part = Mesh::cuboid(size.to_array()).expect("the figure's boxes are valid");
+            for t in 0..part.triangle_count() {
+                faces.push(part.triangle(t).map(|p| p + centre));
+                bones.extend([bone; 3]);
+            }
+        }
+        let mut mesh = flat(&faces);
+        mesh.bones = bones;
+        mesh
+    }
+}
+
 /// A mesh of separate triangles, each with its own face normal (hard edges).
 fn flat(faces: &[[Vec3; 3]]) -> Mesh {
     let mut positions = Vec::with_capacity(faces.len() * 3);

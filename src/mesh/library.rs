@@ -12,6 +12,9 @@ pub(crate) struct Meshes {
     surface: wgpu::Buffer,
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
+    /// The figure's poses ([`super::figure_poses`]), uploaded when a mesh effect first
+    /// needs them.
+    poses: std::sync::OnceLock<wgpu::TextureView>,
 }
 
 impl Meshes {
@@ -24,7 +27,36 @@ impl Meshes {
             vertices,
             indices,
             set,
+            poses: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The figure's poses as a texture (rgba32float, a texel per bone, a row per gait's
+    /// frame), uploaded the first time.
+    pub fn poses(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> &wgpu::TextureView {
+        self.poses.get_or_init(|| {
+            let texels = super::figure_poses();
+            let texture = device.create_texture_with_data(
+                queue,
+                &wgpu::TextureDescriptor {
+                    label: Some("flurry.figure_poses"),
+                    size: wgpu::Extent3d {
+                        width: super::FIGURE_BONES as u32,
+                        height: (super::GAITS * super::GAIT_FRAMES) as u32,
+                        depth_or_array_layers: 1,
+                    },
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: wgpu::TextureFormat::Rgba32Float,
+                    usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                    view_formats: &[],
+                },
+                wgpu::util::TextureDataOrder::LayerMajor,
+                bytemuck::cast_slice(&texels),
+            );
+            texture.create_view(&Default::default())
+        })
     }
 
     /// Add a host's mesh: the surface buffer is made anew (every effect's emit pass must
@@ -55,7 +87,7 @@ impl Meshes {
         &self.surface
     }
 
-    /// Every mesh's vertices: position and normal, 24 bytes each.
+    /// Every mesh's vertices: position, normal and bone (an f32), 28 bytes each.
     pub fn vertices(&self) -> &wgpu::Buffer {
         &self.vertices
     }

@@ -5,9 +5,12 @@
 //! [`MeshId`] it gets back.
 
 mod builtin;
+mod gait;
 mod library;
 pub(crate) mod surface;
 
+pub(crate) use builtin::FIGURE_BONES;
+pub(crate) use gait::{figure_poses, GAITS, GAIT_FRAMES};
 pub(crate) use library::Meshes;
 pub(crate) use surface::{MeshDraw, MeshSet, SurfaceTriangle};
 
@@ -34,6 +37,8 @@ pub struct Mesh {
     positions: Vec<[f32; 3]>,
     normals: Vec<[f32; 3]>,
     indices: Vec<u32>,
+    /// The bone each position follows (0 for a rigid mesh).
+    bones: Vec<u32>,
 }
 
 impl Mesh {
@@ -95,6 +100,7 @@ impl Mesh {
             return Err(Invalid::new(format!("mesh.indices[{i}]"), index, allowed).into());
         }
         let mesh = Mesh {
+            bones: vec![0; positions.len()],
             positions,
             normals: unit,
             indices,
@@ -119,6 +125,12 @@ impl Mesh {
     /// Three indices per triangle.
     pub fn indices(&self) -> &[u32] {
         &self.indices
+    }
+
+    /// The bone each position follows: 0 for every position of a rigid mesh; the
+    /// [`Figure`](crate::effect::MeshSource::Figure)'s body, legs and arms are bones 0 to 4.
+    pub fn bones(&self) -> &[u32] {
+        &self.bones
     }
 
     /// How many triangles.

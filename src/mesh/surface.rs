@@ -32,8 +32,8 @@ pub(crate) struct MeshSet {
     triangles: Vec<SurfaceTriangle>,
     /// Per mesh: its first triangle and how many.
     ranges: Vec<(u32, u32)>,
-    /// Every mesh's vertices (position, normal), one after the other.
-    vertices: Vec<[f32; 6]>,
+    /// Every mesh's vertices (position, normal, bone), one after the other.
+    vertices: Vec<[f32; 7]>,
     indices: Vec<u32>,
     /// Per mesh: its draw's first index, index count and base vertex.
     draws: Vec<MeshDraw>,
@@ -48,7 +48,7 @@ pub(crate) struct MeshDraw {
 }
 
 /// The built-ins, in [`MeshSource`] order.
-const BUILT_IN: usize = 5;
+const BUILT_IN: usize = 6;
 
 impl Default for MeshSet {
     fn default() -> Self {
@@ -66,6 +66,7 @@ impl Default for MeshSet {
             Mesh::shard(),
             Mesh::leaf(),
             Mesh::bird(),
+            Mesh::figure(),
         ] {
             set.push(mesh);
         }
@@ -108,9 +109,13 @@ impl MeshSet {
             index_count: mesh.indices().len() as u32,
             base_vertex: self.vertices.len() as i32,
         });
-        let corners = mesh.positions().iter().zip(mesh.normals());
+        let corners = mesh
+            .positions()
+            .iter()
+            .zip(mesh.normals())
+            .zip(mesh.bones());
         self.vertices
-            .extend(corners.map(|(p, n)| [p[0], p[1], p[2], n[0], n[1], n[2]]));
+            .extend(corners.map(|((p, n), &b)| [p[0], p[1], p[2], n[0], n[1], n[2], b as f32]));
         self.indices.extend_from_slice(mesh.indices());
         self.meshes.push(mesh);
     }
@@ -122,6 +127,7 @@ impl MeshSet {
             MeshSource::Shard => 2,
             MeshSource::Leaf => 3,
             MeshSource::Bird => 4,
+            MeshSource::Figure => 5,
             MeshSource::Host(MeshId(id)) => BUILT_IN + id as usize,
         }
     }
@@ -141,7 +147,7 @@ impl MeshSet {
         self.draws.get(Self::index(source)).copied()
     }
 
-    pub fn vertices(&self) -> &[[f32; 6]] {
+    pub fn vertices(&self) -> &[[f32; 7]] {
         &self.vertices
     }
 
@@ -190,8 +196,11 @@ impl MeshSet {
     /// What a mesh source may be, for an error.
     fn allowed(&self) -> String {
         match self.host_count() {
-            0 => "Cube, Tetrahedron, Shard, Leaf or Bird (no mesh added to this renderer)".into(),
-            n => format!("Cube, Tetrahedron, Shard, Leaf, Bird or Host(0..{n}) (the meshes added)"),
+            0 => "Cube, Tetrahedron, Shard, Leaf, Bird or Figure (no mesh added to this renderer)"
+                .into(),
+            n => format!(
+                "Cube, Tetrahedron, Shard, Leaf, Bird, Figure or Host(0..{n}) (the meshes added)"
+            ),
         }
     }
 }
@@ -247,6 +256,7 @@ mod tests {
             MeshSource::Shard,
             MeshSource::Leaf,
             MeshSource::Bird,
+            MeshSource::Figure,
         ] {
             let (first, count) = set.range(source).unwrap();
             let t = &set.triangles()[first as usize..(first + count) as usize];

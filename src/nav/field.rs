@@ -13,7 +13,7 @@ use crate::types::{uniform_bytes, SdfParams};
 /// uploads the map, [`DistanceField::record`] records the computation into the host's
 /// encoder, [`DistanceField::read`] reads the result back (tools and tests).
 pub struct DistanceField {
-    pass: SdfPass,
+    pass: std::sync::Arc<SdfPass>,
     cells: u32,
     /// (stage, bind group) in order.
     stages: Vec<(Stage, wgpu::BindGroup)>,
@@ -24,6 +24,15 @@ pub struct DistanceField {
 impl DistanceField {
     /// The field of `map`, its buffers on `device` (nothing computed until recorded).
     pub fn new(device: &wgpu::Device, map: &CityMap) -> Result<Self> {
+        Self::build(&std::sync::Arc::new(SdfPass::new(device)), device, map)
+    }
+
+    /// [`DistanceField::new`] through a renderer's shared pipelines.
+    pub(crate) fn build(
+        pass: &std::sync::Arc<SdfPass>,
+        device: &wgpu::Device,
+        map: &CityMap,
+    ) -> Result<Self> {
         let (width, height) = map.size();
         let cells = width * height;
         // the seeds, two cell indices a cell, are the largest binding
@@ -35,7 +44,7 @@ impl DistanceField {
             );
             return Err(Invalid::new("map", format!("{width} × {height} cells"), allowed).into());
         }
-        let pass = SdfPass::new(device);
+        let pass = pass.clone();
         let storage = wgpu::BufferUsages::STORAGE;
         let blocked: Vec<u32> = map.blocked().iter().map(|&b| b as u32).collect();
         let blocked = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -112,8 +121,13 @@ impl DistanceField {
             label: Some("flurry.sdf"),
             timestamp_writes: None,
         });
+        self.dispatch(&mut pass);
+    }
+
+    /// Record the flooding into an open compute pass (a crowd's first frame).
+    pub(crate) fn dispatch(&self, pass: &mut wgpu::ComputePass) {
         for (stage, bind) in &self.stages {
-            self.pass.record(&mut pass, stage, bind, self.cells);
+            self.pass.record(pass, stage, bind, self.cells);
         }
     }
 

@@ -35,15 +35,16 @@ impl Default for WallCost {
 /// [`FlowField::record`] records the computation into the host's encoder, [`FlowField::read`]
 /// reads the distances and directions back and says whether they settled.
 pub struct FlowField {
-    pass: FlowPass,
+    pass: std::sync::Arc<FlowPass>,
     binds: [wgpu::BindGroup; 3],
     cells: u32,
     relaxations: u32,
-    /// The buffer the last relaxation writes, and the change count.
-    result: wgpu::Buffer,
+    /// The change count of the last relaxation.
     changed: wgpu::Buffer,
-    /// Per cell the unit step (x, z) its shortest way takes.
-    directions: wgpu::Buffer,
+    /// From cell `base` on, per cell: the unit step (x, z) its shortest way takes and its
+    /// distance (a buffer of its own, or the one a crowd's fields share).
+    way: wgpu::Buffer,
+    base: u32,
     /// The relaxations' indirect dispatch (emptied once the field settles), and its group.
     args: wgpu::Buffer,
     args_bind: wgpu::BindGroup,
@@ -80,6 +81,23 @@ impl FlowField {
         goals: &[(u32, u32)],
         cost: WallCost,
         relaxations: u32,
+    ) -> Result<Self> {
+        let pass = std::sync::Arc::new(FlowPass::new(device));
+        Self::build(&pass, device, map, field, goals, cost, relaxations, None)
+    }
+
+    /// [`FlowField::new`] writing its way into `way` from cell `base` on (`None`: a buffer
+    /// of its own): a crowd's fields share one buffer, one field after another.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn build(
+        pass: &std::sync::Arc<FlowPass>,
+        device: &wgpu::Device,
+        map: &CityMap,
+        field: &DistanceField,
+        goals: &[(u32, u32)],
+        cost: WallCost,
+        relaxations: u32,
+        way: Option<(&wgpu::Buffer, u32)>,
     ) -> Result<Self> {
         let (width, height) = map.size();
         if goals.is_empty() {
@@ -122,7 +140,7 @@ impl FlowField {
             range: cost.range,
             groups_x,
             groups_y,
-            ..Default::default()
+            base: way.map_or(0, |w| w.1),
         };
         let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.flow_params"),
@@ -140,17 +158,20 @@ impl FlowField {
         };
         let dist = [0, 1].map(|_| buffer("flurry.flow_distance", cells as u64 * 4));
         let changed = buffer("flurry.flow_changed", 4);
-        let directions = buffer("flurry.flow_directions", cells as u64 * 8);
+        let (way, base) = match way {
+            Some((buffer, base)) => (buffer.clone(), base),
+            None => (buffer("flurry.flow_way", cells as u64 * 16), 0),
+        };
         let args = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flurry.flow_args"),
             size: 12,
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
             mapped_at_creation: false,
         });
-        let pass = FlowPass::new(device);
+        let pass = pass.clone();
         let sdf = field.buffer();
         let bind = |from: &wgpu::Buffer, to: &wgpu::Buffer| {
-            let buffers = [&codes, sdf, from, to, &params, &changed, &directions];
+            let buffers = [&codes, sdf, from, to, &params, &changed, &way];
             pass.bind(device, buffers)
         };
         let args_bind = pass.bind_args(device, &args);
@@ -160,21 +181,17 @@ impl FlowField {
             bind(&dist[1], &dist[0]),
             bind(&dist[0], &dist[1]),
         ];
-        // the last relaxation writes dist[1] through binds[0], dist[0] through binds[1]
-        let last = ((relaxations - 1) % 2) as usize;
-        let [a, b] = dist;
-        let (result, other) = if last == 0 { (b, a) } else { (a, b) };
         Ok(FlowField {
             pass,
             binds,
             cells,
             relaxations,
-            result,
             changed,
-            directions,
+            way,
+            base,
             args,
             args_bind,
-            _buffers: vec![codes, params, other],
+            _buffers: [codes, params].into_iter().chain(dist).collect(),
         })
     }
 
@@ -184,21 +201,25 @@ impl FlowField {
             label: Some("flurry.flow"),
             timestamp_writes: None,
         });
+        self.dispatch(&mut pass);
+    }
+
+    /// Record the computation into an open compute pass (a crowd's first frame).
+    pub(crate) fn dispatch(&self, pass: &mut wgpu::ComputePass) {
         let work = (self.cells, self.relaxations);
         self.pass
-            .record(&mut pass, &self.binds, work, (&self.args, &self.args_bind));
+            .record(pass, &self.binds, work, (&self.args, &self.args_bind));
     }
 
     /// The distances and directions after a recorded computation was submitted. Blocks.
     pub fn read(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Distances> {
-        let size = self.cells as u64 * 4;
-        let bytes = crate::readback::read_buffer(device, queue, &self.result, 0, size)?;
+        let (size, from) = (self.cells as u64 * 16, self.base as u64 * 16);
+        let way = crate::readback::read_buffer(device, queue, &self.way, from, size)?;
+        let way: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&way);
         let changed = crate::readback::read_buffer(device, queue, &self.changed, 0, 4)?;
-        let directions =
-            crate::readback::read_buffer(device, queue, &self.directions, 0, size * 2)?;
         Ok(Distances {
-            metres: bytemuck::pod_collect_to_vec(&bytes),
-            directions: bytemuck::pod_collect_to_vec(&directions),
+            metres: way.iter().map(|w| w[2]).collect(),
+            directions: way.iter().map(|w| [w[0], w[1]]).collect(),
             unsettled: u32::from_le_bytes([changed[0], changed[1], changed[2], changed[3]]),
         })
     }

@@ -5,7 +5,9 @@
 mod field;
 mod flow;
 mod map;
+mod walkers;
 
 pub use field::DistanceField;
 pub use flow::{Distances, FlowField, WallCost};
 pub use map::{CityMap, MAX_MAP_SIDE};
+pub(crate) use walkers::{WalkerInputs, Walkers};

@@ -15,7 +15,7 @@ pub(super) fn slots() -> [BufferSlot; 7] {
         read_write::<f32>(),
         uniform::<FlowParams>(),
         read_write::<u32>(),
-        read_write::<[f32; 2]>(),
+        read_write::<[f32; 4]>(),
     ]
 }
 
@@ -57,9 +57,9 @@ impl FlowPass {
     pub fn bind(
         &self,
         device: &wgpu::Device,
-        [cells, sdf, dist_in, dist_out, params, changed, directions]: [&wgpu::Buffer; 7],
+        [cells, sdf, dist_in, dist_out, params, changed, way]: [&wgpu::Buffer; 7],
     ) -> wgpu::BindGroup {
-        let buffers = [cells, sdf, dist_in, dist_out, params, changed, directions];
+        let buffers = [cells, sdf, dist_in, dist_out, params, changed, way];
         bind_buffers(device, "flow", &self.layout, &buffers)
     }
 

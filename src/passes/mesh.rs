@@ -88,32 +88,45 @@ pub(crate) struct MeshPass {
 }
 
 /// Group 0 of every mesh draw (one layout whatever the variant: wgpu takes layouts of the
-/// same entries as one).
+/// same entries as one): the buffers, then the figure's poses.
 fn draw_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    buffer_layout(
-        device,
-        "mesh",
-        wgpu::ShaderStages::VERTEX_FRAGMENT,
-        &draw_slots(),
-    )
+    let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
+    let slots = draw_slots();
+    let mut entries: Vec<_> = (0u32..).zip(slots).map(|(b, s)| s.entry(b, vf)).collect();
+    let poses = wgpu::TextureSampleType::Float { filterable: false };
+    entries.push(texture(
+        slots.len() as u32,
+        poses,
+        wgpu::ShaderStages::VERTEX,
+    ));
+    layout(device, "mesh", &entries)
 }
 
-/// Bind group drawing the pool's listed mesh particles (either variant).
+/// Bind group drawing the pool's listed mesh particles (either variant), walkers posed
+/// by `poses` ([`Meshes::poses`]).
 pub(crate) fn bind_draw(
     device: &wgpu::Device,
     pool: &ParticlePool,
-    frame: &wgpu::Buffer,
-    effect: &wgpu::Buffer,
+    (frame, effect): (&wgpu::Buffer, &wgpu::Buffer),
+    poses: &wgpu::TextureView,
 ) -> wgpu::BindGroup {
     let buffers = [&pool.particles, &pool.mesh_list, frame, effect];
-    bind_buffers(device, "mesh", &draw_layout(device), &buffers)
+    let mut resources: Vec<_> = (0u32..)
+        .zip(buffers)
+        .map(|(b, buf)| (b, buf.as_entire_binding()))
+        .collect();
+    resources.push((
+        buffers.len() as u32,
+        wgpu::BindingResource::TextureView(poses),
+    ));
+    bind(device, "mesh", &draw_layout(device), &resources)
 }
 
-/// A mesh vertex: position and normal (`MeshSet::vertices`).
+/// A mesh vertex: position, normal and bone (`MeshSet::vertices`).
 const VERTEX: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
-    array_stride: 24,
+    array_stride: 28,
     step_mode: wgpu::VertexStepMode::Vertex,
-    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32],
 };
 
 /// What a mesh draw's pipeline depends on besides its targets.

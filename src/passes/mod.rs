@@ -9,6 +9,7 @@
 pub(crate) mod args;
 pub(crate) mod bodies;
 pub(crate) mod composite;
+pub(crate) mod crowd;
 pub(crate) mod cull;
 pub(crate) mod downsample;
 pub(crate) mod draw;
@@ -63,7 +64,11 @@ pub(crate) fn uniform<T: encase::ShaderType>() -> BufferSlot {
 
 impl BufferSlot {
     /// Its layout entry at `binding`.
-    fn entry(self, binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    pub(crate) fn entry(
+        self,
+        binding: u32,
+        visibility: wgpu::ShaderStages,
+    ) -> wgpu::BindGroupLayoutEntry {
         wgpu::BindGroupLayoutEntry {
             binding,
             visibility,
@@ -333,6 +338,7 @@ mod tests {
             (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
             (Shader::Grid, grid::slots().to_vec()),
             (Shader::Flock, flock::slots().to_vec()),
+            (Shader::Crowd, crowd::slots().to_vec()),
             (Shader::Sdf, sdf::slots().to_vec()),
             (Shader::Flow, flow::slots().to_vec()),
             (Shader::Scan, grid::scan_slots().to_vec()),
@@ -354,7 +360,11 @@ mod tests {
                 .global_variables
                 .iter()
                 .filter_map(|(_, var)| {
+                    // (buffers only: a texture's binding follows them)
                     let b = var.binding.as_ref().filter(|b| b.group == 0)?;
+                    if var.space == naga::AddressSpace::Handle {
+                        return None;
+                    }
                     let size = match module.types[var.ty].inner {
                         naga::TypeInner::Array { stride, .. } => stride,
                         _ => layouter[var.ty].size,

@@ -50,6 +50,12 @@ pub enum Pass {
     Grid,
     /// Boids steered through the grid (flocks only; compute).
     Flock,
+    /// A crowd's map distance field and flow fields, at its first frame (crowds only;
+    /// compute).
+    Navigation,
+    /// Walkers steered by their states, flow fields, walls and neighbours (crowds only;
+    /// compute).
+    Crowd,
     /// Forces, integration, collision, deaths, GPU events (compute).
     Simulate,
     /// Frustum culling into the draw and splat lists (compute).
@@ -79,6 +85,8 @@ impl Pass {
             Pass::Gravity => "gravity",
             Pass::Grid => "grid",
             Pass::Flock => "flock",
+            Pass::Navigation => "navigation",
+            Pass::Crowd => "crowd",
             Pass::Simulate => "simulate",
             Pass::Cull => "cull",
             Pass::Sort => "sort",
@@ -98,6 +106,8 @@ impl Pass {
             Pass::Gravity => Some(Step::Gravity),
             Pass::Grid => Some(Step::Grid),
             Pass::Flock => Some(Step::Flock),
+            Pass::Navigation => Some(Step::Navigate),
+            Pass::Crowd => Some(Step::Crowd),
             Pass::Simulate => Some(Step::Simulate),
             Pass::Cull => Some(Step::Cull),
             Pass::Sort => Some(Step::Sort),
@@ -575,6 +585,8 @@ impl ParticleRenderer {
             Pass::Gravity,
             Pass::Grid,
             Pass::Flock,
+            Pass::Navigation,
+            Pass::Crowd,
             Pass::Simulate,
             Pass::Cull,
             Pass::Sort,

@@ -153,6 +153,7 @@ pub enum ProfileTarget {
     Galaxy,
     Sword,
     Flock,
+    Crowd,
     /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
     Sort,
     /// Many small alpha-blended effects in one renderer (--effects N): what adding one
@@ -170,6 +171,7 @@ impl ProfileTarget {
             ProfileTarget::Galaxy => Some(Demo::Galaxy),
             ProfileTarget::Sword => Some(Demo::Sword),
             ProfileTarget::Flock => Some(Demo::Flock),
+            ProfileTarget::Crowd => Some(Demo::Crowd),
             ProfileTarget::Sort | ProfileTarget::Effects => None,
         }
     }

@@ -68,17 +68,24 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         .filter(|&&i| snap.particles[i as usize].flags & Particle::SETTLED != 0)
         .count();
     if let Some(path) = &a.dump {
+        let crowd = scene.desc().crowd.clone();
         let alive: Vec<_> = snap
             .alive
             .iter()
             .map(|&i| {
                 let p = &snap.particles[i as usize];
-                json!({"index": i, "id": p.id, "pos": p.pos.to_array(), "vel": p.vel.to_array(),
-                       "age": p.age, "lifetime": p.lifetime,
-                       "settled": p.flags & Particle::SETTLED != 0})
+                let mut entry = json!({"index": i, "id": p.id, "pos": p.pos.to_array(),
+                       "vel": p.vel.to_array(), "age": p.age, "lifetime": p.lifetime,
+                       "settled": p.flags & Particle::SETTLED != 0});
+                if let (Some(crowd), Some(w)) = (&crowd, snap.walkers.get(i as usize)) {
+                    let state = crowd.states.get(w.state as usize).map(|s| s.name.as_str());
+                    entry["state"] = json!(state);
+                    entry["destination"] = json!(w.destination);
+                }
+                entry
             })
             .collect();
-        let dump = json!({
+        let mut dump = json!({
             "capacity": capacity,
             "alive": alive,
             "dead": snap.dead,
@@ -87,6 +94,9 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
             "camera": {"eye": scene.camera.eye.to_array(),
                        "view_proj": scene.camera.view_proj().to_cols_array()},
         });
+        if let Some(crowd) = &crowd {
+            dump["map"] = map_json(crowd)?;
+        }
         write_file(path, dump.to_string())?;
     }
     out!(
@@ -98,4 +108,24 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
                "settled": settled})
     );
     Ok(())
+}
+
+/// A crowd's map as the dump writes it: cell size, cells along x and z, every cell blocked
+/// (1) or street (0) row by row from the corner at `origin` (the smallest x and z), and the
+/// destinations' cell centres (x, z) in the order walkers' `destination` indexes them.
+fn map_json(crowd: &flurry::effect::Crowd) -> Result<serde_json::Value, AppError> {
+    let map = crowd.map()?;
+    let (width, height) = map.size();
+    let blocked: Vec<u8> = map.blocked().iter().map(|&b| b as u8).collect();
+    let [x0, z0] = map.origin();
+    let cell = map.cell();
+    let destinations: Vec<[f32; 2]> = crowd
+        .destinations_on(&map)
+        .iter()
+        .map(|&(x, z)| [x0 + (x as f32 + 0.5) * cell, z0 + (z as f32 + 0.5) * cell])
+        .collect();
+    Ok(
+        json!({"cell": cell, "width": width, "height": height, "blocked": blocked,
+              "origin": [x0, z0], "destinations": destinations}),
+    )
 }

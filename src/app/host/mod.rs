@@ -3,6 +3,7 @@
 //! host would be. The integration tests run the same host (`tests/common` mounts this
 //! module), so nothing here may refer to the rest of the program.
 
+pub mod city;
 pub mod demos;
 pub mod error;
 pub mod headless;

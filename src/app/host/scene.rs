@@ -103,7 +103,13 @@ impl Scene {
             meshes,
             images,
         } = subject.into();
-        let target = HeadlessTarget::of(&gpu.device, size, setup);
+        let mut target = HeadlessTarget::of(&gpu.device, size, setup);
+        if let Some(crowd) = &desc.crowd {
+            // a crowd walks a city: the host draws its buildings
+            target
+                .scene
+                .set_city(&gpu.device, &crowd.map()?, crowd.ground);
+        }
         let mut renderer =
             ParticleRenderer::new(&gpu.device, target.targets(), Settings::default())?;
         for mesh in meshes {

@@ -147,6 +147,12 @@ pub struct HostScene {
     terrain_pipeline: wgpu::RenderPipeline,
     buffer: wgpu::Buffer,
     bind: wgpu::BindGroup,
+    /// The buildings' pipeline and its group 1 (the boxes).
+    box_pipeline: wgpu::RenderPipeline,
+    box_layout: wgpu::BindGroupLayout,
+    /// A crowd's buildings: their boxes' bind group and count, and the street under them.
+    city: Option<(wgpu::BindGroup, u32)>,
+    street: Option<HostQuad>,
     /// At most [`MAX_HOST_QUADS`]; more are ignored.
     pub quads: Vec<HostQuad>,
     pub terrain: Option<Terrain>,
@@ -175,12 +181,30 @@ impl HostScene {
             label: Some("stage"),
             source: wgpu::ShaderSource::Wgsl(STAGE_WGSL.into()),
         });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("stage"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
+        let box_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("stage.city"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: Some(super::city::HostBox::min_size()),
+                },
+                count: None,
+            }],
         });
         let pipeline = |vertex: &str| {
+            let groups = if vertex == "vs_box" {
+                vec![Some(&layout), Some(&box_layout)]
+            } else {
+                vec![Some(&layout)]
+            };
+            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("stage"),
+                bind_group_layouts: &groups,
+                immediate_size: 0,
+            });
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("stage"),
                 layout: Some(&pipeline_layout),
@@ -229,12 +253,32 @@ impl HostScene {
         HostScene {
             pipeline: pipeline("vs_main"),
             terrain_pipeline: pipeline("vs_terrain"),
+            box_pipeline: pipeline("vs_box"),
+            box_layout,
+            city: None,
+            street: None,
             buffer,
             bind,
             quads: Vec::new(),
             terrain: None,
             setup,
         }
+    }
+
+    /// Draw `map`'s buildings standing on `ground`, and the street under them.
+    pub fn set_city(&mut self, device: &wgpu::Device, map: &flurry::nav::CityMap, ground: f32) {
+        let boxes = super::city::buildings(map, ground);
+        if !boxes.is_empty() {
+            let bind = super::city::upload(device, &self.box_layout, &boxes);
+            self.city = Some((bind, boxes.len() as u32));
+        }
+        let (w, h) = map.size();
+        let half = Vec3::new(0.5 * w as f32, 0.0, 0.5 * h as f32) * map.cell();
+        let [x0, z0] = map.origin();
+        let centre = Vec3::new(x0 + half.x, ground - 0.01, z0 + half.z);
+        let street = Vec3::new(0.045, 0.045, 0.05);
+        let (u, v) = (Vec3::X * half.x, Vec3::Z * half.z);
+        self.street = Some(HostQuad::rect(centre, u, v, street));
     }
 
     /// Write the view and quads for this frame.
@@ -247,7 +291,11 @@ impl HostScene {
             terrain,
             ..Default::default()
         };
-        for (slot, q) in u.quads.iter_mut().zip(&self.quads) {
+        for (slot, q) in u
+            .quads
+            .iter_mut()
+            .zip(self.street.iter().chain(&self.quads))
+        {
             *slot = *q;
         }
         let mut bytes = encase::UniformBuffer::new(Vec::<u8>::new());
@@ -306,10 +354,15 @@ impl HostScene {
             pass.set_pipeline(&self.terrain_pipeline);
             pass.draw(0..6 * t.cells * t.cells, 0..1);
         }
-        let n = self.quads.len().min(MAX_HOST_QUADS) as u32;
+        let n = (self.quads.len() + self.street.is_some() as usize).min(MAX_HOST_QUADS) as u32;
         if n > 0 {
             pass.set_pipeline(&self.pipeline);
             pass.draw(0..6, 0..n);
+        }
+        if let Some((boxes, count)) = &self.city {
+            pass.set_pipeline(&self.box_pipeline);
+            pass.set_bind_group(1, boxes, &[]);
+            pass.draw(0..36, 0..*count);
         }
     }
 }

@@ -80,3 +80,40 @@ fn vs_terrain(@builtin(vertex_index) vi: u32) -> VsOut {
 fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     return in.color;
 }
+
+// A crowd's city: upright boxes (buildings), each drawn as 36 vertices of six faces,
+// lit from the upper left by its face's normal.
+struct HostBox {
+    min: vec4<f32>,      // xyz, w unused
+    max: vec4<f32>,
+    color: vec4<f32>,    // linear RGB, a = 1
+}
+
+@group(1) @binding(0) var<storage, read> boxes: array<HostBox>;
+
+@vertex
+fn vs_box(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> VsOut {
+    let b = boxes[ii];
+    // faces +x, -x, +y, -y, +z, -z; two triangles each over the face's square
+    let face = vi / 6u;
+    let axis = face / 2u;
+    let side = select(1.0, -1.0, (face & 1u) == 1u);
+    let corner = array<vec2<f32>, 6>(
+        vec2<f32>(-1.0, -1.0), vec2<f32>(1.0, -1.0), vec2<f32>(1.0, 1.0),
+        vec2<f32>(-1.0, -1.0), vec2<f32>(1.0, 1.0), vec2<f32>(-1.0, 1.0),
+    )[vi % 6u];
+    var local = vec3<f32>(0.0);
+    local[axis] = side;
+    local[(axis + 1u) % 3u] = corner.x;
+    local[(axis + 2u) % 3u] = corner.y;
+    var n = vec3<f32>(0.0);
+    n[axis] = side;
+    let centre = 0.5 * (b.min.xyz + b.max.xyz);
+    let half = 0.5 * (b.max.xyz - b.min.xyz);
+    let light = normalize(vec3<f32>(-0.5, 1.0, 0.3));
+    let shade = 0.35 + 0.65 * max(dot(n, light), 0.0);
+    var out: VsOut;
+    out.clip = host.view_proj * vec4<f32>(centre + local * half, 1.0);
+    out.color = vec4<f32>(b.color.rgb * shade, 1.0);
+    return out;
+}

@@ -1,5 +1,6 @@
 //! Built-in demos: an effect sized to the pool, a camera and a background.
 
+pub mod crowd;
 mod fireworks;
 pub mod flock;
 pub mod galaxy;
@@ -31,6 +32,8 @@ pub enum Demo {
     Sword,
     /// A murmuration: boids that start scattered and turn into one flock circling a roost, steered through a GPU neighbour grid, drawn as birds beating their wings.
     Flock,
+    /// A city's crowd: walkers between doors along GPU flow fields, kept off the buildings by the map's distance field and apart through the neighbour grid, each in a state of the effect's state table, drawn as figures with a walk cycle.
+    Crowd,
     /// The galaxy's N-body mode (`--mode nbody`): two self-gravitating star clusters.
     #[value(skip)]
     Nbody,
@@ -72,6 +75,7 @@ impl Demo {
             Demo::Nbody => "nbody",
             Demo::Sword => "sword",
             Demo::Flock => "flock",
+            Demo::Crowd => "crowd",
         }
     }
 
@@ -86,6 +90,7 @@ impl Demo {
             Demo::Nbody => galaxy::nbody_effect(capacity),
             Demo::Sword => sword::effect(),
             Demo::Flock => flock::effect(capacity),
+            Demo::Crowd => crowd::effect(capacity),
         }
     }
 
@@ -122,7 +127,13 @@ impl Demo {
             (_, Stage::Terrain) => self.effect(capacity),
             (Demo::Fireworks, Stage::Plane) => fireworks::effect_over_ground(capacity),
             (
-                Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun | Demo::Sword | Demo::Flock,
+                Demo::Galaxy
+                | Demo::Nbody
+                | Demo::Rain
+                | Demo::Gun
+                | Demo::Sword
+                | Demo::Flock
+                | Demo::Crowd,
                 Stage::Plane,
             ) => self.effect(capacity),
         }
@@ -143,7 +154,13 @@ impl Demo {
                 look(Vec3::new(0.0, 4.0, 12.0), Vec3::new(0.0, 4.0, -14.0))
             }
             (
-                Demo::Galaxy | Demo::Nbody | Demo::Rain | Demo::Gun | Demo::Sword | Demo::Flock,
+                Demo::Galaxy
+                | Demo::Nbody
+                | Demo::Rain
+                | Demo::Gun
+                | Demo::Sword
+                | Demo::Flock
+                | Demo::Crowd,
                 Stage::Plane,
             ) => self.camera(aspect),
         }
@@ -159,6 +176,7 @@ impl Demo {
             Demo::Galaxy | Demo::Nbody => galaxy::camera(aspect),
             Demo::Sword => sword::camera(aspect),
             Demo::Flock => flock::camera(aspect),
+            Demo::Crowd => crowd::camera(aspect),
         }
     }
 
@@ -173,6 +191,8 @@ impl Demo {
             Demo::Sword => [0.006, 0.007, 0.012, 1.0],
             // a winter dusk
             Demo::Flock => [0.32, 0.36, 0.45, 1.0],
+            // a hazy day
+            Demo::Crowd => [0.5, 0.56, 0.65, 1.0],
         }
     }
 
@@ -187,6 +207,7 @@ impl Demo {
             Demo::Gun => 4_096,
             Demo::Sword => 65_536,
             Demo::Flock => 262_144,
+            Demo::Crowd => 131_072,
         }
     }
 
@@ -205,7 +226,7 @@ impl Demo {
         match self {
             Demo::Galaxy | Demo::Nbody => 0.02,
             // the steering is worked out once a frame: 30 a second is what it was tuned at
-            Demo::Flock => 1.0 / 30.0,
+            Demo::Flock | Demo::Crowd => 1.0 / 30.0,
             _ => 1.0 / 60.0,
         }
     }
