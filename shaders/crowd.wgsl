@@ -173,9 +173,13 @@ fn state_row(s: u32) -> vec4<f32> {
     return textureLoad(states, vec2<i32>(0, i32(s)), 0);
 }
 
-// A walker's random stream: its particle, the states it entered, the effect's seed.
+// A walker's random stream in its current state: its particle, the states it entered and
+// the effect's seed hashed one after another (the hash of each folded into the next: ids
+// that differ in a few low bits would give correlated draws if merely XORed together).
+// Each stay draws in order its duration, its speed, the state after it and, on arrival,
+// the next destination.
 fn stream(w: Walker) -> u32 {
-    return pcg_hash(w.owner ^ pcg_hash(w.changes ^ crowd.seed));
+    return pcg_hash(pcg_hash(pcg_hash(w.owner) ^ w.changes) ^ crowd.seed);
 }
 
 // Enter state s: a duration from an exponential of its mean, a speed within its range.
@@ -189,9 +193,12 @@ fn enter(w: ptr<function, Walker>, s: u32) {
     (*w).speed = mix(row.x, row.y, rand01(&r));
 }
 
-// The state after s, drawn from the table's cumulative probabilities.
+// The state after s, drawn from the table's cumulative probabilities (the stay's third
+// draw).
 fn next_state(w: Walker) -> u32 {
-    var r = stream(w) ^ 0x68e31da4u;
+    var r = stream(w);
+    rand01(&r);
+    rand01(&r);
     let u = rand01(&r);
     for (var n = 0u; n + 1u < crowd.states; n++) {
         let cumulative = textureLoad(states, vec2<i32>(1 + i32(n / 4u), i32(w.state)), 0)[n % 4u];
@@ -202,12 +209,15 @@ fn next_state(w: Walker) -> u32 {
     return crowd.states - 1u;
 }
 
-// Another destination than `now`, at random.
+// Another destination than `now`, at random (the stay's fourth draw).
 fn other_destination(w: Walker, now: u32) -> u32 {
     if crowd.destinations < 2u {
         return now;
     }
-    var r = stream(w) ^ 0x1b873593u;
+    var r = stream(w);
+    for (var skip = 0; skip < 3; skip++) {
+        rand01(&r);
+    }
     let k = min(u32(rand01(&r) * f32(crowd.destinations - 1u)), crowd.destinations - 2u);
     return select(k, k + 1u, k >= now);
 }
@@ -216,16 +226,16 @@ fn other_destination(w: Walker, now: u32) -> u32 {
 // misses at a destination's own cell), in the table's first state, heading for a destination.
 fn born(id: u32) -> Walker {
     var w = Walker(0u, 0u, 0.0, id, 0.0, 0.0, 0u, 1u);
-    var r = pcg_hash(id ^ pcg_hash(crowd.seed ^ 0x85ebca6bu));
+    var r = pcg_hash(pcg_hash(id) ^ crowd.seed ^ 0x85ebca6bu);
     w.destination = min(u32(rand01(&r) * f32(crowd.destinations)), crowd.destinations - 1u);
     w.phase = rand01(&r);
+    // (its first state is its first change: every stay draws from a stream of its own)
     enter(&w, 0u);
-    w.changes = 0u;
     return w;
 }
 
 fn birthplace(id: u32) -> vec2<f32> {
-    var r = pcg_hash(id ^ 0x27d4eb2fu ^ crowd.seed);
+    var r = pcg_hash(pcg_hash(id) ^ crowd.seed ^ 0x27d4eb2fu);
     let n = cells();
     // off the walls by the body's reach
     let jitter = max(0.5 * crowd.cell - crowd.radius - 1e-3, 0.0);

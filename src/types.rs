@@ -531,7 +531,7 @@ pub struct Walker {
     pub speed: f32,
     /// The fraction of its gait's cycle (two steps) it is at.
     pub phase: f32,
-    /// States it entered since it was placed.
+    /// States it entered since it was placed, its first included.
     pub changes: u32,
     /// 1 once the slot holds a walker.
     pub assigned: u32,

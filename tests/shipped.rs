@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::host::demos::{gun, Demo};
+use common::host::demos::{crowd, gun, Demo};
 use flurry::EffectDesc;
 
 fn shipped(name: &str) -> EffectDesc {
@@ -183,4 +183,22 @@ fn the_bench_effect_files_are_valid() {
         n += 1;
     }
     assert_eq!(n, 12, "the twelve inputs docs/measurements.md names");
+}
+
+#[test]
+fn crowd_demo_is_the_shipped_file_with_its_city_sized_to_the_pool() {
+    let file = shipped("crowd.ron");
+    assert_eq!(crowd::effect(131_072), file);
+    // a quarter of the walkers in a quarter of the city (half its side)
+    let quarter = crowd::effect(32_768);
+    assert_eq!(quarter.crowd.as_ref().unwrap().city.size, [128, 128]);
+    assert_eq!(quarter.emitters[0].bursts[0].count, 32_768);
+    assert!(quarter.validate().is_ok());
+    assert!(matches!(
+        file.render,
+        flurry::effect::RenderMode::Mesh {
+            mesh: flurry::effect::MeshSource::Figure,
+            ..
+        }
+    ));
 }

@@ -448,3 +448,99 @@ fn states(v: &mut Checker, c: &Crowd) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::effect::{EmitterDesc, Forces};
+
+    fn crowd_effect(crowd: Crowd) -> EffectDesc {
+        EffectDesc {
+            emitters: vec![EmitterDesc::default()],
+            forces: Forces {
+                gravity: [0.0; 3],
+                ..Default::default()
+            },
+            neighbours: Some(1.0),
+            crowd: Some(crowd),
+            ..Default::default()
+        }
+    }
+
+    fn errors(desc: &EffectDesc) -> String {
+        desc.validate()
+            .map_or_else(|e| e.to_string(), |_| String::new())
+    }
+
+    #[test]
+    fn the_default_crowd_is_valid_and_a_bad_one_is_refused_by_field() {
+        assert_eq!(errors(&crowd_effect(Crowd::default())), "");
+        let mut c = Crowd::default();
+        c.states[0].next = vec![("wait".into(), 0.5), ("nowhere".into(), 0.2)];
+        c.states[2].name = "walk".into();
+        c.arrived = "home".into();
+        c.separation = 2.0;
+        c.radius = 1.0;
+        c.city.size = [4, 64];
+        let err = errors(&crowd_effect(c));
+        for want in [
+            "crowd.states[0].next[1] = \"nowhere\": allowed a state's name",
+            "crowd.states[0].next = probabilities summing to 0.7",
+            "crowd.states[2].name = \"walk\"",
+            "crowd.arrived = \"home\"",
+            "crowd.separation = 2: allowed 0.01..=1 m (the neighbours radius)",
+            "crowd.radius = 1: allowed 0.01..=0.9 m (0.45 of a cell)",
+            "crowd.city.size[0] = 4: allowed 8..=4096 cells",
+        ] {
+            assert!(err.contains(want), "{want} not in {err}");
+        }
+        // a crowd needs the grid, and moves only as it walks
+        let mut desc = crowd_effect(Crowd::default());
+        desc.neighbours = None;
+        assert!(errors(&desc).contains("crowd = without neighbours"));
+        let mut desc = crowd_effect(Crowd::default());
+        desc.forces.gravity = [0.0, -9.81, 0.0];
+        assert!(errors(&desc).contains("forces = gravity or drag"));
+    }
+
+    #[test]
+    fn the_state_table_holds_each_state_and_its_cumulative_next_probabilities() {
+        let c = Crowd::default();
+        let table = c.state_table();
+        assert_eq!(table.len(), STATE_TEXELS * c.states.len());
+        // walk: 1.1..1.5 m/s, 20 s, gait Walk; then wait 0.7, run 0.3
+        let walk = &table[..STATE_TEXELS];
+        let want = [1.1, 1.5, 20.0, 1.0];
+        assert!(
+            walk[0].iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6),
+            "{walk:?}"
+        );
+        // states in order walk, wait, run, idle: cumulative 0, 0.7, 1.0, 1.0
+        assert_eq!(walk[1], [0.0, 0.7, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn destinations_are_doors_of_the_connected_streets_spread_apart() {
+        let c = Crowd::default();
+        let map = c.map().unwrap();
+        let goals = c.destinations_on(&map);
+        assert_eq!(goals.len(), 8);
+        assert_eq!(goals, c.destinations_on(&map), "the same for the same city");
+        let reached = largest_part(&map);
+        let (w, _) = map.size();
+        for &(x, z) in &goals {
+            assert!(reached[(z * w + x) as usize], "({x}, {z}) is walled off");
+            let beside = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                .iter()
+                .any(|&(dx, dz)| map.is_blocked(x as i64 + dx, z as i64 + dz));
+            assert!(beside, "({x}, {z}) is by no building");
+        }
+        let closest = goals
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| goals[i + 1..].iter().map(move |b| (a, b)))
+            .map(|(a, b)| (a.0 as f32 - b.0 as f32).hypot(a.1 as f32 - b.1 as f32))
+            .fold(f32::INFINITY, f32::min);
+        assert!(closest > 20.0, "two destinations {closest} cells apart");
+    }
+}

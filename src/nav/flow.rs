@@ -83,21 +83,18 @@ impl FlowField {
         relaxations: u32,
     ) -> Result<Self> {
         let pass = std::sync::Arc::new(FlowPass::new(device));
-        Self::build(&pass, device, map, field, goals, cost, relaxations, None)
+        let target = (goals, cost, relaxations);
+        Self::build(device, (map, field), target, (&pass, None))
     }
 
-    /// [`FlowField::new`] writing its way into `way` from cell `base` on (`None`: a buffer
-    /// of its own): a crowd's fields share one buffer, one field after another.
-    #[allow(clippy::too_many_arguments)]
+    /// [`FlowField::new`] through a renderer's shared `pass`, writing its way into `way`
+    /// from cell `base` on (`None`: a buffer of its own): a crowd's fields share one
+    /// buffer, one field after another.
     pub(crate) fn build(
-        pass: &std::sync::Arc<FlowPass>,
         device: &wgpu::Device,
-        map: &CityMap,
-        field: &DistanceField,
-        goals: &[(u32, u32)],
-        cost: WallCost,
-        relaxations: u32,
-        way: Option<(&wgpu::Buffer, u32)>,
+        (map, field): (&CityMap, &DistanceField),
+        (goals, cost, relaxations): (&[(u32, u32)], WallCost, u32),
+        (pass, way): (&std::sync::Arc<FlowPass>, Option<(&wgpu::Buffer, u32)>),
     ) -> Result<Self> {
         let (width, height) = map.size();
         if goals.is_empty() {

@@ -73,16 +73,8 @@ impl Walkers {
             .map(|(k, &goal)| {
                 let output = Some((&way, k * cells as u32));
                 let cost = WallCost::default();
-                FlowField::build(
-                    p.flow(),
-                    device,
-                    &map,
-                    &field,
-                    &[goal],
-                    cost,
-                    relaxations,
-                    output,
-                )
+                let target = (&[goal][..], cost, relaxations);
+                FlowField::build(device, (&map, &field), target, (p.flow(), output))
             })
             .collect::<Result<Vec<_>>>()?;
         let pool = inputs.pool;
