@@ -256,8 +256,10 @@ fn separation(q: u32, x: vec3<f32>) -> vec2<f32> {
     let s = crowd.separation;
     var push = vec2<f32>(0.0);
     let c = cell_of(x, grid);
-    for (var k = 0u; k < 27u; k++) {
-        let key = cell_key(cell_around(c, k));
+    // every walker's feet are at the streets' height, in one layer of cells: only its 9
+    // (the cells around with the same y) can hold any
+    for (var n = 0u; n < 9u; n++) {
+        let key = cell_key(cell_around(c, 3u + n % 3u + 9u * (n / 3u)));
         let b = bucket_of(key, grid);
         let end = buckets[b + 1u];
         for (var e = buckets[b]; e < end; e++) {

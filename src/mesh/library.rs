@@ -35,27 +35,12 @@ impl Meshes {
     /// frame), uploaded the first time.
     pub fn poses(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> &wgpu::TextureView {
         self.poses.get_or_init(|| {
-            let texels = super::figure_poses();
-            let texture = device.create_texture_with_data(
-                queue,
-                &wgpu::TextureDescriptor {
-                    label: Some("flurry.figure_poses"),
-                    size: wgpu::Extent3d {
-                        width: super::FIGURE_BONES as u32,
-                        height: (super::GAITS * super::GAIT_FRAMES) as u32,
-                        depth_or_array_layers: 1,
-                    },
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
-                    format: wgpu::TextureFormat::Rgba32Float,
-                    usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                    view_formats: &[],
-                },
-                wgpu::util::TextureDataOrder::LayerMajor,
-                bytemuck::cast_slice(&texels),
+            let size = (
+                super::FIGURE_BONES as u32,
+                (super::GAITS * super::GAIT_FRAMES) as u32,
             );
-            texture.create_view(&Default::default())
+            let texels = super::figure_poses();
+            crate::passes::table_texture(device, queue, "flurry.figure_poses", size, &texels)
         })
     }
 

@@ -22,7 +22,7 @@ pub(crate) struct Walkers {
     bind: wgpu::BindGroup,
     /// The fields were recorded (they are computed once).
     navigated: AtomicBool,
-    _kept: (wgpu::Buffer, wgpu::Buffer, wgpu::Texture),
+    _kept: (wgpu::Buffer, wgpu::Buffer, wgpu::TextureView),
 }
 
 /// What [`Walkers::new`] builds on.
@@ -91,26 +91,8 @@ impl Walkers {
             usage: wgpu::BufferUsages::UNIFORM,
         });
         let table = crowd.state_table();
-        let states = device.create_texture_with_data(
-            queue,
-            &wgpu::TextureDescriptor {
-                label: Some("flurry.crowd_states"),
-                size: wgpu::Extent3d {
-                    width: STATE_TEXELS as u32,
-                    height: crowd.states.len() as u32,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba32Float,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            },
-            wgpu::util::TextureDataOrder::LayerMajor,
-            bytemuck::cast_slice(&table),
-        );
-        let view = states.create_view(&Default::default());
+        let size = (STATE_TEXELS as u32, crowd.states.len() as u32);
+        let view = crate::passes::table_texture(device, queue, "flurry.crowd_states", size, &table);
         let bind = p.crowd().bind(
             device,
             pool,
@@ -130,7 +112,7 @@ impl Walkers {
             walkers,
             bind,
             navigated: AtomicBool::new(false),
-            _kept: (params, way, states),
+            _kept: (params, way, view),
         })
     }
 

@@ -286,6 +286,38 @@ pub(crate) fn storage_texture(
     }
 }
 
+/// A small table for a shader to look up (`textureLoad`): `width` × `height` texels of
+/// rgba32float, row by row, uploaded through `queue`.
+pub(crate) fn table_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    label: &str,
+    (width, height): (u32, u32),
+    texels: &[[f32; 4]],
+) -> wgpu::TextureView {
+    use wgpu::util::DeviceExt;
+    let texture = device.create_texture_with_data(
+        queue,
+        &wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        },
+        wgpu::util::TextureDataOrder::LayerMajor,
+        bytemuck::cast_slice(texels),
+    );
+    texture.create_view(&Default::default())
+}
+
 /// A bind group layout from entries.
 pub(crate) fn layout(
     device: &wgpu::Device,

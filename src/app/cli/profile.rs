@@ -59,6 +59,18 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
     );
     let mut scene = scene?.with_settings(settings);
     let dt = dt.unwrap_or(demo.default_dt());
+    // a crowd's navigation fields are computed once, at its first frame: timed on their own
+    // (every pass of that frame submitted on its own and waited for)
+    let once = if scene.renderer.passes().contains(&flurry::Pass::Navigation) {
+        let first = scene.profile(&gpu, 1, dt, Timing::CpuSync, |_| {})?;
+        let summary = first.summary().into_iter();
+        summary
+            .filter(|s| s.0 == "navigation")
+            .map(|s| (s.0, s.1))
+            .collect()
+    } else {
+        Vec::new()
+    };
     // warm-up: fill the pool, compile pipelines
     for _ in 0..3 {
         scene.frame(&gpu, dt, true);
@@ -103,13 +115,17 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
             }
         }
     }
+    for (name, ms) in &once {
+        out!("{name:<10} {ms:>10.3} (once, at the first frame)");
+    }
     // simulate reads and writes each particle (64 B + 64 B) and one index in, one out
     let simulate_gb_s = alive as f64 * 136.0 / (simulate_ms * 1e-3) / 1e9;
     out!("memcpy {memcpy:.1} GB/s (read + write); simulate moves {simulate_gb_s:.1} GB/s ({:.0}% of it)",
         100.0 * simulate_gb_s / memcpy);
     let mut report = json!({"adapter": gpu.adapter_name(), "timing": timing.name(), "particles": capacity,
         "alive": alive, "frames": a.frames, "scale": settings.scale.value(), "size": [size.0, size.1], "passes": passes,
-        "frame_ms": frame_ms, "memcpy_gb_s": memcpy, "simulate_gb_s": simulate_gb_s});
+        "frame_ms": frame_ms, "memcpy_gb_s": memcpy, "simulate_gb_s": simulate_gb_s,
+        "once": once.iter().map(|(n, ms)| (n.clone(), json!(ms))).collect::<serde_json::Map<_, _>>()});
     if let Some(gravity_ms) = report["passes"]["gravity"].as_f64() {
         // all-pairs gravity: N² interactions a step, 20 flops each by convention
         let per_s = (alive as f64).powi(2) / (gravity_ms * 1e-3);
