@@ -345,10 +345,13 @@ pub(super) fn check(v: &mut Checker, c: &Crowd, desc: &EffectDesc) {
             v.fail("crowd", format!("with {other}"), allowed);
         }
     }
-    let still = desc.forces.gravity == [0.0; 3] && desc.forces.drag == 0.0;
-    if !still {
-        let allowed = "zero gravity and drag for a crowd (walkers move only as they walk)";
-        v.fail("forces", "gravity or drag", allowed);
+    // walkers move only as they walk
+    if desc.forces.gravity != [0.0; 3] {
+        let value = format!("{:?}", desc.forces.gravity);
+        v.fail("forces.gravity", value, "(0, 0, 0) for a crowd");
+    }
+    if desc.forces.drag != 0.0 {
+        v.fail("forces.drag", desc.forces.drag, "0 for a crowd");
     }
     let city = c.city;
     v.range("crowd.city.cell", city.cell, 0.1, 100.0, "0.1..=100 m");
@@ -382,7 +385,8 @@ pub(super) fn check(v: &mut Checker, c: &Crowd, desc: &EffectDesc) {
     v.range("crowd.avoid", c.avoid, 0.0, 100.0, "0..=100 m/s");
     v.range("crowd.wander", c.wander, 0.0, 1.5, "0..=1.5 radians");
     v.range("crowd.turn", c.turn, 0.1, 100.0, "0.1..=100 per second");
-    if city.cell.is_finite() {
+    // (a cell out of its own range is reported as such, not through the radius)
+    if (0.1..=100.0).contains(&city.cell) {
         let most = 0.45 * city.cell;
         let allowed = format!("0.01..={most} m (0.45 of a cell)");
         v.range("crowd.radius", c.radius, 0.01, most.max(0.01), &allowed);
@@ -500,7 +504,11 @@ mod tests {
         assert!(errors(&desc).contains("crowd = without neighbours"));
         let mut desc = crowd_effect(Crowd::default());
         desc.forces.gravity = [0.0, -9.81, 0.0];
-        assert!(errors(&desc).contains("forces = gravity or drag"));
+        let err = errors(&desc);
+        assert!(
+            err.contains("forces.gravity = [0.0, -9.81, 0.0]: allowed (0, 0, 0) for a crowd"),
+            "{err}"
+        );
     }
 
     #[test]
