@@ -1,7 +1,7 @@
 // crowd.wgsl — walkers on a city map: each particle is a person with a state (idle, walk,
 // run, …) from the effect's state table, a destination, and a clock that says when the state
-// ends. Runs after the neighbour grid (grid.wgsl), before simulate, one thread per walker in
-// the grid's order; it sets each walker's velocity (simulate then moves it: a crowd has no
+// ends. Runs after the neighbour grid (grid.wgsl), before simulate (before each substep's),
+// one thread per walker in the grid's order; it sets each walker's velocity (simulate then moves it: a crowd has no
 // other force) and its pose.
 //
 // A walker in a state of speed > 0 heads down its destination's flow field (flow.wgsl: the
@@ -294,7 +294,12 @@ fn main(
     let me = entries[i];
     let q = me.slot;
     var p = particles[q];
+    if p.age >= p.lifetime {
+        // died since the grid listed it (a later substep): nothing to steer
+        return;
+    }
     var w = walkers[q];
+    // one step: the frame, or a substep of it (the pass runs before each)
     let dt = frame.dt;
     if w.assigned == 0u || w.owner != p.id {
         w = born(p.id);

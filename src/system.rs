@@ -521,8 +521,12 @@ impl ParticleSystem {
                 let simulate = p.simulate(self.desc.collision.is_some());
                 for sub in 0..self.substeps {
                     if sub > 0 {
-                        // later substeps need the pull of the particles where they are now
+                        // later substeps need the pull of the particles where they are now,
+                        // and walkers their velocity for the step (never into a building)
                         self.record_gravity(p, pass);
+                        if let Some(walkers) = &self.walkers {
+                            walkers.record(p, pass, &self.pool);
+                        }
                     }
                     pass.set_bind_group(1, collision, &[]);
                     simulate.record(pass, &self.simulate_bind, &self.pool);

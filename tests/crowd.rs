@@ -316,3 +316,23 @@ fn the_navigation_fields_are_computed_at_the_first_frame_and_walkers_steered_eve
         assert!(w.changes >= 1);
     }
 }
+
+#[test]
+fn walkers_stay_out_of_buildings_when_a_frame_is_stepped_in_substeps() {
+    // the crowd pass steers before every substep: a frame of six steps of 0.1 s moves a
+    // walker no further than each step allows, and never into a building
+    let gpu = common::gpu();
+    let desc = crowd::effect(1024);
+    let map = desc.crowd.as_ref().unwrap().map().unwrap();
+    let mut scene = scene(&gpu, &desc, 1024);
+    scene.renderer.set_substeps(6);
+    for frame in 1..=100 {
+        scene.frame(&gpu, 0.6, false);
+        let snap = scene.snapshot(&gpu).unwrap();
+        let inside = trespassers(&map, &snap);
+        assert!(
+            inside.is_empty(),
+            "frame {frame}: walkers in buildings {inside:?}"
+        );
+    }
+}
