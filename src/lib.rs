@@ -90,6 +90,7 @@ mod pool;
 mod profiler;
 mod readback;
 mod renderer;
+pub mod roofline;
 mod shaders;
 mod sprites;
 mod system;

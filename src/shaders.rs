@@ -37,12 +37,13 @@ pub(crate) enum Shader {
     Mesh,
     Downsample,
     Composite,
+    Roofline,
 }
 
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 22] = [
+    pub const ALL: [Shader; 23] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -65,6 +66,7 @@ impl Shader {
         Shader::Mesh,
         Shader::Downsample,
         Shader::Composite,
+        Shader::Roofline,
     ];
 
     /// File stem under `shaders/`.
@@ -92,6 +94,7 @@ impl Shader {
             Shader::Mesh => "mesh",
             Shader::Downsample => "downsample",
             Shader::Composite => "composite",
+            Shader::Roofline => "roofline",
         }
     }
 
@@ -119,6 +122,7 @@ impl Shader {
             Shader::Mesh => include_str!("../shaders/mesh.wgsl"),
             Shader::Downsample => include_str!("../shaders/downsample.wgsl"),
             Shader::Composite => include_str!("../shaders/composite.wgsl"),
+            Shader::Roofline => include_str!("../shaders/roofline.wgsl"),
         }
     }
 

@@ -288,6 +288,21 @@ fn profile_reports_every_pass_with_a_positive_time_and_a_trace() {
     }
     assert!(report["frame_ms"].as_f64().unwrap() > 0.0);
     assert!(["cpu-sync", "gpu-timestamps"].contains(&report["timing"].as_str().unwrap()));
+    // the adapter's own ceilings, and simulate's share of the copy kernel's bandwidth
+    let roof = &report["roofline"];
+    let copy = roof["copy_gb_s"].as_f64().unwrap();
+    assert!(
+        copy > 0.0 && roof["fma_gflop_s"].as_f64().unwrap() > 0.0,
+        "{roof}"
+    );
+    let simulate = &roof["passes"]["simulate"];
+    let share = simulate["gb_s"].as_f64().unwrap() / copy;
+    assert!(
+        (simulate["of_copy"].as_f64().unwrap() - share).abs() < 1e-9,
+        "{roof}"
+    );
+    let alive = report["alive"].as_f64().unwrap();
+    assert_eq!(simulate["bytes"].as_f64().unwrap(), 136.0 * alive, "{roof}");
     let events: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
     for pass in passes.keys() {

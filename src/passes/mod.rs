@@ -371,6 +371,7 @@ mod tests {
             (Shader::Grid, grid::slots().to_vec()),
             (Shader::Flock, flock::slots().to_vec()),
             (Shader::Crowd, crowd::slots().to_vec()),
+            (Shader::Roofline, crate::roofline::slots().to_vec()),
             (Shader::Sdf, sdf::slots().to_vec()),
             (Shader::Flow, flow::slots().to_vec()),
             (Shader::Scan, grid::scan_slots().to_vec()),

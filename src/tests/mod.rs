@@ -20,7 +20,7 @@ use crate::Camera;
 
 #[path = "../../tests/common/adapter.rs"]
 mod adapter;
-use adapter::gpu;
+pub(crate) use adapter::gpu;
 
 /// One effect simulated on its own, without a renderer: no depth to collide with, every
 /// particle drawn (no splat).

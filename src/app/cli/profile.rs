@@ -137,6 +137,30 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
         report["interactions_per_s"] = json!(per_s);
         report["gflops"] = json!(per_s * 20.0 / 1e9);
     }
+    // the adapter's own ceilings, measured now: simulate's bytes against the copy kernel's
+    // bandwidth, all-pairs gravity's flops against the FMA kernel's throughput
+    let roof = flurry::roofline::Roofline::measure(&gpu, 5)?;
+    let mut roof_passes = serde_json::Map::new();
+    roof_passes.insert(
+        "simulate".into(),
+        json!({"bytes": alive as f64 * 136.0, "gb_s": simulate_gb_s,
+               "of_copy": simulate_gb_s / roof.copy_gb_s}),
+    );
+    if let Some(gflops) = report["gflops"].as_f64() {
+        let flops = (alive as f64).powi(2) * 20.0;
+        roof_passes.insert(
+            "gravity".into(),
+            json!({"flops": flops, "gflop_s": gflops, "of_fma": gflops / roof.fma_gflop_s}),
+        );
+    }
+    out!(
+        "roofline: copy kernel {:.1} GB/s, FMA kernel {:.1} GFLOP/s; simulate at {:.0}% of the copy",
+        roof.copy_gb_s,
+        roof.fma_gflop_s,
+        100.0 * simulate_gb_s / roof.copy_gb_s
+    );
+    report["roofline"] = json!({"copy_gb_s": roof.copy_gb_s, "fma_gflop_s": roof.fma_gflop_s,
+                                "passes": roof_passes});
     if let Some(path) = &a.trace {
         write_file(path, samples.chrome_trace())?;
     }
