@@ -7,6 +7,12 @@
 // instead (splat.wgsl draws them by compute, unsorted). Ribbon points, on screen or not
 // (a span between two points off screen may cross it), go to the ribbon list as
 // (ribbon_key, index), to be sorted into ribbons and drawn by ribbon.wgsl.
+//
+// Each effect gets its own variant (src/passes/cull.rs, CullVariant): the render modes it
+// does not use are compiled out (CPU drivers run every branch under a mask).
+override RIBBONS: u32 = 1u;    // some emitter's particles are ribbon points
+override MESHES: u32 = 1u;     // some emitter's particles are meshes
+override STRETCHED: u32 = 1u;  // some emitter's particles are streaks
 
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> alive_list: array<u32>;
@@ -53,16 +59,24 @@ fn main(
     if i < n {
         index = alive_list[i];
         let p = particles[index];
-        let mode = look_of(effect, p).render_mode;
-        if mode == RENDER_RIBBON {
+        var mode = RENDER_BILLBOARD;
+        if RIBBONS == 1u || MESHES == 1u {
+            mode = look_of(effect, p).render_mode;
+        }
+        let radius = drawn_radius(p, effect);
+        if RIBBONS == 1u && mode == RENDER_RIBBON {
             ribbon = true;
             key = ribbon_key(p, effect, frame);
             local = atomicAdd(&wg_ribbon_count, 1u);
-        } else if mode == RENDER_MESH {
+        } else if MESHES == 1u && mode == RENDER_MESH {
             // mesh_cull.wgsl lists them
-        } else if in_frustum(p.pos, drawn_radius(p, effect)) {
+        } else if in_frustum(p.pos, radius) {
             let w = clip_w(frame, p.pos);
-            let radius_px = quad_extent(p, effect) * frame.pixel_scale / max(w, 1e-6);
+            var extent = radius;
+            if STRETCHED == 1u {
+                extent = quad_extent(p, effect);
+            }
+            let radius_px = extent * frame.pixel_scale / max(w, 1e-6);
             if frame.splat_radius > 0.0 && radius_px <= frame.splat_radius {
                 splat = true;
                 local = atomicAdd(&wg_splat_count, 1u);

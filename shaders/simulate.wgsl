@@ -6,6 +6,19 @@
 // Explicit Euler: v' = v + a·dt, x' = x + v·dt (the old v); symplectic Euler uses v'.
 // Survivors are appended to the next alive list, the dead to the dead list, each with one
 // global atomic per workgroup (a per-particle global atomic doubles the pass on CPU drivers).
+//
+// Each effect gets its own variant (src/passes/simulate.rs, SimulateVariant): the features
+// below it does not use are compiled out. CPU drivers run both sides of every branch under
+// a mask, taken or not, so a feature's code costs its full work whether or not a single
+// particle uses it (on lavapipe, 1M stars: see docs/measurements.md).
+override COLLIDE: u32 = 1u;     // depth collision (a response other than none)
+override SETTLE: u32 = 1u;      // the settle response: particles at rest, fading out
+override ANCHORED: u32 = 1u;    // some emitter's particles stay where they are born
+override TURBULENCE: u32 = 1u;  // curl-noise wind
+override BODIES: u32 = 1u;      // massive bodies pull
+override PASS_ACCEL: u32 = 1u;  // a pass before wrote an acceleration per particle
+override DEATHS: u32 = 1u;      // some emitter's deaths are events
+override BOUNDS: u32 = 2u;      // BOUNDS_*: none, kill outside, wrap
 
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> alive_in: array<u32>;
@@ -14,7 +27,10 @@
 @group(0) @binding(4) var<storage, read_write> counters: Counters;
 @group(0) @binding(5) var<uniform> frame: FrameUniforms;
 @group(0) @binding(6) var<uniform> effect: EffectParams;
-@group(0) @binding(7) var<storage, read> bodies: array<Body>;
+// a uniform binding of the bodies' storage buffer (bodies.wgsl moves them): every thread
+// reads the same few bodies, which CPU drivers load once for a whole SIMD group from a
+// uniform buffer but lane by lane from a storage buffer (3x the cost of the pull itself)
+@group(0) @binding(7) var<uniform> bodies: array<Body, MAX_BODIES>;
 @group(0) @binding(8) var<storage, read_write> hit_events: array<HitEvent>;
 // per particle slot: gravity.wgsl's all-pairs pull or flock.wgsl's steering
 @group(0) @binding(9) var<storage, read> pass_accel: array<vec4<f32>>;
@@ -33,15 +49,12 @@ struct CollisionFrame {
     _pad2: u32,
 }
 
-// 0 compiles the collision out: on CPU drivers even an untaken branch into it more than
-// doubles the pass (measured 26 -> 60 ms for 1M particles on lavapipe).
-override COLLIDE: u32 = 1u;
-
 @group(1) @binding(0) var prev_depth: texture_2d<f32>;
 @group(1) @binding(1) var<uniform> collision: CollisionFrame;
 
-var<workgroup> wg_alive: atomic<u32>;
-var<workgroup> wg_dead: atomic<u32>;
+// the workgroup's survivors in the low 16 bits, its dead in the high 16 (64 threads): one
+// atomic a thread whichever way it goes
+var<workgroup> wg_counts: atomic<u32>;
 var<workgroup> wg_alive_base: u32;
 var<workgroup> wg_dead_base: u32;
 
@@ -80,53 +93,72 @@ fn project(x: vec3<f32>) -> Projected {
     return out;
 }
 
-// The surface's distance at the centre of texel t: the middle of the footprint's range
-// (exact for a plane; the farthest alone lies off the plane where the footprint slopes),
-// or the nearest where the footprint also sees the background.
-fn stored_depth(t: vec2<i32>) -> f32 {
-    let d = textureLoad(prev_depth, t, 0);
-    if d.r >= FAR_AWAY {
-        return d.g;
+// The surface's distance in a stored texel (farthest, nearest of its footprint): the
+// middle of the footprint's range (exact for a plane; the farthest alone lies off the plane
+// where the footprint slopes), or the nearest where the footprint also sees the background.
+fn surface_distance(d: vec2<f32>) -> f32 {
+    if d.x >= FAR_AWAY {
+        return d.y;
     }
-    return 0.5 * (d.r + d.g);
+    return 0.5 * (d.x + d.y);
 }
 
-// World position of the stored surface at texel t.
-fn surface_point(t: vec2<i32>) -> vec3<f32> {
+// World position of the surface at `distance` seen through the centre of texel t.
+fn surface_point(t: vec2<i32>, distance: f32) -> vec3<f32> {
     let uv = (vec2<f32>(t) + 0.5) / vec2<f32>(textureDimensions(prev_depth));
-    let depth = distance_depth(stored_depth(t), collision.prev_depth);
+    let depth = distance_depth(distance, collision.prev_depth);
     let ndc = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, depth, 1.0);
     let w = collision.prev_inv_view_proj * ndc;
     return w.xyz / w.w;
 }
 
-// Neighbour of t along `axis` on the side with the smaller depth step (the other side may
-// cross a silhouette); returns the surface vector from t towards it, signed as +axis.
-fn tangent(t: vec2<i32>, axis: vec2<i32>) -> vec3<f32> {
-    let size = vec2<i32>(textureDimensions(prev_depth));
-    let plus = t + axis;
-    let minus = t - axis;
-    let has_plus = all(plus < size);
-    let has_minus = all(minus >= vec2<i32>(0));
-    let d = stored_depth(t);
-    var use_plus = has_plus;
-    if has_plus && has_minus {
-        use_plus = abs(stored_depth(plus) - d) <= abs(d - stored_depth(minus));
-    }
-    let c = surface_point(t);
-    if use_plus {
-        return surface_point(plus) - c;
-    }
-    return c - surface_point(minus);
+// The surface vector from c (the point at texel t, distance d) towards its neighbour along
+// one axis, signed as +axis, on the side with the smaller depth step (the other side may
+// cross a silhouette); `plus` and `minus` are the neighbours' stored texels and whether
+// each lies inside the texture.
+fn tangent(t: vec2<i32>, axis: vec2<i32>, c: vec3<f32>, d: f32, plus: vec2<f32>, minus: vec2<f32>, has: vec2<bool>) -> vec3<f32> {
+    let d_plus = surface_distance(plus);
+    let d_minus = surface_distance(minus);
+    let use_plus = has.x && (!has.y || abs(d_plus - d) <= abs(d - d_minus));
+    // one neighbour's point, whichever side: CPU drivers would compute both branches
+    let n = surface_point(t + select(-axis, axis, use_plus), select(d_minus, d_plus, use_plus));
+    return select(c - n, n - c, use_plus);
 }
 
-// Surface normal at texel t, facing the side `toward` is on.
-fn surface_normal(t: vec2<i32>, toward: vec3<f32>) -> vec3<f32> {
-    var n = normalize(cross(tangent(t, vec2<i32>(1, 0)), tangent(t, vec2<i32>(0, 1))));
-    if dot(n, toward - surface_point(t)) < 0.0 {
-        n = -n;
+// The depth texels a collision test reads, each loaded once: the particle's and its four
+// neighbours (clamped at the edges; `inside` says which lie within the texture).
+struct Footprint {
+    centre: vec2<f32>,
+    left: vec2<f32>,
+    right: vec2<f32>,
+    up: vec2<f32>,
+    down: vec2<f32>,
+    inside: vec4<bool>,  // right, left, down, up
+}
+
+fn footprint(t: vec2<i32>) -> Footprint {
+    let size = vec2<i32>(textureDimensions(prev_depth));
+    let last = size - 1;
+    var f: Footprint;
+    f.centre = textureLoad(prev_depth, t, 0).rg;
+    f.right = textureLoad(prev_depth, min(t + vec2<i32>(1, 0), last), 0).rg;
+    f.left = textureLoad(prev_depth, max(t - vec2<i32>(1, 0), vec2<i32>(0)), 0).rg;
+    f.down = textureLoad(prev_depth, min(t + vec2<i32>(0, 1), last), 0).rg;
+    f.up = textureLoad(prev_depth, max(t - vec2<i32>(0, 1), vec2<i32>(0)), 0).rg;
+    let plus = t < last;
+    let minus = t > vec2<i32>(0);
+    f.inside = vec4<bool>(plus.x, minus.x, plus.y, minus.y);
+    return f;
+}
+
+// The stored surface's depth interval, (front, back), widened half-way towards neighbour
+// texel n's unless n sees only the background.
+fn widen(interval: vec2<f32>, own: vec2<f32>, n: vec2<f32>) -> vec2<f32> {
+    if n.y >= FAR_AWAY {
+        return interval;
     }
-    return n;
+    let nb_back = select(n.y, n.x, n.x < FAR_AWAY);
+    return vec2<f32>(min(interval.x, 0.5 * (own.x + n.y)), max(interval.y, 0.5 * (own.y + nb_back)));
 }
 
 // The events this frame (collision hits, deaths that spawn), as many as the buffer holds;
@@ -146,8 +178,8 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     if !now.on_screen {
         return true;
     }
-    let stored = textureLoad(prev_depth, now.texel, 0).rg;
-    if stored.y >= FAR_AWAY {
+    let f = footprint(now.texel);
+    if f.centre.y >= FAR_AWAY {
         return true; // nothing but the background here
     }
     // The surface spans the depths the texel's footprint samples, widened half-way towards
@@ -156,37 +188,29 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     // cm). The far plane, where a footprint also sees the background, is not a surface.
     // Deeper than the interval by the thickness or more, the particle is passing behind
     // an object.
-    let size = vec2<i32>(textureDimensions(prev_depth));
-    var front = stored.y;
-    var back = front;
-    if stored.x < FAR_AWAY {
-        back = stored.x;
-    }
-    let front0 = front;
-    let back0 = back;
-    for (var i = 0; i < 4; i++) {
-        let offset = vec2<i32>(select(-1, 1, (i & 1) == 1), 0);
-        let t = clamp(now.texel + select(offset, offset.yx, i >= 2), vec2<i32>(0), size - 1);
-        let n = textureLoad(prev_depth, t, 0).rg;
-        if n.y < FAR_AWAY {
-            let nb_front = n.y;
-            var nb_back = nb_front;
-            if n.x < FAR_AWAY {
-                nb_back = n.x;
-            }
-            front = min(front, 0.5 * (front0 + nb_front));
-            back = max(back, 0.5 * (back0 + nb_back));
-        }
-    }
-    if now.distance <= front || now.distance >= back + effect.thickness {
+    let own = vec2<f32>(f.centre.y, select(f.centre.y, f.centre.x, f.centre.x < FAR_AWAY));
+    var interval = widen(own, own, f.left);
+    interval = widen(interval, own, f.right);
+    interval = widen(interval, own, f.up);
+    interval = widen(interval, own, f.down);
+    if now.distance <= interval.x || now.distance >= interval.y + effect.thickness {
         return true;
     }
     if carries(atomicAdd(&counters.hits, 1u), 1u) {
         atomicAdd(&counters.hits_hi, 1u); // the 64-bit total's high word
     }
-    let n = surface_normal(now.texel, x_old);
+    // the surface's normal at the texel from the footprint's points, facing the side the
+    // particle came from
+    let d = surface_distance(f.centre);
+    let c = surface_point(now.texel, d);
+    let tx = tangent(now.texel, vec2<i32>(1, 0), c, d, f.right, f.left, f.inside.xy);
+    let ty = tangent(now.texel, vec2<i32>(0, 1), c, d, f.down, f.up, f.inside.zw);
+    var n = normalize(cross(tx, ty));
+    if dot(n, x_old - c) < 0.0 {
+        n = -n;
+    }
     // back onto the surface along its normal, a millimetre in front
-    let onto = *x - n * (dot(*x - surface_point(now.texel), n) - 1e-3);
+    let onto = *x - n * (dot(*x - c, n) - 1e-3);
     push_event(HitEvent(onto, (*p).id, n, max(-dot(*v, n), 0.0)));
     if effect.collision == COLLIDE_KILL {
         return false;
@@ -240,12 +264,12 @@ fn turbulence(x: vec3<f32>, time: f32) -> vec3<f32> {
 // One step for one particle; returns false when it dies.
 fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     let dt = frame.dt;
-    if ((*p).flags & FLAG_SETTLED) != 0u {
+    if SETTLE == 1u && ((*p).flags & FLAG_SETTLED) != 0u {
         // at rest on the scene: it fades over settle_time (draw.wgsl), then dies
         (*p).age = (*p).age + dt;
         return (*p).age - (*p).settled_at < effect.settle_time;
     }
-    if look_of(effect, *p).anchored == 1u {
+    if ANCHORED == 1u && look_of(effect, *p).anchored == 1u {
         // where it was born, at rest: only its clock runs
         (*p).vel = vec3<f32>(0.0);
         (*p).age = (*p).age + dt;
@@ -254,14 +278,16 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     }
     let v = (*p).vel;
     var wind = effect.wind;
-    if effect.turbulence > 0.0 {
+    if TURBULENCE == 1u {
         wind += turbulence((*p).pos, frame.time);
     }
     var a = effect.gravity + effect.drag * (wind - v);
-    for (var i = 0u; i < effect.body_count; i++) {
-        a += body_accel(bodies[i], (*p).pos, effect.body_g);
+    if BODIES == 1u {
+        for (var i = 0u; i < min(effect.body_count, MAX_BODIES); i++) {
+            a += body_accel(bodies[i], (*p).pos, effect.body_g);
+        }
     }
-    if effect.pass_accel == 1u {
+    if PASS_ACCEL == 1u {
         a += pass_accel[slot].xyz;
     }
     let v_new = v + a * dt;
@@ -275,25 +301,29 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     (*p).rotation = (*p).rotation + (*p).spin * dt;
     var alive = (*p).age < (*p).lifetime;
     var v_out = v_new;
-    let e = (*p).emitter;
-    let spawned_by_hits = (effect.hit_count > 0u && e == effect.hit_emitter)
-        || (effect.hit_count2 > 0u && e == effect.hit_emitter2);
-    if COLLIDE == 1u && effect.collision != COLLIDE_NONE && collision.enabled == 1u
-        && !spawned_by_hits {
-        alive = collide(p, (*p).pos, &x, &v_out) && alive;
+    if COLLIDE == 1u {
+        let e = (*p).emitter;
+        let spawned_by_hits = (effect.hit_count > 0u && e == effect.hit_emitter)
+            || (effect.hit_count2 > 0u && e == effect.hit_emitter2);
+        if collision.enabled == 1u && !spawned_by_hits {
+            alive = collide(p, (*p).pos, &x, &v_out) && alive;
+        }
     }
     (*p).vel = v_out;
-    if !alive && (*p).emitter == effect.death_source {
+    if DEATHS == 1u && !alive && (*p).emitter == effect.death_source {
         // a death that spawns (rockets bursting): an event where it died, no surface normal
         push_event(HitEvent(x, (*p).id, vec3<f32>(0.0), length(v_out)));
     }
-    let offset = select(vec3<f32>(0.0), vec3<f32>(frame.eye.x, 0.0, frame.eye.z), effect.follow_camera == 1u);
-    let lo = effect.bounds_min + offset;
-    let hi = effect.bounds_max + offset;
-    if effect.bounds_mode == BOUNDS_KILL {
-        alive = alive && all(x >= lo) && all(x <= hi);
-    } else if effect.bounds_mode == BOUNDS_WRAP {
-        x = vec3<f32>(wrap1(x.x, lo.x, hi.x), wrap1(x.y, lo.y, hi.y), wrap1(x.z, lo.z, hi.z));
+    if BOUNDS != BOUNDS_NONE {
+        let camera = vec3<f32>(frame.eye.x, 0.0, frame.eye.z);
+        let offset = select(vec3<f32>(0.0), camera, effect.follow_camera == 1u);
+        let lo = effect.bounds_min + offset;
+        let hi = effect.bounds_max + offset;
+        if BOUNDS == BOUNDS_KILL {
+            alive = alive && all(x >= lo) && all(x <= hi);
+        } else {
+            x = vec3<f32>(wrap1(x.x, lo.x, hi.x), wrap1(x.y, lo.y, hi.y), wrap1(x.z, lo.z, hi.z));
+        }
     }
     (*p).pos = x;
     return alive;
@@ -315,17 +345,24 @@ fn main(
         index = alive_in[i];
         var p = particles[index];
         survives = step(&p, index);
-        particles[index] = p;
-        if survives {
-            local = atomicAdd(&wg_alive, 1u);
-        } else {
-            local = atomicAdd(&wg_dead, 1u);
+        // what a step changes, and nothing else (the bytes docs/measurements.md counts)
+        particles[index].pos = p.pos;
+        particles[index].age = p.age;
+        particles[index].vel = p.vel;
+        particles[index].rotation = p.rotation;
+        if COLLIDE == 1u {
+            particles[index].spin = p.spin;
+            particles[index].flags = p.flags;
+            particles[index].settled_at = p.settled_at;
         }
+        let before = atomicAdd(&wg_counts, select(1u << 16u, 1u, survives));
+        local = select(before >> 16u, before & 0xffffu, survives);
     }
     workgroupBarrier();
     if lid == 0u {
-        let a = atomicLoad(&wg_alive);
-        let d = atomicLoad(&wg_dead);
+        let counts = atomicLoad(&wg_counts);
+        let a = counts & 0xffffu;
+        let d = counts >> 16u;
         if a > 0u {
             wg_alive_base = atomicAdd(&counters.next_alive, a);
         }

@@ -10,6 +10,12 @@
 // average of colours otherwise. Additive particles add their light. Cull sends particles
 // whose projected radius is at most frame.splat_radius target pixels here; larger ones
 // are drawn over the resolved splats by draw.wgsl, sorted.
+//
+// Each effect gets its own variant (src/passes/splat.rs, SplatVariant): CPU drivers run
+// every branch under a mask, so the blend it does not use and a sprite no emitter shows
+// would cost their work for every covered pixel.
+override ADDITIVE: u32 = 0u;    // 1: additive blending, 0: alpha
+override FLAKES: u32 = 1u;      // some emitter shows the snowflake sprites
 
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> splat_list: array<u32>;
@@ -75,7 +81,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             let d = vec2<f32>(f32(x), f32(y)) + 0.5 - c;
             let uv = vec2<f32>(ay.y * d.x - ay.x * d.y, ax.x * d.y - ax.y * d.x) / det;
             var flake = 0.0;
-            if sprite.x == SPRITE_SNOWFLAKE {
+            if FLAKES == 1u && sprite.x == SPRITE_SNOWFLAKE {
                 let t = clamp(uv * 0.5 + 0.5, vec2<f32>(0.0), vec2<f32>(1.0));
                 flake = textureSampleLevel(sprites, sprite_sampler, t, sprite.y, lod).r;
             }
@@ -92,7 +98,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
                 continue;
             }
             let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
-            if effect.additive != 0u {
+            if ADDITIVE == 1u {
                 atomicAdd(&accum[base + 5u], fixed(a * rgb.r));
                 atomicAdd(&accum[base + 6u], fixed(a * rgb.g));
                 atomicAdd(&accum[base + 7u], fixed(a * rgb.b));

@@ -15,7 +15,7 @@ use crate::passes::{
     bodies::BodiesPass,
     composite::CompositePass,
     crowd::CrowdPass,
-    cull::CullPass,
+    cull::{CullPass, CullVariant},
     downsample::DownsamplePass,
     draw::{DrawKinds, DrawPass},
     emit::EmitPass,
@@ -28,7 +28,7 @@ use crate::passes::{
     relist::RelistPass,
     ribbon::RibbonPieces,
     sdf::SdfPass,
-    simulate::SimulatePass,
+    simulate::{SimulatePass, SimulateVariant},
     sort::SortPass,
     splat::SplatPass,
 };
@@ -41,13 +41,18 @@ pub(crate) struct Pipelines {
     targets: Targets,
     emit: OnceLock<EmitPass>,
     args: OnceLock<ArgsPass>,
-    /// By whether depth collision is compiled in.
-    simulate: [OnceLock<SimulatePass>; 2],
-    /// Simulate's group 1 (the previous frame's depth), shared by both variants.
+    /// By [`SimulateVariant::index`]: the features an effect uses compiled in.
+    simulate: Vec<OnceLock<SimulatePass>>,
+    /// Simulate's group 0, shared by every variant.
+    simulate_layout: OnceLock<wgpu::BindGroupLayout>,
+    /// Simulate's group 1 (the previous frame's depth), shared by every variant.
     collision: OnceLock<wgpu::BindGroupLayout>,
     gravity: OnceLock<GravityPass>,
     bodies: OnceLock<BodiesPass>,
-    cull: OnceLock<CullPass>,
+    /// By [`CullVariant::index`]: the render modes an effect uses compiled in.
+    cull: Vec<OnceLock<CullPass>>,
+    /// Cull's group 0, shared by every variant.
+    cull_layout: OnceLock<wgpu::BindGroupLayout>,
     sort: OnceLock<SortPass>,
     merge: OnceLock<MergePass>,
     relist: OnceLock<RelistPass>,
@@ -82,11 +87,15 @@ impl Pipelines {
             targets,
             emit: OnceLock::new(),
             args: OnceLock::new(),
-            simulate: Default::default(),
+            simulate: (0..SimulateVariant::COUNT)
+                .map(|_| OnceLock::new())
+                .collect(),
+            simulate_layout: OnceLock::new(),
             collision: OnceLock::new(),
             gravity: OnceLock::new(),
             bodies: OnceLock::new(),
-            cull: OnceLock::new(),
+            cull: (0..CullVariant::COUNT).map(|_| OnceLock::new()).collect(),
+            cull_layout: OnceLock::new(),
             sort: OnceLock::new(),
             merge: OnceLock::new(),
             relist: OnceLock::new(),
@@ -117,10 +126,15 @@ impl Pipelines {
         self.args.get_or_init(|| ArgsPass::new(&self.device))
     }
 
-    /// Simulate with depth collision compiled in (`collide`) or out.
-    pub fn simulate(&self, collide: bool) -> &SimulatePass {
-        self.simulate[collide as usize]
-            .get_or_init(|| SimulatePass::new(&self.device, collide, self.collision_layout()))
+    /// Simulate with what `variant` names compiled in.
+    pub fn simulate(&self, variant: SimulateVariant) -> &SimulatePass {
+        self.simulate[variant.index()].get_or_init(|| {
+            let device = &self.device;
+            let layout = self
+                .simulate_layout
+                .get_or_init(|| crate::passes::simulate::simulate_layout(device));
+            SimulatePass::new(device, variant, layout, self.collision_layout())
+        })
     }
 
     fn collision_layout(&self) -> &wgpu::BindGroupLayout {
@@ -147,8 +161,14 @@ impl Pipelines {
         self.bodies.get_or_init(|| BodiesPass::new(&self.device))
     }
 
-    pub fn cull(&self) -> &CullPass {
-        self.cull.get_or_init(|| CullPass::new(&self.device))
+    /// Cull with the render modes `variant` names compiled in.
+    pub fn cull(&self, variant: CullVariant) -> &CullPass {
+        self.cull[variant.index()].get_or_init(|| {
+            let layout = self
+                .cull_layout
+                .get_or_init(|| CullPass::layout(&self.device));
+            CullPass::new(&self.device, variant, layout)
+        })
     }
 
     pub fn sort(&self) -> &SortPass {
@@ -294,7 +314,7 @@ impl Pipelines {
             + n(&self.simulate)
             + n(std::slice::from_ref(&self.gravity))
             + n(std::slice::from_ref(&self.bodies))
-            + n(std::slice::from_ref(&self.cull))
+            + n(&self.cull)
             + n(std::slice::from_ref(&self.sort))
             + n(std::slice::from_ref(&self.merge))
             + n(std::slice::from_ref(&self.relist))

@@ -216,10 +216,48 @@ mod tests {
     }
 
     #[test]
-    fn simulate_without_collision_validates() {
-        let src = Shader::Simulate.specialised(&[("COLLIDE", 0)]);
-        assert!(src.contains("const COLLIDE: u32 = 0u;"));
-        validate(Shader::Simulate, &src);
+    fn every_simulate_variant_validates() {
+        use crate::passes::simulate::SimulateVariant;
+        let mut seen = std::collections::HashSet::new();
+        for variant in SimulateVariant::all() {
+            assert!(variant.index() < SimulateVariant::COUNT, "{variant:?}");
+            assert!(seen.insert(variant.index()), "{variant:?}: index taken");
+            let src = Shader::Simulate.specialised(&variant.consts());
+            for (name, value) in variant.consts() {
+                let line = format!("const {name}: u32 = {value}u;");
+                assert!(src.contains(&line), "{variant:?}: {line}");
+            }
+            validate(Shader::Simulate, &src);
+        }
+    }
+
+    #[test]
+    fn every_cull_variant_validates() {
+        use crate::passes::cull::CullVariant;
+        let indices: std::collections::HashSet<_> = CullVariant::all().map(|v| v.index()).collect();
+        assert_eq!(indices.len(), CullVariant::COUNT);
+        for variant in CullVariant::all() {
+            let src = Shader::Cull.specialised(&variant.consts());
+            for (name, value) in variant.consts() {
+                assert!(src.contains(&format!("const {name}: u32 = {value}u;")));
+            }
+            validate(Shader::Cull, &src);
+        }
+    }
+
+    #[test]
+    fn every_splat_variant_validates() {
+        use crate::passes::splat::SplatVariant;
+        let indices: std::collections::HashSet<_> =
+            SplatVariant::all().map(|v| v.index()).collect();
+        assert_eq!(indices.len(), SplatVariant::COUNT);
+        for variant in SplatVariant::all() {
+            let src = Shader::Splat.specialised(&variant.consts());
+            for (name, value) in variant.consts() {
+                assert!(src.contains(&format!("const {name}: u32 = {value}u;")));
+            }
+            validate(Shader::Splat, &src);
+        }
     }
 
     #[test]

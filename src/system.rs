@@ -12,8 +12,11 @@ use crate::error::{Invalid, Result};
 use crate::image::Images;
 use crate::mesh::{MeshSet, Meshes};
 use crate::passes::args::After;
+use crate::passes::cull::CullVariant;
 use crate::passes::draw::{DrawArgs, DrawBinding, DrawKinds};
+use crate::passes::simulate::SimulateVariant;
 use crate::passes::sort::{SortBinding, SortPlan};
+use crate::passes::splat::SplatVariant;
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Stats};
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
@@ -87,11 +90,17 @@ pub(crate) struct ParticleSystem {
     /// 1 and relist copies them back (`relist.wgsl`).
     emit_bind: wgpu::BindGroup,
     simulate_bind: wgpu::BindGroup,
+    /// What its simulate compiles in.
+    simulate_variant: SimulateVariant,
     relist_bind: wgpu::BindGroup,
     gravity_bind: Option<wgpu::BindGroup>,
     bodies_bind: Option<wgpu::BindGroup>,
     /// Indexed by the alive list holding the particles after simulate.
     cull_bind: wgpu::BindGroup,
+    /// The render modes its cull compiles in.
+    cull_variant: CullVariant,
+    /// The blend and sprites its splat compiles in.
+    splat_variant: SplatVariant,
     args_bind: wgpu::BindGroup,
     /// Its own sort (effects that sort); unused while it is merged with others.
     sort: Option<(SortPlan, SortBinding)>,
@@ -186,18 +195,22 @@ impl ParticleSystem {
             }
         }
         queue.write_buffer(&effect_buf, 0, &uniform_bytes(&params));
-        // massive bodies (at least one slot, so the bindings exist when there are none)
+        // massive bodies, in every slot simulate's uniform binding of them declares (2 KiB)
         let mut initial = desc.initial_bodies();
         let body_count = initial.len();
-        initial.resize(body_count.max(1), Default::default());
+        initial.resize(crate::types::MAX_BODIES, Default::default());
         let bodies = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.bodies"),
             contents: bytemuck::cast_slice(&initial),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::UNIFORM
+                | wgpu::BufferUsages::COPY_SRC,
         });
         let p = pipelines;
         let (frame, effect) = (&frame_buf, &effect_buf);
-        let simulate = p.simulate(desc.collision.is_some());
+        let simulate_variant = SimulateVariant::of(&params);
+        let cull_variant = CullVariant::of(&params);
+        let simulate = p.simulate(simulate_variant);
         let entries = crate::pool::visible_entries(capacity, most_pieces) as u32;
         let sort = desc.sorts().then(|| {
             let plan = SortPlan::bitonic(device, entries);
@@ -264,13 +277,16 @@ impl ParticleSystem {
                 .emit()
                 .bind(device, &pool, &emit_buf, effect, &bodies, meshes.surface()),
             simulate_bind: simulate.bind(device, &pool, 0, frame, effect, &bodies),
+            simulate_variant,
             relist_bind: p.relist().bind(device, &pool),
             gravity_bind: desc
                 .self_gravity
                 .is_some()
                 .then(|| p.gravity().bind(device, &pool, 0, effect)),
             bodies_bind: (body_count > 0).then(|| p.bodies().bind(device, &bodies, frame, effect)),
-            cull_bind: p.cull().bind(device, &pool, 0, frame, effect),
+            cull_bind: p.cull(cull_variant).bind(device, &pool, 0, frame, effect),
+            cull_variant,
+            splat_variant: SplatVariant::of(&params),
             args_bind: p.args().bind(device, &pool, effect),
             sort,
             draw_bind: p.draw(desc.blend, DrawKinds::of(desc)).bind(
@@ -518,7 +534,7 @@ impl ParticleSystem {
                 }
             }
             Step::Simulate => {
-                let simulate = p.simulate(self.desc.collision.is_some());
+                let simulate = p.simulate(self.simulate_variant);
                 for sub in 0..self.substeps {
                     if sub > 0 {
                         // later substeps need the pull of the particles where they are now,
@@ -548,7 +564,8 @@ impl ParticleSystem {
                 }
             }
             Step::Cull => {
-                p.cull().record(pass, &self.cull_bind, &self.pool);
+                p.cull(self.cull_variant)
+                    .record(pass, &self.cull_bind, &self.pool);
                 if let Some([cull, _]) = &self.mesh {
                     p.mesh_cull().record(pass, cull, &self.pool);
                 }
@@ -623,6 +640,11 @@ impl ParticleSystem {
             false => p.mesh_distance(variant),
         };
         draw.record(pass, bind, &self.pool, meshes);
+    }
+
+    /// What its splat compiles in.
+    pub fn splat_variant(&self) -> SplatVariant {
+        self.splat_variant
     }
 
     /// The splat's bind group over this system.

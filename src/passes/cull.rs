@@ -24,16 +24,80 @@ pub(super) fn slots() -> [BufferSlot; 9] {
     ]
 }
 
+/// The render modes one effect's cull compiles in (CPU drivers run every branch under a
+/// mask, so a mode no emitter uses would cost its work for every particle).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct CullVariant {
+    /// Some emitter's particles are ribbon points.
+    pub ribbons: bool,
+    /// Some emitter's particles are meshes.
+    pub meshes: bool,
+    /// Some emitter's particles are streaks.
+    pub stretched: bool,
+}
+
+impl CullVariant {
+    /// How many variants there are ([`CullVariant::index`] is below it).
+    pub const COUNT: usize = 8;
+
+    /// The variant for an effect's encoded looks (every emitter slot's, the unused ones
+    /// carrying the effect's own render mode).
+    pub fn of(params: &EffectParams) -> Self {
+        let any = |mode| params.looks.iter().any(|l| l.render_mode == mode);
+        CullVariant {
+            ribbons: any(RENDER_RIBBON),
+            meshes: any(RENDER_MESH),
+            stretched: any(RENDER_STRETCHED),
+        }
+    }
+
+    /// A dense index below [`CullVariant::COUNT`].
+    pub fn index(self) -> usize {
+        self.ribbons as usize | (self.meshes as usize) << 1 | (self.stretched as usize) << 2
+    }
+
+    /// Every variant (tests validate each).
+    #[cfg(test)]
+    pub fn all() -> impl Iterator<Item = CullVariant> {
+        (0..Self::COUNT).map(|i| CullVariant {
+            ribbons: i & 1 == 1,
+            meshes: i & 2 == 2,
+            stretched: i & 4 == 4,
+        })
+    }
+
+    /// cull.wgsl's constants for it.
+    pub fn consts(self) -> [(&'static str, u32); 3] {
+        [
+            ("RIBBONS", self.ribbons as u32),
+            ("MESHES", self.meshes as u32),
+            ("STRETCHED", self.stretched as u32),
+        ]
+    }
+}
+
 pub(crate) struct CullPass {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
 }
 
 impl CullPass {
-    pub fn new(device: &wgpu::Device) -> Self {
-        let layout = buffer_layout(device, "cull", wgpu::ShaderStages::COMPUTE, &slots());
-        let pipeline = compute_pipeline(device, Shader::Cull, "main", &[Some(&layout)], &[]);
+    /// `variant`'s pipeline over `layout` (cull.wgsl's group 0, shared by every variant).
+    pub fn new(
+        device: &wgpu::Device,
+        variant: CullVariant,
+        layout: &wgpu::BindGroupLayout,
+    ) -> Self {
+        let consts = variant.consts();
+        let layouts = [Some(layout)];
+        let pipeline = compute_pipeline(device, Shader::Cull, "main", &layouts, &consts);
+        let layout = layout.clone();
         CullPass { layout, pipeline }
+    }
+
+    /// cull.wgsl's group 0.
+    pub fn layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+        buffer_layout(device, "cull", wgpu::ShaderStages::COMPUTE, &slots())
     }
 
     /// Bind group testing the particles of alive list `live`.

@@ -62,6 +62,15 @@ pub(crate) fn uniform<T: encase::ShaderType>() -> BufferSlot {
     }
 }
 
+/// A uniform buffer of a fixed array of `n` `T`s (T's size a multiple of 16 bytes, so that
+/// the WGSL array's stride is its size).
+pub(crate) fn uniform_array<T>(n: usize) -> BufferSlot {
+    BufferSlot {
+        ty: wgpu::BufferBindingType::Uniform,
+        min: (std::mem::size_of::<T>() * n) as u64,
+    }
+}
+
 impl BufferSlot {
     /// Its layout entry at `binding`.
     pub(crate) fn entry(
@@ -398,8 +407,13 @@ mod tests {
                     if var.space == naga::AddressSpace::Handle {
                         return None;
                     }
+                    // a runtime array needs one element; anything else its whole size
                     let size = match module.types[var.ty].inner {
-                        naga::TypeInner::Array { stride, .. } => stride,
+                        naga::TypeInner::Array {
+                            stride,
+                            size: naga::ArraySize::Dynamic,
+                            ..
+                        } => stride,
                         _ => layouter[var.ty].size,
                     };
                     Some((b.binding, var.space, size))

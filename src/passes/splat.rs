@@ -31,11 +31,58 @@ pub(crate) struct SplatTarget {
     resolve: wgpu::BindGroup,
 }
 
+/// What one effect's splat compiles in: its blend, and the snowflake sprites only where an
+/// emitter shows them (CPU drivers run every branch under a mask, per covered pixel).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct SplatVariant {
+    /// Additive blending (else alpha).
+    pub additive: bool,
+    /// Some emitter shows the snowflake sprites.
+    pub snowflakes: bool,
+}
+
+impl SplatVariant {
+    /// How many variants there are ([`SplatVariant::index`] is below it).
+    pub const COUNT: usize = 4;
+
+    /// The variant for an effect's encoded constants.
+    pub fn of(params: &EffectParams) -> Self {
+        SplatVariant {
+            additive: params.additive == 1,
+            snowflakes: params.looks.iter().any(|l| l.sprite == SPRITE_SNOWFLAKE),
+        }
+    }
+
+    /// A dense index below [`SplatVariant::COUNT`].
+    pub fn index(self) -> usize {
+        self.additive as usize | (self.snowflakes as usize) << 1
+    }
+
+    /// Every variant (tests validate each).
+    #[cfg(test)]
+    pub fn all() -> impl Iterator<Item = SplatVariant> {
+        (0..Self::COUNT).map(|i| SplatVariant {
+            additive: i & 1 == 1,
+            snowflakes: i & 2 == 2,
+        })
+    }
+
+    /// splat.wgsl's constants for it.
+    pub fn consts(self) -> [(&'static str, u32); 2] {
+        [
+            ("ADDITIVE", self.additive as u32),
+            ("FLAKES", self.snowflakes as u32),
+        ]
+    }
+}
+
 pub(crate) struct SplatPass {
+    device: wgpu::Device,
     layout: wgpu::BindGroupLayout,
     target_layout: wgpu::BindGroupLayout,
     resolve_layout: wgpu::BindGroupLayout,
-    splat: wgpu::ComputePipeline,
+    /// By [`SplatVariant::index`], each built the first time an effect needs it.
+    splat: Vec<std::sync::OnceLock<wgpu::ComputePipeline>>,
     resolve: wgpu::ComputePipeline,
 }
 
@@ -49,12 +96,14 @@ impl SplatPass {
         let target_layout = layout(device, "splat_target", &target_entries);
         let color = storage_texture(2, super::draw::PARTICLE_FORMAT, C);
         let resolve_layout = layout(device, "splat_resolve", &[accum, color]);
-        let groups = [Some(&system_layout), Some(&target_layout)];
-        let splat = compute_pipeline(device, Shader::Splat, "main", &groups, &[]);
+        let splat = (0..SplatVariant::COUNT)
+            .map(|_| std::sync::OnceLock::new())
+            .collect();
         // the resolve uses group 1 only
         let groups = [None, Some(&resolve_layout)];
         let resolve = compute_pipeline(device, Shader::Splat, "resolve", &groups, &[]);
         SplatPass {
+            device: device.clone(),
             layout: system_layout,
             target_layout,
             resolve_layout,
@@ -121,16 +170,26 @@ impl SplatPass {
         )
     }
 
-    /// Splat one pool (dispatch sized on the GPU by cull).
+    /// `variant`'s pipeline, built the first time it is asked for.
+    fn pipeline(&self, variant: SplatVariant) -> &wgpu::ComputePipeline {
+        self.splat[variant.index()].get_or_init(|| {
+            let groups = [Some(&self.layout), Some(&self.target_layout)];
+            let consts = variant.consts();
+            compute_pipeline(&self.device, Shader::Splat, "main", &groups, &consts)
+        })
+    }
+
+    /// Splat one pool with its effect's `variant` (dispatch sized on the GPU by cull).
     pub fn record(
         &self,
         pass: &mut wgpu::ComputePass,
-        bind: &wgpu::BindGroup,
+        (bind, variant): (&wgpu::BindGroup, SplatVariant),
         target: &SplatTarget,
         pool: &ParticlePool,
     ) {
         let groups = [bind, &target.splat];
-        dispatch_from_args(pass, &self.splat, &groups, pool, IndirectArgs::SPLAT_OFFSET);
+        let pipeline = self.pipeline(variant);
+        dispatch_from_args(pass, pipeline, &groups, pool, IndirectArgs::SPLAT_OFFSET);
     }
 
     /// Write every texel of the particle target from the accumulators and zero them.

@@ -884,7 +884,8 @@ impl ParticleRenderer {
                 compute_pass_in(encoder, profiler, "splat", |c| {
                     for e in &self.entries {
                         let bind = e.system.splat_bind(device, p);
-                        splat.record(c, bind, target, e.system.pool());
+                        let variant = e.system.splat_variant();
+                        splat.record(c, (bind, variant), target, e.system.pool());
                     }
                     splat.record_resolve(c, target);
                 });
