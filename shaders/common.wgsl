@@ -3,18 +3,21 @@
 // Every struct here has a Rust mirror in src/types.rs with a layout test.
 
 // One particle: 64 bytes.
+// What a step changes lies in the first 32 bytes (a GPU's memory sector): simulate without
+// collision writes one sector a particle.
 struct Particle {
     pos: vec3<f32>,      // world position, metres
     age: f32,            // seconds since it was emitted
     vel: vec3<f32>,      // metres per second
-    lifetime: f32,       // seconds; the particle dies when age >= lifetime
+    rotation: f32,       // radians about the view axis
     color: u32,          // start colour, rgba8 unorm (pack4x8unorm), straight alpha
     size: f32,           // start diameter, metres
-    rotation: f32,       // radians about the view axis
+    lifetime: f32,       // seconds; the particle dies when age >= lifetime
     spin: f32,           // radians per second
     id: u32,             // emission ordinal (wraps at 2^32): a stable key independent of the slot
     emitter: u32,        // index of the emitter that spawned it
-    flags: u32,          // FLAG_SETTLED: at rest on the scene (depth collision, settle)
+    flags: u32,          // FLAG_SETTLED: at rest on the scene (depth collision, settle);
+                         // bits FLAG_INSTANCE_SHIFT and up: the instance that spawned it
     settled_at: f32,     // age when it settled
 }
 
@@ -367,15 +370,32 @@ struct EmitterParams {
 }
 
 struct EmitUniforms {
-    request: u32,            // spawns requested this frame, all emitters
+    request: u32,            // spawns requested this frame, all emitters (and instances)
     id_base: u32,            // id of the first spawn this frame (spawns requested before it)
     emitter_count: u32,
     step: f32,               // seconds of one simulate step (trails lay their points by it)
     frame: f32,              // seconds of the frame the spawns are born over
+    instances: u32,          // instances of the effect (0: not instanced, src/instances.rs)
+    per_instance: u32,       // spawns each instance asks for (the emitters' spawn_count sum)
     _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
     emitters: array<EmitterParams, MAX_EMITTERS>,
+}
+
+// One instance of an effect (src/instances.rs): where the host had it at the frame's start
+// and end, and its bounding sphere (xyz centre, w radius in world units; 0: never culled).
+struct InstanceGpu {
+    start: mat4x4<f32>,
+    end: mat4x4<f32>,
+    bounds: vec4<f32>,
+}
+
+// A particle's instance: its flags from bit FLAG_INSTANCE_SHIFT up; all ones for one no
+// instance spawned (a hit's splash) or an effect without instances.
+const FLAG_INSTANCE_SHIFT: u32 = 8u;
+const NO_INSTANCE: u32 = 0xffffffu;
+
+fn instance_of(p: Particle) -> u32 {
+    return p.flags >> FLAG_INSTANCE_SHIFT;
 }
 
 const WORKGROUP: u32 = 64u;

@@ -13,6 +13,7 @@
 override RIBBONS: u32 = 1u;    // some emitter's particles are ribbon points
 override MESHES: u32 = 1u;     // some emitter's particles are meshes
 override STRETCHED: u32 = 1u;  // some emitter's particles are streaks
+override INSTANCED: u32 = 1u;  // the effect is placed as instances, each with its bounds
 
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> alive_list: array<u32>;
@@ -24,6 +25,8 @@ override STRETCHED: u32 = 1u;  // some emitter's particles are streaks
 @group(0) @binding(7) var<storage, read_write> ribbon_list: array<vec2<u32>>;
 // its ribbon_points counts the ribbon list (the sort reads it as Counters.visible)
 @group(0) @binding(8) var<storage, read_write> draw_counters: DrawCounters;
+// the effect's instances (src/instances.rs): an instance's particles are culled with it
+@group(0) @binding(9) var<storage, read> instances: array<InstanceGpu>;
 
 var<workgroup> wg_count: atomic<u32>;
 var<workgroup> wg_base: u32;
@@ -31,6 +34,17 @@ var<workgroup> wg_splat_count: atomic<u32>;
 var<workgroup> wg_splat_base: u32;
 var<workgroup> wg_ribbon_count: atomic<u32>;
 var<workgroup> wg_ribbon_base: u32;
+
+// Whether the instance that spawned p (if one did) may show it: its bounds meet the view, or
+// it has none.
+fn instance_shown(p: Particle) -> bool {
+    let k = instance_of(p);
+    if k == NO_INSTANCE {
+        return true;
+    }
+    let bounds = instances[k].bounds;
+    return bounds.w <= 0.0 || in_frustum(bounds.xyz, bounds.w);
+}
 
 fn in_frustum(center: vec3<f32>, radius: f32) -> bool {
     for (var i = 0u; i < 6u; i++) {
@@ -70,7 +84,7 @@ fn main(
             local = atomicAdd(&wg_ribbon_count, 1u);
         } else if MESHES == 1u && mode == RENDER_MESH {
             // mesh_cull.wgsl lists them
-        } else if in_frustum(p.pos, radius) {
+        } else if (INSTANCED == 0u || instance_shown(p)) && in_frustum(p.pos, radius) {
             let w = clip_w(frame, p.pos);
             var extent = radius;
             if STRETCHED == 1u {

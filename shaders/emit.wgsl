@@ -17,6 +17,8 @@
 @group(0) @binding(7) var<storage, read> hit_events: array<HitEvent>;
 // every mesh's triangles (the renderer's), for Mesh-shaped emitters
 @group(0) @binding(8) var<storage, read> surface: array<SurfaceTriangle>;
+// the effect's instances (emit.instances of them; src/instances.rs)
+@group(0) @binding(9) var<storage, read> instances: array<InstanceGpu>;
 
 var<workgroup> wg_emitted: atomic<u32>;
 var<workgroup> wg_dropped: atomic<u32>;
@@ -154,18 +156,33 @@ fn birth_fraction(em: EmitterParams, k: u32) -> f32 {
 }
 
 fn spawn_particle(ordinal: u32) -> Particle {
-    let e = emitter_of(ordinal);
+    // an instanced effect's request is its instances' in turn, each per_instance long
+    var instance = NO_INSTANCE;
+    var k = ordinal;
+    if emit.instances > 0u {
+        instance = ordinal / emit.per_instance;
+        k = ordinal - instance * emit.per_instance;
+    }
+    let e = emitter_of(k);
     var p = spawn_from(e, emit.id_base + ordinal);
+    p.flags = instance << FLAG_INSTANCE_SHIFT;
     // born at its own time in the frame, where the host's transform had the emitter then
     let em = emit.emitters[e];
-    let f = birth_fraction(em, ordinal - em.spawn_first);
+    let f = birth_fraction(em, k - em.spawn_first);
+    var start = em.start;
+    var end = em.end;
+    if emit.instances > 0u {
+        let placed = instances[instance];
+        start = placed.start * start;
+        end = placed.end * end;
+    }
     // a + (b - a) f rather than mix: exact where the emitter stood still (a = b), as in
     // the CPU twin
     let local = vec4<f32>(p.pos, 1.0);
-    let pos0 = (em.start * local).xyz;
-    p.pos = pos0 + ((em.end * local).xyz - pos0) * f;
-    let vel0 = (em.start * vec4<f32>(p.vel, 0.0)).xyz;
-    p.vel = vel0 + ((em.end * vec4<f32>(p.vel, 0.0)).xyz - vel0) * f;
+    let pos0 = (start * local).xyz;
+    p.pos = pos0 + ((end * local).xyz - pos0) * f;
+    let vel0 = (start * vec4<f32>(p.vel, 0.0)).xyz;
+    p.vel = vel0 + ((end * vec4<f32>(p.vel, 0.0)).xyz - vel0) * f;
     // simulate steps every particle by the whole frame: one born later starts that much
     // younger and that much further back along its flight, so a frame's spawns leave the
     // emitter as a stream rather than one clump
@@ -217,7 +234,7 @@ fn spawn_from(e: u32, id: u32) -> Particle {
     p.spin = rand_range(&state, em.rot_spin.z, em.rot_spin.w);
     p.id = id;
     p.emitter = e;
-    p.flags = 0u;
+    p.flags = NO_INSTANCE << FLAG_INSTANCE_SHIFT;
     p.settled_at = 0.0;
     return p;
 }

@@ -366,6 +366,21 @@ impl ParticlePool {
         }
     }
 
+    /// The counters and the draw counters (laid out as [`Counters`]) as the GPU left them.
+    /// Blocks.
+    pub fn read_counts(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<(Counters, Counters)> {
+        let size = std::mem::size_of::<Counters>() as u64;
+        let read = |buffer| -> Result<Counters> {
+            let bytes = read_buffer(device, queue, buffer, 0, size)?;
+            Ok(bytemuck::pod_read_unaligned(&bytes))
+        };
+        Ok((read(&self.counters)?, read(&self.draw_counters)?))
+    }
+
     /// Read the pool back; `current` is the index of the current alive list, `bodies`
     /// the buffer of the effect's `body_count` massive bodies; `stats` from the counters.
     /// Blocks.

@@ -1,9 +1,14 @@
 //! The device's own ceilings, for judging a pass against what the same adapter can do in the
 //! same run: the bandwidth of a plain copy kernel (every element read and written once, a
 //! buffer far larger than any cache) and the throughput of a kernel of independent fused
-//! multiply-adds in registers (`shaders/roofline.wgsl`). `flurry profile` reports both.
+//! multiply-adds in registers (`shaders/roofline.wgsl`), and what each pass moves and
+//! computes in a frame ([`Traffic`], from [`crate::ParticleRenderer::traffic`]). `flurry
+//! profile` reports both.
 
 use std::time::Instant;
+
+pub(crate) mod traffic;
+pub use traffic::{line_bytes, Traffic};
 
 use crate::error::Result;
 use crate::gpu::GpuContext;

@@ -10,6 +10,7 @@
 use crate::effect::{EffectDesc, Shape, SpawnClock, Velocity};
 use crate::error::{Invalid, Result};
 use crate::image::Images;
+use crate::instances::{Instance, Instances};
 use crate::mesh::{MeshSet, Meshes};
 use crate::passes::args::After;
 use crate::passes::cull::CullVariant;
@@ -140,6 +141,10 @@ pub(crate) struct ParticleSystem {
     placed: Vec<glam::Mat4>,
     /// What lights its mesh particles.
     light: crate::Light,
+    /// Where the host placed it, when it is placed many times (none: once).
+    instances: Instances,
+    /// Particle ids given out so far (each instance's spawns take their own).
+    ids_taken: u64,
 }
 
 fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
@@ -251,6 +256,7 @@ impl ParticleSystem {
                 let bind = p.flock().bind(device, &pool, grid, &buf, frame);
                 (bind, buf)
             });
+        let instances = Instances::none(device);
         let walkers = match (&desc.crowd, &grid) {
             (Some(crowd), Some(grid)) => Some(crate::nav::Walkers::new(
                 device,
@@ -273,9 +279,14 @@ impl ParticleSystem {
             mesh,
             closed_mesh,
             ribbon,
-            emit_bind: p
-                .emit()
-                .bind(device, &pool, &emit_buf, effect, &bodies, meshes.surface()),
+            emit_bind: p.emit().bind(
+                device,
+                &pool,
+                &emit_buf,
+                effect,
+                &bodies,
+                (meshes.surface(), instances.buffer()),
+            ),
             simulate_bind: simulate.bind(device, &pool, 0, frame, effect, &bodies),
             simulate_variant,
             relist_bind: p.relist().bind(device, &pool),
@@ -284,7 +295,12 @@ impl ParticleSystem {
                 .is_some()
                 .then(|| p.gravity().bind(device, &pool, 0, effect)),
             bodies_bind: (body_count > 0).then(|| p.bodies().bind(device, &bodies, frame, effect)),
-            cull_bind: p.cull(cull_variant).bind(device, &pool, 0, frame, effect),
+            cull_bind: p.cull(cull_variant).bind(
+                device,
+                &pool,
+                0,
+                (frame, effect, instances.buffer()),
+            ),
             cull_variant,
             splat_variant: SplatVariant::of(&params),
             args_bind: p.args().bind(device, &pool, effect),
@@ -314,6 +330,8 @@ impl ParticleSystem {
             emitter_transforms: vec![glam::Mat4::IDENTITY; desc.emitters.len()],
             placed: Vec::new(),
             light: crate::Light::default(),
+            instances,
+            ids_taken: 0,
         })
     }
 
@@ -429,10 +447,50 @@ impl ParticleSystem {
     /// Bind the renderer's mesh surfaces anew (a host added a mesh).
     pub fn rebind_meshes(&mut self, device: &wgpu::Device, p: &Pipelines, meshes: &Meshes) {
         let (emit, effect) = (&self.emit_buf, &self.effect_buf);
-        let surface = meshes.surface();
+        let inputs = (meshes.surface(), self.instances.buffer());
         self.emit_bind = p
             .emit()
-            .bind(device, &self.pool, emit, effect, &self.bodies, surface);
+            .bind(device, &self.pool, emit, effect, &self.bodies, inputs);
+    }
+
+    /// Place the effect at every one of `list` from the next update on (empty: once, at its
+    /// own transform), each spawning what the effect alone would into the one pool. Refuses
+    /// an effect with ribbons (an emitter's afterimage is one ribbon) or a crowd (its city
+    /// is one), and what [`Instances::check`] refuses.
+    pub fn set_instances(
+        &mut self,
+        device: &wgpu::Device,
+        p: &Pipelines,
+        list: &[Instance],
+        meshes: &Meshes,
+    ) -> Result<()> {
+        if !list.is_empty() && (self.ribbon.is_some() || self.walkers.is_some()) {
+            let what = if self.ribbon.is_some() {
+                "ribbons"
+            } else {
+                "a crowd"
+            };
+            let value = format!("{} for an effect with {what}", list.len());
+            let allowed = "none: an effect with ribbons or a crowd is placed once";
+            return Err(Invalid::new("instances", value, allowed).into());
+        }
+        Instances::check(device, list, self.pool.capacity)?;
+        if self.instances.set(device, list) {
+            self.rebind_meshes(device, p, meshes);
+            let (frame, effect) = (&self.frame_buf, &self.effect_buf);
+            let inputs = (frame, effect, self.instances.buffer());
+            let cull = p.cull(self.cull_variant());
+            self.cull_bind = cull.bind(device, &self.pool, 0, inputs);
+        }
+        Ok(())
+    }
+
+    /// What its cull compiles in now (instanced or not).
+    fn cull_variant(&self) -> CullVariant {
+        CullVariant {
+            instanced: self.instances.count() > 0,
+            ..self.cull_variant
+        }
     }
 
     /// Advance the clock by `dt` seconds and write this frame's uniforms for `view`
@@ -442,19 +500,29 @@ impl ParticleSystem {
         // pending (the particles are in alive list 0 whatever the host submitted)
         if self.emit_recorded.swap(false, Ordering::Relaxed) {
             self.clock.take();
+            self.ids_taken += self.request as u64;
         }
-        self.dropped_on_cpu += self.clock.advance(&self.desc, dt, self.pool.capacity);
+        // the clock runs for one instance, on its share of the pool
+        let copies = self.instances.count().max(1);
+        let share = self.pool.capacity / copies;
+        let dropped = self.clock.advance(&self.desc, dt, share);
+        self.dropped_on_cpu += dropped * copies as u64;
         let offset = self.desc.camera_offset(view.eye);
-        let id_base = self.clock.taken_total as u32;
+        let id_base = self.ids_taken as u32;
         let motion = self.motion();
         let emit = self
             .desc
             .emit_uniforms(&self.clock.pending(), id_base, offset, &motion, meshes);
+        let instances = self.instances.count();
         let emit = EmitUniforms {
             step: dt / self.substeps as f32,
             frame: dt,
+            instances,
+            per_instance: emit.request,
+            request: emit.request * copies,
             ..emit
         };
+        self.instances.update();
         self.request = emit.request;
         self.frames += 1;
         let frame = FrameUniforms {
@@ -493,6 +561,16 @@ impl ParticleSystem {
             Step::Crowd => self.walkers.is_some(),
             _ => true,
         }
+    }
+
+    /// Copy this frame's instances in (if they changed) through `belt`, into `encoder`;
+    /// whether it did.
+    pub fn copy_instances(
+        &self,
+        belt: &mut wgpu::util::StagingBelt,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> bool {
+        self.instances.copy(belt, encoder)
     }
 
     /// Record one compute step into an open compute pass; simulate collides against
@@ -564,7 +642,7 @@ impl ParticleSystem {
                 }
             }
             Step::Cull => {
-                p.cull(self.cull_variant)
+                p.cull(self.cull_variant())
                     .record(pass, &self.cull_bind, &self.pool);
                 if let Some([cull, _]) = &self.mesh {
                     p.mesh_cull().record(pass, cull, &self.pool);
@@ -688,6 +766,49 @@ impl ParticleSystem {
     /// The buffers a later pass may bind (frame uniforms, effect constants).
     pub fn uniforms(&self) -> (&wgpu::Buffer, &wgpu::Buffer) {
         (&self.frame_buf, &self.effect_buf)
+    }
+
+    /// What its passes worked on in the last frame, from the GPU's counts (blocks; for
+    /// profilers).
+    pub fn work(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<crate::roofline::traffic::Work> {
+        let (c, draw) = self.pool.read_counts(device, queue)?;
+        // the draw counters, laid out as Counters: the mesh draw's index count in the first
+        // word, the mesh particles listed in the second, ribbon points and pieces in the
+        // sixth and seventh (DrawCounters in common.wgsl)
+        let (ribbon_points, ribbon_pieces) = (draw.visible as u64, draw.hits as u64);
+        // pairs its sorts move: its own (unless merged), its ribbons'
+        let moved = |(passes, pairs): (u64, u64)| passes * pairs;
+        let own_sort = self.sort.as_ref().filter(|_| !self.merged);
+        let sorted = own_sort.map_or(0, |(plan, _)| moved(plan.passes_for(c.visible as u64)))
+            + self
+                .ribbon
+                .as_ref()
+                .map_or(0, |r| moved(r.plan.passes_for(ribbon_points)));
+        let meshes = self.mesh.is_some();
+        Ok(crate::roofline::traffic::Work {
+            alive: c.alive as u64,
+            spawned: self.request as u64,
+            visible: c.visible as u64,
+            splatted: c.splatted as u64,
+            ribbon_points,
+            ribbon_pieces,
+            meshes: if meshes { draw.alive as u64 } else { 0 },
+            mesh_vertices: if meshes { draw.dead.max(0) as u64 } else { 0 },
+            substeps: self.substeps as u64,
+            bodies: self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64,
+            sorted,
+            grid_buckets: self.grid.as_ref().map_or(0, |g| g.table() as u64),
+            simulate: self.simulate_variant,
+            cull: self.cull_variant(),
+            instances: self.instances.count() as u64,
+            flock: self.flock.is_some(),
+            crowd: self.walkers.is_some(),
+            gravity: self.gravity_bind.is_some(),
+        })
     }
 
     /// The all-pairs gravity accelerations of the last frame, per slot (blocks; for tests).

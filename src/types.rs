@@ -100,6 +100,7 @@ gpu_codes! {
 }
 
 /// One particle as stored on the GPU (64 bytes), as [`crate::PoolSnapshot`] reads it back.
+/// What a simulation step changes lies in its first 32 bytes (a GPU's memory sector).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct Particle {
@@ -109,21 +110,22 @@ pub struct Particle {
     pub age: f32,
     /// Metres per second.
     pub vel: Vec3,
-    /// Seconds; the particle dies when `age >= lifetime`.
-    pub lifetime: f32,
+    /// Radians about the view axis.
+    pub rotation: f32,
     /// Start colour, rgba8 unorm packed as WGSL's `pack4x8unorm`.
     pub color: u32,
     /// Start diameter, metres.
     pub size: f32,
-    /// Radians about the view axis.
-    pub rotation: f32,
+    /// Seconds; the particle dies when `age >= lifetime`.
+    pub lifetime: f32,
     /// Radians per second.
     pub spin: f32,
     /// Emission ordinal: a stable key that does not depend on the pool slot.
     pub id: u32,
     /// Emitter that spawned it.
     pub emitter: u32,
-    /// [`Particle::SETTLED`] when at rest on the scene.
+    /// [`Particle::SETTLED`] when at rest on the scene; from bit 8 up the index of the
+    /// [`crate::Instance`] that spawned it (all ones: none did).
     pub flags: u32,
     /// Age when it settled.
     pub settled_at: f32,
@@ -132,6 +134,12 @@ pub struct Particle {
 impl Particle {
     /// Flag: at rest on the scene after a settling collision (`FLAG_SETTLED`).
     pub const SETTLED: u32 = 1;
+
+    /// The index of the [`crate::Instance`] of its effect that spawned it, if one did.
+    pub fn instance(&self) -> Option<u32> {
+        let i = self.flags >> crate::instances::FLAG_INSTANCE_SHIFT;
+        (i != crate::instances::MAX_INSTANCES).then_some(i)
+    }
 }
 
 /// The pool's atomic counters (64 bytes), as [`crate::PoolSnapshot`] reads them back.
@@ -485,10 +493,22 @@ pub(crate) struct EmitUniforms {
     pub step: f32,
     /// Seconds of the frame the spawns are born over.
     pub frame: f32,
+    /// Instances of the effect (0: not instanced): each spawns `per_instance` of the request.
+    pub instances: u32,
+    pub per_instance: u32,
     pub _pad0: u32,
-    pub _pad1: u32,
-    pub _pad2: u32,
     pub emitters: [EmitterParams; MAX_EMITTERS],
+}
+
+/// One instance of an effect as the emit and cull passes read it (`InstanceGpu` in
+/// common.wgsl; 144 bytes): where the host had it at the frame's start and end, and its
+/// bounding sphere (centre, radius in world units; radius 0: never culled as a whole).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub(crate) struct InstanceGpu {
+    pub start: glam::Mat4,
+    pub end: glam::Mat4,
+    pub bounds: Vec4,
 }
 
 /// Which draw slot an effect's pairs get when merged (`MergeParams` in merge.wgsl).
@@ -761,6 +781,8 @@ mod tests {
             ("MAX_GROUPS_X", MAX_GROUPS_X),
             ("GROUPS_PER_ROW", GROUPS_PER_ROW),
             ("FLAG_SETTLED", Particle::SETTLED),
+            ("FLAG_INSTANCE_SHIFT", crate::instances::FLAG_INSTANCE_SHIFT),
+            ("NO_INSTANCE", crate::instances::MAX_INSTANCES),
             ("MAX_GROUP", MAX_GROUP),
             ("SORT_THREADS", SORT_THREADS),
             ("MIN_LEN", MIN_LEN),
@@ -802,6 +824,7 @@ mod tests {
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);
         check_pod!(l, GridEntry, [pos => "pos", slot => "slot", vel => "vel", key => "key"]);
+        check_pod!(l, InstanceGpu, [start => "start", end => "end", bounds => "bounds"]);
         check_pod!(l, Walker, [state => "state", destination => "destination", timer => "timer",
             owner => "owner", speed => "speed", phase => "phase", changes => "changes",
             assigned => "assigned"]);
@@ -1097,6 +1120,8 @@ mod tests {
                 ("emitter_count", |v| v.emitter_count = 1),
                 ("step", |v| v.step = 1.0),
                 ("frame", |v| v.frame = 1.0),
+                ("instances", |v| v.instances = 1),
+                ("per_instance", |v| v.per_instance = 1),
                 ("emitters", |v| v.emitters[0].shape = 1),
             ],
         );

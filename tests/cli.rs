@@ -288,21 +288,32 @@ fn profile_reports_every_pass_with_a_positive_time_and_a_trace() {
     }
     assert!(report["frame_ms"].as_f64().unwrap() > 0.0);
     assert!(["cpu-sync", "gpu-timestamps"].contains(&report["timing"].as_str().unwrap()));
-    // the adapter's own ceilings, and simulate's share of the copy kernel's bandwidth
+    // the adapter's own ceilings, and every pass of flurry's against them
     let roof = &report["roofline"];
     let copy = roof["copy_gb_s"].as_f64().unwrap();
-    assert!(
-        copy > 0.0 && roof["fma_gflop_s"].as_f64().unwrap() > 0.0,
-        "{roof}"
-    );
-    let simulate = &roof["passes"]["simulate"];
-    let share = simulate["gb_s"].as_f64().unwrap() / copy;
-    assert!(
-        (simulate["of_copy"].as_f64().unwrap() - share).abs() < 1e-9,
-        "{roof}"
-    );
+    let fma = roof["fma_gflop_s"].as_f64().unwrap();
+    assert!(copy > 0.0 && fma > 0.0, "{roof}");
+    for (pass, ms) in passes.iter().filter(|(p, _)| *p != "host") {
+        let r = &roof["passes"][pass];
+        let f = |k: &str| {
+            r[k].as_f64()
+                .unwrap_or_else(|| panic!("{pass}.{k} in {roof}"))
+        };
+        assert_eq!(f("ms"), ms.as_f64().unwrap(), "{pass}");
+        let gb_s = f("bytes") / f("ms") / 1e6;
+        assert!((f("gb_s") - gb_s).abs() <= 1e-9 * gb_s, "{pass}: {r}");
+        assert!((f("of_copy") - gb_s / copy).abs() <= 1e-9, "{pass}: {r}");
+        let gflop_s = f("flops") / f("ms") / 1e6;
+        assert!((f("of_fma") - gflop_s / fma).abs() <= 1e-9, "{pass}: {r}");
+    }
+    // lavapipe moves 64-byte cache lines: simulate reads and writes each particle's whole
+    // line, its index in and out and relist's copy of it (and the snow's collision reads
+    // five depth texels)
+    assert_eq!(roof["line_bytes"], 64, "{roof}");
     let alive = report["alive"].as_f64().unwrap();
-    assert_eq!(simulate["bytes"].as_f64().unwrap(), 136.0 * alive, "{roof}");
+    let simulate = roof["passes"]["simulate"]["bytes"].as_f64().unwrap();
+    assert_eq!(simulate, (64.0 + 64.0 + 16.0 + 40.0) * alive, "{roof}");
+    assert!(roof["passes"]["cull"]["bytes"].as_f64().unwrap() >= 68.0 * alive);
     let events: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
     for pass in passes.keys() {
@@ -453,6 +464,85 @@ fn profile_effects_refuses_bad_counts_and_flags_of_other_targets() {
         &["profile", "effects", "--effects", "2", "--particles", "0"],
         2,
         &["--particles", "allowed 1..="],
+    );
+}
+
+#[test]
+fn profile_instances_reports_an_instanced_effect_against_one_as_big() {
+    let json = tmp("instances.json");
+    let o = flurry(&[
+        "profile",
+        "instances",
+        "--instances",
+        "9",
+        "--particles",
+        "64",
+        "--frames",
+        "3",
+        "--size",
+        "64x48",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(
+        (
+            r["instances"].as_u64(),
+            r["particles_per_instance"].as_u64()
+        ),
+        (Some(9), Some(64))
+    );
+    for key in [
+        "gpu_ms",
+        "single_effect_gpu_ms",
+        "moving_gpu_ms",
+        "encode_cpu_us",
+    ] {
+        assert!(r[key].as_f64().unwrap() > 0.0, "{key} in {r}");
+    }
+    // the pools filled before the frames were timed: both hold about as many particles
+    let (placed, one) = (
+        r["alive"].as_f64().unwrap(),
+        r["single_effect_alive"].as_f64().unwrap(),
+    );
+    assert!(
+        placed > 0.5 * 9.0 * 64.0 && (placed - one).abs() < 0.2 * one,
+        "{r}"
+    );
+    refused(&["profile", "instances"], 2, &["--instances", "required"]);
+    refused(
+        &["profile", "instances", "--instances", "0"],
+        2,
+        &["--instances", "0", "1..="],
+    );
+    refused(
+        &["profile", "effects", "--effects", "2", "--instances", "3"],
+        2,
+        &["--instances", "profile instances"],
+    );
+}
+
+#[test]
+fn profile_suite_needs_its_json_and_takes_no_flags_of_one_run() {
+    refused(&["profile", "suite"], 2, &["--json", "required"]);
+    let json = tmp("suite.json");
+    let json = json.to_str().unwrap();
+    refused(
+        &["profile", "suite", "--json", json, "--particles", "5"],
+        2,
+        &["--particles", "profile suite"],
+    );
+    refused(
+        &["profile", "suite", "--json", json, "--plot", "x.png"],
+        2,
+        &["--plot", ".svg"],
+    );
+    refused(
+        &["profile", "snow", "--quick"],
+        2,
+        &["--quick", "profile suite"],
     );
 }
 

@@ -151,7 +151,7 @@ pub fn spawn(
         spin,
         id,
         emitter: e as u32,
-        flags: 0,
+        flags: crate::instances::MAX_INSTANCES << crate::instances::FLAG_INSTANCE_SHIFT,
         settled_at: 0.0,
     }
 }

@@ -10,7 +10,7 @@ use crate::shaders::Shader;
 use crate::types::*;
 
 /// cull.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 9] {
+pub(super) fn slots() -> [BufferSlot; 10] {
     [
         read_only::<Particle>(),
         read_only::<u32>(),
@@ -21,6 +21,7 @@ pub(super) fn slots() -> [BufferSlot; 9] {
         read_write::<u32>(),
         read_write::<[u32; 2]>(),
         read_write::<Counters>(), // DrawCounters, of the same 64 bytes
+        read_only::<InstanceGpu>(),
     ]
 }
 
@@ -34,11 +35,13 @@ pub(crate) struct CullVariant {
     pub meshes: bool,
     /// Some emitter's particles are streaks.
     pub stretched: bool,
+    /// The effect is placed as instances (each culled as a whole by its bounds).
+    pub instanced: bool,
 }
 
 impl CullVariant {
     /// How many variants there are ([`CullVariant::index`] is below it).
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 16;
 
     /// The variant for an effect's encoded looks (every emitter slot's, the unused ones
     /// carrying the effect's own render mode).
@@ -48,12 +51,14 @@ impl CullVariant {
             ribbons: any(RENDER_RIBBON),
             meshes: any(RENDER_MESH),
             stretched: any(RENDER_STRETCHED),
+            instanced: false,
         }
     }
 
     /// A dense index below [`CullVariant::COUNT`].
     pub fn index(self) -> usize {
-        self.ribbons as usize | (self.meshes as usize) << 1 | (self.stretched as usize) << 2
+        let flags = [self.ribbons, self.meshes, self.stretched, self.instanced];
+        flags.iter().rev().fold(0, |acc, &f| acc << 1 | f as usize)
     }
 
     /// Every variant (tests validate each).
@@ -63,15 +68,17 @@ impl CullVariant {
             ribbons: i & 1 == 1,
             meshes: i & 2 == 2,
             stretched: i & 4 == 4,
+            instanced: i & 8 == 8,
         })
     }
 
     /// cull.wgsl's constants for it.
-    pub fn consts(self) -> [(&'static str, u32); 3] {
+    pub fn consts(self) -> [(&'static str, u32); 4] {
         [
             ("RIBBONS", self.ribbons as u32),
             ("MESHES", self.meshes as u32),
             ("STRETCHED", self.stretched as u32),
+            ("INSTANCED", self.instanced as u32),
         ]
     }
 }
@@ -106,8 +113,7 @@ impl CullPass {
         device: &wgpu::Device,
         pool: &ParticlePool,
         live: usize,
-        frame: &wgpu::Buffer,
-        effect: &wgpu::Buffer,
+        (frame, effect, instances): (&wgpu::Buffer, &wgpu::Buffer, &wgpu::Buffer),
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,
@@ -123,6 +129,7 @@ impl CullPass {
                 &pool.splat,
                 &pool.ribbon_list,
                 &pool.draw_counters,
+                instances,
             ],
         )
     }

@@ -9,7 +9,7 @@ use crate::shaders::Shader;
 use crate::types::*;
 
 /// emit.wgsl's group 0, in binding order (`main` leaves the hit events unused).
-pub(super) fn slots() -> [BufferSlot; 9] {
+pub(super) fn slots() -> [BufferSlot; 10] {
     [
         read_write::<Particle>(),
         read_only::<u32>(),
@@ -20,6 +20,7 @@ pub(super) fn slots() -> [BufferSlot; 9] {
         read_only::<Body>(),
         read_only::<HitEvent>(),
         read_only::<SurfaceTriangle>(),
+        read_only::<InstanceGpu>(),
     ]
 }
 
@@ -51,7 +52,7 @@ impl EmitPass {
         emit: &wgpu::Buffer,
         effect: &wgpu::Buffer,
         bodies: &wgpu::Buffer,
-        surface: &wgpu::Buffer,
+        (surface, instances): (&wgpu::Buffer, &wgpu::Buffer),
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,
@@ -67,6 +68,7 @@ impl EmitPass {
                 bodies,
                 &pool.hit_events,
                 surface,
+                instances,
             ],
         )
     }

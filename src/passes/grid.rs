@@ -206,6 +206,11 @@ impl NeighbourGrid {
     }
 
     /// Per bucket its first entry (after [`NeighbourGrid::record`]), then the total.
+    /// Buckets in its table.
+    pub fn table(&self) -> u32 {
+        self.table
+    }
+
     pub fn buckets(&self) -> &wgpu::Buffer {
         &self._buffers[1]
     }

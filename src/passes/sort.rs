@@ -93,6 +93,18 @@ impl SortPlan {
         }
     }
 
+    /// The passes over memory this plan makes for `count` pairs, and the pairs each covers
+    /// (as sort.wgsl's `sort_args` sizes them: the count rounded up to a power of two, at
+    /// least `MIN_LEN`; a dispatch runs when its stage fits in that).
+    pub fn passes_for(&self, count: u64) -> (u64, u64) {
+        if count == 0 {
+            return (0, 0);
+        }
+        let n = count.next_power_of_two().max(crate::types::MIN_LEN as u64);
+        let passes = self.steps.iter().filter(|s| s.k as u64 <= n).count() as u64;
+        (passes, n)
+    }
+
     /// Runs of 2^MAX_SORT_STEPS sorted in registers, then every stage in dispatches of up to
     /// MAX_SORT_STEPS steps.
     pub fn bitonic(device: &wgpu::Device, capacity: u32) -> Self {

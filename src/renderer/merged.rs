@@ -130,6 +130,17 @@ impl Merged {
         })
     }
 
+    /// Whether the renderer's entry `i` is a member.
+    pub fn has(&self, i: usize) -> bool {
+        self.slots.contains(&i)
+    }
+
+    /// Pairs its sort's passes move for `count` gathered pairs.
+    pub fn sorted(&self, count: u64) -> u64 {
+        let (passes, pairs) = self.plan.passes_for(count);
+        passes * pairs
+    }
+
     /// This frame's gathers start from an empty list.
     pub fn reset(&self, queue: &wgpu::Queue) {
         let empty = [0; std::mem::size_of::<Counters>()];

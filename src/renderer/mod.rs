@@ -15,6 +15,7 @@ mod merged;
 mod meshes;
 mod settings;
 mod target;
+mod traffic;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -33,7 +34,7 @@ use crate::timer::PassTimer;
 use crate::types::{uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams};
 use crate::view::{View, ViewModel};
 use merged::Merged;
-use target::LowRes;
+use target::{HostBinds, LowRes};
 
 /// Names an effect in a [`ParticleRenderer`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -167,6 +168,9 @@ pub struct ParticleRenderer {
     /// A frame was recorded since the last update (a second would step the simulation
     /// twice on one update's uniforms).
     recorded: bool,
+    /// Per-frame copies into GPU buffers (effects' instances), recorded into the host's
+    /// encoder from reused staging memory.
+    belt: std::sync::Mutex<wgpu::util::StagingBelt>,
 }
 
 /// What the shaders bind where the host has no depth (they never read it then): a 1×1
@@ -235,6 +239,7 @@ impl ParticleRenderer {
             size: (0, 0),
             composite_bind: None,
             recorded: false,
+            belt: std::sync::Mutex::new(wgpu::util::StagingBelt::new(device.clone(), 1 << 18)),
         })
     }
 
@@ -255,6 +260,10 @@ impl ParticleRenderer {
         self.targets = targets;
         self.pipelines.set_targets(targets);
         self.composite_bind = None;
+        if let Some(low) = &self.low {
+            // over the composite and downsample pipelines of the targets before
+            *low.host_binds.lock().expect("not poisoned") = None;
+        }
         Ok(())
     }
 
@@ -413,6 +422,29 @@ impl ParticleRenderer {
     /// that is not finite or cannot be inverted.
     pub fn set_transform(&mut self, id: EffectId, transform: glam::Mat4) -> Result<()> {
         self.system_mut(id)?.set_transform(None, transform)
+    }
+
+    /// Place effect `id` many times, at each [`crate::Instance`] of `instances`, from the
+    /// next update on (empty: once again, at its own transform): each instance spawns what
+    /// the effect alone would, carried by its transform, into the effect's one pool (give
+    /// it the capacity of them all; each has an equal share), and the pool runs through one
+    /// chain of dispatches whatever their number. An instance whose bounds lie outside the
+    /// view has none of its particles drawn. Set the list every frame to move instances:
+    /// each frame's spawns are spread along the way from the last update's transform, as
+    /// [`ParticleRenderer::set_transform`]'s are. Refuses an unknown effect, one with
+    /// ribbons or a crowd, more instances than the pool's capacity, a transform that is not
+    /// finite or cannot be inverted and a radius below 0, naming the instance.
+    pub fn set_instances(
+        &mut self,
+        device: &wgpu::Device,
+        id: EffectId,
+        instances: &[crate::Instance],
+    ) -> Result<()> {
+        let (p, meshes) = (&self.pipelines, &self.meshes);
+        match self.entries.iter_mut().find(|e| e.id == id) {
+            Some(e) => e.system.set_instances(device, p, instances, meshes),
+            None => Err(unknown(id)),
+        }
     }
 
     /// Place emitter `index` of effect `id` within the effect (after the effect's own
@@ -820,22 +852,41 @@ impl ParticleRenderer {
         }
     }
 
+    /// The downsample's and the composite's bind groups over `frame`'s depth: made the
+    /// first time a depth view is seen, kept while the host draws into it (None before the
+    /// first update).
+    fn host_binds(&self, device: &wgpu::Device, frame: &FrameTargets) -> Option<HostBinds> {
+        let low = self.low.as_ref()?;
+        let host_depth = frame.depth.unwrap_or(&self.no_depth);
+        let mut cache = low.host_binds.lock().expect("not poisoned");
+        if let Some(binds) = cache.as_ref().filter(|b| &b.depth == host_depth) {
+            return Some(binds.clone());
+        }
+        let targets = (&low.depth, &low.drawn);
+        let downsample_buf = &self.downsample_buf;
+        let downsample = self.pipelines.downsample();
+        let binds = HostBinds {
+            depth: host_depth.clone(),
+            downsample: downsample.bind(device, host_depth, targets, downsample_buf),
+            composite: self.pipelines.composite().bind(
+                device,
+                &low.color,
+                &low.drawn,
+                host_depth,
+                &self.composite_buf,
+            ),
+        };
+        *cache = Some(binds.clone());
+        Some(binds)
+    }
+
     /// The composite's bind group over `frame` (None before the first update).
     fn composite_bind(
         &self,
         device: &wgpu::Device,
         frame: &FrameTargets,
     ) -> Option<wgpu::BindGroup> {
-        let low = self.low.as_ref()?;
-        let host_depth = frame.depth.unwrap_or(&self.no_depth);
-        let composite = self.pipelines.composite();
-        Some(composite.bind(
-            device,
-            &low.color,
-            &low.drawn,
-            host_depth,
-            &self.composite_buf,
-        ))
+        self.host_binds(device, frame).map(|b| b.composite)
     }
 
     fn encode_pass_in(
@@ -850,7 +901,17 @@ impl ParticleRenderer {
             return; // update() has not run: nothing to draw into
         };
         let p = &self.pipelines;
-        let host_depth = frame.depth.unwrap_or(&self.no_depth);
+        if pass == Pass::Emit {
+            // the instances emit and cull read, copied in before the frame's first pass
+            let mut belt = self.belt.lock().expect("not poisoned");
+            let mut copied = false;
+            for e in &self.entries {
+                copied |= e.system.copy_instances(&mut belt, encoder);
+            }
+            if copied {
+                belt.finish_and_recall_on_submit(encoder);
+            }
+        }
         if let Some(step) = pass.step() {
             compute_pass_in(encoder, profiler, pass.name(), |c| {
                 for e in self.entries.iter().filter(|e| e.system.records(step)) {
@@ -869,11 +930,11 @@ impl ParticleRenderer {
             }
             Pass::Downsample => {
                 self.depth_recorded.store(true, Ordering::Relaxed);
-                let downsample = p.downsample();
-                let targets = (&low.depth, &low.drawn);
-                let bind = downsample.bind(device, host_depth, targets, &self.downsample_buf);
+                let Some(binds) = self.host_binds(device, frame) else {
+                    return;
+                };
                 compute_pass_in(encoder, profiler, "downsample", |c| {
-                    downsample.record(c, &bind, low.size)
+                    p.downsample().record(c, &binds.downsample, low.size)
                 });
             }
             Pass::Splat => {

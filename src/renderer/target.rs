@@ -33,6 +33,17 @@ pub(super) struct LowRes {
     pub splat: Option<SplatTarget>,
     /// Simulate's view of `depth` (holding the previous frame's) and its camera.
     pub collision_bind: wgpu::BindGroup,
+    /// The downsample's and the composite's bind groups over the host's depth view they
+    /// were made for (a host that draws into the same views each frame makes them once).
+    pub host_binds: std::sync::Mutex<Option<HostBinds>>,
+}
+
+/// The bind groups over one host depth view.
+#[derive(Clone)]
+pub(super) struct HostBinds {
+    pub depth: wgpu::TextureView,
+    pub downsample: wgpu::BindGroup,
+    pub composite: wgpu::BindGroup,
 }
 
 fn texture(
@@ -125,6 +136,7 @@ impl LowRes {
             draw_bind,
             splat,
             collision_bind,
+            host_binds: Default::default(),
         }
     }
 }

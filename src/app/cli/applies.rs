@@ -44,10 +44,16 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
             let mut unused = match target {
                 ProfileTarget::Sort => {
                     let mut u = DEMO_ONLY.to_vec();
-                    u.extend(["effects", "frames", "timing", "trace"]);
+                    u.extend(["effects", "instances", "frames", "timing", "trace"]);
                     u
                 }
-                ProfileTarget::Effects => vec![
+                ProfileTarget::Suite => {
+                    let mut u = DEMO_ONLY.to_vec();
+                    u.extend(["keys", "runs", "effects", "instances", "frames"]);
+                    u.extend(["timing", "trace"]);
+                    u
+                }
+                ProfileTarget::Effects | ProfileTarget::Instances => vec![
                     "effect",
                     "keys",
                     "runs",
@@ -59,8 +65,16 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
                     "timing",
                     "trace",
                 ],
-                _ => vec!["keys", "runs", "effects"],
+                _ => vec!["keys", "runs", "effects", "instances"],
             };
+            match target {
+                ProfileTarget::Effects => unused.push("instances"),
+                ProfileTarget::Instances => unused.push("effects"),
+                _ => {}
+            }
+            if target != ProfileTarget::Suite {
+                unused.extend(["quick", "plot"]);
+            }
             let effect = sub.value_source("effect") == Some(ValueSource::CommandLine);
             if (effect || target != ProfileTarget::Galaxy) && target.demo().is_some() {
                 unused.extend(["bodies", "mode"]);
@@ -109,8 +123,10 @@ fn applies_to(id: &str) -> &'static str {
     match id {
         "keys" | "runs" => "`flurry profile sort`",
         "effects" => "`flurry profile effects`",
+        "instances" => "`flurry profile instances`",
+        "quick" | "plot" => "`flurry profile suite`",
         "bodies" | "mode" => "the galaxy demo",
         "timing" | "trace" | "no_collision" | "scene" | "substeps" | "effect" => "a demo",
-        _ => "a demo or `flurry profile effects`",
+        _ => "a demo, `flurry profile effects` or `flurry profile instances`",
     }
 }

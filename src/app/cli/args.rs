@@ -159,6 +159,12 @@ pub enum ProfileTarget {
     /// Many small alpha-blended effects in one renderer (--effects N): what adding one
     /// costs and what a frame costs the CPU.
     Effects,
+    /// One small effect placed many times (--instances N, --particles P each) against one
+    /// effect of as many particles: GPU time and update + encode on the CPU.
+    Instances,
+    /// Every figure the measurements report, in one run (--json PATH, --quick on CPU
+    /// adapters, --plot PATH.svg for the picture).
+    Suite,
 }
 
 impl ProfileTarget {
@@ -172,7 +178,10 @@ impl ProfileTarget {
             ProfileTarget::Sword => Some(Demo::Sword),
             ProfileTarget::Flock => Some(Demo::Flock),
             ProfileTarget::Crowd => Some(Demo::Crowd),
-            ProfileTarget::Sort | ProfileTarget::Effects => None,
+            ProfileTarget::Sort
+            | ProfileTarget::Effects
+            | ProfileTarget::Instances
+            | ProfileTarget::Suite => None,
         }
     }
 }
@@ -190,6 +199,9 @@ pub struct ProfileArgs {
     /// Effects added to one renderer (`profile effects`), 1..=4096.
     #[arg(long, allow_hyphen_values = true)]
     pub effects: Option<i64>,
+    /// Instances of one effect (`profile instances`).
+    #[arg(long, allow_hyphen_values = true)]
+    pub instances: Option<i64>,
     /// Profile the demo with its depth collision switched off (to measure what it costs).
     #[arg(long)]
     pub no_collision: bool,
@@ -214,6 +226,12 @@ pub struct ProfileArgs {
     /// Write every timed pass as a chrome://tracing / Perfetto JSON trace.
     #[arg(long)]
     pub trace: Option<PathBuf>,
+    /// The suite's short form, sized for a CPU adapter (`profile suite`).
+    #[arg(long)]
+    pub quick: bool,
+    /// Draw the suite's roofline and per-pass times as an SVG picture (`profile suite`).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
 }
 
 /// A particle count: a whole number, written as digits or in exponent form (1e6); its

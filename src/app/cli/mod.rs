@@ -38,8 +38,11 @@ pub mod args;
 pub mod demo;
 pub mod profile;
 pub mod profile_effects;
+pub mod profile_instances;
 pub mod profile_sort;
+pub mod profile_suite;
 pub mod stats;
+pub mod suite_plot;
 
 use std::process::ExitCode;
 use std::time::Instant;

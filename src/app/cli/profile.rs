@@ -15,17 +15,28 @@ use crate::progress::Progress;
 pub fn run(a: ProfileArgs) -> Result<(), AppError> {
     check_writable("--json", a.json.as_deref(), "json")?;
     check_writable("--trace", a.trace.as_deref(), "json")?;
-    match a.target.demo() {
-        Some(demo) => {
-            let demo = a.common.mode.apply(demo)?;
-            passes(a, demo)
-        }
-        None if a.target == ProfileTarget::Effects => super::profile_effects::run(a),
-        None => super::profile_sort::run(a),
+    if a.target == ProfileTarget::Suite {
+        return super::profile_suite::run(&a);
+    }
+    let report = report(&a)?;
+    super::write_json(a.json.as_deref(), &report)
+}
+
+/// The report (`--json`'s content) of one target but the suite.
+pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
+    match a.target {
+        ProfileTarget::Effects => super::profile_effects::report(a),
+        ProfileTarget::Sort => super::profile_sort::report(a),
+        ProfileTarget::Instances => super::profile_instances::report(a),
+        ProfileTarget::Suite => Err(AppError::Profiler("the suite holds no suite".into())),
+        target => match target.demo() {
+            Some(demo) => passes(a, a.common.mode.apply(demo)?),
+            None => Err(AppError::Profiler(format!("{target:?} is no demo"))),
+        },
     }
 }
 
-fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
+fn passes(a: &ProfileArgs, demo: Demo) -> Result<serde_json::Value, AppError> {
     let (gpu, capacity, dt) = setup(&a.common, demo.default_particles())?;
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let has_ts = gpu
@@ -81,7 +92,6 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
     drop(progress);
     let snap = scene.snapshot(&gpu)?;
     let alive = snap.counters.alive;
-    let memcpy = memcpy_gb_s();
     out!(
         "{} on {} ({}), {} particles ({} alive), {} frames, {}x{}",
         demo.name(),
@@ -102,15 +112,11 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
     );
     let mut passes = serde_json::Map::new();
     let mut frame_ms = 0.0;
-    let mut simulate_ms = 0.0;
     for (name, med, lo, hi) in samples.summary() {
         out!("{name:<10} {med:>10.3} {lo:>10.3} {hi:>10.3}");
         match name.as_str() {
             "frame" => frame_ms = med,
             _ => {
-                if name == "simulate" {
-                    simulate_ms = med;
-                }
                 passes.insert(name, json!(med));
             }
         }
@@ -118,52 +124,74 @@ fn passes(a: ProfileArgs, demo: Demo) -> Result<(), AppError> {
     for (name, ms) in &once {
         out!("{name:<10} {ms:>10.3} (once, at the first frame)");
     }
-    // simulate reads and writes each particle (64 B + 64 B) and one index in, one out
-    let simulate_gb_s = alive as f64 * 136.0 / (simulate_ms * 1e-3) / 1e9;
-    out!("memcpy {memcpy:.1} GB/s (read + write); simulate moves {simulate_gb_s:.1} GB/s ({:.0}% of it)",
-        100.0 * simulate_gb_s / memcpy);
+    let memcpy = memcpy_gb_s();
     let mut report = json!({"adapter": gpu.adapter_name(), "timing": timing.name(), "particles": capacity,
         "alive": alive, "frames": a.frames, "scale": settings.scale.value(), "size": [size.0, size.1], "passes": passes,
-        "frame_ms": frame_ms, "memcpy_gb_s": memcpy, "simulate_gb_s": simulate_gb_s,
+        "frame_ms": frame_ms, "host_memcpy_gb_s": memcpy,
         "once": once.iter().map(|(n, ms)| (n.clone(), json!(ms))).collect::<serde_json::Map<_, _>>()});
-    if let Some(gravity_ms) = report["passes"]["gravity"].as_f64() {
-        // all-pairs gravity: N² interactions a step, 20 flops each by convention
-        let per_s = (alive as f64).powi(2) / (gravity_ms * 1e-3);
-        out!(
-            "gravity: {:.3e} interactions/s, {:.1} GFLOP/s",
-            per_s,
-            per_s * 20.0 / 1e9
-        );
-        report["interactions_per_s"] = json!(per_s);
-        report["gflops"] = json!(per_s * 20.0 / 1e9);
-    }
-    // the adapter's own ceilings, measured now: simulate's bytes against the copy kernel's
-    // bandwidth, all-pairs gravity's flops against the FMA kernel's throughput
+    // the adapter's own ceilings, measured now, and every pass's bytes and flops (counted
+    // from its kernel over the last frame's counts) against them
     let roof = flurry::roofline::Roofline::measure(&gpu, 5)?;
-    let mut roof_passes = serde_json::Map::new();
-    roof_passes.insert(
-        "simulate".into(),
-        json!({"bytes": alive as f64 * 136.0, "gb_s": simulate_gb_s,
-               "of_copy": simulate_gb_s / roof.copy_gb_s}),
-    );
-    if let Some(gflops) = report["gflops"].as_f64() {
-        let flops = (alive as f64).powi(2) * 20.0;
-        roof_passes.insert(
-            "gravity".into(),
-            json!({"flops": flops, "gflop_s": gflops, "of_fma": gflops / roof.fma_gflop_s}),
-        );
-    }
+    let line = flurry::roofline::line_bytes(&gpu.adapter.get_info());
+    let traffic = scene.renderer.traffic(&gpu.device, &gpu.queue, line)?;
+    report["roofline"] = roofline_report(&roof, line, &traffic, &report["passes"]);
     out!(
-        "roofline: copy kernel {:.1} GB/s, FMA kernel {:.1} GFLOP/s; simulate at {:.0}% of the copy",
+        "roofline: copy kernel {:.2} GB/s, FMA kernel {:.1} GFLOP/s (host memcpy {memcpy:.1} GB/s)",
         roof.copy_gb_s,
-        roof.fma_gflop_s,
-        100.0 * simulate_gb_s / roof.copy_gb_s
+        roof.fma_gflop_s
     );
-    report["roofline"] = json!({"copy_gb_s": roof.copy_gb_s, "fma_gflop_s": roof.fma_gflop_s,
-                                "passes": roof_passes});
+    out!(
+        "{:<10} {:>12} {:>12} {:>8} {:>9} {:>7} {:>7}",
+        "pass",
+        "MB",
+        "MFLOP",
+        "GB/s",
+        "GFLOP/s",
+        "of copy",
+        "of FMA"
+    );
+    let rows = &report["roofline"]["passes"];
+    for name in traffic.iter().map(|(p, _)| p.name()) {
+        let r = &rows[name];
+        if !r.is_null() {
+            let f = |k: &str| r[k].as_f64().unwrap_or(0.0);
+            out!(
+                "{name:<10} {:>12.2} {:>12.2} {:>8.2} {:>9.2} {:>6.0}% {:>6.0}%",
+                f("bytes") / 1e6,
+                f("flops") / 1e6,
+                f("gb_s"),
+                f("gflop_s"),
+                100.0 * f("of_copy"),
+                100.0 * f("of_fma")
+            );
+        }
+    }
     if let Some(path) = &a.trace {
         write_file(path, samples.chrome_trace())?;
     }
-    super::write_json(a.json.as_deref(), &report)?;
-    Ok(())
+    Ok(report)
+}
+
+/// The roofline of a profile: the ceilings, and for every timed pass its bytes and flops
+/// (per frame), what it achieved in its median time and those as fractions of the ceilings.
+fn roofline_report(
+    roof: &flurry::roofline::Roofline,
+    line: u32,
+    traffic: &[(flurry::Pass, flurry::roofline::Traffic)],
+    times: &serde_json::Value,
+) -> serde_json::Value {
+    let mut passes = serde_json::Map::new();
+    for (pass, t) in traffic {
+        let Some(ms) = times[pass.name()].as_f64().filter(|&ms| ms > 0.0) else {
+            continue;
+        };
+        let (gb_s, gflop_s) = (t.bytes / ms / 1e6, t.flops / ms / 1e6);
+        passes.insert(
+            pass.name().into(),
+            json!({"bytes": t.bytes, "flops": t.flops, "ms": ms, "gb_s": gb_s, "gflop_s": gflop_s,
+                   "of_copy": gb_s / roof.copy_gb_s, "of_fma": gflop_s / roof.fma_gflop_s}),
+        );
+    }
+    json!({"copy_gb_s": roof.copy_gb_s, "fma_gflop_s": roof.fma_gflop_s, "line_bytes": line,
+           "passes": passes})
 }

@@ -53,7 +53,8 @@ pub fn puff(at: [f32; 3], capacity: u32) -> EffectDesc {
     }
 }
 
-pub fn run(a: ProfileArgs) -> Result<(), AppError> {
+/// The report (`--json`'s content) of one run.
+pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     let n = match a.effects {
         Some(n) if (1..=MAX_EFFECTS).contains(&n) => n as u32,
         Some(n) => return Err(Invalid::new("--effects", n, format!("1..={MAX_EFFECTS}")).into()),
@@ -131,6 +132,5 @@ pub fn run(a: ProfileArgs) -> Result<(), AppError> {
     let report = json!({"effects": n, "particles_per_effect": particles, "add_first_ms": add_first,
         "add_rest_ms": add_rest, "encode_cpu_us": encode, "frame_ms": frame, "add_ms": add_ms,
         "adapter": gpu.adapter_name(), "frames": a.frames, "size": [size.0, size.1]});
-    super::write_json(a.json.as_deref(), &report)?;
-    Ok(())
+    Ok(report)
 }

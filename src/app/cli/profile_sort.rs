@@ -12,7 +12,8 @@ use super::args::ProfileArgs;
 use crate::host::timing::median;
 use crate::host::AppError;
 
-pub fn run(a: ProfileArgs) -> Result<(), AppError> {
+/// The report (`--json`'s content) of one run.
+pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     let gpu = GpuContext::new_headless()?;
     let n = a.keys;
     let mut bench = SortBench::new(&gpu, n)?;
@@ -51,8 +52,7 @@ pub fn run(a: ProfileArgs) -> Result<(), AppError> {
     let report = json!({"keys": n, "bitonic_ms": bitonic, "naive_ms": naive, "cpu_ms": cpu,
         "dispatches": dispatches, "naive_dispatches": naive_dispatches,
         "speedup_vs_naive": naive / bitonic, "adapter": gpu.adapter_name(), "runs": a.runs});
-    super::write_json(a.json.as_deref(), &report)?;
-    Ok(())
+    Ok(report)
 }
 
 /// The GPU result must be ordered by key and hold the same pairs as the input.

@@ -1,0 +1,354 @@
+//! What each pass moves and computes in a frame, counted from its kernel: the bytes it
+//! reads and writes in memory and the floating-point operations of its main path, per
+//! thing it works on (a particle, a sorted pair, a texel). With a pass's time they place
+//! it under the adapter's ceilings ([`super::Roofline`]).
+//!
+//! Bytes are counted at the memory's access granularity ([`line_bytes`]): a particle whose
+//! position, age and velocity a kernel reads costs the 32-byte sectors (or 64-byte cache
+//! lines) those fields lie in, not their 28 bytes. Lists (indices, sorted pairs) are read
+//! and written whole, so their bytes are exact. Texture reads are counted as requested,
+//! though neighbouring particles share texels in the cache. What a pass does per covered
+//! pixel (the splat's accumulators, the draw's blending) and per neighbour (a flock's
+//! boids) depends on what is on screen and is not counted: for those passes the figures
+//! are lower bounds. An FMA is two flops, a square root, a division or a sine one.
+
+use std::mem::offset_of;
+use std::ops::{Add, AddAssign};
+
+use crate::passes::cull::CullVariant;
+use crate::passes::simulate::SimulateVariant;
+use crate::types::{GridEntry, Particle};
+
+/// Bytes a pass moves between memory and the chip, and the floating-point operations it
+/// does, in one frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Traffic {
+    /// Bytes read plus bytes written.
+    pub bytes: f64,
+    /// Floating-point operations (an FMA counts two).
+    pub flops: f64,
+}
+
+impl Traffic {
+    /// `bytes` and `flops` for each of `n` items.
+    fn per(n: u64, bytes: u64, flops: u64) -> Traffic {
+        Traffic {
+            bytes: (n * bytes) as f64,
+            flops: (n * flops) as f64,
+        }
+    }
+
+    /// Flops per byte (0 for a pass that moves nothing).
+    pub fn intensity(&self) -> f64 {
+        if self.bytes > 0.0 {
+            self.flops / self.bytes
+        } else {
+            0.0
+        }
+    }
+}
+
+impl Add for Traffic {
+    type Output = Traffic;
+    fn add(self, o: Traffic) -> Traffic {
+        Traffic {
+            bytes: self.bytes + o.bytes,
+            flops: self.flops + o.flops,
+        }
+    }
+}
+
+impl AddAssign for Traffic {
+    fn add_assign(&mut self, o: Traffic) {
+        *self = *self + o;
+    }
+}
+
+/// The memory's access granularity on an adapter, in bytes: a CPU moves 64-byte cache
+/// lines, a GPU's memory 32-byte sectors.
+pub fn line_bytes(info: &wgpu::AdapterInfo) -> u32 {
+    match info.device_type {
+        wgpu::DeviceType::Cpu => 64,
+        _ => 32,
+    }
+}
+
+/// A field of [`Particle`]: (byte offset, bytes).
+type Field = (usize, usize);
+
+const POS: Field = (offset_of!(Particle, pos), 12);
+const AGE: Field = (offset_of!(Particle, age), 4);
+const VEL: Field = (offset_of!(Particle, vel), 12);
+const LIFETIME: Field = (offset_of!(Particle, lifetime), 4);
+const SIZE: Field = (offset_of!(Particle, size), 4);
+const ROTATION: Field = (offset_of!(Particle, rotation), 4);
+const SPIN: Field = (offset_of!(Particle, spin), 4);
+const ID: Field = (offset_of!(Particle, id), 4);
+const EMITTER: Field = (offset_of!(Particle, emitter), 4);
+const FLAGS: Field = (offset_of!(Particle, flags), 4);
+const SETTLED_AT: Field = (offset_of!(Particle, settled_at), 4);
+
+/// Bytes moved to access `fields` of one particle (particles start on a 64-byte boundary),
+/// `line` bytes at a time.
+fn particle_bytes(line: u64, fields: &[Field]) -> u64 {
+    let mut lines = 0u64; // a bit per line of the particle
+    for &(offset, size) in fields {
+        for l in offset as u64 / line..=(offset + size - 1) as u64 / line {
+            lines |= 1 << l;
+        }
+    }
+    lines.count_ones() as u64 * line
+}
+
+/// The whole particle, read or written.
+const WHOLE: u64 = std::mem::size_of::<Particle>() as u64;
+
+/// What one effect's passes worked on in a frame (the GPU's counts, read back).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Work {
+    /// Particles alive after the frame (simulate and cull ran over about as many).
+    pub alive: u64,
+    /// Particles the emit pass was asked for.
+    pub spawned: u64,
+    /// Entries of the visible list: particles and ribbon pieces drawn as triangles.
+    pub visible: u64,
+    /// Particles splatted by compute.
+    pub splatted: u64,
+    /// Ribbon points listed, and the pieces drawn of them.
+    pub ribbon_points: u64,
+    pub ribbon_pieces: u64,
+    /// Mesh particles listed, and the vertices of their mesh.
+    pub meshes: u64,
+    pub mesh_vertices: u64,
+    /// Simulate steps per frame.
+    pub substeps: u64,
+    /// Massive bodies.
+    pub bodies: u64,
+    /// Pairs its own sorts move over all their passes (its visible list unless merged, its
+    /// ribbon points): [`crate::passes::sort::SortPlan::passes_for`] × pairs a pass.
+    pub sorted: u64,
+    /// Buckets of its neighbour grid (0: none).
+    pub grid_buckets: u64,
+    /// What its simulate and cull compile in.
+    pub simulate: SimulateVariant,
+    pub cull: CullVariant,
+    /// Instances of the effect (0: placed once).
+    pub instances: u64,
+    /// A flock's steering or a crowd's walkers run each step.
+    pub flock: bool,
+    pub crowd: bool,
+    /// All-pairs gravity runs each step.
+    pub gravity: bool,
+}
+
+/// Emit: per spawn, a dead index popped, the whole particle written, an alive index
+/// appended; a box or sphere position and a velocity of mean + variance × random (40
+/// flops). An instance's spawn also reads its instance (two transforms and bounds) and
+/// carries the emitter's transforms by it (two 4×4 products, 224 flops).
+pub(crate) fn emit(w: &Work) -> Traffic {
+    let instance = std::mem::size_of::<crate::types::InstanceGpu>() as u64;
+    match w.instances {
+        0 => Traffic::per(w.spawned, 4 + WHOLE + 4, 40),
+        _ => Traffic::per(w.spawned, 4 + WHOLE + 4 + instance, 40 + 224),
+    }
+}
+
+/// Simulate, per step and alive particle: its index in, the fields its variant reads, the
+/// fields a step changes written back, its index out to the next alive list; relist copies
+/// the index back (4 + 4). Flops: drag, wind and gravity (9), both Euler updates (12),
+/// age and rotation (3); 20 per massive body; 87 for two octaves of curl noise (12 sines
+/// and cosines each); 70 for the collision test's projection and depth interval.
+pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
+    let v = w.simulate;
+    let mut read = vec![POS, AGE, VEL, LIFETIME, ROTATION, SPIN];
+    if v.anchored || v.deaths || v.collide {
+        read.extend([EMITTER, ID]);
+    }
+    if v.settle {
+        read.extend([FLAGS, SETTLED_AT]);
+    }
+    let mut written = vec![POS, AGE, VEL, ROTATION];
+    if v.collide {
+        written.extend([SPIN, FLAGS, SETTLED_AT]);
+    }
+    let mut bytes = 4 + particle_bytes(line, &read) + particle_bytes(line, &written) + 4;
+    bytes += 8; // relist
+    let mut flops = 24 + 20 * w.bodies;
+    if v.turbulence {
+        flops += 87;
+    }
+    if v.collide {
+        bytes += 5 * 8; // the depth texel and its four neighbours (rg32float)
+        flops += 70;
+    }
+    if v.pass_accel {
+        bytes += 16;
+        flops += 3;
+    }
+    Traffic::per(w.alive * w.substeps, bytes, flops)
+}
+
+/// Cull, per alive particle: its index, the fields its size and frustum test read (and its
+/// velocity for streaks, its id for ribbons), then a (key, index) pair to the visible list,
+/// an index to the splat list or a pair to the ribbon list. Flops: life fraction and
+/// drawn radius (7), six planes (36), clip w and projected radius (11), view distance (7).
+pub(crate) fn cull(w: &Work, line: u64) -> Traffic {
+    let mut read = vec![POS, AGE, LIFETIME, SIZE, EMITTER];
+    if w.cull.stretched {
+        read.push(VEL);
+    }
+    if w.cull.ribbons {
+        read.push(ID);
+    }
+    let mut per = 4 + particle_bytes(line, &read);
+    if w.cull.instanced {
+        per += 16; // its instance's bounds
+    }
+    let lists = 8 * (w.visible + w.ribbon_points) + 4 * w.splatted;
+    Traffic {
+        bytes: (w.alive * per + lists) as f64,
+        flops: (w.alive * 61) as f64,
+    }
+}
+
+/// Bitonic sorts whose passes move `pairs` (key, index) pairs in all: each pass reads and
+/// writes every pair it covers (8 + 8 bytes); no floating point.
+pub(crate) fn sort(pairs: u64) -> Traffic {
+    Traffic::per(pairs, 16, 0)
+}
+
+/// The ribbons' piece listing, per ribbon point: its sorted pair and its particle read, its
+/// evaluated point written; per piece, its entry and a visible pair written.
+pub(crate) fn ribbon_pieces(points: u64, pieces: u64) -> Traffic {
+    let point = crate::pool::RIBBON_POINT_SIZE;
+    Traffic::per(points, 8 + WHOLE + point, 40) + Traffic::per(pieces, 8 + 8, 0)
+}
+
+/// The merge: every merged effect's visible pairs gathered into one list (read, tagged,
+/// written), then sorted there (its passes moving `sorted` pairs).
+pub(crate) fn merge(gathered: u64, sorted: u64) -> Traffic {
+    Traffic::per(gathered, 16, 0) + sort(sorted)
+}
+
+/// The host depth downsampled: each host sample read (4 bytes), each particle-target texel
+/// written twice (the farthest and nearest distances, and the copy mesh particles draw
+/// over: rg32float each); a distance per sample (4 flops) and a min and a max.
+pub(crate) fn downsample(host: u64, samples: u64, low: u64) -> Traffic {
+    Traffic {
+        bytes: (host * samples * 4 + low * 16) as f64,
+        flops: (host * samples * 6) as f64,
+    }
+}
+
+/// The splat, per splatted particle: its index and the whole particle (its quad, colour and
+/// sprite read everything); three projections (34 flops each), its quad (40) and colour
+/// (10). Then the resolve: every particle-target texel's eight accumulators read (32
+/// bytes) and its colour written (rgba16float). Covered pixels are not counted.
+pub(crate) fn splat(splatted: u64, low: u64) -> Traffic {
+    Traffic::per(splatted, 4 + WHOLE, 152) + Traffic::per(low, 32 + 8, 12)
+}
+
+/// The draw, per visible entry: its pair and its particle (for four vertices, read once
+/// from the cache); four corners of its quad projected (68 flops each). Then the particle
+/// target loaded and stored (rgba16float). Blended pixels are not counted.
+pub(crate) fn draw(visible: u64, low: u64) -> Traffic {
+    Traffic::per(visible, 8 + WHOLE, 4 * 68) + Traffic::per(low, 16, 0)
+}
+
+/// Mesh particles, per listed instance: its index, its particle and its mesh's vertices
+/// (position and normal, 24 bytes each, read from the cache), each vertex turned, scaled
+/// and projected (about 60 flops). Rasterised pixels are not counted.
+pub(crate) fn meshes(instances: u64, vertices: u64) -> Traffic {
+    Traffic::per(instances, 4 + WHOLE + 24 * vertices, 60 * vertices)
+}
+
+/// The composite, per host pixel and sample: the host depth read and the colour blended
+/// (read and written, rgba8); per particle-target texel its colour and distances read;
+/// about 20 flops a host pixel for the nearest-depth weights and the blend.
+pub(crate) fn composite(host: u64, samples: u64, low: u64) -> Traffic {
+    Traffic::per(host * samples, 4 + 8, 20) + Traffic::per(low, 8 + 8, 0)
+}
+
+/// All-pairs gravity over `n` particles: each workgroup of 64 reads every position (16
+/// bytes) through workgroup memory, each particle's acceleration written (16); 20 flops
+/// an interaction by convention.
+pub(crate) fn gravity(n: u64) -> Traffic {
+    Traffic {
+        bytes: (n.div_ceil(64) * n * 16 + n * 16) as f64,
+        flops: (n * n * 20) as f64,
+    }
+}
+
+/// The neighbour grid: the bucket table cleared, counted into (an atomic per particle),
+/// summed (read and written once per level, two levels) and each particle's entry written
+/// from its position and velocity.
+pub(crate) fn grid(alive: u64, buckets: u64, line: u64) -> Traffic {
+    let entry = std::mem::size_of::<GridEntry>() as u64;
+    let count = 4 + particle_bytes(line, &[POS]) + 8 + 8;
+    let scatter = 4 + 8 + particle_bytes(line, &[POS, VEL]) + entry;
+    Traffic {
+        bytes: (alive * (count + scatter) + buckets * (4 + 2 * 8)) as f64,
+        flops: (alive * 6) as f64,
+    }
+}
+
+/// A flock's steering, per bird: its grid entry, the bounds of the 27 buckets around it,
+/// and its acceleration written (the neighbours' entries it reads are not counted).
+pub(crate) fn flock(alive: u64) -> Traffic {
+    let entry = std::mem::size_of::<GridEntry>() as u64;
+    Traffic::per(alive, entry + 27 * 8 + 16, 60)
+}
+
+/// A crowd's walkers, per walker: its particle and walker state read and written, four
+/// flow-field cells and five wall distances, the bounds of its 9 grid buckets.
+pub(crate) fn crowd(alive: u64) -> Traffic {
+    let walker = std::mem::size_of::<crate::Walker>() as u64;
+    Traffic::per(alive, 2 * WHOLE + 2 * walker + 4 * 8 + 5 * 4 + 9 * 8, 150)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_particle_costs_the_lines_its_fields_lie_in() {
+        // what a step changes fills the first 32 bytes; the lifetime lies in the second
+        assert_eq!(particle_bytes(32, &[POS, AGE, VEL, ROTATION]), 32);
+        assert_eq!(particle_bytes(32, &[POS, LIFETIME]), 64);
+        assert_eq!(particle_bytes(64, &[POS]), 64);
+        assert_eq!(particle_bytes(4, &[POS, AGE]), 16);
+        assert_eq!(particle_bytes(4, &[FLAGS, SETTLED_AT]), 8);
+    }
+
+    #[test]
+    fn simulate_counts_what_its_variant_reads_and_writes() {
+        let w = |simulate| Work {
+            alive: 1000,
+            substeps: 1,
+            simulate,
+            ..Default::default()
+        };
+        let plain = simulate(&w(SimulateVariant::default()), 4);
+        // index in and out, relist; pos age vel lifetime rotation spin read, pos age vel
+        // rotation written
+        assert_eq!(plain.bytes, 1000.0 * (8.0 + 8.0 + 40.0 + 32.0));
+        let collide = SimulateVariant {
+            collide: true,
+            ..Default::default()
+        };
+        let hits = simulate(&w(collide), 4);
+        assert!(hits.bytes > plain.bytes && hits.flops > plain.flops);
+        let two_steps = Work {
+            substeps: 2,
+            ..w(SimulateVariant::default())
+        };
+        assert_eq!(simulate(&two_steps, 4).bytes, 2.0 * plain.bytes);
+    }
+
+    #[test]
+    fn gravity_is_compute_bound_and_the_sort_is_not() {
+        assert!(gravity(65_536).intensity() > 50.0);
+        assert_eq!(sort(3 << 20).flops, 0.0);
+        assert_eq!(sort(3 << 20).bytes, 3.0 * 16.0 * (1 << 20) as f64);
+    }
+}
