@@ -43,8 +43,9 @@ fn main(
         for (var k = 0u; k < WORKGROUP; k++) {
             let b = tile[k];
             let d = b.xyz - x;
-            let r2 = dot(d, d) + eps2;
-            a += d * (b.w / (r2 * sqrt(r2)));
+            // m / r^3 by one reciprocal square root (no square root and division)
+            let inv = inverseSqrt(dot(d, d) + eps2);
+            a += d * (b.w * inv * inv * inv);
         }
     }
     if mine {
