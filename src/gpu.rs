@@ -20,10 +20,12 @@ pub struct GpuContext {
     pub queue: wgpu::Queue,
 }
 
-/// Features flurry uses when the adapter has them (timestamps for the profiler).
+/// Features flurry uses when the adapter has them (timestamps for the profiler, subgroup
+/// operations for all-pairs gravity).
 const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
-    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES);
+    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES)
+    .union(wgpu::Features::SUBGROUP);
 
 impl GpuContext {
     /// Pick an adapter (see the module docs) and create a device with the adapter's limits.
@@ -176,7 +178,29 @@ fn pick_adapter(
 }
 
 fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue)> {
-    let features = adapter.features() & OPTIONAL_FEATURES;
+    request_device_with(adapter, adapter.features() & OPTIONAL_FEATURES)
+}
+
+/// The same adapter and instance with a device of the optional features but `lacking`
+/// (tests of the passes that take another way without a feature).
+#[cfg(test)]
+impl GpuContext {
+    pub(crate) fn lacking(&self, lacking: wgpu::Features) -> Result<GpuContext> {
+        let features = self.adapter.features() & OPTIONAL_FEATURES - lacking;
+        let (device, queue) = request_device_with(&self.adapter, features)?;
+        Ok(GpuContext {
+            instance: self.instance.clone(),
+            adapter: self.adapter.clone(),
+            device,
+            queue,
+        })
+    }
+}
+
+fn request_device_with(
+    adapter: &wgpu::Adapter,
+    features: wgpu::Features,
+) -> Result<(wgpu::Device, wgpu::Queue)> {
     let desc = wgpu::DeviceDescriptor {
         label: Some("flurry"),
         required_features: features,

@@ -19,6 +19,7 @@ pub(crate) enum Shader {
     Args,
     Simulate,
     Gravity,
+    GravitySubgroups,
     Bodies,
     Cull,
     Sort,
@@ -43,11 +44,12 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 23] = [
+    pub const ALL: [Shader; 24] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
         Shader::Gravity,
+        Shader::GravitySubgroups,
         Shader::Bodies,
         Shader::Cull,
         Shader::Sort,
@@ -77,6 +79,7 @@ impl Shader {
             Shader::Simulate => "simulate",
             Shader::Bodies => "bodies",
             Shader::Gravity => "gravity",
+            Shader::GravitySubgroups => "gravity_subgroups",
             Shader::Cull => "cull",
             Shader::Sort => "sort",
             Shader::Merge => "merge",
@@ -105,6 +108,7 @@ impl Shader {
             Shader::Simulate => include_str!("../shaders/simulate.wgsl"),
             Shader::Bodies => include_str!("../shaders/bodies.wgsl"),
             Shader::Gravity => include_str!("../shaders/gravity.wgsl"),
+            Shader::GravitySubgroups => include_str!("../shaders/gravity_subgroups.wgsl"),
             Shader::Cull => include_str!("../shaders/cull.wgsl"),
             Shader::Sort => include_str!("../shaders/sort.wgsl"),
             Shader::Merge => include_str!("../shaders/merge.wgsl"),
@@ -135,7 +139,14 @@ impl Shader {
         }
     }
 
-    /// The composed module source: common.wgsl, the pass's includes, the pass.
+    /// Whether the pass needs subgroup operations (the device's `SUBGROUP` feature).
+    pub fn uses_subgroups(self) -> bool {
+        self == Shader::GravitySubgroups
+    }
+
+    /// The composed module source: common.wgsl, the pass's includes, the pass. (naga 30
+    /// takes subgroup operations where the device has the feature, and refuses the
+    /// `enable subgroups;` directive.)
     pub fn source(self) -> String {
         let mut src = COMMON.to_string();
         for (name, body) in self.includes().iter().chain([&(self.name(), self.body())]) {
@@ -184,12 +195,13 @@ mod tests {
     fn validate(shader: Shader, src: &str) {
         let module = naga::front::wgsl::parse_str(src)
             .unwrap_or_else(|e| panic!("{}.wgsl: {}", shader.name(), e.emit_to_string(src)));
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::default(),
-        )
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("{}.wgsl: {}", shader.name(), e.emit_to_string(src)));
+        let mut capabilities = naga::valid::Capabilities::default();
+        if shader.uses_subgroups() {
+            capabilities |= naga::valid::Capabilities::SUBGROUP;
+        }
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{}.wgsl: {}", shader.name(), e.emit_to_string(src)));
     }
 
     #[test]

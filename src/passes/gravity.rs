@@ -1,5 +1,7 @@
 //! Gravity pass (`shaders/gravity.wgsl`): all-pairs accelerations of an effect's particles
-//! (N-body mode), tiled through workgroup memory; simulate adds them.
+//! (N-body mode), tiled through workgroup memory, or where the device has subgroup
+//! operations shared through the subgroups' registers (`shaders/gravity_subgroups.wgsl`);
+//! simulate adds them.
 
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, BufferSlot};
 use super::{read_only, read_write, uniform};
@@ -24,9 +26,14 @@ pub(crate) struct GravityPass {
 }
 
 impl GravityPass {
+    /// The subgroup kernel where `device` has the `SUBGROUP` feature, else the tiled one.
     pub fn new(device: &wgpu::Device) -> Self {
         let layout = buffer_layout(device, "gravity", wgpu::ShaderStages::COMPUTE, &slots());
-        let pipeline = compute_pipeline(device, Shader::Gravity, "main", &[Some(&layout)], &[]);
+        let shader = match device.features().contains(wgpu::Features::SUBGROUP) {
+            true => Shader::GravitySubgroups,
+            false => Shader::Gravity,
+        };
+        let pipeline = compute_pipeline(device, shader, "main", &[Some(&layout)], &[]);
         GravityPass { layout, pipeline }
     }
 

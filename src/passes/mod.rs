@@ -371,6 +371,7 @@ mod tests {
             (Shader::Args, args::slots().to_vec()),
             (Shader::Simulate, simulate::slots().to_vec()),
             (Shader::Gravity, gravity::slots().to_vec()),
+            (Shader::GravitySubgroups, gravity::slots().to_vec()),
             (Shader::Bodies, bodies::slots().to_vec()),
             (Shader::Cull, cull::slots().to_vec()),
             (Shader::Merge, merge::slots().to_vec()),

@@ -77,7 +77,7 @@ impl ParticleRenderer {
             Pass::Downsample => model::downsample(host, samples, low),
             Pass::Meshes => sum(&|w| model::meshes(w.meshes, w.mesh_vertices)),
             Pass::Splat => model::splat(total(&|w| w.splatted), low),
-            Pass::Draw => model::draw(total(&|w| w.visible), low),
+            Pass::Draw => model::draw(total(&|w| w.visible)),
             Pass::Composite => model::composite(host, samples, low),
         };
         Ok(self.passes().into_iter().map(|p| (p, traffic(p))).collect())

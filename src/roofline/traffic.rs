@@ -249,10 +249,10 @@ pub(crate) fn splat(splatted: u64, low: u64) -> Traffic {
 }
 
 /// The draw, per visible entry: its pair and its particle (for four vertices, read once
-/// from the cache); four corners of its quad projected (68 flops each). Then the particle
-/// target loaded and stored (rgba16float). Blended pixels are not counted.
-pub(crate) fn draw(visible: u64, low: u64) -> Traffic {
-    Traffic::per(visible, 8 + WHOLE, 4 * 68) + Traffic::per(low, 16, 0)
+/// from the cache); four corners of its quad projected (68 flops each). The pixels it blends
+/// into the particle target are not counted (a render pass with nothing drawn moves none).
+pub(crate) fn draw(visible: u64) -> Traffic {
+    Traffic::per(visible, 8 + WHOLE, 4 * 68)
 }
 
 /// Mesh particles, per listed instance: its index, its particle and its mesh's vertices

@@ -33,7 +33,11 @@ struct Solo {
 
 impl Solo {
     fn new(desc: &EffectDesc, capacity: u32, seed: u32) -> Self {
-        let gpu = gpu();
+        Solo::on(gpu(), desc, capacity, seed)
+    }
+
+    /// As [`Solo::new`] on `gpu`.
+    fn on(gpu: GpuContext, desc: &EffectDesc, capacity: u32, seed: u32) -> Self {
         let targets = crate::Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
         let pipelines = Pipelines::new(&gpu.device, targets);
         let meshes = Meshes::new(&gpu.device);

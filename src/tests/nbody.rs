@@ -4,7 +4,7 @@ use glam::Vec3;
 
 use super::{held, still, Solo};
 use crate::effect::*;
-use crate::Camera;
+use crate::{Camera, GpuContext};
 
 /// `n` stars at rest in a ball of radius 2, pulling each other.
 fn cluster(n: u32) -> EffectDesc {
@@ -26,9 +26,28 @@ fn cluster(n: u32) -> EffectDesc {
 
 #[test]
 fn tiled_accelerations_equal_the_cpu_sum() {
+    // both kernels: through subgroups where the device has them, and the tiled one through
+    // workgroup memory on a device without
+    let gpu = super::gpu();
+    let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP);
+    let without = gpu.lacking(wgpu::Features::SUBGROUP).unwrap();
+    assert!(!without.device.features().contains(wgpu::Features::SUBGROUP));
+    accelerations_equal_the_cpu_sum(without);
+    if subgroups {
+        accelerations_equal_the_cpu_sum(gpu);
+    }
+}
+
+fn accelerations_equal_the_cpu_sum(gpu: crate::GpuContext) {
     let camera = Camera::look_at(Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO, 1.0);
     for n in [1024u32, 1000] {
-        let mut solo = Solo::new(&cluster(n), n, 9);
+        let gpu = GpuContext {
+            instance: gpu.instance.clone(),
+            adapter: gpu.adapter.clone(),
+            device: gpu.device.clone(),
+            queue: gpu.queue.clone(),
+        };
+        let mut solo = Solo::on(gpu, &cluster(n), n, 9);
         // one explicit Euler step from rest moves nothing: the positions read back are the
         // ones the accelerations were computed from
         solo.frame(0.01, &camera);
