@@ -186,7 +186,7 @@ fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue)
 #[cfg(test)]
 impl GpuContext {
     pub(crate) fn lacking(&self, lacking: wgpu::Features) -> Result<GpuContext> {
-        let features = self.adapter.features() & OPTIONAL_FEATURES - lacking;
+        let features = self.adapter.features() & (OPTIONAL_FEATURES - lacking);
         let (device, queue) = request_device_with(&self.adapter, features)?;
         Ok(GpuContext {
             instance: self.instance.clone(),

@@ -3,8 +3,10 @@
 //! only its buffers, bind groups and CPU state, so adding an effect whose variants exist
 //! compiles nothing, and removing one recompiles nothing.
 //!
-//! A variant is a pass built for one key: simulate with depth collision compiled in or out,
-//! the draw for one blend mode, the composite for the host's targets. The sort's
+//! A variant is a pass built for one key: simulate, cull and splat with only what an effect
+//! uses compiled in (`SimulateVariant`, `CullVariant`, `SplatVariant`: on CPU drivers every
+//! branch costs its work, taken or not), the draw for one blend mode, the composite for the
+//! host's targets. The sort's
 //! pipelines serve every list length (a length is a plan of buffers, not a pipeline).
 
 use std::sync::{Arc, OnceLock};

@@ -140,6 +140,7 @@ impl Shader {
     }
 
     /// Whether the pass needs subgroup operations (the device's `SUBGROUP` feature).
+    #[cfg(test)]
     pub fn uses_subgroups(self) -> bool {
         self == Shader::GravitySubgroups
     }
@@ -227,49 +228,49 @@ mod tests {
         }
     }
 
+    /// Every variant of `shader`, given as (dense index, constants): the indices all
+    /// differ and lie below `count`, the constants are specialised in, and the module
+    /// validates.
+    fn validate_variants<const N: usize>(
+        shader: Shader,
+        count: usize,
+        variants: impl Iterator<Item = (usize, [(&'static str, u32); N])>,
+    ) {
+        let mut seen = std::collections::HashSet::new();
+        for (index, consts) in variants {
+            assert!(
+                index < count && seen.insert(index),
+                "{consts:?}: index {index}"
+            );
+            let src = shader.specialised(&consts);
+            for (name, value) in consts {
+                let line = format!("const {name}: u32 = {value}u;");
+                assert!(src.contains(&line), "{consts:?}: {line}");
+            }
+            validate(shader, &src);
+        }
+        assert_eq!(seen.len(), count, "{}: every variant", shader.name());
+    }
+
     #[test]
     fn every_simulate_variant_validates() {
-        use crate::passes::simulate::SimulateVariant;
-        let mut seen = std::collections::HashSet::new();
-        for variant in SimulateVariant::all() {
-            assert!(variant.index() < SimulateVariant::COUNT, "{variant:?}");
-            assert!(seen.insert(variant.index()), "{variant:?}: index taken");
-            let src = Shader::Simulate.specialised(&variant.consts());
-            for (name, value) in variant.consts() {
-                let line = format!("const {name}: u32 = {value}u;");
-                assert!(src.contains(&line), "{variant:?}: {line}");
-            }
-            validate(Shader::Simulate, &src);
-        }
+        use crate::passes::simulate::SimulateVariant as V;
+        let variants = V::all().map(|v| (v.index(), v.consts()));
+        validate_variants(Shader::Simulate, V::COUNT, variants);
     }
 
     #[test]
     fn every_cull_variant_validates() {
-        use crate::passes::cull::CullVariant;
-        let indices: std::collections::HashSet<_> = CullVariant::all().map(|v| v.index()).collect();
-        assert_eq!(indices.len(), CullVariant::COUNT);
-        for variant in CullVariant::all() {
-            let src = Shader::Cull.specialised(&variant.consts());
-            for (name, value) in variant.consts() {
-                assert!(src.contains(&format!("const {name}: u32 = {value}u;")));
-            }
-            validate(Shader::Cull, &src);
-        }
+        use crate::passes::cull::CullVariant as V;
+        let variants = V::all().map(|v| (v.index(), v.consts()));
+        validate_variants(Shader::Cull, V::COUNT, variants);
     }
 
     #[test]
     fn every_splat_variant_validates() {
-        use crate::passes::splat::SplatVariant;
-        let indices: std::collections::HashSet<_> =
-            SplatVariant::all().map(|v| v.index()).collect();
-        assert_eq!(indices.len(), SplatVariant::COUNT);
-        for variant in SplatVariant::all() {
-            let src = Shader::Splat.specialised(&variant.consts());
-            for (name, value) in variant.consts() {
-                assert!(src.contains(&format!("const {name}: u32 = {value}u;")));
-            }
-            validate(Shader::Splat, &src);
-        }
+        use crate::passes::splat::SplatVariant as V;
+        let variants = V::all().map(|v| (v.index(), v.consts()));
+        validate_variants(Shader::Splat, V::COUNT, variants);
     }
 
     #[test]
