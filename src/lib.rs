@@ -18,7 +18,10 @@
 //! ribbon (an emitter's afterimage, or each particle's trail, showing the host's [`Image`]
 //! if it names one, added with [`ParticleRenderer::add_image`]) or a lit [`Mesh`] (built in,
 //! or the host's, added with [`ParticleRenderer::add_mesh`], lit by its [`Light`]); emitters
-//! spawn in volumes, on surfaces and on meshes.
+//! spawn in volumes, on surfaces and on meshes. One effect placed many times
+//! ([`ParticleRenderer::set_instances`], an [`Instance`] each) shares one pool and one chain
+//! of dispatches; [`ParticleRenderer::traffic`] says what each pass moved and computed, for
+//! judging it against the adapter's own ceilings ([`roofline`]).
 //!
 //! ```
 //! use flurry::effect::{ColorRange, EffectDesc, EmitterDesc, Range, Shape, Velocity};
