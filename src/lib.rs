@@ -102,6 +102,7 @@ mod system;
 mod tests;
 mod timer;
 mod types;
+mod uniform_pages;
 mod view;
 
 pub use camera::Camera;

@@ -21,6 +21,7 @@ use crate::passes::splat::SplatVariant;
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Stats};
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
+use crate::uniform_pages::{Binding, BufferRange, UniformPages, UniformSlot};
 use crate::view::ViewModel;
 use std::sync::atomic::{AtomicBool, Ordering};
 use wgpu::util::DeviceExt;
@@ -81,9 +82,9 @@ struct Ribbons {
 pub(crate) struct ParticleSystem {
     desc: EffectDesc,
     pool: ParticlePool,
-    frame_buf: wgpu::Buffer,
+    /// Its frame and emit uniforms: a slot of the renderer's pages, written every frame.
+    uniforms: UniformSlot,
     effect_buf: wgpu::Buffer,
-    emit_buf: wgpu::Buffer,
     /// The massive bodies (one unused slot when the effect has none).
     bodies: wgpu::Buffer,
     /// Indexed by the alive list emit appends to (and simulate reads).
@@ -158,16 +159,16 @@ fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer
 
 impl ParticleSystem {
     /// The pool and bind groups for `desc` (validated) with `capacity` particles (checked
-    /// against the device) and a random `seed`; builds the pipeline variants it needs that
-    /// `pipelines` does not have yet.
+    /// against the device) and a random `seed`, its uniforms in `uniforms`; builds the
+    /// pipeline variants it needs that `pipelines` does not have yet.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         pipelines: &Pipelines,
         assets: Assets<'_>,
         desc: &EffectDesc,
-        capacity: u32,
-        seed: u32,
+        (capacity, seed): (u32, u32),
+        uniforms: UniformSlot,
     ) -> Result<Self> {
         use encase::ShaderType;
         desc.validate()?;
@@ -190,9 +191,7 @@ impl ParticleSystem {
             mesh: desc.particle_mesh().and_then(|m| meshes.set().draw(m)),
         };
         let pool = ParticlePool::new(device, capacity, needs);
-        let frame_buf = uniform_buffer(device, "flurry.frame", FrameUniforms::min_size().get());
         let effect_buf = uniform_buffer(device, "flurry.effect", EffectParams::min_size().get());
-        let emit_buf = uniform_buffer(device, "flurry.emit", EmitUniforms::min_size().get());
         let mut params = desc.effect_params(seed, capacity);
         for look in &mut params.looks {
             if look.render_mode == crate::types::RENDER_MESH {
@@ -212,7 +211,7 @@ impl ParticleSystem {
                 | wgpu::BufferUsages::COPY_SRC,
         });
         let p = pipelines;
-        let (frame, effect) = (&frame_buf, &effect_buf);
+        let (frame, effect) = (&uniforms.frame, &effect_buf);
         let simulate_variant = SimulateVariant::of(&params);
         let cull_variant = CullVariant::of(&params);
         let simulate = p.simulate(simulate_variant);
@@ -282,7 +281,7 @@ impl ParticleSystem {
             emit_bind: p.emit().bind(
                 device,
                 &pool,
-                &emit_buf,
+                &uniforms.emit,
                 effect,
                 &bodies,
                 (meshes.surface(), instances.buffer()),
@@ -314,9 +313,8 @@ impl ParticleSystem {
             splat_bind: std::sync::OnceLock::new(),
             desc: desc.clone(),
             pool,
-            frame_buf,
+            uniforms,
             effect_buf,
-            emit_buf,
             bodies,
             clock: SpawnClock::default(),
             frames: 0,
@@ -446,7 +444,7 @@ impl ParticleSystem {
 
     /// Bind the renderer's mesh surfaces anew (a host added a mesh).
     pub fn rebind_meshes(&mut self, device: &wgpu::Device, p: &Pipelines, meshes: &Meshes) {
-        let (emit, effect) = (&self.emit_buf, &self.effect_buf);
+        let (emit, effect) = (&self.uniforms.emit, &self.effect_buf);
         let inputs = (meshes.surface(), self.instances.buffer());
         self.emit_bind = p
             .emit()
@@ -477,8 +475,8 @@ impl ParticleSystem {
         Instances::check(device, list, self.pool.capacity)?;
         if self.instances.set(device, list) {
             self.rebind_meshes(device, p, meshes);
-            let (frame, effect) = (&self.frame_buf, &self.effect_buf);
-            let inputs = (frame, effect, self.instances.buffer());
+            let frame: &dyn Binding = &self.uniforms.frame;
+            let inputs = (frame, &self.effect_buf, self.instances.buffer());
             let cull = p.cull(self.cull_variant());
             self.cull_bind = cull.bind(device, &self.pool, 0, inputs);
         }
@@ -493,9 +491,15 @@ impl ParticleSystem {
         }
     }
 
-    /// Advance the clock by `dt` seconds and write this frame's uniforms for `view`
-    /// (`meshes`: where the mesh emitters' triangles are).
-    pub fn update(&mut self, queue: &wgpu::Queue, dt: f32, view: &ViewModel, meshes: &MeshSet) {
+    /// Advance the clock by `dt` seconds and stage this frame's uniforms for `view` in
+    /// `pages` (`meshes`: where the mesh emitters' triangles are); the caller flushes them.
+    pub fn update(
+        &mut self,
+        pages: &mut UniformPages,
+        dt: f32,
+        view: &ViewModel,
+        meshes: &MeshSet,
+    ) {
         // a frame updated but never recorded changed nothing on the GPU: its spawns stay
         // pending (the particles are in alive list 0 whatever the host submitted)
         if self.emit_recorded.swap(false, Ordering::Relaxed) {
@@ -544,8 +548,7 @@ impl ParticleSystem {
             ambient: self.light.ambient.into(),
             ..Default::default()
         };
-        queue.write_buffer(&self.frame_buf, 0, &uniform_bytes(&frame));
-        queue.write_buffer(&self.emit_buf, 0, &uniform_bytes(&emit));
+        pages.write(&self.uniforms, &frame, &emit);
     }
 
     /// Whether this system records `step` each frame (no sort for effects that skip it or
@@ -764,8 +767,13 @@ impl ParticleSystem {
     }
 
     /// The buffers a later pass may bind (frame uniforms, effect constants).
-    pub fn uniforms(&self) -> (&wgpu::Buffer, &wgpu::Buffer) {
-        (&self.frame_buf, &self.effect_buf)
+    pub fn uniforms(&self) -> (&BufferRange, &wgpu::Buffer) {
+        (&self.uniforms.frame, &self.effect_buf)
+    }
+
+    /// Its slot of the uniform pages (to give back when it goes).
+    pub fn uniform_slot(&self) -> &UniformSlot {
+        &self.uniforms
     }
 
     /// What its passes worked on in the last frame, from the GPU's counts (blocks; for

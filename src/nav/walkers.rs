@@ -30,7 +30,7 @@ pub(crate) struct WalkerInputs<'a> {
     pub pool: &'a ParticlePool,
     pub grid: &'a NeighbourGrid,
     /// The system's frame uniforms.
-    pub frame: &'a wgpu::Buffer,
+    pub frame: &'a dyn crate::passes::Binding,
     /// The effect's random seed.
     pub seed: u32,
 }

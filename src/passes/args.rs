@@ -2,6 +2,7 @@
 //! simulate dispatch (after emit), the cull dispatch (after simulate), the hit-spawn cull
 //! (after the spawns) and the draw and splat arguments (after cull).
 
+use super::Binding;
 use super::{
     bind_buffers, buffer_layout, compute_pipeline, dispatch_one, read_write, uniform, BufferSlot,
 };
@@ -59,7 +60,7 @@ impl ArgsPass {
         pool: &ParticlePool,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        let buffers = [&pool.counters, &pool.args, effect, &pool.draw_counters];
+        let buffers: [&dyn Binding; _] = [&pool.counters, &pool.args, effect, &pool.draw_counters];
         bind_buffers(device, "args", &self.layout, &buffers)
     }
 

@@ -1,6 +1,7 @@
 //! Bodies pass (`shaders/bodies.wgsl`): the effect's massive bodies move under each other's
 //! gravity (one workgroup, after simulate).
 
+use super::Binding;
 use super::{
     bind_buffers, buffer_layout, compute_pipeline, dispatch_one, read_write, uniform, BufferSlot,
 };
@@ -32,7 +33,7 @@ impl BodiesPass {
         &self,
         device: &wgpu::Device,
         bodies: &wgpu::Buffer,
-        frame: &wgpu::Buffer,
+        frame: &dyn Binding,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         bind_buffers(device, "bodies", &self.layout, &[bodies, frame, effect])

@@ -4,7 +4,7 @@
 
 use super::grid::NeighbourGrid;
 use super::{compute_pipeline, dispatch_from_args, layout, read_only, read_write, uniform};
-use super::{texture, BufferSlot};
+use super::{texture, Binding, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -30,7 +30,7 @@ pub(crate) struct CrowdInputs<'a> {
     /// Its [`CrowdParams`].
     pub params: &'a wgpu::Buffer,
     /// The system's [`FrameUniforms`].
-    pub frame: &'a wgpu::Buffer,
+    pub frame: &'a dyn Binding,
     /// A [`Walker`] per particle slot.
     pub walkers: &'a wgpu::Buffer,
     /// The flow fields, one after another (flow.wgsl's `way`).
@@ -66,7 +66,7 @@ impl CrowdPass {
         grid: &NeighbourGrid,
         inputs: CrowdInputs<'_>,
     ) -> wgpu::BindGroup {
-        let buffers = [
+        let buffers: [&dyn Binding; _] = [
             &pool.counters,
             grid.buckets(),
             grid.entries(),
@@ -80,7 +80,7 @@ impl CrowdPass {
         ];
         let mut resources: Vec<_> = (0u32..)
             .zip(buffers)
-            .map(|(b, buf)| (b, buf.as_entire_binding()))
+            .map(|(b, buf)| (b, buf.resource()))
             .collect();
         let table = wgpu::BindingResource::TextureView(inputs.states);
         resources.push((buffers.len() as u32, table));

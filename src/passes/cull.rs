@@ -3,6 +3,7 @@
 //! small enough on screen for the compute splat (`shaders/splat.wgsl`); ribbon points go
 //! to its ribbon list.
 
+use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive};
 use super::{read_only, read_write, uniform, BufferSlot};
 use crate::pool::ParticlePool;
@@ -113,7 +114,7 @@ impl CullPass {
         device: &wgpu::Device,
         pool: &ParticlePool,
         live: usize,
-        (frame, effect, instances): (&wgpu::Buffer, &wgpu::Buffer, &wgpu::Buffer),
+        (frame, effect, instances): (&dyn Binding, &wgpu::Buffer, &wgpu::Buffer),
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,

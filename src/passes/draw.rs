@@ -2,6 +2,7 @@
 //! from the visible list by `draw_indirect` (instance count written on the GPU), into an
 //! Rgba16Float target.
 
+use super::Binding;
 use super::{bind, bind_buffers, layout, read_only, render_pipeline, texture, uniform};
 use crate::effect::Blend;
 use crate::pool::ParticlePool;
@@ -183,7 +184,7 @@ impl DrawPass {
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
-        (frame, effect): (&wgpu::Buffer, &wgpu::Buffer),
+        (frame, effect): (&dyn Binding, &wgpu::Buffer),
         image: (&wgpu::TextureView, &wgpu::Sampler),
     ) -> DrawBinding {
         let sources = DrawSources {
@@ -200,7 +201,7 @@ impl DrawPass {
         &self,
         device: &wgpu::Device,
         sources: &DrawSources,
-        frame: &wgpu::Buffer,
+        frame: &dyn Binding,
         (view, sampler): (&wgpu::TextureView, &wgpu::Sampler),
     ) -> DrawBinding {
         let slots = sources.slots;

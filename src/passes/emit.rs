@@ -1,6 +1,7 @@
 //! Emit pass (`shaders/emit.wgsl`): pop dead indices, initialise, append to the alive list;
 //! `spawn_on_hit` does the same at the GPU events simulate wrote.
 
+use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_write, uniform};
 use super::{dispatch_from_args, BufferSlot};
 use crate::mesh::SurfaceTriangle;
@@ -49,7 +50,7 @@ impl EmitPass {
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
-        emit: &wgpu::Buffer,
+        emit: &dyn Binding,
         effect: &wgpu::Buffer,
         bodies: &wgpu::Buffer,
         (surface, instances): (&wgpu::Buffer, &wgpu::Buffer),

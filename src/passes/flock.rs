@@ -3,6 +3,7 @@
 //! effect's forces.
 
 use super::grid::NeighbourGrid;
+use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, BufferSlot};
 use super::{read_only, read_write, uniform};
 use crate::pool::ParticlePool;
@@ -42,7 +43,7 @@ impl FlockPass {
         pool: &ParticlePool,
         grid: &NeighbourGrid,
         flock: &wgpu::Buffer,
-        frame: &wgpu::Buffer,
+        frame: &dyn Binding,
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,

@@ -1,6 +1,7 @@
 //! The flow field pass (`shaders/flow.wgsl`): walking distances over a map by parallel
 //! relaxation.
 
+use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_threads};
 use super::{read_only, read_write, uniform, BufferSlot};
 use crate::shaders::Shader;
@@ -59,7 +60,7 @@ impl FlowPass {
         device: &wgpu::Device,
         [cells, sdf, dist_in, dist_out, params, changed, way]: [&wgpu::Buffer; 7],
     ) -> wgpu::BindGroup {
-        let buffers = [cells, sdf, dist_in, dist_out, params, changed, way];
+        let buffers: [&dyn Binding; _] = [cells, sdf, dist_in, dist_out, params, changed, way];
         bind_buffers(device, "flow", &self.layout, &buffers)
     }
 

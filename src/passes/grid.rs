@@ -5,6 +5,7 @@
 //! before simulate (which is where neighbours act), over the alive count the simulate
 //! dispatch is sized from.
 
+use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
 use super::{read_only, read_write, uniform, BufferSlot};
 use crate::pool::ParticlePool;
@@ -136,7 +137,7 @@ impl NeighbourGrid {
             table,
         };
         let params = uniform_init("flurry.grid", &uniform_bytes(&params));
-        let buffers = [
+        let buffers: [&dyn Binding; _] = [
             &pool.particles,
             &pool.alive[0],
             &pool.counters,

@@ -3,6 +3,7 @@
 //! host's colour and depth ([`MeshPass::lit`]) and as distances into the particle target's
 //! scene distances ([`MeshPass::distance`]), both depth-tested by the host's convention.
 
+use super::Binding;
 use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive, layout};
 use super::{read_only, read_write, texture, uniform, BufferSlot};
 use crate::mesh::Meshes;
@@ -56,10 +57,10 @@ impl MeshCull {
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
-        frame: &wgpu::Buffer,
+        frame: &dyn Binding,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        let buffers = [
+        let buffers: [&dyn Binding; _] = [
             &pool.particles,
             &pool.alive[0],
             &pool.counters,
@@ -107,13 +108,13 @@ fn draw_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
 pub(crate) fn bind_draw(
     device: &wgpu::Device,
     pool: &ParticlePool,
-    (frame, effect): (&wgpu::Buffer, &wgpu::Buffer),
+    (frame, effect): (&dyn Binding, &wgpu::Buffer),
     poses: &wgpu::TextureView,
 ) -> wgpu::BindGroup {
-    let buffers = [&pool.particles, &pool.mesh_list, frame, effect];
+    let buffers: [&dyn Binding; _] = [&pool.particles, &pool.mesh_list, frame, effect];
     let mut resources: Vec<_> = (0u32..)
         .zip(buffers)
-        .map(|(b, buf)| (b, buf.as_entire_binding()))
+        .map(|(b, buf)| (b, buf.resource()))
         .collect();
     resources.push((
         buffers.len() as u32,

@@ -28,6 +28,7 @@ pub(crate) mod sort;
 pub(crate) mod splat;
 
 use crate::shaders::Shader;
+pub(crate) use crate::uniform_pages::Binding;
 
 /// One buffer binding: how the shader uses it and the least bytes it must hold.
 #[derive(Clone, Copy, Debug)]
@@ -105,19 +106,19 @@ pub(crate) fn buffer_layout(
     layout(device, label, &entries)
 }
 
-/// A bind group over whole buffers: binding `i` is `buffers[i]`, in the order of the
-/// pass's [`BufferSlot`]s.
+/// A bind group over buffers (whole, or an effect's range of the uniform pages): binding
+/// `i` is `buffers[i]`, in the order of the pass's [`BufferSlot`]s.
 pub(crate) fn bind_buffers(
     device: &wgpu::Device,
     label: &str,
     layout: &wgpu::BindGroupLayout,
-    buffers: &[&wgpu::Buffer],
+    buffers: &[&dyn Binding],
 ) -> wgpu::BindGroup {
     let entries: Vec<_> = (0u32..)
         .zip(buffers)
         .map(|(binding, b)| wgpu::BindGroupEntry {
             binding,
-            resource: b.as_entire_binding(),
+            resource: b.resource(),
         })
         .collect();
     device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -2,6 +2,7 @@
 //! copied back into the current alive list on the GPU, so the CPU never has to track which
 //! of two lists is current (a recorded frame the host never submits would leave it wrong).
 
+use super::Binding;
 use super::{
     bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, read_only, read_write,
     BufferSlot,
@@ -33,7 +34,7 @@ impl RelistPass {
 
     /// The survivors (list 1) back into the current list (list 0) of `pool`.
     pub fn bind(&self, device: &wgpu::Device, pool: &ParticlePool) -> wgpu::BindGroup {
-        let buffers = [&pool.alive[1], &pool.alive[0], &pool.counters];
+        let buffers: [&dyn Binding; _] = [&pool.alive[1], &pool.alive[0], &pool.counters];
         bind_buffers(device, "relist", &self.layout, &buffers)
     }
 

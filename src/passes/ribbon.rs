@@ -3,6 +3,7 @@
 //! (`shaders/draw.wgsl`, with `shaders/ribbon.wgsl`'s geometry) draws among the
 //! billboards (the counts written on the GPU: no read-back).
 
+use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive};
 use super::{read_only, read_write, uniform, BufferSlot};
 use crate::pool::ParticlePool;
@@ -46,7 +47,7 @@ impl RibbonPieces {
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
-        frame: &wgpu::Buffer,
+        frame: &dyn Binding,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         let buffers = [

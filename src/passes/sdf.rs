@@ -1,5 +1,6 @@
 //! The signed distance field pass (`shaders/sdf.wgsl`): jump flooding over a map's cells.
 
+use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_threads};
 use super::{read_only, read_write, uniform, BufferSlot};
 use crate::shaders::Shader;
@@ -50,7 +51,7 @@ impl SdfPass {
         device: &wgpu::Device,
         [blocked, seeds_in, seeds_out, params, field]: [&wgpu::Buffer; 5],
     ) -> wgpu::BindGroup {
-        let buffers = [blocked, seeds_in, seeds_out, params, field];
+        let buffers: [&dyn Binding; _] = [blocked, seeds_in, seeds_out, params, field];
         bind_buffers(device, "sdf", &self.layout, &buffers)
     }
 

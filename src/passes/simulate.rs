@@ -3,6 +3,7 @@
 //! dead list, events to the hit-event buffer. Each effect's simulate is specialised for
 //! the features it uses ([`SimulateVariant`]).
 
+use super::Binding;
 use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
 use super::{layout, read_only, read_write, texture, uniform, uniform_array, BufferSlot};
 use crate::pool::ParticlePool;
@@ -152,7 +153,7 @@ impl SimulatePass {
         device: &wgpu::Device,
         pool: &ParticlePool,
         current: usize,
-        frame: &wgpu::Buffer,
+        frame: &dyn Binding,
         effect: &wgpu::Buffer,
         bodies: &wgpu::Buffer,
     ) -> wgpu::BindGroup {

@@ -2,6 +2,7 @@
 //! per-pixel accumulators, then resolved into the particle target (which the draw pass
 //! then loads instead of clearing).
 
+use super::Binding;
 use super::{
     bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, layout, BufferSlot,
 };
@@ -159,7 +160,7 @@ impl SplatPass {
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
-        frame: &wgpu::Buffer,
+        frame: &dyn Binding,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         bind_buffers(

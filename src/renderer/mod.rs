@@ -32,6 +32,7 @@ use crate::sprites::Sprites;
 use crate::system::{Assets, ParticleSystem, Step};
 use crate::timer::PassTimer;
 use crate::types::{uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams};
+use crate::uniform_pages::UniformPages;
 use crate::view::{View, ViewModel};
 use merged::Merged;
 use target::{HostBinds, LowRes};
@@ -139,6 +140,8 @@ pub struct ParticleRenderer {
     light: crate::Light,
     /// Every effect, in drawing order.
     entries: Vec<Entry>,
+    /// Their frame and emit uniforms, written once a page a frame.
+    uniform_pages: UniformPages,
     next_id: u64,
     /// Per-pass GPU timing ([`ParticleRenderer::enable_profiling`]).
     timer: Option<PassTimer>,
@@ -231,6 +234,7 @@ impl ParticleRenderer {
             settings,
             targets,
             entries: Vec::new(),
+            uniform_pages: UniformPages::new(device),
             next_id: 0,
             timer: None,
             merged: None,
@@ -308,7 +312,10 @@ impl ParticleRenderer {
             images: &self.images,
         };
         let p = &self.pipelines;
-        let system = ParticleSystem::new(device, queue, p, assets, desc, capacity, seed)?;
+        let slot = self.uniform_pages.slot(device);
+        let sized = (capacity, seed);
+        let made = ParticleSystem::new(device, queue, p, assets, desc, sized, slot.clone());
+        let system = made.inspect_err(|_| self.uniform_pages.release(&slot))?;
         let id = EffectId(self.next_id);
         self.next_id += 1;
         self.entries.push(Entry { id, system });
@@ -318,19 +325,19 @@ impl ParticleRenderer {
 
     /// Remove an effect and free its buffers; false if `id` is not (or no longer) here.
     pub fn remove_effect(&mut self, id: EffectId) -> bool {
-        let before = self.entries.len();
-        self.entries.retain(|e| e.id != id);
-        let removed = self.entries.len() < before;
-        if removed {
-            // the merged set names entries by position: until the next update rebuilds it,
-            // every effect sorts and draws on its own
-            self.merged = None;
-            for e in &mut self.entries {
-                e.system.set_merged(false);
-            }
-            self.merge_dirty = true;
+        let Some(at) = self.entries.iter().position(|e| e.id == id) else {
+            return false;
+        };
+        let gone = self.entries.remove(at);
+        self.uniform_pages.release(gone.system.uniform_slot());
+        // the merged set names entries by position: until the next update rebuilds it,
+        // every effect sorts and draws on its own
+        self.merged = None;
+        for e in &mut self.entries {
+            e.system.set_merged(false);
         }
-        removed
+        self.merge_dirty = true;
+        true
     }
 
     fn system(&self, id: EffectId) -> Option<&ParticleSystem> {
@@ -571,8 +578,10 @@ impl ParticleRenderer {
         for e in &mut self.entries {
             e.system.set_splat(pixel_scale, splat_radius);
             e.system.set_light(self.light);
-            e.system.update(queue, dt, &view, self.meshes.set());
+            let pages = &mut self.uniform_pages;
+            e.system.update(pages, dt, &view, self.meshes.set());
         }
+        self.uniform_pages.flush(queue);
         let has_depth = self.targets.depth_format.is_some() as u32;
         // the particle target's depth still holds the previous frame's, unless it was just
         // (re)allocated or no downsample was recorded since

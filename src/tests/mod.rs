@@ -28,6 +28,7 @@ struct Solo {
     gpu: GpuContext,
     pipelines: Pipelines,
     meshes: Meshes,
+    uniform_pages: crate::uniform_pages::UniformPages,
     system: ParticleSystem,
 }
 
@@ -47,12 +48,16 @@ impl Solo {
             meshes: &meshes,
             images: &images,
         };
+        let mut uniform_pages = crate::uniform_pages::UniformPages::new(device);
+        let slot = uniform_pages.slot(device);
+        let sized = (capacity, seed);
         let system =
-            ParticleSystem::new(device, queue, &pipelines, assets, desc, capacity, seed).unwrap();
+            ParticleSystem::new(device, queue, &pipelines, assets, desc, sized, slot).unwrap();
         Solo {
             gpu,
             pipelines,
             meshes,
+            uniform_pages,
             system,
         }
     }
@@ -60,8 +65,9 @@ impl Solo {
     /// One frame of `dt` seconds seen by `camera`: update, record, submit.
     fn frame(&mut self, dt: f32, camera: &Camera) {
         let view = crate::View::from(camera).model().expect("a usable camera");
-        self.system
-            .update(&self.gpu.queue, dt, &view, self.meshes.set());
+        let pages = &mut self.uniform_pages;
+        self.system.update(pages, dt, &view, self.meshes.set());
+        pages.flush(&self.gpu.queue);
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         self.system.encode_compute(&self.pipelines, &mut encoder);
         self.gpu.queue.submit([encoder.finish()]);
