@@ -149,7 +149,7 @@ impl Pipelines {
     pub fn collision_bind(
         &self,
         depth: &wgpu::TextureView,
-        frame: &wgpu::Buffer,
+        frame: &dyn crate::passes::Binding,
     ) -> wgpu::BindGroup {
         let layout = self.collision_layout();
         crate::passes::simulate::collision_bind(&self.device, layout, depth, frame)

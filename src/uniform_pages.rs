@@ -11,12 +11,16 @@
 
 use std::num::NonZeroU64;
 
+use encase::internal::WriteInto;
 use encase::ShaderType;
 
-use crate::types::{EmitUniforms, FrameUniforms};
+use crate::types::{
+    CollisionFrame, CompositeParams, DownsampleParams, EmitUniforms, FrameUniforms,
+};
 
-/// Effects per page: a page of 64 slots holds about 180 KiB.
-pub(crate) const SLOTS_PER_PAGE: usize = 64;
+/// Effects per page: a page of 128 slots holds about 350 KiB (2,816 bytes a slot where
+/// uniform offsets align to 256).
+pub(crate) const SLOTS_PER_PAGE: usize = 128;
 
 /// What a bind group entry binds: a whole buffer, or a range of one.
 pub(crate) trait Binding {
@@ -144,23 +148,11 @@ impl UniformPages {
         used.filter(|&u| u).count()
     }
 
-    /// Stage `slot`'s uniforms for the next [`UniformPages::flush`] (laid out by encase
-    /// straight into the page's bytes).
+    /// Stage `slot`'s uniforms for the next [`UniformPages::flush`].
     pub fn write(&mut self, slot: &UniformSlot, frame: &FrameUniforms, emit: &EmitUniforms) {
         let p = &mut self.pages[slot.page];
-        let start = (slot.index as u64 * self.stride) as usize;
-        let (frame_end, emit_start) = (
-            start + slot.frame.size.get() as usize,
-            start + self.emit_offset as usize,
-        );
-        let emit_end = emit_start + slot.emit.size.get() as usize;
-        // the slices are the structs' own sizes: encase cannot run out of room
-        encase::UniformBuffer::new(&mut p.bytes[start..frame_end])
-            .write(frame)
-            .expect("a slot holds its frame uniforms");
-        encase::UniformBuffer::new(&mut p.bytes[emit_start..emit_end])
-            .write(emit)
-            .expect("a slot holds its emit uniforms");
+        stage(&mut p.bytes, &slot.frame, frame);
+        stage(&mut p.bytes, &slot.emit, emit);
         p.dirty = true;
     }
 
@@ -176,6 +168,74 @@ impl UniformPages {
             p.dirty = false;
         }
     }
+}
+
+/// The renderer's own per-frame uniforms (the depth collision's view of the previous frame,
+/// the downsample's and the composite's parameters) in one buffer at aligned offsets,
+/// written together with one `write_buffer`.
+pub(crate) struct RendererUniforms {
+    buffer: wgpu::Buffer,
+    bytes: Vec<u8>,
+    pub collision: BufferRange,
+    pub downsample: BufferRange,
+    pub composite: BufferRange,
+}
+
+impl RendererUniforms {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let to = device.limits().min_uniform_buffer_offset_alignment as u64;
+        let sizes = [
+            CollisionFrame::min_size(),
+            DownsampleParams::min_size(),
+            CompositeParams::min_size(),
+        ];
+        let mut offsets = [0u64; 3];
+        let mut end = 0;
+        for (offset, size) in offsets.iter_mut().zip(sizes) {
+            *offset = align(end, to);
+            end = *offset + size.get();
+        }
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flurry.renderer_uniforms"),
+            size: end,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let range = |k: usize| BufferRange {
+            buffer: buffer.clone(),
+            offset: offsets[k],
+            size: sizes[k],
+        };
+        RendererUniforms {
+            collision: range(0),
+            downsample: range(1),
+            composite: range(2),
+            bytes: vec![0; end as usize],
+            buffer,
+        }
+    }
+
+    /// This frame's three, written at once.
+    pub fn write(
+        &mut self,
+        queue: &wgpu::Queue,
+        (collision, downsample, composite): (&CollisionFrame, &DownsampleParams, &CompositeParams),
+    ) {
+        stage(&mut self.bytes, &self.collision, collision);
+        stage(&mut self.bytes, &self.downsample, downsample);
+        stage(&mut self.bytes, &self.composite, composite);
+        queue.write_buffer(&self.buffer, 0, &self.bytes);
+    }
+}
+
+/// Lay `value` out by encase into `range`'s bytes of `bytes` (a copy of its buffer).
+fn stage<T: ShaderType + WriteInto>(bytes: &mut [u8], range: &BufferRange, value: &T) {
+    let start = range.offset as usize;
+    let end = start + range.size.get() as usize;
+    // the range is the struct's own size: encase cannot run out of room
+    encase::UniformBuffer::new(&mut bytes[start..end])
+        .write(value)
+        .expect("a range holds its struct");
 }
 
 #[cfg(test)]
@@ -205,7 +265,11 @@ mod tests {
         let slots: Vec<_> = (0..SLOTS_PER_PAGE + 1)
             .map(|_| pages.slot(&gpu.device))
             .collect();
-        assert_eq!(pages.pages.len(), 2, "the 65th slot opens a second page");
+        assert_eq!(
+            pages.pages.len(),
+            2,
+            "one slot past a full page opens a second"
+        );
         assert_eq!(pages.in_use(), SLOTS_PER_PAGE + 1);
         let align = gpu.device.limits().min_uniform_buffer_offset_alignment as u64;
         for s in &slots {

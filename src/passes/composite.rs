@@ -81,7 +81,7 @@ impl CompositePass {
         low_color: &wgpu::TextureView,
         low_depth: &wgpu::TextureView,
         host_depth: &wgpu::TextureView,
-        params: &wgpu::Buffer,
+        params: &dyn crate::passes::Binding,
     ) -> wgpu::BindGroup {
         let view = wgpu::BindingResource::TextureView;
         let resources = [
@@ -89,7 +89,7 @@ impl CompositePass {
             (1, view(low_depth)),
             (2, view(host_depth)),
             (3, wgpu::BindingResource::Sampler(&self.sampler)),
-            (4, params.as_entire_binding()),
+            (4, params.resource()),
         ];
         bind(device, "composite", &self.layout, &resources)
     }

@@ -44,12 +44,12 @@ impl DownsamplePass {
         device: &wgpu::Device,
         host_depth: &wgpu::TextureView,
         (low_depth, drawn_depth): (&wgpu::TextureView, &wgpu::TextureView),
-        params: &wgpu::Buffer,
+        params: &dyn crate::passes::Binding,
     ) -> wgpu::BindGroup {
         let resources = [
             (0, wgpu::BindingResource::TextureView(host_depth)),
             (1, wgpu::BindingResource::TextureView(low_depth)),
-            (2, params.as_entire_binding()),
+            (2, params.resource()),
             (3, wgpu::BindingResource::TextureView(drawn_depth)),
         ];
         bind(device, "downsample", &self.layout, &resources)

@@ -202,11 +202,11 @@ pub(crate) fn collision_bind(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
     depth: &wgpu::TextureView,
-    frame: &wgpu::Buffer,
+    frame: &dyn Binding,
 ) -> wgpu::BindGroup {
     let resources = [
         (0, wgpu::BindingResource::TextureView(depth)),
-        (1, frame.as_entire_binding()),
+        (1, frame.resource()),
     ];
     bind(device, "collision", layout, &resources)
 }

@@ -31,8 +31,8 @@ use crate::profiler::{compute_pass_in, render_pass_in, Scopes};
 use crate::sprites::Sprites;
 use crate::system::{Assets, ParticleSystem, Step};
 use crate::timer::PassTimer;
-use crate::types::{uniform_bytes, CollisionFrame, CompositeParams, DownsampleParams};
-use crate::uniform_pages::UniformPages;
+use crate::types::{CollisionFrame, CompositeParams, DownsampleParams};
+use crate::uniform_pages::{RendererUniforms, UniformPages};
 use crate::view::{View, ViewModel};
 use merged::Merged;
 use target::{HostBinds, LowRes};
@@ -151,9 +151,8 @@ pub struct ParticleRenderer {
     merge_dirty: bool,
     /// The snowflake array (uploaded at the first update).
     sprites: Sprites,
-    downsample_buf: wgpu::Buffer,
-    composite_buf: wgpu::Buffer,
-    collision_buf: wgpu::Buffer,
+    /// The collision's, the downsample's and the composite's uniforms, in one buffer.
+    uniforms: RendererUniforms,
     /// The view of the previous update: the one the stored depth was seen through.
     prev_view: Option<ViewModel>,
     /// The last update's view has reversed depth (mesh particles test depth by it).
@@ -196,15 +195,6 @@ fn is_hdr(format: wgpu::TextureFormat) -> bool {
     matches!(format, F::Rgba16Float | F::Rgba32Float | F::Rg11b10Ufloat)
 }
 
-fn uniform_buffer<T: encase::ShaderType>(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: T::min_size().get(),
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
-}
-
 impl ParticleRenderer {
     /// A renderer drawing into targets of `targets`' formats. Compiles nothing yet: each
     /// pipeline is built the first time a frame or an effect needs it. Refuses a device
@@ -224,9 +214,7 @@ impl ParticleRenderer {
             images: Images::new(device),
             light: crate::Light::default(),
             sprites: Sprites::new(device),
-            downsample_buf: uniform_buffer::<DownsampleParams>(device, "flurry.downsample"),
-            composite_buf: uniform_buffer::<CompositeParams>(device, "flurry.composite"),
-            collision_buf: uniform_buffer::<CollisionFrame>(device, "flurry.collision"),
+            uniforms: RendererUniforms::new(device),
             prev_view: None,
             reversed: false,
             depth_recorded: AtomicBool::new(false),
@@ -555,9 +543,6 @@ impl ParticleRenderer {
             self.merged = Merged::new(device, shared, &mut self.entries);
             self.merge_dirty = false;
         }
-        if let Some(m) = &self.merged {
-            m.reset(queue);
-        }
         let fresh = self.low.as_ref().is_none_or(|l| l.host != size);
         if fresh {
             let low_size = (size, self.target_size(size));
@@ -566,7 +551,14 @@ impl ParticleRenderer {
             let host_mesh_depth = own_depth.then_some(self.targets.sample_count);
             let (p, sprites) = (&self.pipelines, &self.sprites);
             let options = (splat, host_mesh_depth);
-            let low = LowRes::new(device, p, low_size, sprites, &self.collision_buf, options);
+            let low = LowRes::new(
+                device,
+                p,
+                low_size,
+                sprites,
+                &self.uniforms.collision,
+                options,
+            );
             self.low = Some(low);
         }
         let low = self.low.as_ref().expect("allocated above");
@@ -597,7 +589,6 @@ impl ParticleRenderer {
             enabled: stored as u32,
             ..Default::default()
         };
-        queue.write_buffer(&self.collision_buf, 0, &uniform_bytes(&collision));
         let downsample = DownsampleParams {
             depth: view.depth.into(),
             factor: self.settings.scale.factor(),
@@ -614,8 +605,8 @@ impl ParticleRenderer {
             height: size.1,
             ..Default::default()
         };
-        queue.write_buffer(&self.downsample_buf, 0, &uniform_bytes(&downsample));
-        queue.write_buffer(&self.composite_buf, 0, &uniform_bytes(&composite));
+        self.uniforms
+            .write(queue, (&collision, &downsample, &composite));
         Ok(())
     }
 
@@ -872,7 +863,7 @@ impl ParticleRenderer {
             return Some(binds.clone());
         }
         let targets = (&low.depth, &low.drawn);
-        let downsample_buf = &self.downsample_buf;
+        let downsample_buf = &self.uniforms.downsample;
         let downsample = self.pipelines.downsample();
         let binds = HostBinds {
             depth: host_depth.clone(),
@@ -882,7 +873,7 @@ impl ParticleRenderer {
                 &low.color,
                 &low.drawn,
                 host_depth,
-                &self.composite_buf,
+                &self.uniforms.composite,
             ),
         };
         *cache = Some(binds.clone());
@@ -932,6 +923,7 @@ impl ParticleRenderer {
         match pass {
             Pass::Merge => {
                 if let Some(m) = &self.merged {
+                    m.reset(encoder);
                     compute_pass_in(encoder, profiler, "merge", |c| {
                         m.record(p, c, &self.entries)
                     });

@@ -66,7 +66,7 @@ impl LowRes {
         p: &Pipelines,
         (host, size): ((u32, u32), (u32, u32)),
         sprites: &Sprites,
-        collision: &wgpu::Buffer,
+        collision: &dyn crate::passes::Binding,
         (splat, host_mesh_depth): (bool, Option<u32>),
     ) -> Self {
         use wgpu::TextureUsages as U;
