@@ -4,11 +4,7 @@
 // per subgroup instead of one per lane from workgroup memory, and no barrier is needed.
 // (On lavapipe the workgroup-memory loads, lane by lane, bound the tiled kernel.)
 
-@group(0) @binding(0) var<storage, read> particles: array<Particle>;
-@group(0) @binding(1) var<storage, read> alive_list: array<u32>;
-@group(0) @binding(2) var<storage, read_write> counters: Counters;
-@group(0) @binding(3) var<uniform> effect: EffectParams;
-@group(0) @binding(4) var<storage, read_write> accel: array<vec4<f32>>;
+// (bindings, target_of, body_of, plummer_pull, store_accel: gravity_pairs.wgsl)
 
 @compute @workgroup_size(64)
 fn main(
@@ -17,34 +13,17 @@ fn main(
     @builtin(subgroup_size) width: u32,
     @builtin(subgroup_invocation_id) lane: u32,
 ) {
-    let i = linear_index(gid, groups);
     let n = atomicLoad(&counters.alive);
-    let mine = i < n;
-    var index = 0u;
-    var x = vec3<f32>(0.0);
-    if mine {
-        index = alive_list[i];
-        x = particles[index].pos;
-    }
+    let me = target_of(linear_index(gid, groups), n);
     let eps2 = effect.nbody_softening * effect.nbody_softening;
     var a = vec3<f32>(0.0);
     // every lane runs every batch (past the end the bodies are massless), so the shuffles
     // see the whole subgroup
     for (var first = 0u; first < n; first += width) {
-        let j = first + lane;
-        var body = vec4<f32>(0.0);
-        if j < n {
-            body = vec4<f32>(particles[alive_list[j]].pos, effect.nbody_mass);
-        }
+        let body = body_of(first + lane, n);
         for (var k = 0u; k < width; k++) {
-            let b = subgroupShuffle(body, k);
-            let d = b.xyz - x;
-            // m / r^3 by one reciprocal square root
-            let inv = inverseSqrt(dot(d, d) + eps2);
-            a += d * (b.w * inv * inv * inv);
+            a += plummer_pull(subgroupShuffle(body, k), me.x, eps2);
         }
     }
-    if mine {
-        accel[index] = vec4<f32>(a * effect.nbody_g, 0.0);
-    }
+    store_accel(me, a);
 }

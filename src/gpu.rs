@@ -51,7 +51,7 @@ impl GpuContext {
         surface: Option<&wgpu::Surface<'_>>,
     ) -> Result<Self> {
         let adapter = pick_adapter(&instance, wanted, surface)?;
-        let (device, queue) = request_device(&adapter)?;
+        let (device, queue) = request_device(&adapter, adapter.features() & OPTIONAL_FEATURES)?;
         Ok(GpuContext {
             instance,
             adapter,
@@ -177,17 +177,13 @@ fn pick_adapter(
     Ok(candidates.swap_remove(0))
 }
 
-fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue)> {
-    request_device_with(adapter, adapter.features() & OPTIONAL_FEATURES)
-}
-
 /// The same adapter and instance with a device of the optional features but `lacking`
 /// (tests of the passes that take another way without a feature).
 #[cfg(test)]
 impl GpuContext {
     pub(crate) fn lacking(&self, lacking: wgpu::Features) -> Result<GpuContext> {
         let features = self.adapter.features() & (OPTIONAL_FEATURES - lacking);
-        let (device, queue) = request_device_with(&self.adapter, features)?;
+        let (device, queue) = request_device(&self.adapter, features)?;
         Ok(GpuContext {
             instance: self.instance.clone(),
             adapter: self.adapter.clone(),
@@ -197,7 +193,8 @@ impl GpuContext {
     }
 }
 
-fn request_device_with(
+/// A device of the adapter's limits with `features`.
+fn request_device(
     adapter: &wgpu::Adapter,
     features: wgpu::Features,
 ) -> Result<(wgpu::Device, wgpu::Queue)> {

@@ -45,8 +45,6 @@ pub(crate) struct Instances {
     list: Vec<Instance>,
     before: Vec<Mat4>,
     buffer: wgpu::Buffer,
-    /// Instances the buffer holds.
-    slots: u32,
     /// What the buffer holds is not this list at rest: set anew, or moving last frame.
     stale: bool,
     /// This frame's instances as the GPU reads them, for the next recorded frame to copy
@@ -70,7 +68,6 @@ impl Instances {
             list: Vec::new(),
             before: Vec::new(),
             buffer: buffer(device, 1),
-            slots: 1,
             stale: false,
             due: Default::default(),
         }
@@ -126,12 +123,13 @@ impl Instances {
         self.list.clear();
         self.list.extend_from_slice(list);
         self.stale = true;
+        // the instances the buffer holds
+        let slots = self.buffer.size() / std::mem::size_of::<InstanceGpu>() as u64;
         let n = list.len() as u32;
-        if n <= self.slots {
+        if n as u64 <= slots {
             return false;
         }
-        self.slots = n.next_power_of_two();
-        self.buffer = buffer(device, self.slots);
+        self.buffer = buffer(device, n.next_power_of_two());
         true
     }
 

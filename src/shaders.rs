@@ -1,6 +1,6 @@
 //! WGSL sources: `shaders/common.wgsl` prepended to each pass's file (and, for the draw,
 //! `shaders/ribbon.wgsl`, the geometry of ribbon pieces; for the grid and its queries,
-//! `shaders/grid_cells.wgsl`).
+//! `shaders/grid_cells.wgsl`; for both all-pairs gravity kernels, `shaders/gravity_pairs.wgsl`).
 
 /// Structs, constants and helpers shared by every pass.
 pub(crate) const COMMON: &str = include_str!("../shaders/common.wgsl");
@@ -11,6 +11,9 @@ const RIBBON: &str = include_str!("../shaders/ribbon.wgsl");
 /// The neighbour grid's cells (structs and functions), composed into the passes that build
 /// and query it.
 const GRID_CELLS: &str = include_str!("../shaders/grid_cells.wgsl");
+
+/// What both all-pairs gravity kernels share: bindings, targets, the pull of a body.
+const GRAVITY_PAIRS: &str = include_str!("../shaders/gravity_pairs.wgsl");
 
 /// The WGSL passes, by file stem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +138,7 @@ impl Shader {
         match self {
             Shader::Draw => &[("ribbon", RIBBON)],
             Shader::Grid | Shader::Flock | Shader::Crowd => &[("grid_cells", GRID_CELLS)],
+            Shader::Gravity | Shader::GravitySubgroups => &[("gravity_pairs", GRAVITY_PAIRS)],
             _ => &[],
         }
     }

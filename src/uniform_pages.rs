@@ -1,5 +1,5 @@
-//! The per-frame uniforms of every effect in a few shared buffers, written with one
-//! `write_buffer` per page a frame.
+//! The per-frame uniforms of every effect, and the renderer's own, in a few shared buffers
+//! written with one `write_buffer` each a frame.
 //!
 //! Each effect's frame and emit uniforms change every frame. Written one effect at a time
 //! they cost two `Queue::write_buffer` calls per effect, and each call stages its bytes in
@@ -7,7 +7,7 @@
 //! against 60-85 µs for one write of the same bytes. So every effect gets a slot of a page
 //! (a uniform buffer of [`SLOTS_PER_PAGE`] slots) and binds its two ranges of it; its
 //! update copies its bytes into the page's copy on the CPU, and the renderer writes each
-//! page once.
+//! page once. The renderer's own three ([`RendererUniforms`]) share one buffer the same way.
 
 use std::num::NonZeroU64;
 
@@ -18,8 +18,8 @@ use crate::types::{
     CollisionFrame, CompositeParams, DownsampleParams, EmitUniforms, FrameUniforms,
 };
 
-/// Effects per page: a page of 128 slots holds about 350 KiB (2,816 bytes a slot where
-/// uniform offsets align to 256).
+/// Effects per page (a slot is the frame uniforms and the emit uniforms, each at an aligned
+/// offset: 3,072 bytes where uniform offsets align to 256, so a page holds 384 KiB).
 pub(crate) const SLOTS_PER_PAGE: usize = 128;
 
 /// What a bind group entry binds: a whole buffer, or a range of one.
@@ -83,12 +83,21 @@ fn align(n: u64, to: u64) -> u64 {
     n.div_ceil(to) * to
 }
 
+/// Where a slot's emit uniforms start, and the bytes between two slots, for uniform
+/// offsets aligned to `to`.
+fn slot_layout(to: u64) -> (u64, u64) {
+    let emit_offset = align(FrameUniforms::min_size().get(), to);
+    (
+        emit_offset,
+        align(emit_offset + EmitUniforms::min_size().get(), to),
+    )
+}
+
 impl UniformPages {
     /// No pages yet; slots aligned for `device`'s uniform offsets.
     pub fn new(device: &wgpu::Device) -> Self {
         let to = device.limits().min_uniform_buffer_offset_alignment as u64;
-        let emit_offset = align(FrameUniforms::min_size().get(), to);
-        let stride = align(emit_offset + EmitUniforms::min_size().get(), to);
+        let (emit_offset, stride) = slot_layout(to);
         UniformPages {
             pages: Vec::new(),
             emit_offset,
@@ -254,6 +263,13 @@ mod tests {
             time,
             ..Default::default()
         }
+    }
+
+    /// What [`SLOTS_PER_PAGE`] says a slot and a page take.
+    #[test]
+    fn a_slot_takes_3072_bytes_where_offsets_align_to_256() {
+        assert_eq!(slot_layout(256), (512, 3072));
+        assert_eq!(3072 * SLOTS_PER_PAGE, 384 << 10);
     }
 
     /// Slots fill a page, then the next; a slot given back is handed out again, and each

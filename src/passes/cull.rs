@@ -58,8 +58,7 @@ impl CullVariant {
 
     /// A dense index below [`CullVariant::COUNT`].
     pub fn index(self) -> usize {
-        let flags = [self.ribbons, self.meshes, self.stretched, self.instanced];
-        flags.iter().rev().fold(0, |acc, &f| acc << 1 | f as usize)
+        super::variant_bits(&[self.ribbons, self.meshes, self.stretched, self.instanced])
     }
 
     /// Every variant (tests validate each).

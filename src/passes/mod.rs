@@ -63,6 +63,11 @@ pub(crate) fn uniform<T: encase::ShaderType>() -> BufferSlot {
     }
 }
 
+/// A pipeline variant's dense index from its on/off features: feature `k` is bit `k`.
+pub(crate) fn variant_bits(flags: &[bool]) -> usize {
+    flags.iter().rev().fold(0, |acc, &f| acc << 1 | f as usize)
+}
+
 /// A uniform buffer of a fixed array of `n` `T`s (T's size a multiple of 16 bytes, so that
 /// the WGSL array's stride is its size).
 pub(crate) fn uniform_array<T>(n: usize) -> BufferSlot {

@@ -84,8 +84,7 @@ impl SimulateVariant {
             self.pass_accel,
             self.deaths,
         ];
-        let bits = flags.iter().rev().fold(0, |acc, &f| acc << 1 | f as usize);
-        bits * 3 + self.bounds.min(BOUNDS_WRAP) as usize
+        super::variant_bits(&flags) * 3 + self.bounds.min(BOUNDS_WRAP) as usize
     }
 
     /// Every variant (tests validate each).

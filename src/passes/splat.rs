@@ -56,7 +56,7 @@ impl SplatVariant {
 
     /// A dense index below [`SplatVariant::COUNT`].
     pub fn index(self) -> usize {
-        self.additive as usize | (self.snowflakes as usize) << 1
+        super::variant_bits(&[self.additive, self.snowflakes])
     }
 
     /// Every variant (tests validate each).
