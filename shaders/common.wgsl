@@ -18,6 +18,7 @@ struct Particle {
     emitter: u32,        // index of the emitter that spawned it
     flags: u32,          // FLAG_SETTLED: at rest on the scene (depth collision, settle);
                          // bits FLAG_INSTANCE_SHIFT and up: the instance that spawned it
+                         // (in the merged sort's copies: the member, merge.wgsl)
     settled_at: f32,     // age when it settled
 }
 

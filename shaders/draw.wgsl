@@ -11,29 +11,23 @@
 // instead of six. The sprite is a procedural soft disc; the output is premultiplied so one blend state serves additive
 // (One, One) and alpha (One, OneMinusSrcAlpha) effects.
 
-// Up to four effects' pools in one draw (the renderer sorts several alpha-blended effects
-// together): draw_list[i].y is (slot << 24) | index, slot choosing the pool and effect. A
-// draw of one effect binds its pool in every slot and lists slot 0; only such a draw lists
-// ribbon pieces (RIBBON_ENTRY | piece), from the ribbon buffers of slot 0.
-@group(0) @binding(0) var<storage, read> particles0: array<Particle>;
-@group(0) @binding(1) var<storage, read> particles1: array<Particle>;
-@group(0) @binding(2) var<storage, read> particles2: array<Particle>;
-@group(0) @binding(3) var<storage, read> particles3: array<Particle>;
-@group(0) @binding(4) var<storage, read> draw_list: array<vec2<u32>>; // (key, slot|index), draw order
-@group(0) @binding(5) var<uniform> frame: FrameUniforms;
-@group(0) @binding(6) var<uniform> effect0: EffectParams;
-@group(0) @binding(7) var<uniform> effect1: EffectParams;
-@group(0) @binding(8) var<uniform> effect2: EffectParams;
-@group(0) @binding(9) var<uniform> effect3: EffectParams;
-@group(0) @binding(10) var<storage, read> ribbon_points: array<RibbonPoint>; // by sorted entry
-@group(0) @binding(11) var<storage, read> ribbon_pieces: array<vec2<u32>>; // (entry, n << 5 | k)
+// One effect's visible list, or the merged list of any number of alpha-blended effects
+// (merge.wgsl): draw_list[i].y indexes `particles`, the effect's pool or the merged copies
+// of every member's visible particles; the merged draw finds a copy's constants in the
+// table `effects` (members.wgsl). Only an effect's own draw lists ribbon pieces
+// (RIBBON_ENTRY | piece).
+@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read> draw_list: array<vec2<u32>>; // (key, index), draw order
+@group(0) @binding(2) var<uniform> frame: FrameUniforms;
+@group(0) @binding(3) var<uniform> effect: EffectParams;              // an effect's own draw
+@group(0) @binding(4) var<storage, read> effects: array<EffectParams>; // merged: by member
+@group(0) @binding(5) var<storage, read> ribbon_points: array<RibbonPoint>; // by sorted entry
+@group(0) @binding(6) var<storage, read> ribbon_pieces: array<vec2<u32>>; // (entry, n << 5 | k)
 
-// Effects the draw reads: 1 for an effect's own draw, which reads slot 0 without a choice,
-// 4 for the merged draw (specialised in source). Lavapipe evaluates every case of a switch,
-// so choosing among four pools and four effects' constants where one is bound is work
-// every vertex does for nothing. (With the two specialisations below and the returns in
-// vs_main, the billboard draw became 3 to 4 times faster: docs/measurements.md.)
-override SLOTS: u32 = 4u;
+// 0 for an effect's own draw, 1 for the merged draw (members.wgsl). (With this
+// specialisation, the two below and the returns in vs_main, the billboard draw became 3 to
+// 4 times faster: docs/measurements.md.)
+override MERGED: u32 = 1u;
 
 // What the list may hold (1) or not (0), specialised in source per effect: for the same
 // reason a draw pays for every kind its shader can draw (a ribbon piece's vertex carries
@@ -41,29 +35,6 @@ override SLOTS: u32 = 4u;
 override BILLBOARDS: u32 = 1u;
 override RIBBONS: u32 = 1u;
 
-fn particle_at(slot: u32, index: u32) -> Particle {
-    if SLOTS == 1u {
-        return particles0[index];
-    }
-    switch slot {
-        case 1u: { return particles1[index]; }
-        case 2u: { return particles2[index]; }
-        case 3u: { return particles3[index]; }
-        default: { return particles0[index]; }
-    }
-}
-
-fn effect_at(slot: u32) -> EffectParams {
-    if SLOTS == 1u {
-        return effect0;
-    }
-    switch slot {
-        case 1u: { return effect1; }
-        case 2u: { return effect2; }
-        case 3u: { return effect3; }
-        default: { return effect0; }
-    }
-}
 // the host's depth at the particle target's resolution as distances (downsample.wgsl),
 // and the
 // snowflake sprites (src/sprites.rs)
@@ -105,8 +76,8 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
 
 // Corner vi (0..3) of the billboard of the particle an entry names.
 fn billboard(entry: u32, vi: u32) -> VsOut {
-    let p = particle_at(entry >> 24u, entry & 0xffffffu);
-    let effect = effect_at(entry >> 24u);
+    let p = particles[entry];
+    let effect = effect_of(p);
     // one triangle circumscribing the unit disc: corners at radius 2, 120° apart
     let angle = 1.5707963 + 2.0943951 * f32(vi);
     let corner = 2.0 * vec2<f32>(cos(angle), sin(angle));
@@ -126,7 +97,7 @@ fn billboard(entry: u32, vi: u32) -> VsOut {
 fn ribbon_piece(entry: u32, vi: u32) -> VsOut {
     let v = ribbon_vertex(ribbon_pieces[entry & RIBBON_PIECE_MASK], vi);
     var out: VsOut;
-    out.blend = vec2<f32>(effect0.soft_distance, f32(effect0.additive));
+    out.blend = vec2<f32>(effect.soft_distance, f32(effect.additive));
     out.clip = frame.view_proj * vec4<f32>(v.world, 1.0);
     out.distance = view_distance(frame, v.world);
     out.uv = vec2<f32>(v.along, v.across);

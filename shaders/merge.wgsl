@@ -1,25 +1,48 @@
-// merge.wgsl — several alpha-blended effects sorted together: each effect's visible
-// (key, index) pairs are appended to one renderer-level list as (key, slot << 24 | index),
-// which is then sorted and drawn in one draw (draw.wgsl reads slot's pool and effect).
+// merge.wgsl — alpha-blended effects sorted together, any number of them: each member's
+// visible particles are copied into one renderer-level list, (key, index of the copy), the
+// copy's instance bits naming the member it came from (a copy is drawn, never simulated);
+// the list is then sorted and drawn in one draw (draw.wgsl reads the copy and its member's
+// constants from the table of them). The particles cull sent to the splat are copied too,
+// into a splat list of its own splatted in one dispatch (splat.wgsl).
 
 struct MergeParams {
-    slot: u32,
+    member: u32,
+    copies: u32,             // room for copies: the visible fill it from the front, the
+                             // splatted from the back (a particle is in one list at most,
+                             // and no member lists more than its capacity)
     _pad0: u32,
     _pad1: u32,
-    _pad2: u32,
 }
 
+// a member's lists and particles
 @group(0) @binding(0) var<storage, read> src: array<vec2<u32>>;
 @group(0) @binding(1) var<storage, read_write> src_counters: Counters;
-@group(0) @binding(2) var<storage, read_write> dst: array<vec2<u32>>;
-@group(0) @binding(3) var<storage, read_write> dst_counters: Counters;
-@group(0) @binding(4) var<uniform> params: MergeParams;
-@group(0) @binding(5) var<storage, read_write> dst_args: IndirectArgs;
+@group(0) @binding(2) var<storage, read> src_particles: array<Particle>;
+@group(0) @binding(3) var<storage, read> src_splat: array<u32>;
+// the merged lists and the copies
+@group(0) @binding(4) var<storage, read_write> dst: array<vec2<u32>>;
+@group(0) @binding(5) var<storage, read_write> dst_splat: array<u32>;
+@group(0) @binding(6) var<storage, read_write> merged: Counters; // (visible, splatted)
+@group(0) @binding(7) var<storage, read_write> copies: array<Particle>;
+@group(0) @binding(8) var<uniform> params: MergeParams;
+// the merged draw's and splat's indirect arguments (merged_args only, in a layout of its
+// own with `merged`: the gather's binds the most storage buffers a stage may, and a
+// dispatch cannot read as indirect arguments a buffer it binds for writing)
+@group(0) @binding(9) var<storage, read_write> merged_args: IndirectArgs;
 
-var<workgroup> wg_count: atomic<u32>;
-var<workgroup> wg_base: u32;
+// this workgroup's entries of the visible list (0) and of the splat list (1)
+var<workgroup> wg_count: array<atomic<u32>, 2>;
+var<workgroup> wg_base: array<u32, 2>;
 
-// One thread per pair of the effect's pool (dispatched for its capacity).
+// `p` copied as the member's.
+fn copy_of(p: Particle) -> Particle {
+    var c = p;
+    c.flags = (p.flags & ((1u << FLAG_INSTANCE_SHIFT) - 1u)) | (params.member << FLAG_INSTANCE_SHIFT);
+    return c;
+}
+
+// One thread per slot of the member's pool (dispatched for its capacity): its visible pair
+// and its splat entry, where it has them, each appended with one atomic a workgroup.
 @compute @workgroup_size(64)
 fn gather(
     @builtin(global_invocation_id) gid: vec3<u32>,
@@ -27,31 +50,50 @@ fn gather(
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
     let i = linear_index(gid, groups);
-    let n = atomicLoad(&src_counters.visible);
-    var local = 0u;
-    let mine = i < n;
-    if mine {
-        local = atomicAdd(&wg_count, 1u);
+    let drawn = i < atomicLoad(&src_counters.visible);
+    let splatted = i < atomicLoad(&src_counters.splatted);
+    var local = vec2<u32>(0u);
+    if drawn {
+        local.x = atomicAdd(&wg_count[0], 1u);
+    }
+    if splatted {
+        local.y = atomicAdd(&wg_count[1], 1u);
     }
     workgroupBarrier();
     if lid == 0u {
-        let c = atomicLoad(&wg_count);
-        if c > 0u {
-            wg_base = atomicAdd(&dst_counters.visible, c);
+        let c = vec2<u32>(atomicLoad(&wg_count[0]), atomicLoad(&wg_count[1]));
+        if c.x > 0u {
+            wg_base[0] = atomicAdd(&merged.visible, c.x);
+        }
+        if c.y > 0u {
+            wg_base[1] = atomicAdd(&merged.splatted, c.y);
         }
     }
     workgroupBarrier();
-    if mine {
+    if drawn {
+        let at = wg_base[0] + local.x;
         let pair = src[i];
-        dst[wg_base + local] = vec2<u32>(pair.x, (params.slot << 24u) | pair.y);
+        dst[at] = vec2<u32>(pair.x, at);
+        copies[at] = copy_of(src_particles[pair.y]);
+    }
+    if splatted {
+        let at = wg_base[1] + local.y;
+        let copy = params.copies - 1u - at;
+        dst_splat[at] = copy;
+        copies[copy] = copy_of(src_particles[src_splat[i]]);
     }
 }
 
-// After the gathers: the merged draw takes one instance per listed particle.
+// After the gathers: the merged draw takes one instance per listed particle, the merged
+// splat one thread per listed splat.
 @compute @workgroup_size(1)
-fn merged_args() {
-    dst_args.draw_vertex_count = 3u;
-    dst_args.draw_instance_count = atomicLoad(&dst_counters.visible);
-    dst_args.draw_first_vertex = 0u;
-    dst_args.draw_first_instance = 0u;
+fn write_args() {
+    let splat = dispatch_size(atomicLoad(&merged.splatted));
+    merged_args.splat_x = splat.x;
+    merged_args.splat_y = splat.y;
+    merged_args.splat_z = splat.z;
+    merged_args.draw_vertex_count = 3u;
+    merged_args.draw_instance_count = atomicLoad(&merged.visible);
+    merged_args.draw_first_vertex = 0u;
+    merged_args.draw_first_instance = 0u;
 }

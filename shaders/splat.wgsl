@@ -11,17 +11,21 @@
 // whose projected radius is at most frame.splat_radius target pixels here; larger ones
 // are drawn over the resolved splats by draw.wgsl, sorted.
 //
-// Each effect gets its own variant (src/passes/splat.rs, SplatVariant): CPU drivers run
-// every branch under a mask, so the blend it does not use and a sprite no emitter shows
-// would cost their work for every covered pixel.
+// Each effect gets its own variant (src/passes/splat.rs, SplatVariant), and the merged sort's
+// list one of its own: CPU drivers run every branch under a mask, so the blend it does not
+// use and a sprite no emitter shows would cost their work for every covered pixel.
 override ADDITIVE: u32 = 0u;    // 1: additive blending, 0: alpha
 override FLAKES: u32 = 1u;      // some emitter shows the snowflake sprites
+override MERGED: u32 = 0u;      // 1: the merged sort's splat list (members.wgsl)
 
+// an effect's own pool and splat list, or the merged sort's copies of its members'
+// particles, its splat list of them and the members' constants (merge.wgsl, members.wgsl)
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> splat_list: array<u32>;
 @group(0) @binding(2) var<storage, read_write> counters: Counters;
 @group(0) @binding(3) var<uniform> frame: FrameUniforms;
-@group(0) @binding(4) var<uniform> effect: EffectParams;
+@group(0) @binding(4) var<uniform> effect: EffectParams;              // an effect's own splat
+@group(0) @binding(5) var<storage, read> effects: array<EffectParams>; // merged: by member
 
 // the particle target: the host's depth at its resolution as distances (downsample.wgsl), the
 // accumulators (ACCUM_CHANNELS u32 per texel, zero between frames) and the colour
@@ -56,6 +60,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         return;
     }
     let p = particles[splat_list[i]];
+    let effect = effect_of(p);
     let q = particle_quad(p, effect, frame);
     let dims = textureDimensions(scene_depth);
     let size = vec2<f32>(dims);

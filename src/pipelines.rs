@@ -60,7 +60,7 @@ pub(crate) struct Pipelines {
     relist: OnceLock<RelistPass>,
     /// By blend mode (additive, alpha) and what the list holds ([`DrawKinds`]).
     draw: [[OnceLock<DrawPass>; 3]; 2],
-    /// The merged draw (alpha, up to four effects).
+    /// The merged draw (alpha, any number of effects).
     merged_draw: OnceLock<DrawPass>,
     ribbon_pieces: OnceLock<RibbonPieces>,
     grid: OnceLock<GridPasses>,
@@ -188,15 +188,14 @@ impl Pipelines {
     /// An effect's own draw, for `blend`.
     pub fn draw(&self, blend: Blend, kinds: DrawKinds) -> &DrawPass {
         let k = DrawKinds::ALL.iter().position(|&k| k == kinds).unwrap_or(0);
-        self.draw[blend_slot(blend)][k].get_or_init(|| DrawPass::new(&self.device, blend, 1, kinds))
+        self.draw[blend_slot(blend)][k]
+            .get_or_init(|| DrawPass::new(&self.device, blend, false, kinds))
     }
 
-    /// The draw of the merged sort's list (alpha-blended effects, up to four).
+    /// The draw of the merged sort's list (alpha-blended effects, any number of them).
     pub fn merged_draw(&self) -> &DrawPass {
-        self.merged_draw.get_or_init(|| {
-            let slots = crate::passes::draw::MAX_SLOTS as u32;
-            DrawPass::new(&self.device, Blend::Alpha, slots, DrawKinds::Billboards)
-        })
+        self.merged_draw
+            .get_or_init(|| DrawPass::new(&self.device, Blend::Alpha, true, DrawKinds::Billboards))
     }
 
     /// The listing of the ribbons' pieces.

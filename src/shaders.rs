@@ -14,6 +14,7 @@ const GRID_CELLS: &str = include_str!("../shaders/grid_cells.wgsl");
 
 /// What both all-pairs gravity kernels share: bindings, targets, the pull of a body.
 const GRAVITY_PAIRS: &str = include_str!("../shaders/gravity_pairs.wgsl");
+const MEMBERS: &str = include_str!("../shaders/members.wgsl");
 
 /// The WGSL passes, by file stem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,7 +137,8 @@ impl Shader {
     /// Shared files composed between common.wgsl and the pass, by file stem.
     fn includes(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            Shader::Draw => &[("ribbon", RIBBON)],
+            Shader::Draw => &[("ribbon", RIBBON), ("members", MEMBERS)],
+            Shader::Splat => &[("members", MEMBERS)],
             Shader::Grid | Shader::Flock | Shader::Crowd => &[("grid_cells", GRID_CELLS)],
             Shader::Gravity | Shader::GravitySubgroups => &[("gravity_pairs", GRAVITY_PAIRS)],
             _ => &[],
@@ -218,15 +220,16 @@ mod tests {
 
     #[test]
     fn every_draw_variant_validates() {
-        for slots in [1, 4] {
+        for merged in [0, 1] {
             for (billboards, ribbons) in [(1, 0), (0, 1), (1, 1)] {
                 let consts = [
-                    ("SLOTS", slots),
+                    ("MERGED", merged),
                     ("BILLBOARDS", billboards),
                     ("RIBBONS", ribbons),
                 ];
                 let src = Shader::Draw.specialised(&consts);
                 assert!(src.contains(&format!("const RIBBONS: u32 = {ribbons}u;")));
+                assert!(src.contains(&format!("const MERGED: u32 = {merged}u;")));
                 validate(Shader::Draw, &src);
             }
         }

@@ -20,7 +20,7 @@ use crate::passes::sort::{SortBinding, SortPlan};
 use crate::passes::splat::SplatVariant;
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Stats};
-use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
+use crate::types::{uniform_bytes, EmitUniforms, FrameUniforms};
 use crate::uniform_pages::{Binding, BufferRange, UniformPages, UniformSlot};
 use crate::view::ViewModel;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -85,6 +85,8 @@ pub(crate) struct ParticleSystem {
     /// Its frame and emit uniforms: a slot of the renderer's pages, written every frame.
     uniforms: UniformSlot,
     effect_buf: wgpu::Buffer,
+    /// What it holds, as the GPU reads it (the merged draw's table copies it).
+    params_bytes: Vec<u8>,
     /// The massive bodies (one unused slot when the effect has none).
     bodies: wgpu::Buffer,
     /// Indexed by the alive list emit appends to (and simulate reads).
@@ -148,15 +150,6 @@ pub(crate) struct ParticleSystem {
     ids_taken: u64,
 }
 
-fn uniform_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
-}
-
 impl ParticleSystem {
     /// The pool and bind groups for `desc` (validated) with `capacity` particles (checked
     /// against the device) and a random `seed`, its uniforms in `uniforms`; builds the
@@ -170,7 +163,6 @@ impl ParticleSystem {
         (capacity, seed): (u32, u32),
         uniforms: UniformSlot,
     ) -> Result<Self> {
-        use encase::ShaderType;
         desc.validate()?;
         let Assets { meshes, images } = assets;
         meshes.set().check(desc)?;
@@ -191,14 +183,20 @@ impl ParticleSystem {
             mesh: desc.particle_mesh().and_then(|m| meshes.set().draw(m)),
         };
         let pool = ParticlePool::new(device, capacity, needs);
-        let effect_buf = uniform_buffer(device, "flurry.effect", EffectParams::min_size().get());
         let mut params = desc.effect_params(seed, capacity);
         for look in &mut params.looks {
             if look.render_mode == crate::types::RENDER_MESH {
                 look.mesh_radius = mesh.map_or(0.0, crate::Mesh::bounding_radius);
             }
         }
-        queue.write_buffer(&effect_buf, 0, &uniform_bytes(&params));
+        // a uniform of the passes, and a table of one for the draw (which reads the merged
+        // draw's table of many through the same binding)
+        let params_bytes = uniform_bytes(&params);
+        let effect_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.effect"),
+            contents: &params_bytes,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::STORAGE,
+        });
         // massive bodies, in every slot simulate's uniform binding of them declares (2 KiB)
         let mut initial = desc.initial_bodies();
         let body_count = initial.len();
@@ -315,6 +313,7 @@ impl ParticleSystem {
             pool,
             uniforms,
             effect_buf,
+            params_bytes,
             bodies,
             clock: SpawnClock::default(),
             frames: 0,
@@ -769,6 +768,11 @@ impl ParticleSystem {
     /// The buffers a later pass may bind (frame uniforms, effect constants).
     pub fn uniforms(&self) -> (&BufferRange, &wgpu::Buffer) {
         (&self.uniforms.frame, &self.effect_buf)
+    }
+
+    /// Its constants (`EffectParams`) as the GPU reads them.
+    pub fn params_bytes(&self) -> &[u8] {
+        &self.params_bytes
     }
 
     /// Its slot of the uniform pages (to give back when it goes).

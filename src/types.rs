@@ -511,13 +511,15 @@ pub(crate) struct InstanceGpu {
     pub bounds: Vec4,
 }
 
-/// Which draw slot an effect's pairs get when merged (`MergeParams` in merge.wgsl).
+/// Which member of the merged sort an effect is (`MergeParams` in merge.wgsl): its index in
+/// the merged draw's table of constants.
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct MergeParams {
-    pub slot: u32,
+    pub member: u32,
+    /// Room for copies in the merged list (the members' capacities).
+    pub copies: u32,
     pub _pad0: u32,
     pub _pad1: u32,
-    pub _pad2: u32,
 }
 
 /// A particle as the neighbour grid lists it (`GridEntry` in grid_cells.wgsl, 32 bytes).
@@ -1014,7 +1016,11 @@ mod tests {
                 ("end", |v| v.end = Mat4::from_cols_array(&[2.0; 16])),
             ],
         );
-        check_uniform::<MergeParams>(&l, "MergeParams", &[("slot", |v| v.slot = 1)]);
+        check_uniform::<MergeParams>(
+            &l,
+            "MergeParams",
+            &[("member", |v| v.member = 1), ("copies", |v| v.copies = 1)],
+        );
         check_uniform::<ScanParams>(&l, "ScanParams", &[("count", |v| v.count = 1)]);
         check_uniform::<FlockParams>(
             &l,

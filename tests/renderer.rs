@@ -288,6 +288,66 @@ fn blended_effects_are_sorted_together() {
     assert!(renderer.effect(red).is_some());
 }
 
+/// Six alpha-blended effects, more than one draw could once bind, are sorted and drawn as
+/// one list: the nearest dot covers the others whichever effect holds it (the fifth added,
+/// where drawing effect by effect would leave the sixth on top), and every dot takes its
+/// colour over life from its own effect's constants (all are born white).
+#[test]
+fn any_number_of_blended_effects_are_sorted_together_each_with_its_constants() {
+    use flurry::effect::*;
+    let gpu = common::gpu();
+    let settings = Settings {
+        scale: flurry::Scale::Full,
+        ..Default::default()
+    };
+    let mut renderer =
+        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings).unwrap();
+    // (depth on the view axis, colour at the end of life): the fifth is the nearest and
+    // turns red, the sixth, drawn last if each effect drew its own, turns blue
+    let green = [0.0, 1.0, 0.0, 1.0];
+    let dots = [
+        (-2.5, green),
+        (0.5, green),
+        (-1.5, green),
+        (1.5, green),
+        (2.5, [1.0, 0.0, 0.0, 1.0]),
+        (-0.5, [0.0, 0.0, 1.0, 1.0]),
+    ];
+    for (k, &(z, color_end)) in dots.iter().enumerate() {
+        let mut emitter = common::held(
+            Shape::Point([0.0, 0.0, z]),
+            1,
+            Range::new(1.5, 0.0),
+            [1.0, 1.0, 1.0, 0.95],
+            [0.0; 3],
+        );
+        emitter.lifetime = Range::constant(1.0);
+        let mut desc = common::still("dot", vec![emitter]);
+        desc.over_life.color_end = color_end;
+        renderer
+            .add_effect(&gpu.device, &gpu.queue, &desc, 16, k as u32)
+            .unwrap();
+    }
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, 1.0);
+    let target = HeadlessTarget::new(&gpu.device, 64, 64);
+    // some nine tenths of their lives: each about 0.1 white and 0.9 its end colour (the
+    // red one about (1, 0.1, 0.1) in linear light, brighter in sRGB)
+    for _ in 0..9 {
+        host_frame(&gpu, &mut renderer, &target, &camera, 0.1);
+    }
+    assert!(renderer.passes().contains(&Pass::Merge));
+    assert!(
+        !renderer.passes().contains(&Pass::Sort),
+        "every effect is sorted in the merged list"
+    );
+    let c = target.read_rgba(&gpu).unwrap().get_pixel(32, 32).0;
+    let (r, g, b) = (c[0] as u32, c[1] as u32, c[2] as u32);
+    assert!(
+        r > 200 && r > g + 80 && r > b + 80,
+        "the nearest dot, red by its own effect's constants, should cover the rest: {c:?}"
+    );
+}
+
 /// A host moves an emitter (a gun that follows the camera): new particles leave from where
 /// it now is, at its new velocity and rate.
 #[test]

@@ -102,3 +102,87 @@ fn behind_a_wall() {
     assert!(lit(&raster) > 500, "a weak test");
     assert!(mean < 1.0, "mean difference {mean:.2} (max {max})");
 }
+
+/// Alpha-blended effects sorted together splat together: six effects, each a cloud of
+/// small dots born white that turn their own effect's colour over life, look the same
+/// splatted (one splat of the merged list, each particle with its effect's constants) as
+/// drawn, and nearly all of them are splatted.
+#[test]
+fn merged_effects_splat_each_with_its_constants() {
+    use common::host::HeadlessTarget;
+    use flurry::effect::*;
+    use flurry::{Camera, ParticleRenderer};
+    let gpu = common::gpu();
+    let colours = [
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+        [1.0, 1.0, 0.0, 1.0],
+        [0.0, 1.0, 1.0, 1.0],
+        [1.0, 0.0, 1.0, 1.0],
+    ];
+    let render = |splat_radius| {
+        let settings = Settings {
+            splat_radius,
+            ..Default::default()
+        };
+        let mut renderer =
+            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings).unwrap();
+        // each effect's cloud in a band of its own across the view
+        let ids: Vec<_> = (0..colours.len())
+            .map(|k| {
+                let y = k as f32 - 2.5;
+                let shape = Shape::Box {
+                    min: [-3.0, y - 0.4, -0.5],
+                    max: [3.0, y + 0.4, 0.5],
+                };
+                let white = [1.0, 1.0, 1.0, 0.9];
+                let size = Range::new(0.12, 0.0);
+                let mut emitter = common::held(shape, 200, size, white, [0.0; 3]);
+                emitter.lifetime = Range::constant(1.0);
+                let mut desc = common::still("cloud", vec![emitter]);
+                desc.over_life.color_end = colours[k];
+                renderer
+                    .add_effect(&gpu.device, &gpu.queue, &desc, 256, 7 + k as u32)
+                    .unwrap()
+            })
+            .collect();
+        let target = HeadlessTarget::new(&gpu.device, 192, 192);
+        let camera = Camera::look_at(glam::Vec3::new(0.0, 0.0, 9.0), glam::Vec3::ZERO, 1.0);
+        // nine tenths of their lives: mostly their end colour
+        for _ in 0..9 {
+            renderer
+                .update(&gpu.device, &gpu.queue, 0.1, camera, target.size())
+                .unwrap();
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+            renderer
+                .encode(&gpu.device, &mut encoder, &target.frame())
+                .unwrap();
+            gpu.queue.submit([encoder.finish()]);
+        }
+        assert!(renderer.passes().contains(&flurry::Pass::Merge));
+        let (mut splatted, mut visible) = (0, 0);
+        for id in ids {
+            let s = renderer
+                .snapshot(&gpu.device, &gpu.queue, id)
+                .unwrap()
+                .stats;
+            splatted += s.splatted;
+            visible += s.visible;
+        }
+        let share = splatted as f64 / visible.max(1) as f64;
+        (target.read_rgba(&gpu).unwrap(), share)
+    };
+    let (raster, none) = render(0.0);
+    let (splat, share) = render(Settings::default().splat_radius);
+    assert_eq!(none, 0.0, "splatted with the splat off");
+    assert!(share > 0.9, "only {:.0} % splatted", share * 100.0);
+    let (mean, max) = difference(&raster, &splat);
+    let (a, b) = (lit(&raster), lit(&splat));
+    assert!(a > 500, "{a} lit pixels: a weak test");
+    assert!(
+        mean < 1.5 && (a as f64 - b as f64).abs() < 0.1 * a as f64,
+        "mean difference {mean:.2} (max {max}), lit {a} drawn vs {b} splatted"
+    );
+}

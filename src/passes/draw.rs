@@ -3,15 +3,15 @@
 //! Rgba16Float target.
 
 use super::Binding;
-use super::{bind, bind_buffers, layout, read_only, render_pipeline, texture, uniform};
+use super::{bind, bind_buffers, layout, read_only, read_only_table, render_pipeline};
+use super::{texture, uniform};
 use crate::effect::Blend;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::{EffectParams, FrameUniforms, Particle};
+use crate::uniform_pages::BufferRange;
+use encase::ShaderType;
 use wgpu::util::DeviceExt;
-
-/// Effects one draw can take from (`particles0..3`, `effect0..3` in draw.wgsl).
-pub(crate) const MAX_SLOTS: usize = 4;
 
 /// Format of the particle colour target.
 pub(crate) const PARTICLE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
@@ -83,12 +83,23 @@ pub(crate) struct DrawBinding {
     image: wgpu::BindGroup,
 }
 
-/// The pools a draw reads: up to four (particles, effect) slots, the list it draws and the
-/// ribbon buffers of slot 0 (its ribbon points, its pieces).
+/// What a draw reads: its particles and the list naming them, in draw order; the effect's
+/// constants (its own draw) or the table of its members' (the merged draw); the ribbon
+/// buffers of an effect's own draw (its ribbon points, its pieces).
 pub(crate) struct DrawSources<'a> {
-    pub slots: &'a [(&'a wgpu::Buffer, &'a wgpu::Buffer)],
+    pub particles: &'a wgpu::Buffer,
     pub list: &'a wgpu::Buffer,
+    pub effects: DrawEffects<'a>,
     pub ribbons: [&'a wgpu::Buffer; 2],
+}
+
+/// Whose constants a draw reads.
+pub(crate) enum DrawEffects<'a> {
+    /// One effect's (a uniform buffer, also bound as a storage table of one).
+    Own(&'a wgpu::Buffer),
+    /// The merged draw's: the table of its members' constants (a uniform and storage
+    /// buffer).
+    Merged(&'a wgpu::Buffer),
 }
 
 /// Group 2 of the draw: the effect's ribbon image and its sampler.
@@ -138,31 +149,28 @@ fn blend_state(blend: Blend) -> wgpu::BlendState {
 }
 
 impl DrawPass {
-    /// The draw of `blend` reading `slots` effects (1: an effect's own draw; up to
-    /// [`MAX_SLOTS`]: the merged draw) whose lists hold `kinds`.
-    pub fn new(device: &wgpu::Device, blend: Blend, slots: u32, kinds: DrawKinds) -> Self {
+    /// The draw of `blend` of one effect's list or, `merged`, of the merged sort's list,
+    /// whose lists hold `kinds`.
+    pub fn new(device: &wgpu::Device, blend: Blend, merged: bool, kinds: DrawKinds) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let v = wgpu::ShaderStages::VERTEX;
-        // particles0..3, the draw list, the frame, effect0..3, the ribbon points and pieces
-        let particles = (0..4).map(|b| read_only::<Particle>().entry(b, v));
-        let list = read_only::<[u32; 2]>().entry(4, v);
-        let frame = uniform::<FrameUniforms>().entry(5, vf);
-        let effects = (6..10).map(|b| uniform::<EffectParams>().entry(b, v));
-        let ribbons = [
-            read_only::<super::ribbon::RibbonPointBytes>().entry(10, v),
-            read_only::<[u32; 2]>().entry(11, v),
+        // the particles, the draw list, the frame, the effect, the merged members'
+        // constants, the ribbon points and pieces
+        let entries = [
+            read_only::<Particle>().entry(0, v),
+            read_only::<[u32; 2]>().entry(1, v),
+            uniform::<FrameUniforms>().entry(2, vf),
+            uniform::<EffectParams>().entry(3, v),
+            read_only_table::<EffectParams>().entry(4, v),
+            read_only::<super::ribbon::RibbonPointBytes>().entry(5, v),
+            read_only::<[u32; 2]>().entry(6, v),
         ];
-        let entries: Vec<_> = particles
-            .chain([list, frame])
-            .chain(effects)
-            .chain(ribbons)
-            .collect();
         let layout = layout(device, "draw", &entries);
         let image_layout = image_layout(device);
         let layouts = [&layout, &target_layout(device), &image_layout];
         let target = (particle_target(blend), 1);
         let [billboards, ribbons] = kinds.consts();
-        let consts = [("SLOTS", slots), billboards, ribbons];
+        let consts = [("MERGED", merged as u32), billboards, ribbons];
         let shader = (Shader::Draw, &consts[..]);
         let pipeline = render_pipeline(device, shader, &layouts, target, None);
         let quad = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -188,15 +196,15 @@ impl DrawPass {
         image: (&wgpu::TextureView, &wgpu::Sampler),
     ) -> DrawBinding {
         let sources = DrawSources {
-            slots: &[(&pool.particles, effect)],
+            particles: &pool.particles,
             list: &pool.visible,
+            effects: DrawEffects::Own(effect),
             ribbons: [&pool.ribbon_points, &pool.ribbon_pieces],
         };
         self.bind_sources(device, &sources, frame, image)
     }
 
-    /// Bind groups drawing `sources.list`, whose entries' top 8 bits pick one of up to four
-    /// (particles, effect) slots (unused slots repeat the first).
+    /// Bind groups drawing `sources.list`.
     pub fn bind_sources(
         &self,
         device: &wgpu::Device,
@@ -204,21 +212,24 @@ impl DrawPass {
         frame: &dyn Binding,
         (view, sampler): (&wgpu::TextureView, &wgpu::Sampler),
     ) -> DrawBinding {
-        let slots = sources.slots;
-        let slot = |k: usize| slots.get(k).unwrap_or(&slots[0]);
-        let (p, e): (Vec<_>, Vec<_>) = (0..MAX_SLOTS).map(slot).map(|&(p, e)| (p, e)).unzip();
+        // each variant reads only its own of the effect's uniform and the members' table:
+        // the other binding holds a buffer of the right kind that it never reads (the
+        // merged draw's uniform, the table's first entry)
+        let first;
+        let (effect, table): (&dyn Binding, _) = match sources.effects {
+            DrawEffects::Own(effect) => (effect, effect),
+            DrawEffects::Merged(table) => {
+                first = first_entry(table);
+                (&first, table)
+            }
+        };
         let [points, pieces] = sources.ribbons;
-        let buffers = [
-            p[0],
-            p[1],
-            p[2],
-            p[3],
+        let buffers: [&dyn Binding; 7] = [
+            sources.particles,
             sources.list,
             frame,
-            e[0],
-            e[1],
-            e[2],
-            e[3],
+            effect,
+            table,
             points,
             pieces,
         ];
@@ -244,6 +255,16 @@ impl DrawPass {
                 pass.draw_indexed_indirect(buffer, offset);
             }
         }
+    }
+}
+
+/// The first entry of a table of effects' constants, for a uniform binding of one (the
+/// table may be larger than a uniform binding may be).
+pub(crate) fn first_entry(table: &wgpu::Buffer) -> BufferRange {
+    BufferRange {
+        buffer: table.clone(),
+        offset: 0,
+        size: EffectParams::min_size(),
     }
 }
 

@@ -82,7 +82,7 @@ impl EmitPass {
         pool: &ParticlePool,
     ) {
         let offset = IndirectArgs::SPAWN_OFFSET;
-        dispatch_from_args(pass, &self.on_hit, &[bind], pool, offset);
+        dispatch_from_args(pass, &self.on_hit, &[bind], &pool.args, offset);
     }
 
     /// One thread per particle of the live list (args.wgsl `before_trails` sized it).

@@ -70,6 +70,6 @@ impl FlockPass {
         pool: &ParticlePool,
     ) {
         let offset = IndirectArgs::SIM_OFFSET;
-        dispatch_from_args(pass, &self.pipeline, &[bind], pool, offset);
+        dispatch_from_args(pass, &self.pipeline, &[bind], &pool.args, offset);
     }
 }

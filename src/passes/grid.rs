@@ -254,7 +254,13 @@ fn over_alive(
     bind: &wgpu::BindGroup,
     pool: &ParticlePool,
 ) {
-    dispatch_from_args(pass, pipeline, &[bind], pool, IndirectArgs::SIM_OFFSET);
+    dispatch_from_args(
+        pass,
+        pipeline,
+        &[bind],
+        &pool.args,
+        IndirectArgs::SIM_OFFSET,
+    );
 }
 
 /// One scan workgroup per block (in rows past the dispatch limit, as `linear_index`).

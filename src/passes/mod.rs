@@ -55,6 +55,15 @@ fn storage<T>(read_only: bool) -> BufferSlot {
     }
 }
 
+/// A storage buffer the shader only reads, an array of at least one `T` (its WGSL layout
+/// size, by encase): a table of what is otherwise a uniform.
+pub(crate) fn read_only_table<T: encase::ShaderType>() -> BufferSlot {
+    BufferSlot {
+        ty: wgpu::BufferBindingType::Storage { read_only: true },
+        min: T::min_size().get(),
+    }
+}
+
 /// A uniform buffer of `T` (its WGSL layout size, by encase).
 pub(crate) fn uniform<T: encase::ShaderType>() -> BufferSlot {
     BufferSlot {
@@ -143,24 +152,24 @@ pub(crate) fn dispatch_over_alive(
     pool: &crate::pool::ParticlePool,
 ) {
     let offset = crate::types::IndirectArgs::CULL_OFFSET;
-    dispatch_from_args(pass, pipeline, &[bind], pool, offset);
+    dispatch_from_args(pass, pipeline, &[bind], &pool.args, offset);
 }
 
 /// Dispatch `pipeline` with bind groups 0.. set to `groups`, its workgroup count read by
-/// the GPU from `pool`'s indirect arguments at `offset` (the counts follow the particles
-/// without a read-back).
+/// the GPU from the indirect arguments in `args` at `offset` (a pool's, or the merged
+/// sort's: the counts follow the particles without a read-back).
 pub(crate) fn dispatch_from_args(
     pass: &mut wgpu::ComputePass,
     pipeline: &wgpu::ComputePipeline,
     groups: &[&wgpu::BindGroup],
-    pool: &crate::pool::ParticlePool,
+    args: &wgpu::Buffer,
     offset: u64,
 ) {
     pass.set_pipeline(pipeline);
     for (i, group) in (0u32..).zip(groups) {
         pass.set_bind_group(i, *group, &[]);
     }
-    pass.dispatch_workgroups_indirect(&pool.args, offset);
+    pass.dispatch_workgroups_indirect(args, offset);
 }
 
 /// Dispatch enough workgroups for `threads` threads of a pass that finds its index with

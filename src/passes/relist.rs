@@ -49,7 +49,7 @@ impl RelistPass {
             pass,
             &self.pipeline,
             &[bind],
-            pool,
+            &pool.args,
             IndirectArgs::SIM_OFFSET,
         );
     }

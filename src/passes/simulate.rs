@@ -184,7 +184,7 @@ impl SimulatePass {
         pool: &ParticlePool,
     ) {
         let offset = IndirectArgs::SIM_OFFSET;
-        dispatch_from_args(pass, &self.pipeline, &[bind], pool, offset);
+        dispatch_from_args(pass, &self.pipeline, &[bind], &pool.args, offset);
     }
 }
 

@@ -6,7 +6,7 @@ use super::Binding;
 use super::{
     bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, layout, BufferSlot,
 };
-use super::{read_only, read_write, storage_texture, texture, uniform};
+use super::{read_only, read_only_table, read_write, storage_texture, texture, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -15,13 +15,14 @@ const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
 /// A particle target's accumulators and the bind groups over them.
 /// splat.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 5] {
+pub(super) fn slots() -> [BufferSlot; 6] {
     [
         read_only::<Particle>(),
         read_only::<u32>(),
         read_write::<Counters>(),
         uniform::<FrameUniforms>(),
         uniform::<EffectParams>(),
+        read_only_table::<EffectParams>(),
     ]
 }
 
@@ -33,30 +34,47 @@ pub(crate) struct SplatTarget {
 }
 
 /// What one effect's splat compiles in: its blend, and the snowflake sprites only where an
-/// emitter shows them (CPU drivers run every branch under a mask, per covered pixel).
+/// emitter shows them (CPU drivers run every branch under a mask, per covered pixel); or
+/// what the merged sort's splat of its members' particles does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct SplatVariant {
     /// Additive blending (else alpha).
     pub additive: bool,
     /// Some emitter shows the snowflake sprites.
     pub snowflakes: bool,
+    /// The merged sort's splat list, each particle with its member's constants.
+    pub merged: bool,
 }
 
 impl SplatVariant {
     /// How many variants there are ([`SplatVariant::index`] is below it).
-    pub const COUNT: usize = 4;
+    pub const COUNT: usize = 8;
 
     /// The variant for an effect's encoded constants.
     pub fn of(params: &EffectParams) -> Self {
         SplatVariant {
             additive: params.additive == 1,
             snowflakes: params.looks.iter().any(|l| l.sprite == SPRITE_SNOWFLAKE),
+            merged: false,
         }
+    }
+
+    /// The merged sort's splat of members of `variants`: alpha-blended, with the sprites
+    /// any of them shows.
+    pub fn merged(variants: impl Iterator<Item = SplatVariant>) -> Self {
+        let mut merged = SplatVariant {
+            merged: true,
+            ..Default::default()
+        };
+        for v in variants {
+            merged.snowflakes |= v.snowflakes;
+        }
+        merged
     }
 
     /// A dense index below [`SplatVariant::COUNT`].
     pub fn index(self) -> usize {
-        super::variant_bits(&[self.additive, self.snowflakes])
+        super::variant_bits(&[self.additive, self.snowflakes, self.merged])
     }
 
     /// Every variant (tests validate each).
@@ -65,14 +83,16 @@ impl SplatVariant {
         (0..Self::COUNT).map(|i| SplatVariant {
             additive: i & 1 == 1,
             snowflakes: i & 2 == 2,
+            merged: i & 4 == 4,
         })
     }
 
     /// splat.wgsl's constants for it.
-    pub fn consts(self) -> [(&'static str, u32); 2] {
+    pub fn consts(self) -> [(&'static str, u32); 3] {
         [
             ("ADDITIVE", self.additive as u32),
             ("FLAKES", self.snowflakes as u32),
+            ("MERGED", self.merged as u32),
         ]
     }
 }
@@ -155,7 +175,8 @@ impl SplatPass {
         }
     }
 
-    /// Bind group splatting the pool's splat list with its frame and effect constants.
+    /// Bind group splatting the pool's splat list with its frame and effect constants
+    /// (the members' table, which its variant never reads, holds its own).
     pub fn bind(
         &self,
         device: &wgpu::Device,
@@ -163,12 +184,25 @@ impl SplatPass {
         frame: &dyn Binding,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        bind_buffers(
-            device,
-            "splat",
-            &self.layout,
-            &[&pool.particles, &pool.splat, &pool.counters, frame, effect],
-        )
+        let (particles, list, counters) = (&pool.particles, &pool.splat, &pool.counters);
+        let buffers: [&dyn Binding; 6] = [particles, list, counters, frame, effect, effect];
+        bind_buffers(device, "splat", &self.layout, &buffers)
+    }
+
+    /// Bind group splatting the merged sort's splat list of copies with `frame` and the
+    /// members' constants `table` (its uniform binding of one effect's, which its variant
+    /// never reads, holds the table's first).
+    pub fn bind_merged(
+        &self,
+        device: &wgpu::Device,
+        list: &super::merge::MergedList,
+        frame: &dyn Binding,
+        table: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        let first = super::draw::first_entry(table);
+        let buffers: [&dyn Binding; 6] =
+            [list.copies, list.splat, list.counters, frame, &first, table];
+        bind_buffers(device, "splat", &self.layout, &buffers)
     }
 
     /// `variant`'s pipeline, built the first time it is asked for.
@@ -180,17 +214,20 @@ impl SplatPass {
         })
     }
 
-    /// Splat one pool with its effect's `variant` (dispatch sized on the GPU by cull).
+    /// Splat one list with its `variant`, dispatched from the [`IndirectArgs`] at
+    /// `args` (a buffer and the offset they start at; sized on the GPU: an effect's by its
+    /// cull, the merged list's by the merge).
     pub fn record(
         &self,
         pass: &mut wgpu::ComputePass,
         (bind, variant): (&wgpu::BindGroup, SplatVariant),
         target: &SplatTarget,
-        pool: &ParticlePool,
+        (args, start): (&wgpu::Buffer, u64),
     ) {
         let groups = [bind, &target.splat];
         let pipeline = self.pipeline(variant);
-        dispatch_from_args(pass, pipeline, &groups, pool, IndirectArgs::SPLAT_OFFSET);
+        let offset = start + IndirectArgs::SPLAT_OFFSET;
+        dispatch_from_args(pass, pipeline, &groups, args, offset);
     }
 
     /// Write every texel of the particle target from the accumulators and zero them.

@@ -1,34 +1,70 @@
-//! The merged sort: two to four alpha-blended, sorted effects gather their visible pairs into
-//! one list (each pair tagged with its effect's draw slot), sorted once and drawn in one
-//! draw, so their particles interleave back to front. Built from the shared pipelines: a
+//! The merged sort: every alpha-blended, sorted effect without ribbons copies its visible
+//! particles into one list (each copy marked with the member it came from), sorted once and
+//! drawn in one draw, so that their particles interleave back to front and a hundred small
+//! effects cost one sort and one draw, not a hundred. Built from the shared pipelines: a
 //! change of the set allocates buffers and bind groups, never compiles.
 
+use encase::ShaderType;
 use wgpu::util::DeviceExt;
 
 use super::Entry;
 use crate::effect::Blend;
 use crate::image::Images;
-use crate::passes::draw::{DrawArgs, DrawBinding, DrawSources, MAX_SLOTS};
+use crate::passes::draw::{DrawArgs, DrawBinding, DrawEffects, DrawSources};
+use crate::passes::merge::MergedList;
 use crate::passes::sort::{SortBinding, SortPlan};
+use crate::passes::splat::{SplatTarget, SplatVariant};
 use crate::pipelines::Pipelines;
-use crate::types::{sort_len, uniform_bytes, Counters, IndirectArgs, MergeParams};
+use crate::types::{sort_len, uniform_bytes, Counters, EffectParams, IndirectArgs};
+use crate::types::{MergeParams, PARTICLE_SIZE};
 
 pub(super) struct Merged {
-    /// Indices into the renderer's entries, by slot.
-    slots: Vec<usize>,
-    /// Kept alive for the bind groups that use it.
-    _pairs: wgpu::Buffer,
+    /// Indices into the renderer's entries, by member.
+    members: Vec<usize>,
+    /// The merged lists' counters, and the indirect arguments of their draw and splat.
     counters: wgpu::Buffer,
     args: wgpu::Buffer,
     gather_binds: Vec<wgpu::BindGroup>,
+    /// Writes the arguments from the counters.
+    args_bind: wgpu::BindGroup,
+    /// The splat of the copies cull sent to the splat, and its variant.
+    splat: (wgpu::BindGroup, SplatVariant),
     plan: SortPlan,
     sort_bind: SortBinding,
     draw_bind: DrawBinding,
 }
 
+/// Whether the entry is drawn from the merged list: alpha-blended and sorted (an effect's
+/// ribbon pieces are drawn from its own ribbon buffers, so one with ribbons never is).
+fn mergeable(e: &Entry) -> bool {
+    let d = e.system.desc();
+    d.blend == Blend::Alpha && d.sorts() && !e.system.has_ribbons()
+}
+
+/// The entries merged: every mergeable one, in order, while the members' particles fit one
+/// storage binding of `device` (their copies and the sort's pairs are one buffer each).
+fn members(device: &wgpu::Device, entries: &[Entry]) -> Vec<usize> {
+    let binding = device.limits().max_storage_buffer_binding_size;
+    let (mut members, mut total) = (vec![], 0u64);
+    for (i, e) in entries.iter().enumerate().filter(|(_, e)| mergeable(e)) {
+        let with = total + e.system.capacity() as u64;
+        // (the copies' indices stay below the ribbon entries' bit in the draw's list, the
+        // members' indices within a copy's instance bits)
+        let fits = with * PARTICLE_SIZE <= binding
+            && sort_len(with.min(1 << 31) as u32) as u64 * 8 <= binding
+            && with < 1 << 31
+            && members.len() < crate::instances::MAX_INSTANCES as usize;
+        if fits {
+            members.push(i);
+            total = with;
+        }
+    }
+    members
+}
+
 impl Merged {
-    /// The merged set of `entries`, marking its members; None when fewer than two
-    /// alpha-blended sorted effects without ribbons exist (the first four are merged).
+    /// The merged set of `entries`, marking its members; None when fewer than two of them
+    /// are alpha-blended, sorted and without ribbons.
     pub fn new(
         device: &wgpu::Device,
         (p, images): (&Pipelines, &Images),
@@ -37,21 +73,11 @@ impl Merged {
         for e in entries.iter_mut() {
             e.system.set_merged(false);
         }
-        let slots: Vec<usize> = entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| {
-                let (d, ribbons) = (e.system.desc(), e.system.has_ribbons());
-                // an effect's ribbon pieces are drawn from its own ribbon buffers
-                d.blend == Blend::Alpha && d.sorts() && !ribbons
-            })
-            .map(|(i, _)| i)
-            .take(MAX_SLOTS)
-            .collect();
-        if slots.len() < 2 {
+        let members = members(device, entries);
+        if members.len() < 2 {
             return None;
         }
-        let total: u32 = slots.iter().map(|&i| entries[i].system.capacity()).sum();
+        let total: u32 = members.iter().map(|&i| entries[i].system.capacity()).sum();
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
         let buffer = |label, size, usage| {
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -62,10 +88,9 @@ impl Merged {
             })
         };
         let pairs = buffer("flurry.merged_pairs", sort_len(total) as u64 * 8, storage);
-        let counters_size = std::mem::size_of::<Counters>() as u64;
         let counters = buffer(
             "flurry.merged_counters",
-            counters_size,
+            std::mem::size_of::<Counters>() as u64,
             storage | wgpu::BufferUsages::COPY_DST,
         );
         let args = buffer(
@@ -73,57 +98,82 @@ impl Merged {
             std::mem::size_of::<IndirectArgs>() as u64,
             storage | wgpu::BufferUsages::INDIRECT,
         );
-        let gather_binds = slots
+        let copies = buffer(
+            "flurry.merged_copies",
+            total as u64 * PARTICLE_SIZE,
+            storage,
+        );
+        let splat_list = buffer("flurry.merged_splat", total as u64 * 4, storage);
+        // the members' constants, one after another (each as long as the struct's WGSL
+        // size, a multiple of 16 bytes: the stride of an array of it in storage)
+        let stride = EffectParams::min_size().get() as usize;
+        let mut table = Vec::with_capacity(members.len() * stride);
+        for &i in &members {
+            let bytes = entries[i].system.params_bytes();
+            debug_assert_eq!(bytes.len(), stride);
+            table.extend_from_slice(bytes);
+        }
+        let table = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.merged_effects"),
+            contents: &table,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::UNIFORM,
+        });
+        let list = MergedList {
+            pairs: &pairs,
+            splat: &splat_list,
+            counters: &counters,
+            args: &args,
+            copies: &copies,
+        };
+        let gather_binds = members
             .iter()
             .enumerate()
-            .map(|(slot, &i)| {
+            .map(|(member, &i)| {
                 let params = MergeParams {
-                    slot: slot as u32,
+                    member: member as u32,
+                    copies: total,
                     ..Default::default()
                 };
                 let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("flurry.merge_slot"),
+                    label: Some("flurry.merge_member"),
                     contents: &uniform_bytes(&params),
                     usage: wgpu::BufferUsages::UNIFORM,
                 });
-                let pool = entries[i].system.pool();
                 p.merge()
-                    .bind(device, pool, &pairs, &counters, &params, &args)
+                    .bind(device, entries[i].system.pool(), &list, &params)
             })
             .collect();
         let plan = SortPlan::bitonic(device, total);
         let sort_bind = p.sort().bind(device, &plan, &pairs, &counters);
-        let sources: Vec<(&wgpu::Buffer, &wgpu::Buffer)> = slots
-            .iter()
-            .map(|&i| {
-                let system = &entries[i].system;
-                (&system.pool().particles, system.uniforms().1)
-            })
-            .collect();
-        let first = entries[slots[0]].system.pool();
-        let frame = entries[slots[0]].system.uniforms().0;
-        let draw = p.merged_draw();
+        let args_bind = p.merge().bind_args(device, &list);
+        let first = entries[members[0]].system.pool();
+        let frame = entries[members[0]].system.uniforms().0;
         // no member has ribbons: the first one's (unused) ribbon buffers fill their slots
         let sources = DrawSources {
-            slots: &sources,
+            particles: &copies,
             list: &pairs,
+            effects: DrawEffects::Merged(&table),
             ribbons: [&first.ribbon_points, &first.ribbon_pieces],
         };
-        let draw_bind = draw.bind_sources(
+        let draw_bind = p.merged_draw().bind_sources(
             device,
             &sources,
             frame,
             (images.view(None), &images.sampler),
         );
-        for &i in &slots {
+        let splat_bind = p.splat().bind_merged(device, &list, frame, &table);
+        let variants = members.iter().map(|&i| entries[i].system.splat_variant());
+        let splat = (splat_bind, SplatVariant::merged(variants));
+        for &i in &members {
             entries[i].system.set_merged(true);
         }
         Some(Merged {
-            slots,
-            _pairs: pairs,
+            members,
             counters,
             args,
             gather_binds,
+            args_bind,
+            splat,
             plan,
             sort_bind,
             draw_bind,
@@ -132,7 +182,7 @@ impl Merged {
 
     /// Whether the renderer's entry `i` is a member.
     pub fn has(&self, i: usize) -> bool {
-        self.slots.contains(&i)
+        self.members.contains(&i)
     }
 
     /// Pairs its sort's passes move for `count` gathered pairs.
@@ -147,14 +197,22 @@ impl Merged {
         encoder.clear_buffer(&self.counters, 0, None);
     }
 
-    /// Gather every member's visible pairs, sort them together, size the draw.
+    /// Gather every member's visible particles, sort them together, size the draw.
     pub fn record(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, entries: &[Entry]) {
-        for (bind, &i) in self.gather_binds.iter().zip(&self.slots) {
+        for (bind, &i) in self.gather_binds.iter().zip(&self.members) {
             p.merge()
                 .record_gather(pass, bind, entries[i].system.capacity());
         }
         p.sort().record(pass, &self.plan, &self.sort_bind);
-        p.merge().record_args(pass, &self.gather_binds[0]);
+        p.merge().record_args(pass, &self.args_bind);
+    }
+
+    /// Splat the copies the members' culls sent to the splat (into a compute pass whose
+    /// other splats, if any, are recorded beside it, before the resolve).
+    pub fn record_splat(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, target: &SplatTarget) {
+        let (bind, variant) = &self.splat;
+        p.splat()
+            .record(pass, (bind, *variant), target, (&self.args, 0));
     }
 
     /// Draw the merged list into a pass whose bind group 1 is set.

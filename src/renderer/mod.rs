@@ -64,7 +64,8 @@ pub enum Pass {
     Cull,
     /// Back-to-front sort of each sorted effect on its own (compute).
     Sort,
-    /// Alpha-blended effects gathered into one list and sorted together (compute).
+    /// Alpha-blended effects' visible particles copied into one list and sorted together
+    /// (compute).
     Merge,
     /// The host's depth at the particle target's resolution (compute).
     Downsample,
@@ -145,7 +146,7 @@ pub struct ParticleRenderer {
     next_id: u64,
     /// Per-pass GPU timing ([`ParticleRenderer::enable_profiling`]).
     timer: Option<PassTimer>,
-    /// Alpha-blended effects sorted and drawn together (two to four of them).
+    /// Alpha-blended effects sorted and drawn together (two or more of them).
     merged: Option<Merged>,
     /// Effects changed: the merged set is rebuilt at the next update.
     merge_dirty: bool,
@@ -944,10 +945,14 @@ impl ParticleRenderer {
                 };
                 let splat = p.splat();
                 compute_pass_in(encoder, profiler, "splat", |c| {
-                    for e in &self.entries {
+                    // the merged sort's members splat from its list
+                    if let Some(m) = &self.merged {
+                        m.record_splat(p, c, target);
+                    }
+                    for e in self.entries.iter().filter(|e| !e.system.merged()) {
                         let bind = e.system.splat_bind(device, p);
                         let variant = e.system.splat_variant();
-                        splat.record(c, (bind, variant), target, e.system.pool());
+                        splat.record(c, (bind, variant), target, (&e.system.pool().args, 0));
                     }
                     splat.record_resolve(c, target);
                 });

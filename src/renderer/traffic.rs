@@ -68,9 +68,10 @@ impl ParticleRenderer {
             }
             Pass::Merge => match &self.merged {
                 Some(m) => {
-                    let members = work.iter().enumerate().filter(|(i, _)| m.has(*i));
-                    let gathered = members.map(|(_, w)| w.visible).sum();
-                    model::merge(gathered, m.sorted(gathered))
+                    let members = || work.iter().enumerate().filter(|(i, _)| m.has(*i));
+                    let visible = members().map(|(_, w)| w.visible).sum();
+                    let splatted = members().map(|(_, w)| w.splatted).sum();
+                    model::merge(visible, splatted, m.sorted(visible))
                 }
                 None => Traffic::default(),
             },

@@ -224,10 +224,13 @@ pub(crate) fn ribbon_pieces(points: u64, pieces: u64) -> Traffic {
     Traffic::per(points, 8 + WHOLE + point, 40) + Traffic::per(pieces, 8 + 8, 0)
 }
 
-/// The merge: every merged effect's visible pairs gathered into one list (read, tagged,
-/// written), then sorted there (its passes moving `sorted` pairs).
-pub(crate) fn merge(gathered: u64, sorted: u64) -> Traffic {
-    Traffic::per(gathered, 16, 0) + sort(sorted)
+/// The merge: every merged effect's `visible` particles copied into one list (its pair
+/// read and one written, its particle read and copied) and its `splatted` ones into a
+/// splat list (its index read and one written, its particle read and copied), then the
+/// list sorted (its passes moving `sorted` pairs).
+pub(crate) fn merge(visible: u64, splatted: u64, sorted: u64) -> Traffic {
+    let copy = 2 * WHOLE;
+    Traffic::per(visible, 8 + 8 + copy, 0) + Traffic::per(splatted, 4 + 4 + copy, 0) + sort(sorted)
 }
 
 /// The host depth downsampled: each host sample read (4 bytes), each particle-target texel

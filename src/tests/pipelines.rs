@@ -63,7 +63,7 @@ fn effects_share_the_renderer_pipelines() {
         gpu.queue.submit([encoder.finish()]);
     };
     frame(&mut renderer);
-    // + merge, the merged draw (of four effects), downsample, splat, composite
+    // + merge, the merged draw (of all six effects), downsample, splat, composite
     let after_frame = renderer.pipelines().built();
     assert_eq!(after_frame, after_first + 5);
     for id in ids.drain(..3) {
