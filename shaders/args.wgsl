@@ -80,13 +80,7 @@ fn after_spawn() {
 // particle.
 @compute @workgroup_size(1)
 fn after_cull() {
-    let splat = dispatch_size(atomicLoad(&counters.splatted));
-    args.splat_x = splat.x;
-    args.splat_y = splat.y;
-    args.splat_z = splat.z;
-    args.draw_vertex_count = 3u;
-    args.draw_instance_count = atomicLoad(&counters.visible);
-    draw_counters.draw_instances = atomicLoad(&counters.visible);
-    args.draw_first_vertex = 0u;
-    args.draw_first_instance = 0u;
+    let visible = atomicLoad(&counters.visible);
+    args = with_draw_and_splat(args, visible, atomicLoad(&counters.splatted));
+    draw_counters.draw_instances = visible;
 }

@@ -107,6 +107,21 @@ struct IndirectArgs {
     _pad2: u32,
 }
 
+// `args` drawing `visible` particles, one triangle each, and splatting `splatted` (one
+// thread each); the rest as it was.
+fn with_draw_and_splat(args: IndirectArgs, visible: u32, splatted: u32) -> IndirectArgs {
+    var a = args;
+    let splat = dispatch_size(splatted);
+    a.splat_x = splat.x;
+    a.splat_y = splat.y;
+    a.splat_z = splat.z;
+    a.draw_vertex_count = 3u;
+    a.draw_instance_count = visible;
+    a.draw_first_vertex = 0u;
+    a.draw_first_instance = 0u;
+    return a;
+}
+
 // Per-frame camera and clock, from the host's view and projection (src/view.rs).
 struct FrameUniforms {
     view_proj: mat4x4<f32>,

@@ -88,12 +88,6 @@ fn gather(
 // splat one thread per listed splat.
 @compute @workgroup_size(1)
 fn write_args() {
-    let splat = dispatch_size(atomicLoad(&merged.splatted));
-    merged_args.splat_x = splat.x;
-    merged_args.splat_y = splat.y;
-    merged_args.splat_z = splat.z;
-    merged_args.draw_vertex_count = 3u;
-    merged_args.draw_instance_count = atomicLoad(&merged.visible);
-    merged_args.draw_first_vertex = 0u;
-    merged_args.draw_first_instance = 0u;
+    let visible = atomicLoad(&merged.visible);
+    merged_args = with_draw_and_splat(merged_args, visible, atomicLoad(&merged.splatted));
 }

@@ -5,29 +5,9 @@ mod common;
 
 use common::host::demos::Demo;
 use common::host::{HeadlessTarget, HostSetup, Projection};
+use common::host_frame;
 use flurry::{Camera, ParticleRenderer, Pass, Settings};
 use glam::{Vec2, Vec3};
-
-/// One frame of the test host: update, the host's pass (cleared, its scene), the particles
-/// composited over it, submitted.
-fn host_frame(
-    gpu: &flurry::GpuContext,
-    renderer: &mut ParticleRenderer,
-    target: &HeadlessTarget,
-    camera: &Camera,
-    dt: f32,
-) {
-    renderer
-        .update(&gpu.device, &gpu.queue, dt, camera, target.size())
-        .unwrap();
-    target.scene.update(&gpu.queue, camera.view_proj());
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
-    renderer
-        .encode(&gpu.device, &mut encoder, &target.frame())
-        .unwrap();
-    gpu.queue.submit([encoder.finish()]);
-}
 
 #[test]
 fn two_effects_resize_and_only_the_host_submits() {

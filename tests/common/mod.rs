@@ -15,6 +15,27 @@ use flurry::GpuContext;
 #[allow(unused_imports)]
 pub use adapter::gpu;
 
+/// One frame of the test host: update, the host's pass (cleared, its scene), the particles
+/// composited over it, submitted.
+pub fn host_frame(
+    gpu: &GpuContext,
+    renderer: &mut flurry::ParticleRenderer,
+    target: &host::HeadlessTarget,
+    camera: &flurry::Camera,
+    dt: f32,
+) {
+    renderer
+        .update(&gpu.device, &gpu.queue, dt, camera, target.size())
+        .unwrap();
+    target.scene.update(&gpu.queue, camera.view_proj());
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+    renderer
+        .encode(&gpu.device, &mut encoder, &target.frame())
+        .unwrap();
+    gpu.queue.submit([encoder.finish()]);
+}
+
 /// Relative closeness with an absolute floor of 1 (|a - b| <= tol · max(1, |b|)).
 pub fn close(a: f32, b: f32, tol: f32) -> bool {
     (a - b).abs() <= tol * b.abs().max(1.0)
