@@ -93,7 +93,7 @@ impl MergePass {
         device: &wgpu::Device,
         pool: &ParticlePool,
         list: &MergedList,
-        params: &wgpu::Buffer,
+        params: &dyn Binding,
     ) -> wgpu::BindGroup {
         let buffers: [&dyn Binding; 9] = [
             &pool.visible,

@@ -17,6 +17,7 @@ use crate::passes::splat::{SplatTarget, SplatVariant};
 use crate::pipelines::Pipelines;
 use crate::types::{sort_len, uniform_bytes, Counters, EffectParams, IndirectArgs};
 use crate::types::{MergeParams, PARTICLE_SIZE};
+use crate::uniform_pages::BufferRange;
 
 pub(super) struct Merged {
     /// Indices into the renderer's entries, by member.
@@ -125,22 +126,36 @@ impl Merged {
             args: &args,
             copies: &copies,
         };
+        // every member's gather parameters in one buffer, each where a uniform binding may
+        // start (one buffer for all: creating a buffer a member cost more than the rest of
+        // the rebuild)
+        let align = device.limits().min_uniform_buffer_offset_alignment as usize;
+        let stride = MergeParams::min_size().get().next_multiple_of(align as u64) as usize;
+        let mut params = vec![0u8; members.len() * stride];
+        for (member, slot) in params.chunks_mut(stride).enumerate() {
+            let bytes = uniform_bytes(&MergeParams {
+                member: member as u32,
+                copies: total,
+                ..Default::default()
+            });
+            slot[..bytes.len()].copy_from_slice(&bytes);
+        }
+        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.merge_members"),
+            contents: &params,
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
         let gather_binds = members
             .iter()
             .enumerate()
             .map(|(member, &i)| {
-                let params = MergeParams {
-                    member: member as u32,
-                    copies: total,
-                    ..Default::default()
+                let range = BufferRange {
+                    buffer: params.clone(),
+                    offset: (member * stride) as u64,
+                    size: MergeParams::min_size(),
                 };
-                let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("flurry.merge_member"),
-                    contents: &uniform_bytes(&params),
-                    usage: wgpu::BufferUsages::UNIFORM,
-                });
                 p.merge()
-                    .bind(device, entries[i].system.pool(), &list, &params)
+                    .bind(device, entries[i].system.pool(), &list, &range)
             })
             .collect();
         let plan = SortPlan::bitonic(device, total);
