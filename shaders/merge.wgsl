@@ -41,8 +41,9 @@ fn copy_of(p: Particle) -> Particle {
     return c;
 }
 
-// One thread per slot of the member's pool (dispatched for its capacity): its visible pair
-// and its splat entry, where it has them, each appended with one atomic a workgroup.
+// One thread per particle the member's cull took (dispatched from its cull's arguments;
+// each of its lists holds some of them): its visible pair and its splat entry, where it has
+// them, each appended with one atomic a workgroup.
 @compute @workgroup_size(64)
 fn gather(
     @builtin(global_invocation_id) gid: vec3<u32>,

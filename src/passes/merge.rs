@@ -109,17 +109,15 @@ impl MergePass {
         bind_buffers(device, "merge", &self.gather_layout, &buffers)
     }
 
-    /// Gather one member's two lists (dispatched for its capacity; threads past its
-    /// counts idle).
+    /// Gather one member's two lists: a thread per particle it culled (each list holds
+    /// some of them; threads past a list's count idle).
     pub fn record_gather(
         &self,
         pass: &mut wgpu::ComputePass,
         bind: &wgpu::BindGroup,
-        capacity: u32,
+        pool: &ParticlePool,
     ) {
-        pass.set_pipeline(&self.gather);
-        pass.set_bind_group(0, bind, &[]);
-        super::dispatch_threads(pass, capacity);
+        super::dispatch_over_alive(pass, &self.gather, bind, pool);
     }
 
     /// Write the merged draw's and splat's arguments (after every gather and the sort).

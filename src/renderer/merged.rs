@@ -216,7 +216,7 @@ impl Merged {
     pub fn record(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, entries: &[Entry]) {
         for (bind, &i) in self.gather_binds.iter().zip(&self.members) {
             p.merge()
-                .record_gather(pass, bind, entries[i].system.capacity());
+                .record_gather(pass, bind, entries[i].system.pool());
         }
         p.sort().record(pass, &self.plan, &self.sort_bind);
         p.merge().record_args(pass, &self.args_bind);
