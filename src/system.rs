@@ -649,7 +649,11 @@ impl ParticleSystem {
                 if let Some([cull, _]) = &self.mesh {
                     p.mesh_cull().record(pass, cull, &self.pool);
                 }
-                args(pass, After::Cull);
+                // the arguments of its own draw and splat (a merged effect is drawn and
+                // splatted from the merged list, whose own arguments the merge writes)
+                if !self.merged {
+                    args(pass, After::Cull);
+                }
             }
             Step::Sort => {
                 // the ribbons first: their pieces join the visible list, and
