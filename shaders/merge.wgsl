@@ -25,7 +25,7 @@ struct MergeParams {
 @group(0) @binding(6) var<storage, read_write> merged: Counters; // (visible, splatted)
 @group(0) @binding(7) var<storage, read_write> copies: array<Particle>;
 @group(0) @binding(8) var<uniform> params: MergeParams;
-// the merged draw's and splat's indirect arguments (merged_args only, in a layout of its
+// the merged draw's and splat's indirect arguments (write_args only, in a layout of its
 // own with `merged`: the gather's binds the most storage buffers a stage may, and a
 // dispatch cannot read as indirect arguments a buffer it binds for writing)
 @group(0) @binding(9) var<storage, read_write> merged_args: IndirectArgs;

@@ -189,8 +189,9 @@ impl ParticleSystem {
                 look.mesh_radius = mesh.map_or(0.0, crate::Mesh::bounding_radius);
             }
         }
-        // a uniform of the passes, and a table of one for the draw (which reads the merged
-        // draw's table of many through the same binding)
+        // a uniform of the passes; a storage buffer too, so that it can fill the members'
+        // table binding of its own draw and splat, which their variants never read (the
+        // merged draw's table copies the bytes)
         let params_bytes = uniform_bytes(&params);
         let effect_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.effect"),

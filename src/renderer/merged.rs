@@ -51,9 +51,9 @@ fn members(device: &wgpu::Device, entries: &[Entry]) -> Vec<usize> {
         let with = total + e.system.capacity() as u64;
         // (the copies' indices stay below the ribbon entries' bit in the draw's list, the
         // members' indices within a copy's instance bits)
-        let fits = with * PARTICLE_SIZE <= binding
-            && sort_len(with.min(1 << 31) as u32) as u64 * 8 <= binding
-            && with < 1 << 31
+        let fits = with < 1 << 31
+            && with * PARTICLE_SIZE <= binding
+            && sort_len(with as u32) as u64 * 8 <= binding
             && members.len() < crate::instances::MAX_INSTANCES as usize;
         if fits {
             members.push(i);
@@ -107,11 +107,11 @@ impl Merged {
         let splat_list = buffer("flurry.merged_splat", total as u64 * 4, storage);
         // the members' constants, one after another (each as long as the struct's WGSL
         // size, a multiple of 16 bytes: the stride of an array of it in storage)
-        let stride = EffectParams::min_size().get() as usize;
-        let mut table = Vec::with_capacity(members.len() * stride);
+        let entry = EffectParams::min_size().get() as usize;
+        let mut table = Vec::with_capacity(members.len() * entry);
         for &i in &members {
             let bytes = entries[i].system.params_bytes();
-            debug_assert_eq!(bytes.len(), stride);
+            debug_assert_eq!(bytes.len(), entry);
             table.extend_from_slice(bytes);
         }
         let table = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -129,10 +129,10 @@ impl Merged {
         // every member's gather parameters in one buffer, each where a uniform binding may
         // start (one buffer for all: creating a buffer a member cost more than the rest of
         // the rebuild)
-        let align = device.limits().min_uniform_buffer_offset_alignment as usize;
-        let stride = MergeParams::min_size().get().next_multiple_of(align as u64) as usize;
-        let mut params = vec![0u8; members.len() * stride];
-        for (member, slot) in params.chunks_mut(stride).enumerate() {
+        let align = device.limits().min_uniform_buffer_offset_alignment as u64;
+        let slot_size = MergeParams::min_size().get().next_multiple_of(align) as usize;
+        let mut params = vec![0u8; members.len() * slot_size];
+        for (member, slot) in params.chunks_mut(slot_size).enumerate() {
             let bytes = uniform_bytes(&MergeParams {
                 member: member as u32,
                 copies: total,
@@ -151,7 +151,7 @@ impl Merged {
             .map(|(member, &i)| {
                 let range = BufferRange {
                     buffer: params.clone(),
-                    offset: (member * stride) as u64,
+                    offset: (member * slot_size) as u64,
                     size: MergeParams::min_size(),
                 };
                 p.merge()
