@@ -1,36 +1,42 @@
-// merge.wgsl — alpha-blended effects sorted together, any number of them: each member's
-// visible particles are copied into one renderer-level list, (key, index of the copy), the
-// copy's instance bits naming the member it came from (a copy is drawn, never simulated);
-// the list is then sorted and drawn in one draw (draw.wgsl reads the copy and its member's
-// constants from the table of them). The particles cull sent to the splat are copied too,
-// into a splat list of its own splatted in one dispatch (splat.wgsl).
+// merge.wgsl — alpha-blended effects sorted together, any number of them. Each member's
+// cull lists its particles straight into one renderer-level list: a copy of each particle
+// it keeps, with (key, index of the copy) for the ones it draws, the index of the copy for
+// the ones it splats; the copy's instance bits name the member it came from (a copy is
+// drawn, never simulated). The list is then sorted and drawn in one draw (draw.wgsl reads
+// the copy and its member's constants from the table of them), the splat list splatted in
+// one dispatch (splat.wgsl).
 
 struct MergeParams {
     member: u32,
-    copies: u32,             // room for copies: the visible fill it from the front, the
+    copies: u32,             // room for copies: the drawn fill it from the front, the
                              // splatted from the back (a particle is in one list at most,
                              // and no member lists more than its capacity)
     _pad0: u32,
     _pad1: u32,
 }
 
-// a member's lists and particles
-@group(0) @binding(0) var<storage, read> src: array<vec2<u32>>;
-@group(0) @binding(1) var<storage, read_write> src_counters: Counters;
-@group(0) @binding(2) var<storage, read> src_particles: array<Particle>;
-@group(0) @binding(3) var<storage, read> src_splat: array<u32>;
+// the member's particles, alive list and counters (its visible and splatted counts are
+// kept for its statistics)
+@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read> alive_list: array<u32>;
+@group(0) @binding(2) var<storage, read_write> counters: Counters;
 // the merged lists and the copies
-@group(0) @binding(4) var<storage, read_write> dst: array<vec2<u32>>;
-@group(0) @binding(5) var<storage, read_write> dst_splat: array<u32>;
-@group(0) @binding(6) var<storage, read_write> merged: Counters; // (visible, splatted)
+@group(0) @binding(3) var<storage, read_write> pairs: array<vec2<u32>>;
+@group(0) @binding(4) var<uniform> frame: FrameUniforms;
+@group(0) @binding(5) var<uniform> effect: EffectParams;
+@group(0) @binding(6) var<storage, read_write> merged_splat: array<u32>;
 @group(0) @binding(7) var<storage, read_write> copies: array<Particle>;
-@group(0) @binding(8) var<uniform> params: MergeParams;
+@group(0) @binding(8) var<storage, read_write> merged: Counters; // (visible, splatted)
+// the member's instances (src/instances.rs): an instance's particles are culled with it
+@group(0) @binding(9) var<storage, read> instances: array<InstanceGpu>;
+@group(0) @binding(10) var<uniform> params: MergeParams;
 // the merged draw's and splat's indirect arguments (write_args only, in a layout of its
-// own with `merged`: the gather's binds the most storage buffers a stage may, and a
-// dispatch cannot read as indirect arguments a buffer it binds for writing)
-@group(0) @binding(9) var<storage, read_write> merged_args: IndirectArgs;
+// own with `merged`: the cull binds the most storage buffers a stage may, and a dispatch
+// cannot read as indirect arguments a buffer it binds for writing)
+@group(0) @binding(11) var<storage, read_write> merged_args: IndirectArgs;
 
-// this workgroup's entries of the visible list (0) and of the splat list (1)
+// this workgroup's drawn (0) and splatted (1) particles, and where they start in the
+// merged lists
 var<workgroup> wg_count: array<atomic<u32>, 2>;
 var<workgroup> wg_base: array<u32, 2>;
 
@@ -41,52 +47,54 @@ fn copy_of(p: Particle) -> Particle {
     return c;
 }
 
-// One thread per particle the member's cull took (dispatched from its cull's arguments;
-// each of its lists holds some of them): its visible pair and its splat entry, where it has
-// them, each appended with one atomic a workgroup.
+// One thread per alive particle of the member (dispatched from its cull arguments), culled
+// as cull.wgsl culls (the variant has no ribbons: a member never has them), appended with
+// one atomic a list a workgroup, to the merged lists and to the member's counts.
 @compute @workgroup_size(64)
-fn gather(
+fn cull(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
     let i = linear_index(gid, groups);
-    let drawn = i < atomicLoad(&src_counters.visible);
-    let splatted = i < atomicLoad(&src_counters.splatted);
-    var local = vec2<u32>(0u);
-    if drawn {
-        local.x = atomicAdd(&wg_count[0], 1u);
-    }
-    if splatted {
-        local.y = atomicAdd(&wg_count[1], 1u);
+    var culled = Culled(CULLED_OUT, 0u);
+    var p: Particle;
+    var local = 0u;
+    if i < atomicLoad(&counters.alive) {
+        p = particles[alive_list[i]];
+        culled = cull_particle(p);
+        if culled.list == CULLED_DRAWN || culled.list == CULLED_SPLAT {
+            local = atomicAdd(&wg_count[culled.list - 1u], 1u);
+        }
     }
     workgroupBarrier();
     if lid == 0u {
-        let c = vec2<u32>(atomicLoad(&wg_count[0]), atomicLoad(&wg_count[1]));
-        if c.x > 0u {
-            wg_base[0] = atomicAdd(&merged.visible, c.x);
+        let c = atomicLoad(&wg_count[0]);
+        if c > 0u {
+            wg_base[0] = atomicAdd(&merged.visible, c);
+            atomicAdd(&counters.visible, c);
         }
-        if c.y > 0u {
-            wg_base[1] = atomicAdd(&merged.splatted, c.y);
+        let s = atomicLoad(&wg_count[1]);
+        if s > 0u {
+            wg_base[1] = atomicAdd(&merged.splatted, s);
+            atomicAdd(&counters.splatted, s);
         }
     }
     workgroupBarrier();
-    if drawn {
-        let at = wg_base[0] + local.x;
-        let pair = src[i];
-        dst[at] = vec2<u32>(pair.x, at);
-        copies[at] = copy_of(src_particles[pair.y]);
-    }
-    if splatted {
-        let at = wg_base[1] + local.y;
+    if culled.list == CULLED_DRAWN {
+        let at = wg_base[0] + local;
+        pairs[at] = vec2<u32>(culled.key, at);
+        copies[at] = copy_of(p);
+    } else if culled.list == CULLED_SPLAT {
+        let at = wg_base[1] + local;
         let copy = params.copies - 1u - at;
-        dst_splat[at] = copy;
-        copies[copy] = copy_of(src_particles[src_splat[i]]);
+        merged_splat[at] = copy;
+        copies[copy] = copy_of(p);
     }
 }
 
-// After the gathers: the merged draw takes one instance per listed particle, the merged
-// splat one thread per listed splat.
+// After the culls and the sort: the merged draw takes one instance per listed particle,
+// the merged splat one thread per listed splat.
 @compute @workgroup_size(1)
 fn write_args() {
     let visible = atomicLoad(&merged.visible);

@@ -317,7 +317,7 @@ impl Pipelines {
             + n(std::slice::from_ref(&self.bodies))
             + n(&self.cull)
             + n(std::slice::from_ref(&self.sort))
-            + n(std::slice::from_ref(&self.merge))
+            + self.merge.get().map_or(0, MergePass::built)
             + n(std::slice::from_ref(&self.relist))
             + n(&self.draw[0])
             + n(&self.draw[1])

@@ -99,8 +99,11 @@ pub struct PoolSnapshot {
     /// The (sort key, index) pairs of the particles drawn as triangles last frame, in draw
     /// order (the list also held the ribbon pieces, left out here). The key
     /// orders the particle's distance along the view axis: ascending keys run far to near.
+    /// Empty for an alpha-blended effect sorted together with others: its particles were
+    /// listed in the renderer's one list of them all (its [`Stats`] still count them).
     pub visible: Vec<[u32; 2]>,
-    /// Indices of the particles splatted by compute last frame (`counters.splatted`).
+    /// Indices of the particles splatted by compute last frame (`counters.splatted`; empty
+    /// for an effect sorted with others, as `visible` is).
     pub splat: Vec<u32>,
     /// The last frame's depth-collision hits (as many as were stored).
     pub hit_events: Vec<HitEvent>,
@@ -381,14 +384,14 @@ impl ParticlePool {
         Ok((read(&self.counters)?, read(&self.draw_counters)?))
     }
 
-    /// Read the pool back; `current` is the index of the current alive list, `bodies`
-    /// the buffer of the effect's `body_count` massive bodies; `stats` from the counters.
-    /// Blocks.
+    /// Read the pool back, the visible and splat lists only where `lists` (an effect sorted
+    /// with others lists its particles in the merged list, not its own); `bodies` is the
+    /// buffer of the effect's `body_count` massive bodies; `stats` from the counters. Blocks.
     pub fn snapshot(
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        current: usize,
+        lists: bool,
         (bodies, body_count): (&wgpu::Buffer, u64),
         stats: impl FnOnce(&Counters) -> Stats,
     ) -> Result<PoolSnapshot> {
@@ -411,13 +414,14 @@ impl ParticlePool {
         let particles = read_buffer(device, queue, &self.particles, 0, n * PARTICLE_SIZE)?;
         let alive_n = (counters.alive as u64).min(n);
         let dead_n = (counters.dead.max(0) as u64).min(n);
-        let alive = read_buffer(device, queue, &self.alive[current], 0, alive_n * 4)?;
+        let alive = read_buffer(device, queue, &self.alive[0], 0, alive_n * 4)?;
         let dead = read_buffer(device, queue, &self.dead, 0, dead_n * 4)?;
         // the visible list also names ribbon pieces: the snapshot keeps the particles,
         // and counts them as visible
         let pieces = read_buffer(device, queue, &self.draw_counters, RIBBON_PIECES_OFFSET, 4)?;
         let pieces: u32 = bytemuck::pod_read_unaligned(&pieces);
-        let visible_n = (counters.visible as u64).min(self.visible.size() / 8);
+        let listed = |n: u64| if lists { n } else { 0 };
+        let visible_n = listed(counters.visible as u64).min(self.visible.size() / 8);
         let visible = read_buffer(device, queue, &self.visible, 0, visible_n * 8)?;
         let visible: Vec<[u32; 2]> = bytemuck::pod_collect_to_vec(&visible);
         let visible: Vec<[u32; 2]> = visible
@@ -428,7 +432,7 @@ impl ParticlePool {
             visible: counters.visible.saturating_sub(pieces),
             ..counters
         };
-        let splat_n = (counters.splatted as u64).min(n);
+        let splat_n = listed(counters.splatted as u64).min(n);
         let splat = read_buffer(device, queue, &self.splat, 0, splat_n * 4)?;
         let events_n = counters.events.min(hit_event_capacity(self.capacity)) as u64;
         let event_size = std::mem::size_of::<HitEvent>() as u64;

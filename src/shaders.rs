@@ -1,6 +1,8 @@
 //! WGSL sources: `shaders/common.wgsl` prepended to each pass's file (and, for the draw,
 //! `shaders/ribbon.wgsl`, the geometry of ribbon pieces; for the grid and its queries,
-//! `shaders/grid_cells.wgsl`; for both all-pairs gravity kernels, `shaders/gravity_pairs.wgsl`).
+//! `shaders/grid_cells.wgsl`; for both all-pairs gravity kernels, `shaders/gravity_pairs.wgsl`;
+//! for both culls, `shaders/cull_test.wgsl`; for the draw and the splat,
+//! `shaders/members.wgsl`).
 
 /// Structs, constants and helpers shared by every pass.
 pub(crate) const COMMON: &str = include_str!("../shaders/common.wgsl");
@@ -15,6 +17,10 @@ const GRID_CELLS: &str = include_str!("../shaders/grid_cells.wgsl");
 /// What both all-pairs gravity kernels share: bindings, targets, the pull of a body.
 const GRAVITY_PAIRS: &str = include_str!("../shaders/gravity_pairs.wgsl");
 const MEMBERS: &str = include_str!("../shaders/members.wgsl");
+
+/// Where cull puts one alive particle (functions and the variant's constants), composed
+/// into both culls: into an effect's own lists and into the merged sort's list.
+const CULL_TEST: &str = include_str!("../shaders/cull_test.wgsl");
 
 /// The WGSL passes, by file stem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,6 +145,7 @@ impl Shader {
         match self {
             Shader::Draw => &[("ribbon", RIBBON), ("members", MEMBERS)],
             Shader::Splat => &[("members", MEMBERS)],
+            Shader::Cull | Shader::Merge => &[("cull_test", CULL_TEST)],
             Shader::Grid | Shader::Flock | Shader::Crowd => &[("grid_cells", GRID_CELLS)],
             Shader::Gravity | Shader::GravitySubgroups => &[("gravity_pairs", GRAVITY_PAIRS)],
             _ => &[],
@@ -271,6 +278,13 @@ mod tests {
         use crate::passes::cull::CullVariant as V;
         let variants = V::all().map(|v| (v.index(), v.consts()));
         validate_variants(Shader::Cull, V::COUNT, variants);
+    }
+
+    #[test]
+    fn every_merged_cull_variant_validates() {
+        use crate::passes::cull::CullVariant as V;
+        let variants = V::all().map(|v| (v.index(), v.consts()));
+        validate_variants(Shader::Merge, V::COUNT, variants);
     }
 
     #[test]

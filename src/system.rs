@@ -454,14 +454,15 @@ impl ParticleSystem {
     /// Place the effect at every one of `list` from the next update on (empty: once, at its
     /// own transform), each spawning what the effect alone would into the one pool. Refuses
     /// an effect with ribbons (an emitter's afterimage is one ribbon) or a crowd (its city
-    /// is one), and what [`Instances::check`] refuses.
+    /// is one), and what [`Instances::check`] refuses. Whether the instances moved to a new
+    /// buffer (a bind group of them made elsewhere must be made again).
     pub fn set_instances(
         &mut self,
         device: &wgpu::Device,
         p: &Pipelines,
         list: &[Instance],
         meshes: &Meshes,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         if !list.is_empty() && (self.ribbon.is_some() || self.walkers.is_some()) {
             let what = if self.ribbon.is_some() {
                 "ribbons"
@@ -473,18 +474,19 @@ impl ParticleSystem {
             return Err(Invalid::new("instances", value, allowed).into());
         }
         Instances::check(device, list, self.pool.capacity)?;
-        if self.instances.set(device, list) {
+        let moved = self.instances.set(device, list);
+        if moved {
             self.rebind_meshes(device, p, meshes);
             let frame: &dyn Binding = &self.uniforms.frame;
             let inputs = (frame, &self.effect_buf, self.instances.buffer());
             let cull = p.cull(self.cull_variant());
             self.cull_bind = cull.bind(device, &self.pool, 0, inputs);
         }
-        Ok(())
+        Ok(moved)
     }
 
     /// What its cull compiles in now (instanced or not).
-    fn cull_variant(&self) -> CullVariant {
+    pub fn cull_variant(&self) -> CullVariant {
         CullVariant {
             instanced: self.instances.count() > 0,
             ..self.cull_variant
@@ -645,15 +647,15 @@ impl ParticleSystem {
                 }
             }
             Step::Cull => {
-                p.cull(self.cull_variant())
-                    .record(pass, &self.cull_bind, &self.pool);
+                // a merged effect is culled into the merged list, drawn and splatted from
+                // it (the renderer records that cull; the merge writes the list's arguments)
+                if !self.merged {
+                    p.cull(self.cull_variant())
+                        .record(pass, &self.cull_bind, &self.pool);
+                    args(pass, After::Cull);
+                }
                 if let Some([cull, _]) = &self.mesh {
                     p.mesh_cull().record(pass, cull, &self.pool);
-                }
-                // the arguments of its own draw and splat (a merged effect is drawn and
-                // splatted from the merged list, whose own arguments the merge writes)
-                if !self.merged {
-                    args(pass, After::Cull);
                 }
             }
             Step::Sort => {
@@ -740,12 +742,14 @@ impl ParticleSystem {
         })
     }
 
-    /// Read the pool back (blocks; for tests, statistics and dumps).
+    /// Read the pool back (blocks; for tests, statistics and dumps). A merged effect's
+    /// visible and splat lists are left empty: its cull listed copies in the merged list.
     pub fn snapshot(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<PoolSnapshot> {
         let body_count = self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64;
         let bodies = (&self.bodies, body_count);
         let stats = |c: &crate::types::Counters| self.stats(c);
-        let mut snapshot = self.pool.snapshot(device, queue, 0, bodies, stats)?;
+        let lists = !self.merged;
+        let mut snapshot = self.pool.snapshot(device, queue, lists, bodies, stats)?;
         if let Some(walkers) = &self.walkers {
             snapshot.walkers = walkers.read(device, queue)?;
         }
@@ -768,6 +772,11 @@ impl ParticleSystem {
             // capacity, and the spawns the GPU's events asked for
             requested_total: c.requested_total() + self.dropped_on_cpu + c.hit_spawned_total(),
         }
+    }
+
+    /// Where the host placed it (the cull reads each instance's bounds).
+    pub fn instances_buffer(&self) -> &wgpu::Buffer {
+        self.instances.buffer()
     }
 
     /// The buffers a later pass may bind (frame uniforms, effect constants).
@@ -822,6 +831,7 @@ impl ParticleSystem {
             simulate: self.simulate_variant,
             cull: self.cull_variant(),
             instances: self.instances.count() as u64,
+            merged: self.merged,
             flock: self.flock.is_some(),
             crowd: self.walkers.is_some(),
             gravity: self.gravity_bind.is_some(),

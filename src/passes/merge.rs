@@ -1,35 +1,41 @@
-//! Merge pass (`shaders/merge.wgsl`): copies alpha-blended effects' visible particles into
-//! one list (each copy marked with the member it came from), so that one sort and one draw
-//! order them all back to front together, however many they are; and the particles they
-//! splat into one splat list, splatted in one dispatch.
+//! Merge pass (`shaders/merge.wgsl`): alpha-blended effects' culls list their particles
+//! straight into one list (a copy of each, marked with the member it came from), so that
+//! one sort and one draw order them all back to front together, however many they are;
+//! and the particles they splat into one splat list, splatted in one dispatch.
 
+use std::sync::OnceLock;
+
+use super::cull::CullVariant;
 use super::{bind, bind_buffers, compute_pipeline, dispatch_one, layout, Binding, BufferSlot};
 use super::{read_only, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
-use crate::types::{Counters, IndirectArgs, MergeParams, Particle};
+use crate::types::{Counters, EffectParams, FrameUniforms, IndirectArgs, InstanceGpu};
+use crate::types::{MergeParams, Particle};
 
-/// merge.wgsl's group 0, in binding order: the gather's bindings 0..=8, then the merged
+/// merge.wgsl's group 0, in binding order: the cull's bindings 0..=10, then the merged
 /// arguments, which only `write_args` binds (with the merged counters).
-pub(super) fn slots() -> [BufferSlot; 10] {
+pub(super) fn slots() -> [BufferSlot; 12] {
     [
-        read_only::<[u32; 2]>(),
-        read_write::<Counters>(),
         read_only::<Particle>(),
         read_only::<u32>(),
-        read_write::<[u32; 2]>(),
-        read_write::<u32>(),
         read_write::<Counters>(),
+        read_write::<[u32; 2]>(),
+        uniform::<FrameUniforms>(),
+        uniform::<EffectParams>(),
+        read_write::<u32>(),
         read_write::<Particle>(),
+        read_write::<Counters>(),
+        read_only::<InstanceGpu>(),
         uniform::<MergeParams>(),
         read_write::<IndirectArgs>(),
     ]
 }
 
-/// The gather's bindings (0.., as `bind_buffers` numbers them) and those of the pass
+/// The cull's bindings (0.., as `bind_buffers` numbers them) and those of the pass
 /// writing the merged arguments.
-const GATHER_BINDINGS: [u32; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
-const ARGS_BINDINGS: [u32; 2] = [6, 9];
+const CULL_BINDINGS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+const ARGS_BINDINGS: [u32; 2] = [8, 11];
 
 /// A layout of `bindings` of merge.wgsl's group 0.
 fn subset(device: &wgpu::Device, label: &str, bindings: &[u32]) -> wgpu::BindGroupLayout {
@@ -41,9 +47,9 @@ fn subset(device: &wgpu::Device, label: &str, bindings: &[u32]) -> wgpu::BindGro
     layout(device, label, &entries)
 }
 
-/// The merged lists' buffers every member's gather appends to.
+/// The merged lists' buffers every member's cull appends to.
 pub(crate) struct MergedList<'a> {
-    /// (key, index of the copy) pairs, sorted after the gathers.
+    /// (key, index of the copy) pairs, sorted after the culls.
     pub pairs: &'a wgpu::Buffer,
     /// The indices of the copies to splat.
     pub splat: &'a wgpu::Buffer,
@@ -55,23 +61,42 @@ pub(crate) struct MergedList<'a> {
     pub copies: &'a wgpu::Buffer,
 }
 
+/// What one member's cull into the merged list reads of it besides its pool.
+pub(crate) struct MemberInputs<'a> {
+    pub frame: &'a dyn Binding,
+    pub effect: &'a wgpu::Buffer,
+    pub instances: &'a wgpu::Buffer,
+    /// Its [`MergeParams`].
+    pub params: &'a dyn Binding,
+}
+
 pub(crate) struct MergePass {
-    gather_layout: wgpu::BindGroupLayout,
+    device: wgpu::Device,
+    cull_layout: wgpu::BindGroupLayout,
     args_layout: wgpu::BindGroupLayout,
-    gather: wgpu::ComputePipeline,
+    /// The cull's variants, built when a member first needs one.
+    cull: Vec<OnceLock<wgpu::ComputePipeline>>,
     args: wgpu::ComputePipeline,
 }
 
 impl MergePass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let gather_layout = subset(device, "merge", &GATHER_BINDINGS);
+        let cull_layout = subset(device, "merge", &CULL_BINDINGS);
         let args_layout = subset(device, "merge_args", &ARGS_BINDINGS);
-        let pipeline =
-            |entry, layout| compute_pipeline(device, Shader::Merge, entry, &[Some(layout)], &[]);
+        // (the module specialised as any variant: write_args reads none of its constants)
+        let consts = CullVariant::default().consts();
+        let args = compute_pipeline(
+            device,
+            Shader::Merge,
+            "write_args",
+            &[Some(&args_layout)],
+            &consts,
+        );
         MergePass {
-            gather: pipeline("gather", &gather_layout),
-            args: pipeline("write_args", &args_layout),
-            gather_layout,
+            device: device.clone(),
+            cull: (0..CullVariant::COUNT).map(|_| OnceLock::new()).collect(),
+            args,
+            cull_layout,
             args_layout,
         }
     }
@@ -86,42 +111,62 @@ impl MergePass {
         bind(device, "merge_args", &self.args_layout, &resources)
     }
 
-    /// Bind group appending `pool`'s visible and splatted particles to the merged lists
-    /// as the member `params` names.
+    /// Bind group culling `pool`'s alive particles into the merged lists as the member
+    /// `inputs.params` names.
     pub fn bind(
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
         list: &MergedList,
-        params: &dyn Binding,
+        inputs: &MemberInputs,
     ) -> wgpu::BindGroup {
-        let buffers: [&dyn Binding; 9] = [
-            &pool.visible,
-            &pool.counters,
+        let buffers: [&dyn Binding; 11] = [
             &pool.particles,
-            &pool.splat,
+            &pool.alive[0],
+            &pool.counters,
             list.pairs,
+            inputs.frame,
+            inputs.effect,
             list.splat,
-            list.counters,
             list.copies,
-            params,
+            list.counters,
+            inputs.instances,
+            inputs.params,
         ];
-        bind_buffers(device, "merge", &self.gather_layout, &buffers)
+        bind_buffers(device, "merge", &self.cull_layout, &buffers)
     }
 
-    /// Gather one member's two lists: a thread per particle it culled (each list holds
-    /// some of them; threads past a list's count idle).
-    pub fn record_gather(
+    /// Cull one member's alive particles into the merged lists with its cull's `variant`
+    /// (a thread per alive particle; a member has no ribbons).
+    pub fn record_cull(
         &self,
         pass: &mut wgpu::ComputePass,
+        variant: CullVariant,
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        super::dispatch_over_alive(pass, &self.gather, bind, pool);
+        debug_assert!(!variant.ribbons, "a merged effect has no ribbons");
+        let pipeline = self.cull[variant.index()].get_or_init(|| {
+            let layouts = [Some(&self.cull_layout)];
+            compute_pipeline(
+                &self.device,
+                Shader::Merge,
+                "cull",
+                &layouts,
+                &variant.consts(),
+            )
+        });
+        super::dispatch_over_alive(pass, pipeline, bind, pool);
     }
 
-    /// Write the merged draw's and splat's arguments (after every gather and the sort).
+    /// Write the merged draw's and splat's arguments (after every cull and the sort).
     pub fn record_args(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
         dispatch_one(pass, &self.args, bind);
+    }
+
+    /// The pipelines built so far: the cull's variants and the arguments' pass.
+    #[cfg(test)]
+    pub fn built(&self) -> usize {
+        self.cull.iter().filter(|c| c.get().is_some()).count() + 1
     }
 }

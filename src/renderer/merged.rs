@@ -1,6 +1,6 @@
-//! The merged sort: every alpha-blended, sorted effect without ribbons copies its visible
-//! particles into one list (each copy marked with the member it came from), sorted once and
-//! drawn in one draw, so that their particles interleave back to front and a hundred small
+//! The merged sort: every alpha-blended, sorted effect without ribbons is culled straight
+//! into one list (a copy of each particle it keeps, marked with the member it came from),
+//! sorted once and drawn in one draw, so that their particles interleave back to front and a hundred small
 //! effects cost one sort and one draw, not a hundred. Built from the shared pipelines: a
 //! change of the set allocates buffers and bind groups, never compiles.
 
@@ -11,7 +11,7 @@ use super::Entry;
 use crate::effect::Blend;
 use crate::image::Images;
 use crate::passes::draw::{DrawArgs, DrawBinding, DrawEffects, DrawSources};
-use crate::passes::merge::MergedList;
+use crate::passes::merge::{MemberInputs, MergedList};
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::passes::splat::{SplatTarget, SplatVariant};
 use crate::pipelines::Pipelines;
@@ -25,7 +25,8 @@ pub(super) struct Merged {
     /// The merged lists' counters, and the indirect arguments of their draw and splat.
     counters: wgpu::Buffer,
     args: wgpu::Buffer,
-    gather_binds: Vec<wgpu::BindGroup>,
+    /// Each member's cull into the merged lists.
+    cull_binds: Vec<wgpu::BindGroup>,
     /// Writes the arguments from the counters.
     args_bind: wgpu::BindGroup,
     /// The splat of the copies cull sent to the splat, and its variant.
@@ -126,7 +127,7 @@ impl Merged {
             args: &args,
             copies: &copies,
         };
-        // every member's gather parameters in one buffer, each where a uniform binding may
+        // every member's cull parameters in one buffer, each where a uniform binding may
         // start (one buffer for all: creating a buffer a member cost more than the rest of
         // the rebuild)
         let align = device.limits().min_uniform_buffer_offset_alignment as u64;
@@ -145,7 +146,7 @@ impl Merged {
             contents: &params,
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        let gather_binds = members
+        let cull_binds = members
             .iter()
             .enumerate()
             .map(|(member, &i)| {
@@ -154,8 +155,15 @@ impl Merged {
                     offset: (member * slot_size) as u64,
                     size: MergeParams::min_size(),
                 };
-                p.merge()
-                    .bind(device, entries[i].system.pool(), &list, &range)
+                let system = &entries[i].system;
+                let (frame, effect) = system.uniforms();
+                let inputs = MemberInputs {
+                    frame,
+                    effect,
+                    instances: system.instances_buffer(),
+                    params: &range,
+                };
+                p.merge().bind(device, system.pool(), &list, &inputs)
             })
             .collect();
         let plan = SortPlan::bitonic(device, total);
@@ -186,7 +194,7 @@ impl Merged {
             members,
             counters,
             args,
-            gather_binds,
+            cull_binds,
             args_bind,
             splat,
             plan,
@@ -200,24 +208,29 @@ impl Merged {
         self.members.contains(&i)
     }
 
-    /// Pairs its sort's passes move for `count` gathered pairs.
+    /// Pairs its sort's passes move for `count` listed pairs.
     pub fn sorted(&self, count: u64) -> u64 {
         let (passes, pairs) = self.plan.passes_for(count);
         passes * pairs
     }
 
-    /// This frame's gathers start from an empty list (cleared in the frame's encoder: a
-    /// queue write costs more CPU than the clear).
+    /// This frame's culls start from an empty list (cleared in the frame's encoder, before
+    /// the cull pass: a queue write costs more CPU than the clear).
     pub fn reset(&self, encoder: &mut wgpu::CommandEncoder) {
         encoder.clear_buffer(&self.counters, 0, None);
     }
 
-    /// Gather every member's visible particles, sort them together, size the draw.
-    pub fn record(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, entries: &[Entry]) {
-        for (bind, &i) in self.gather_binds.iter().zip(&self.members) {
+    /// Cull every member into the merged lists (into the cull pass, after [`Merged::reset`]).
+    pub fn record_cull(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, entries: &[Entry]) {
+        for (bind, &i) in self.cull_binds.iter().zip(&self.members) {
+            let system = &entries[i].system;
             p.merge()
-                .record_gather(pass, bind, entries[i].system.pool());
+                .record_cull(pass, system.cull_variant(), bind, system.pool());
         }
+    }
+
+    /// Sort the merged list, size its draw and splat.
+    pub fn record(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
         p.sort().record(pass, &self.plan, &self.sort_bind);
         p.merge().record_args(pass, &self.args_bind);
     }

@@ -437,10 +437,14 @@ impl ParticleRenderer {
         instances: &[crate::Instance],
     ) -> Result<()> {
         let (p, meshes) = (&self.pipelines, &self.meshes);
-        match self.entries.iter_mut().find(|e| e.id == id) {
-            Some(e) => e.system.set_instances(device, p, instances, meshes),
-            None => Err(unknown(id)),
+        let Some(e) = self.entries.iter_mut().find(|e| e.id == id) else {
+            return Err(unknown(id));
+        };
+        // a member's cull into the merged list binds its instances: made again with the set
+        if e.system.set_instances(device, p, instances, meshes)? && e.system.merged() {
+            self.merge_dirty = true;
         }
+        Ok(())
     }
 
     /// Place emitter `index` of effect `id` within the effect (after the effect's own
@@ -914,9 +918,17 @@ impl ParticleRenderer {
             }
         }
         if let Some(step) = pass.step() {
+            // the merged sort's members are culled into its list, which starts empty
+            let merged = self.merged.as_ref().filter(|_| step == Step::Cull);
+            if let Some(m) = merged {
+                m.reset(encoder);
+            }
             compute_pass_in(encoder, profiler, pass.name(), |c| {
                 for e in self.entries.iter().filter(|e| e.system.records(step)) {
                     e.system.record_step(p, step, c, &low.collision_bind);
+                }
+                if let Some(m) = merged {
+                    m.record_cull(p, c, &self.entries);
                 }
             });
             return;
@@ -924,10 +936,7 @@ impl ParticleRenderer {
         match pass {
             Pass::Merge => {
                 if let Some(m) = &self.merged {
-                    m.reset(encoder);
-                    compute_pass_in(encoder, profiler, "merge", |c| {
-                        m.record(p, c, &self.entries)
-                    });
+                    compute_pass_in(encoder, profiler, "merge", |c| m.record(p, c));
                 }
             }
             Pass::Downsample => {

@@ -68,10 +68,9 @@ impl ParticleRenderer {
             }
             Pass::Merge => match &self.merged {
                 Some(m) => {
-                    let members = || work.iter().enumerate().filter(|(i, _)| m.has(*i));
-                    let visible = members().map(|(_, w)| w.visible).sum();
-                    let splatted = members().map(|(_, w)| w.splatted).sum();
-                    model::merge(visible, splatted, m.sorted(visible))
+                    let members = work.iter().enumerate().filter(|(i, _)| m.has(*i));
+                    let visible = members.map(|(_, w)| w.visible).sum();
+                    model::merge(m.sorted(visible))
                 }
                 None => Traffic::default(),
             },

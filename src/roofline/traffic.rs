@@ -134,6 +134,8 @@ pub(crate) struct Work {
     pub cull: CullVariant,
     /// Instances of the effect (0: placed once).
     pub instances: u64,
+    /// Sorted with other effects: its cull copies what it keeps into the merged list.
+    pub merged: bool,
     /// A flock's steering or a crowd's walkers run each step.
     pub flock: bool,
     pub crowd: bool,
@@ -190,8 +192,10 @@ pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
 
 /// Cull, per alive particle: its index, the fields its size and frustum test read (and its
 /// velocity for streaks, its id for ribbons), then a (key, index) pair to the visible list,
-/// an index to the splat list or a pair to the ribbon list. Flops: life fraction and
-/// drawn radius (7), six planes (36), clip w and projected radius (11), view distance (7).
+/// an index to the splat list or a pair to the ribbon list; a merged effect's cull also
+/// reads the whole particle it keeps and writes a copy of it to the merged list. Flops:
+/// life fraction and drawn radius (7), six planes (36), clip w and projected radius (11),
+/// view distance (7).
 pub(crate) fn cull(w: &Work, line: u64) -> Traffic {
     let mut read = vec![POS, AGE, LIFETIME, SIZE, EMITTER];
     if w.cull.stretched {
@@ -204,7 +208,10 @@ pub(crate) fn cull(w: &Work, line: u64) -> Traffic {
     if w.cull.instanced {
         per += 16; // its instance's bounds
     }
-    let lists = 8 * (w.visible + w.ribbon_points) + 4 * w.splatted;
+    let mut lists = 8 * (w.visible + w.ribbon_points) + 4 * w.splatted;
+    if w.merged {
+        lists += 2 * WHOLE * (w.visible + w.splatted);
+    }
     Traffic {
         bytes: (w.alive * per + lists) as f64,
         flops: (w.alive * 61) as f64,
@@ -224,13 +231,10 @@ pub(crate) fn ribbon_pieces(points: u64, pieces: u64) -> Traffic {
     Traffic::per(points, 8 + WHOLE + point, 40) + Traffic::per(pieces, 8 + 8, 0)
 }
 
-/// The merge: every merged effect's `visible` particles copied into one list (its pair
-/// read and one written, its particle read and copied) and its `splatted` ones into a
-/// splat list (its index read and one written, its particle read and copied), then the
-/// list sorted (its passes moving `sorted` pairs).
-pub(crate) fn merge(visible: u64, splatted: u64, sorted: u64) -> Traffic {
-    let copy = 2 * WHOLE;
-    Traffic::per(visible, 8 + 8 + copy, 0) + Traffic::per(splatted, 4 + 4 + copy, 0) + sort(sorted)
+/// The merge: the list the merged effects' culls wrote sorted (its passes moving `sorted`
+/// pairs; their copies are the cull's, [`cull`]).
+pub(crate) fn merge(sorted: u64) -> Traffic {
+    sort(sorted)
 }
 
 /// The host depth downsampled: each host sample read (4 bytes), each particle-target texel

@@ -34,7 +34,8 @@ fn effects_share_the_renderer_pipelines() {
             "effect {k} compiled a pipeline"
         );
     }
-    // a frame merges the alpha effects (the merge pass is new) and draws
+    // a frame merges the alpha effects (their cull into the merged list and its arguments'
+    // pass are new) and draws
     let camera = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, 1.0);
     let color = gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: None,
@@ -63,9 +64,10 @@ fn effects_share_the_renderer_pipelines() {
         gpu.queue.submit([encoder.finish()]);
     };
     frame(&mut renderer);
-    // + merge, the merged draw (of all six effects), downsample, splat, composite
+    // + the merged cull (one variant, the effects agree), the merged arguments, the merged
+    // draw (of all six effects), downsample, splat, composite
     let after_frame = renderer.pipelines().built();
-    assert_eq!(after_frame, after_first + 5);
+    assert_eq!(after_frame, after_first + 6);
     for id in ids.drain(..3) {
         assert!(renderer.remove_effect(id));
         frame(&mut renderer);

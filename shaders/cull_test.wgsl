@@ -1,0 +1,77 @@
+// cull_test.wgsl — what cull does with one alive particle, shared by the cull into an
+// effect's own lists (cull.wgsl) and the cull into the merged sort's list (merge.wgsl).
+//
+// The particle's bounding sphere (position, drawn radius) is tested against the six
+// frustum planes. A visible one is drawn, keyed by sort_key(distance along the view axis),
+// or splatted when its projected radius is at most frame.splat_radius target pixels
+// (splat.wgsl draws those by compute, unsorted). A ribbon point, on screen or not (a span
+// between two points off screen may cross it), goes to the ribbon list keyed by
+// ribbon_key, to be sorted into ribbons and drawn by ribbon.wgsl.
+//
+// The includer declares `frame`, `effect` and `instances`. Each effect gets its own variant
+// (src/passes/cull.rs, CullVariant): the render modes it does not use are compiled out
+// (CPU drivers run every branch under a mask).
+override RIBBONS: u32 = 1u;    // some emitter's particles are ribbon points
+override MESHES: u32 = 1u;     // some emitter's particles are meshes
+override STRETCHED: u32 = 1u;  // some emitter's particles are streaks
+override INSTANCED: u32 = 1u;  // the effect is placed as instances, each with its bounds
+
+// What cull does with a particle (Culled.list).
+const CULLED_OUT: u32 = 0u;     // off screen, or a mesh particle (mesh_cull.wgsl lists those)
+const CULLED_DRAWN: u32 = 1u;   // to the visible list, sorted and drawn as a triangle
+const CULLED_SPLAT: u32 = 2u;   // to the splat list
+const CULLED_RIBBON: u32 = 3u;  // to the ribbon list
+
+struct Culled {
+    list: u32,
+    key: u32, // its sort key (drawn) or ribbon key (ribbon points)
+}
+
+fn in_frustum(center: vec3<f32>, radius: f32) -> bool {
+    for (var i = 0u; i < 6u; i++) {
+        let plane = frame.planes[i];
+        if dot(plane.xyz, center) + plane.w < -radius {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Whether the instance that spawned p (if one did) may show it: its bounds meet the view, or
+// it has none.
+fn instance_shown(p: Particle) -> bool {
+    let k = instance_of(p);
+    if k == NO_INSTANCE {
+        return true;
+    }
+    let bounds = instances[k].bounds;
+    return bounds.w <= 0.0 || in_frustum(bounds.xyz, bounds.w);
+}
+
+// Where the alive particle p goes this frame.
+fn cull_particle(p: Particle) -> Culled {
+    var mode = RENDER_BILLBOARD;
+    if RIBBONS == 1u || MESHES == 1u {
+        mode = look_of(effect, p).render_mode;
+    }
+    let radius = drawn_radius(p, effect);
+    if RIBBONS == 1u && mode == RENDER_RIBBON {
+        return Culled(CULLED_RIBBON, ribbon_key(p, effect, frame));
+    }
+    if MESHES == 1u && mode == RENDER_MESH {
+        return Culled(CULLED_OUT, 0u);
+    }
+    if (INSTANCED == 1u && !instance_shown(p)) || !in_frustum(p.pos, radius) {
+        return Culled(CULLED_OUT, 0u);
+    }
+    let w = clip_w(frame, p.pos);
+    var extent = radius;
+    if STRETCHED == 1u {
+        extent = quad_extent(p, effect);
+    }
+    let radius_px = extent * frame.pixel_scale / max(w, 1e-6);
+    if frame.splat_radius > 0.0 && radius_px <= frame.splat_radius {
+        return Culled(CULLED_SPLAT, 0u);
+    }
+    return Culled(CULLED_DRAWN, sort_key(view_distance(frame, p.pos)));
+}
