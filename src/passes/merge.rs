@@ -145,18 +145,18 @@ impl MergePass {
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
+        super::dispatch_over_alive(pass, self.cull(variant), bind, pool);
+    }
+
+    /// The merged cull's `variant`, built the first time a member needs it (when the merged
+    /// set is made, so that no frame's encode compiles it).
+    pub fn cull(&self, variant: CullVariant) -> &wgpu::ComputePipeline {
         debug_assert!(!variant.ribbons, "a merged effect has no ribbons");
-        let pipeline = self.cull[variant.index()].get_or_init(|| {
+        self.cull[variant.index()].get_or_init(|| {
             let layouts = [Some(&self.cull_layout)];
-            compute_pipeline(
-                &self.device,
-                Shader::Merge,
-                "cull",
-                &layouts,
-                &variant.consts(),
-            )
-        });
-        super::dispatch_over_alive(pass, pipeline, bind, pool);
+            let consts = variant.consts();
+            compute_pipeline(&self.device, Shader::Merge, "cull", &layouts, &consts)
+        })
     }
 
     /// Write the merged draw's and splat's arguments (after every cull and the sort).

@@ -1,8 +1,9 @@
 //! The merged sort: every alpha-blended, sorted effect without ribbons is culled straight
 //! into one list (a copy of each particle it keeps, marked with the member it came from),
-//! sorted once and drawn in one draw, so that their particles interleave back to front and a hundred small
-//! effects cost one sort and one draw, not a hundred. Built from the shared pipelines: a
-//! change of the set allocates buffers and bind groups, never compiles.
+//! sorted once and drawn in one draw, so that their particles interleave back to front and
+//! a hundred small effects cost one sort and one draw, not a hundred. Built from the shared
+//! pipelines: a change of the set allocates buffers and bind groups, and compiles only a
+//! variant of the merged cull that no member needed before (at the update, not the encode).
 
 use encase::ShaderType;
 use wgpu::util::DeviceExt;
@@ -156,6 +157,7 @@ impl Merged {
                     size: MergeParams::min_size(),
                 };
                 let system = &entries[i].system;
+                p.merge().cull(system.cull_variant());
                 let (frame, effect) = system.uniforms();
                 let inputs = MemberInputs {
                     frame,
