@@ -1,5 +1,7 @@
 // args.wgsl — one thread turns the counters into indirect arguments, so the frame's work
-// follows the particle counts without a CPU read-back.
+// follows the particle counts without a CPU read-back. A pool sized per slot (src/pool.rs
+// Sizing) runs only after_cull: emit's first thread clears its event count, relist.wgsl
+// recount takes its survivors' count, its cull's first thread clears the scratch count.
 
 @group(0) @binding(0) var<storage, read_write> counters: Counters;
 @group(0) @binding(1) var<storage, read_write> args: IndirectArgs;

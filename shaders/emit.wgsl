@@ -308,6 +308,9 @@ fn main(
         if carries(atomicAdd(&counters.requested, emit.request), emit.request) {
             atomicAdd(&counters.requested_hi, 1u);
         }
+        // the frame's hit events start from none (a pool sized per slot has no argument
+        // pass after emit to do it; it dispatches this thread even when nothing is asked)
+        atomicStore(&counters.events, 0u);
     }
     var slot = 0u;
     var local = 0u;

@@ -15,6 +15,8 @@ use crate::types::{sort_len, Body, Counters, HitEvent, IndirectArgs, Particle, P
 /// GPU buffers of one pool.
 pub(crate) struct ParticlePool {
     pub capacity: u32,
+    /// How its passes over the alive list are sized this frame.
+    pub sizing: Sizing,
     pub particles: wgpu::Buffer,
     pub dead: wgpu::Buffer,
     pub alive: [wgpu::Buffer; 2],
@@ -65,6 +67,40 @@ pub(crate) const RIBBON_POINT_SIZE: u64 = 48;
 /// A visible-list entry that is a ribbon piece, not a particle (`RIBBON_ENTRY` in
 /// common.wgsl).
 pub(crate) const RIBBON_ENTRY: u32 = 0x8000_0000;
+
+/// How the passes over a pool's alive list (simulate and those before it, relist, cull)
+/// are sized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sizing {
+    /// From the indirect arguments args.wgsl writes from the counts after emit and after
+    /// simulate (its cull's after every spawn): any pool, any frame.
+    Counted,
+    /// One thread per slot, dispatched as such from the CPU, each thread past the alive
+    /// count idle: no argument pass after emit or after simulate (emit's first thread
+    /// starts the frame's event count, relist's takes the survivors' count, the cull's
+    /// clears the scratch count). Two dispatches fewer an effect a frame, which is what
+    /// many small effects pay for: on lavapipe a dispatch costs some tens of µs whatever
+    /// its size. For pools of at most [`PER_SLOT_MOST`] whose frame is one step with no
+    /// spawns after it (the trails' and the hit spawns' counts come from the argument
+    /// passes).
+    PerSlot,
+}
+
+/// The largest pool sized [`Sizing::PerSlot`]: 64 workgroups a pass at most, each idle
+/// past the alive count.
+pub(crate) const PER_SLOT_MOST: u32 = 4096;
+
+impl Sizing {
+    /// The sizing of a pool of `capacity` simulated in `substeps` steps a frame;
+    /// `spawns_after_simulate`: it lays trails or spawns at hits.
+    pub fn of(capacity: u32, substeps: u32, spawns_after_simulate: bool) -> Sizing {
+        if capacity <= PER_SLOT_MOST && substeps == 1 && !spawns_after_simulate {
+            Sizing::PerSlot
+        } else {
+            Sizing::Counted
+        }
+    }
+}
 
 /// What a pool holds beyond its particles and lists, by what its effect does.
 #[derive(Clone, Copy, Debug, Default)]
@@ -265,8 +301,9 @@ pub(crate) fn check_ribbon_capacity(
 
 impl ParticlePool {
     /// Allocate a pool of `capacity` particles (checked with [`check_capacity`] first, and
-    /// [`check_ribbon_capacity`] where it has ribbons) with what `needs` asks for.
-    pub fn new(device: &wgpu::Device, capacity: u32, needs: PoolNeeds) -> Self {
+    /// [`check_ribbon_capacity`] where it has ribbons) with what `needs` asks for, its
+    /// passes sized as `sizing` says.
+    pub fn new(device: &wgpu::Device, capacity: u32, needs: PoolNeeds, sizing: Sizing) -> Self {
         let PoolNeeds {
             accel: per_particle_accel,
             ribbon_pieces,
@@ -354,6 +391,7 @@ impl ParticlePool {
             accel,
             hit_events,
             capacity,
+            sizing,
             particles,
             dead,
             alive,

@@ -19,7 +19,7 @@ use crate::passes::simulate::SimulateVariant;
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::passes::splat::SplatVariant;
 use crate::pipelines::Pipelines;
-use crate::pool::{ParticlePool, PoolSnapshot, Stats};
+use crate::pool::{ParticlePool, PoolSnapshot, Sizing, Stats};
 use crate::types::{uniform_bytes, EmitUniforms, FrameUniforms};
 use crate::uniform_pages::{Binding, BufferRange, UniformPages, UniformSlot};
 use crate::view::ViewModel;
@@ -150,6 +150,12 @@ pub(crate) struct ParticleSystem {
     ids_taken: u64,
 }
 
+/// Whether `desc` spawns after simulate (trails, hit spawns): their counts come from the
+/// argument passes.
+fn spawns_after_simulate(desc: &EffectDesc) -> bool {
+    desc.trail().is_some() || desc.hit_emitter().is_some()
+}
+
 impl ParticleSystem {
     /// The pool and bind groups for `desc` (validated) with `capacity` particles (checked
     /// against the device) and a random `seed`, its uniforms in `uniforms`; builds the
@@ -182,7 +188,8 @@ impl ParticleSystem {
             ribbon_pieces: most_pieces,
             mesh: desc.particle_mesh().and_then(|m| meshes.set().draw(m)),
         };
-        let pool = ParticlePool::new(device, capacity, needs);
+        let sizing = Sizing::of(capacity, 1, spawns_after_simulate(desc));
+        let pool = ParticlePool::new(device, capacity, needs, sizing);
         let mut params = desc.effect_params(seed, capacity);
         for look in &mut params.looks {
             if look.render_mode == crate::types::RENDER_MESH {
@@ -418,6 +425,15 @@ impl ParticleSystem {
     /// update on: orbits and collisions stay accurate at a frame rate the effect cannot.
     pub fn set_substeps(&mut self, substeps: u32) {
         self.substeps = substeps.max(1);
+        let spawns = spawns_after_simulate(&self.desc);
+        self.pool.sizing = Sizing::of(self.pool.capacity, self.substeps, spawns);
+    }
+
+    /// Size its passes as `sizing` says, whatever its pool and steps (tests of both ways;
+    /// [`Sizing::Counted`] suits any pool).
+    #[cfg(test)]
+    pub fn set_sizing(&mut self, sizing: Sizing) {
+        self.pool.sizing = sizing;
     }
 
     /// Let the renderer sort and draw this effect together with others: its own sort is
@@ -592,8 +608,11 @@ impl ParticleSystem {
         match step {
             Step::Emit => {
                 self.emit_recorded.store(true, Ordering::Relaxed);
-                p.emit().record(pass, &self.emit_bind, self.request);
-                args(pass, After::Emit);
+                p.emit()
+                    .record(pass, &self.emit_bind, self.request, self.pool.sizing);
+                if self.pool.sizing == Sizing::Counted {
+                    args(pass, After::Emit);
+                }
             }
             Step::Gravity => self.record_gravity(p, pass),
             Step::Grid => {
@@ -629,7 +648,9 @@ impl ParticleSystem {
                     }
                     pass.set_bind_group(1, collision, &[]);
                     simulate.record(pass, &self.simulate_bind, &self.pool);
-                    args(pass, After::Simulate);
+                    if self.pool.sizing == Sizing::Counted {
+                        args(pass, After::Simulate);
+                    }
                     p.relist().record(pass, &self.relist_bind, &self.pool);
                     if self.desc.trail().is_some() {
                         // the live list lays its trails: each step its own stretch of them

@@ -1,6 +1,8 @@
 //! Indirect-argument passes (`shaders/args.wgsl`): one thread turns counters into the
 //! simulate dispatch (after emit), the cull dispatch (after simulate), the hit-spawn cull
-//! (after the spawns) and the draw and splat arguments (after cull).
+//! (after the spawns) and the draw and splat arguments (after cull). A pool sized per slot
+//! ([`Sizing::PerSlot`](crate::pool::Sizing)) has only the last: its other passes run one
+//! thread a slot.
 
 use super::Binding;
 use super::{

@@ -3,7 +3,7 @@
 //! neighbour grid built just before); simulate then moves it.
 
 use super::grid::NeighbourGrid;
-use super::{compute_pipeline, dispatch_from_args, layout, read_only, read_write, uniform};
+use super::{compute_pipeline, dispatch_over_pool, layout, read_only, read_write, uniform};
 use super::{texture, Binding, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -96,6 +96,6 @@ impl CrowdPass {
         pool: &ParticlePool,
     ) {
         let offset = IndirectArgs::SIM_OFFSET;
-        dispatch_from_args(pass, &self.pipeline, &[bind], &pool.args, offset);
+        dispatch_over_pool(pass, &self.pipeline, &[bind], pool, offset);
     }
 }

@@ -5,7 +5,7 @@ use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_write, uniform};
 use super::{dispatch_from_args, BufferSlot};
 use crate::mesh::SurfaceTriangle;
-use crate::pool::ParticlePool;
+use crate::pool::{ParticlePool, Sizing};
 use crate::shaders::Shader;
 use crate::types::*;
 
@@ -95,13 +95,25 @@ impl EmitPass {
         super::dispatch_over_alive(pass, &self.trails, bind, pool);
     }
 
-    /// One thread per requested spawn (the request is known on the CPU: rate·dt + bursts).
-    pub fn record(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup, request: u32) {
-        if request == 0 {
+    /// One thread per requested spawn (the request is known on the CPU: rate·dt + bursts);
+    /// for a pool sized per slot at least one, whose first thread starts the frame's event
+    /// count (args.wgsl `after_emit` does for a counted pool).
+    pub fn record(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        bind: &wgpu::BindGroup,
+        request: u32,
+        sizing: Sizing,
+    ) {
+        let threads = match sizing {
+            Sizing::Counted => request,
+            Sizing::PerSlot => request.max(1),
+        };
+        if threads == 0 {
             return;
         }
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind, &[]);
-        super::dispatch_threads(pass, request);
+        super::dispatch_threads(pass, threads);
     }
 }

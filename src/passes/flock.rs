@@ -4,7 +4,7 @@
 
 use super::grid::NeighbourGrid;
 use super::Binding;
-use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, BufferSlot};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool, BufferSlot};
 use super::{read_only, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -70,6 +70,6 @@ impl FlockPass {
         pool: &ParticlePool,
     ) {
         let offset = IndirectArgs::SIM_OFFSET;
-        dispatch_from_args(pass, &self.pipeline, &[bind], &pool.args, offset);
+        dispatch_over_pool(pass, &self.pipeline, &[bind], pool, offset);
     }
 }

@@ -3,7 +3,7 @@
 //! operations shared through the subgroups' registers (`shaders/gravity_subgroups.wgsl`);
 //! simulate adds them.
 
-use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, BufferSlot};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool, BufferSlot};
 use super::{read_only, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -67,6 +67,6 @@ impl GravityPass {
         pool: &ParticlePool,
     ) {
         let offset = IndirectArgs::SIM_OFFSET;
-        dispatch_from_args(pass, &self.pipeline, &[bind], &pool.args, offset);
+        dispatch_over_pool(pass, &self.pipeline, &[bind], pool, offset);
     }
 }

@@ -6,7 +6,7 @@
 //! dispatch is sized from.
 
 use super::Binding;
-use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
+use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool};
 use super::{read_only, read_write, uniform, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -254,13 +254,7 @@ fn over_alive(
     bind: &wgpu::BindGroup,
     pool: &ParticlePool,
 ) {
-    dispatch_from_args(
-        pass,
-        pipeline,
-        &[bind],
-        &pool.args,
-        IndirectArgs::SIM_OFFSET,
-    );
+    dispatch_over_pool(pass, pipeline, &[bind], pool, IndirectArgs::SIM_OFFSET);
 }
 
 /// One scan workgroup per block (in rows past the dispatch limit, as `linear_index`).

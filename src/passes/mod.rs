@@ -144,7 +144,7 @@ pub(crate) fn bind_buffers(
 
 /// Dispatch `pipeline` with bind group 0 set to `bind`, one thread per particle of the
 /// live list: the cull's arguments, which args.wgsl keeps at the alive count after simulate
-/// and after every spawn that joins the list.
+/// and after every spawn that joins the list (one thread per slot for a pool sized so).
 pub(crate) fn dispatch_over_alive(
     pass: &mut wgpu::ComputePass,
     pipeline: &wgpu::ComputePipeline,
@@ -152,7 +152,31 @@ pub(crate) fn dispatch_over_alive(
     pool: &crate::pool::ParticlePool,
 ) {
     let offset = crate::types::IndirectArgs::CULL_OFFSET;
-    dispatch_from_args(pass, pipeline, &[bind], &pool.args, offset);
+    dispatch_over_pool(pass, pipeline, &[bind], pool, offset);
+}
+
+/// Dispatch `pipeline` with bind groups 0.. set to `groups` over `pool`'s alive list as
+/// its [`Sizing`](crate::pool::Sizing) says: from its indirect arguments at `offset`
+/// (counted), or one thread per slot.
+pub(crate) fn dispatch_over_pool(
+    pass: &mut wgpu::ComputePass,
+    pipeline: &wgpu::ComputePipeline,
+    groups: &[&wgpu::BindGroup],
+    pool: &crate::pool::ParticlePool,
+    offset: u64,
+) {
+    match pool.sizing {
+        crate::pool::Sizing::Counted => {
+            dispatch_from_args(pass, pipeline, groups, &pool.args, offset);
+        }
+        crate::pool::Sizing::PerSlot => {
+            pass.set_pipeline(pipeline);
+            for (i, group) in (0u32..).zip(groups) {
+                pass.set_bind_group(i, *group, &[]);
+            }
+            dispatch_threads(pass, pool.capacity);
+        }
+    }
 }
 
 /// Dispatch `pipeline` with bind groups 0.. set to `groups`, its workgroup count read by

@@ -4,7 +4,7 @@
 //! the features it uses ([`SimulateVariant`]).
 
 use super::Binding;
-use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args};
+use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool};
 use super::{layout, read_only, read_write, texture, uniform, uniform_array, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -184,7 +184,7 @@ impl SimulatePass {
         pool: &ParticlePool,
     ) {
         let offset = IndirectArgs::SIM_OFFSET;
-        dispatch_from_args(pass, &self.pipeline, &[bind], &pool.args, offset);
+        dispatch_over_pool(pass, &self.pipeline, &[bind], pool, offset);
     }
 }
 

@@ -8,6 +8,7 @@ use glam::Vec3;
 use super::{snow, still, Solo};
 use crate::cpu::CpuTwin;
 use crate::effect::*;
+use crate::pool::Sizing;
 use crate::Camera;
 
 fn camera() -> Camera {
@@ -83,9 +84,19 @@ fn churny() -> EffectDesc {
 }
 
 #[test]
-fn pool_accounting_holds_after_every_frame() {
+fn pool_accounting_holds_after_every_frame_sized_per_slot() {
+    pool_accounting_holds_after_every_frame(Sizing::PerSlot);
+}
+
+#[test]
+fn pool_accounting_holds_after_every_frame_counted() {
+    pool_accounting_holds_after_every_frame(Sizing::Counted);
+}
+
+fn pool_accounting_holds_after_every_frame(sizing: Sizing) {
     let capacity = 4096;
     let mut solo = Solo::new(&churny(), capacity, 11);
+    solo.system.set_sizing(sizing);
     let mut saw_drops = false;
     let mut saw_recycling = false;
     for f in 0..300 {
@@ -308,6 +319,14 @@ fn gpu_matches_cpu_twin_for_an_effect_the_host_moves() {
             * glam::Mat4::from_rotation_y(0.05 * t)
     };
     compare_moving_with_twin(&twin_effect(), (65_536, 7), 60, 0.016, placed);
+}
+
+#[test]
+fn gpu_matches_cpu_twin_in_a_pool_sized_per_slot() {
+    // no argument passes after emit and simulate: the passes run one thread per slot
+    let capacity = crate::pool::PER_SLOT_MOST;
+    assert_eq!(Sizing::of(capacity, 1, false), Sizing::PerSlot);
+    compare_with_twin(&snow(capacity), capacity, 3, 100, 0.016);
 }
 
 #[test]
