@@ -26,13 +26,8 @@ fn after_emit() {
 @compute @workgroup_size(1)
 fn after_simulate() {
     let n = atomicLoad(&counters.next_alive);
-    atomicStore(&counters.alive, n);
+    take_survivors(n);
     atomicStore(&counters.next_alive, 0u);
-    atomicStore(&counters.visible, 0u);
-    atomicStore(&counters.splatted, 0u);
-    atomicStore(&draw_counters.ribbon_points, 0u);
-    atomicStore(&draw_counters.ribbon_pieces, 0u);
-    atomicStore(&draw_counters.mesh_instances, 0u);
     // a further substep simulates the survivors
     let d = dispatch_size(n);
     args.sim_x = d.x;

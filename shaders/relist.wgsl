@@ -30,11 +30,6 @@ fn recount(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
         alive_list[i] = next_list[i];
     }
     if i == 0u {
-        atomicStore(&counters.alive, n);
-        atomicStore(&counters.visible, 0u);
-        atomicStore(&counters.splatted, 0u);
-        atomicStore(&draw_counters.ribbon_points, 0u);
-        atomicStore(&draw_counters.ribbon_pieces, 0u);
-        atomicStore(&draw_counters.mesh_instances, 0u);
+        take_survivors(n);
     }
 }

@@ -2,7 +2,7 @@
 //! `shaders/ribbon.wgsl`, the geometry of ribbon pieces; for the grid and its queries,
 //! `shaders/grid_cells.wgsl`; for both all-pairs gravity kernels, `shaders/gravity_pairs.wgsl`;
 //! for both culls, `shaders/cull_test.wgsl`; for the draw and the splat,
-//! `shaders/members.wgsl`).
+//! `shaders/members.wgsl`; for the argument passes and relist, `shaders/survivors.wgsl`).
 
 /// Structs, constants and helpers shared by every pass.
 pub(crate) const COMMON: &str = include_str!("../shaders/common.wgsl");
@@ -21,6 +21,10 @@ const MEMBERS: &str = include_str!("../shaders/members.wgsl");
 /// Where cull puts one alive particle (functions and the variant's constants), composed
 /// into both culls: into an effect's own lists and into the merged sort's list.
 const CULL_TEST: &str = include_str!("../shaders/cull_test.wgsl");
+
+/// What follows a simulate step (a function of the counters both passes bind), composed
+/// into the argument passes and relist.
+const SURVIVORS: &str = include_str!("../shaders/survivors.wgsl");
 
 /// The WGSL passes, by file stem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,6 +150,7 @@ impl Shader {
             Shader::Draw => &[("ribbon", RIBBON), ("members", MEMBERS)],
             Shader::Splat => &[("members", MEMBERS)],
             Shader::Cull | Shader::Merge => &[("cull_test", CULL_TEST)],
+            Shader::Args | Shader::Relist => &[("survivors", SURVIVORS)],
             Shader::Grid | Shader::Flock | Shader::Crowd => &[("grid_cells", GRID_CELLS)],
             Shader::Gravity | Shader::GravitySubgroups => &[("gravity_pairs", GRAVITY_PAIRS)],
             _ => &[],
