@@ -9,13 +9,30 @@
 // the ribbon points', ribbon pieces' and mesh particles' counts, zeroed after simulate
 @group(0) @binding(3) var<storage, read_write> draw_counters: DrawCounters;
 
+// The dispatches over `alive` particles: the passes before simulate and relist over the
+// list; simulate itself over the list or, in a pool nearly full, over every slot (the
+// other of its two dispatches empty).
+fn size_passes_over_alive(alive: u32) {
+    let d = dispatch_size(alive);
+    args.sim_x = d.x;
+    args.sim_y = d.y;
+    args.sim_z = d.z;
+    let by_slot = simulated_by_slot(alive, effect.capacity);
+    let none = vec3<u32>(0u, 1u, 1u);
+    let list = select(d, none, by_slot);
+    let slots = select(none, dispatch_size(effect.capacity), by_slot);
+    args.step_list_x = list.x;
+    args.step_list_y = list.y;
+    args.step_list_z = list.z;
+    args.step_slots_x = slots.x;
+    args.step_slots_y = slots.y;
+    args.step_slots_z = slots.z;
+}
+
 // After emit: size the simulate dispatch from the alive count, reset the next list.
 @compute @workgroup_size(1)
 fn after_emit() {
-    let sim = dispatch_size(atomicLoad(&counters.alive));
-    args.sim_x = sim.x;
-    args.sim_y = sim.y;
-    args.sim_z = sim.z;
+    size_passes_over_alive(atomicLoad(&counters.alive));
     atomicStore(&counters.next_alive, 0u);
     atomicStore(&counters.events, 0u);
 }
@@ -29,10 +46,8 @@ fn after_simulate() {
     take_survivors(n);
     atomicStore(&counters.next_alive, 0u);
     // a further substep simulates the survivors
+    size_passes_over_alive(n);
     let d = dispatch_size(n);
-    args.sim_x = d.x;
-    args.sim_y = d.y;
-    args.sim_z = d.z;
     args.cull_x = d.x;
     args.cull_y = d.y;
     args.cull_z = d.z;
@@ -65,9 +80,7 @@ fn after_spawn() {
     args.cull_x = d.x;
     args.cull_y = d.y;
     args.cull_z = d.z;
-    args.sim_x = d.x;
-    args.sim_y = d.y;
-    args.sim_z = d.z;
+    size_passes_over_alive(atomicLoad(&counters.alive));
 }
 
 // After cull (and again after the ribbon pieces joined the visible list): one instance

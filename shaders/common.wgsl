@@ -17,12 +17,14 @@ struct Particle {
     id: u32,             // emission ordinal (wraps at 2^32): a stable key independent of the slot
     emitter: u32,        // index of the emitter that spawned it
     flags: u32,          // FLAG_SETTLED: at rest on the scene (depth collision, settle);
+                         // FLAG_LIVE: in the alive list (set at spawn, cleared at death);
                          // bits FLAG_INSTANCE_SHIFT and up: the instance that spawned it
                          // (in the merged sort's copies: the member, merge.wgsl)
     settled_at: f32,     // age when it settled
 }
 
 const FLAG_SETTLED: u32 = 1u;
+const FLAG_LIVE: u32 = 2u;
 
 // Atomic counters of one pool (64 bytes). `killed` is not stored: killed = emitted - alive.
 // The totals since creation are 64-bit, kept as a low word and a high word that the low
@@ -83,9 +85,10 @@ struct HitEvent {
     speed: f32,              // speed into the surface at the hit
 }
 
-// Indirect arguments written on the GPU from the counters (80 bytes).
+// Indirect arguments written on the GPU from the counters (112 bytes).
 struct IndirectArgs {
-    sim_x: u32,              // dispatch_workgroups_indirect for simulate, offset 0
+    sim_x: u32,              // dispatch_workgroups_indirect over the alive list, offset 0
+                             // (the passes before simulate, relist)
     sim_y: u32,
     sim_z: u32,
     _pad0: u32,
@@ -105,6 +108,26 @@ struct IndirectArgs {
     splat_y: u32,
     splat_z: u32,
     _pad2: u32,
+    step_list_x: u32,        // simulate over the alive list, offset 80 (none where
+    step_list_y: u32,        // simulated_by_slot)
+    step_list_z: u32,
+    _pad3: u32,
+    step_slots_x: u32,       // simulate over every slot, offset 96 (none where not)
+    step_slots_y: u32,
+    step_slots_z: u32,
+    _pad4: u32,
+}
+
+// A pool at least this full is simulated slot by slot: each thread's particle at its own
+// slot, read and written in order, which costs less than the same particles reached
+// through the alive list (docs/measurements.md); a dead slot costs a flag test.
+const SIMULATED_BY_SLOT: f32 = 0.75;
+
+// Whether a pool of `capacity` with `alive` particles is simulated slot by slot (args.wgsl
+// sizes simulate's two dispatches so: the one over the list, or the one over the slots;
+// a variant with depth collision always runs over the list, src/passes/simulate.rs).
+fn simulated_by_slot(alive: u32, capacity: u32) -> bool {
+    return alive > 0u && f32(alive) >= SIMULATED_BY_SLOT * f32(capacity);
 }
 
 // `args` drawing `visible` particles, one triangle each, and splatting `splatted` (one

@@ -165,7 +165,7 @@ fn spawn_particle(ordinal: u32) -> Particle {
     }
     let e = emitter_of(k);
     var p = spawn_from(e, emit.id_base + ordinal);
-    p.flags = instance << FLAG_INSTANCE_SHIFT;
+    p.flags = (instance << FLAG_INSTANCE_SHIFT) | FLAG_LIVE;
     // born at its own time in the frame, where the host's transform had the emitter then
     let em = emit.emitters[e];
     let f = birth_fraction(em, k - em.spawn_first);
@@ -234,7 +234,7 @@ fn spawn_from(e: u32, id: u32) -> Particle {
     p.spin = rand_range(&state, em.rot_spin.z, em.rot_spin.w);
     p.id = id;
     p.emitter = e;
-    p.flags = NO_INSTANCE << FLAG_INSTANCE_SHIFT;
+    p.flags = (NO_INSTANCE << FLAG_INSTANCE_SHIFT) | FLAG_LIVE;
     p.settled_at = 0.0;
     return p;
 }

@@ -329,31 +329,26 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     return alive;
 }
 
-@compute @workgroup_size(64)
-fn main(
-    @builtin(global_invocation_id) gid: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-    @builtin(num_workgroups) groups: vec3<u32>,
-) {
-    let i = linear_index(gid, groups);
-    let n = atomicLoad(&counters.alive);
-    let in_range = i < n;
-    var index = 0u;
+// One particle's step written back (what a step changes, and nothing else: the bytes
+// docs/measurements.md counts), its slot appended to the next alive list or, dead, to the
+// dead list with its live flag cleared; `found`: the invocation has a particle. Called by
+// every invocation of the workgroup, in uniform control flow.
+fn advance(lid: u32, index: u32, found: bool, particle: Particle) {
+    var p = particle;
     var survives = false;
     var local = 0u;
-    if in_range {
-        index = alive_in[i];
-        var p = particles[index];
+    if found {
         survives = step(&p, index);
-        // what a step changes, and nothing else (the bytes docs/measurements.md counts)
         particles[index].pos = p.pos;
         particles[index].age = p.age;
         particles[index].vel = p.vel;
         particles[index].rotation = p.rotation;
         if COLLIDE == 1u {
             particles[index].spin = p.spin;
-            particles[index].flags = p.flags;
             particles[index].settled_at = p.settled_at;
+        }
+        if COLLIDE == 1u || !survives {
+            particles[index].flags = select(p.flags & ~FLAG_LIVE, p.flags, survives);
         }
         let before = atomicAdd(&wg_counts, select(1u << 16u, 1u, survives));
         local = select(before >> 16u, before & 0xffffu, survives);
@@ -371,11 +366,49 @@ fn main(
         }
     }
     workgroupBarrier();
-    if in_range {
+    if found {
         if survives {
             alive_out[wg_alive_base + local] = index;
         } else {
             dead_list[wg_dead_base + local] = index;
         }
     }
+}
+
+// One thread per particle of the alive list, read through it.
+@compute @workgroup_size(64)
+fn main(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
+    let listed = i < atomicLoad(&counters.alive);
+    var index = 0u;
+    var p: Particle;
+    if listed {
+        index = alive_in[i];
+        p = particles[index];
+    }
+    advance(lid, index, listed, p);
+}
+
+// One thread per slot, its particle read and written in place (a pool nearly full,
+// args.wgsl): the same step as `main`, the survivors listed in slot order, which the cull
+// then reads in order too. (Two entry points, not one that branches: on lavapipe a kernel
+// holding both ways ran as slowly as the list's.)
+@compute @workgroup_size(64)
+fn over_slots(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let i = linear_index(gid, groups);
+    var live = false;
+    var p: Particle;
+    if i < effect.capacity {
+        p = particles[i];
+        live = (p.flags & FLAG_LIVE) != 0u;
+    }
+    advance(lid, i, live, p);
 }

@@ -185,6 +185,16 @@ impl PoolSnapshot {
                 "slot {i} is in neither the alive nor the dead list"
             ));
         }
+        // simulate over every slot finds the living by their flag
+        for (list, indices, live) in [("alive", &self.alive, true), ("dead", &self.dead, false)] {
+            for &i in indices {
+                let flagged = self.particles[i as usize].flags & Particle::LIVE != 0;
+                if flagged != live {
+                    let not = if flagged { "" } else { "not " };
+                    return Err(format!("slot {i} of the {list} list is {not}flagged live"));
+                }
+            }
+        }
         if s.requested_total != s.emitted_total + s.dropped_total {
             let (r, e, d) = (s.requested_total, s.emitted_total, s.dropped_total);
             return Err(format!("requested {r} != emitted {e} + dropped {d}"));

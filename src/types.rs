@@ -124,7 +124,8 @@ pub struct Particle {
     pub id: u32,
     /// Emitter that spawned it.
     pub emitter: u32,
-    /// [`Particle::SETTLED`] when at rest on the scene; from bit 8 up the index of the
+    /// [`Particle::SETTLED`] when at rest on the scene, [`Particle::LIVE`] while alive;
+    /// from bit 8 up the index of the
     /// [`crate::Instance`] that spawned it (all ones: none did).
     pub flags: u32,
     /// Age when it settled.
@@ -134,6 +135,8 @@ pub struct Particle {
 impl Particle {
     /// Flag: at rest on the scene after a settling collision (`FLAG_SETTLED`).
     pub const SETTLED: u32 = 1;
+    /// Flag: alive, in the alive list (`FLAG_LIVE`: set at spawn, cleared at death).
+    pub const LIVE: u32 = 2;
 
     /// The index of the [`crate::Instance`] of its effect that spawned it, if one did.
     pub fn instance(&self) -> Option<u32> {
@@ -229,11 +232,12 @@ pub struct HitEvent {
     pub speed: f32,
 }
 
-/// Indirect arguments written on the GPU (80 bytes).
+/// Indirect arguments written on the GPU (112 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub(crate) struct IndirectArgs {
-    /// `dispatch_workgroups_indirect` arguments of simulate (byte offset 0).
+    /// `dispatch_workgroups_indirect` arguments over the alive list (byte offset 0): the
+    /// passes before simulate, relist.
     pub sim: [u32; 3],
     pub _pad: u32,
     /// `draw_indirect` arguments (byte offset [`IndirectArgs::DRAW_OFFSET`]).
@@ -248,6 +252,13 @@ pub(crate) struct IndirectArgs {
     /// `dispatch_workgroups_indirect` arguments of the splat (byte offset 64).
     pub splat: [u32; 3],
     pub _pad2: u32,
+    /// Simulate over the alive list (byte offset 80), no workgroups for a pool nearly full
+    /// (`simulated_by_slot` in common.wgsl), for the variants that may run over the slots.
+    pub step_list: [u32; 3],
+    pub _pad3: u32,
+    /// Simulate over every slot of a pool nearly full (byte offset 96), else no workgroups.
+    pub step_slots: [u32; 3],
+    pub _pad4: u32,
 }
 
 impl IndirectArgs {
@@ -261,6 +272,10 @@ impl IndirectArgs {
     pub const SPAWN_OFFSET: u64 = 48;
     /// Byte offset of the splat dispatch arguments.
     pub const SPLAT_OFFSET: u64 = 64;
+    /// Byte offset of simulate's dispatch over the alive list.
+    pub const STEP_LIST_OFFSET: u64 = 80;
+    /// Byte offset of simulate's dispatch over every slot.
+    pub const STEP_SLOTS_OFFSET: u64 = 96;
 }
 
 /// One step of the bitonic sort (`SortStep` in sort.wgsl; 16 bytes).
@@ -783,6 +798,7 @@ mod tests {
             ("MAX_GROUPS_X", MAX_GROUPS_X),
             ("GROUPS_PER_ROW", GROUPS_PER_ROW),
             ("FLAG_SETTLED", Particle::SETTLED),
+            ("FLAG_LIVE", Particle::LIVE),
             ("FLAG_INSTANCE_SHIFT", crate::instances::FLAG_INSTANCE_SHIFT),
             ("NO_INSTANCE", crate::instances::MAX_INSTANCES),
             ("MAX_GROUP", MAX_GROUP),
@@ -810,7 +826,8 @@ mod tests {
         check_pod!(l, HitEvent, [pos => "pos", particle => "particle", normal => "normal",
             speed => "speed"]);
         check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x",
-            spawn => "spawn_x", spawn_request => "spawn_request", splat => "splat_x"]);
+            spawn => "spawn_x", spawn_request => "spawn_request", splat => "splat_x",
+            step_list => "step_list_x", step_slots => "step_slots_x"]);
         assert_eq!(
             l.offset("IndirectArgs", "splat_x") as u64,
             IndirectArgs::SPLAT_OFFSET
@@ -818,6 +835,14 @@ mod tests {
         assert_eq!(
             l.offset("IndirectArgs", "cull_x") as u64,
             IndirectArgs::CULL_OFFSET
+        );
+        assert_eq!(
+            l.offset("IndirectArgs", "step_list_x") as u64,
+            IndirectArgs::STEP_LIST_OFFSET
+        );
+        assert_eq!(
+            l.offset("IndirectArgs", "step_slots_x") as u64,
+            IndirectArgs::STEP_SLOTS_OFFSET
         );
         assert_eq!(
             l.offset("IndirectArgs", "draw_vertex_count") as u64,

@@ -6,7 +6,7 @@
 use super::Binding;
 use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool};
 use super::{layout, read_only, read_write, texture, uniform, uniform_array, BufferSlot};
-use crate::pool::ParticlePool;
+use crate::pool::{ParticlePool, Sizing};
 use crate::shaders::Shader;
 use crate::types::*;
 
@@ -118,6 +118,14 @@ impl SimulateVariant {
             ("BOUNDS", self.bounds),
         ]
     }
+
+    /// Whether a pool nearly full runs over its slots rather than through its alive list:
+    /// not with depth collision, whose step costs the same either way, while the empty one
+    /// of the two dispatches cost it 1.8 ms a frame (rain of 1M on lavapipe, against 0.08
+    /// ms for fireworks without collision: docs/measurements.md).
+    pub fn by_slot(self) -> bool {
+        !self.collide
+    }
 }
 
 /// simulate.wgsl's group 0 layout, shared by every variant.
@@ -127,7 +135,11 @@ pub(crate) fn simulate_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
 
 pub(crate) struct SimulatePass {
     layout: wgpu::BindGroupLayout,
+    /// Through the alive list (`main`).
     pipeline: wgpu::ComputePipeline,
+    /// Over every slot (`over_slots`), for a variant that runs so when its pool is nearly
+    /// full ([`SimulateVariant::by_slot`]).
+    over_slots: Option<wgpu::ComputePipeline>,
 }
 
 impl SimulatePass {
@@ -141,9 +153,12 @@ impl SimulatePass {
     ) -> Self {
         let layouts = [Some(layout), Some(collision)];
         let consts = variant.consts();
-        let pipeline = compute_pipeline(device, Shader::Simulate, "main", &layouts, &consts);
-        let layout = layout.clone();
-        SimulatePass { layout, pipeline }
+        let pipeline = |entry| compute_pipeline(device, Shader::Simulate, entry, &layouts, &consts);
+        SimulatePass {
+            layout: layout.clone(),
+            pipeline: pipeline("main"),
+            over_slots: variant.by_slot().then(|| pipeline("over_slots")),
+        }
     }
 
     /// Bind group reading alive list `current` and appending to the other one.
@@ -175,16 +190,29 @@ impl SimulatePass {
         )
     }
 
-    /// Indirect dispatch sized on the GPU from the alive count; bind group 1 (a
-    /// [`collision_bind`]) must be set.
+    /// Indirect dispatches sized on the GPU from the alive count: one thread per particle
+    /// of the alive list, or, for a variant that may and a pool nearly full, one per slot
+    /// (args.wgsl sizes the other dispatch to no workgroups); a pool sized per slot runs
+    /// through its list, one thread a slot. Bind group 1 (a [`collision_bind`]) must be set.
     pub fn record(
         &self,
         pass: &mut wgpu::ComputePass,
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        let offset = IndirectArgs::SIM_OFFSET;
-        dispatch_over_pool(pass, &self.pipeline, &[bind], pool, offset);
+        match (&self.over_slots, pool.sizing) {
+            (Some(over_slots), Sizing::Counted) => {
+                let list = IndirectArgs::STEP_LIST_OFFSET;
+                dispatch_over_pool(pass, &self.pipeline, &[bind], pool, list);
+                // the same bind groups, so no barrier between the two: one of them is empty
+                let slots = IndirectArgs::STEP_SLOTS_OFFSET;
+                dispatch_over_pool(pass, over_slots, &[bind], pool, slots);
+            }
+            _ => {
+                let offset = IndirectArgs::SIM_OFFSET;
+                dispatch_over_pool(pass, &self.pipeline, &[bind], pool, offset);
+            }
+        }
     }
 }
 

@@ -159,7 +159,10 @@ pub(crate) fn emit(w: &Work) -> Traffic {
 /// fields a step changes written back, its index out to the next alive list; relist copies
 /// the index back (4 + 4). Flops: drag, wind and gravity (9), both Euler updates (12),
 /// age and rotation (3); 20 per massive body; 87 for two octaves of curl noise (12 sines
-/// and cosines each); 70 for the collision test's projection and depth interval.
+/// and cosines each); 70 for the collision test's projection and depth interval. A pool
+/// at least three quarters full is simulated over its slots instead (args.wgsl), which
+/// reads no index (4 bytes fewer, its flag test in lines already read): the count stays
+/// the list's, as the CPU never learns which way a frame went.
 pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
     let v = w.simulate;
     let mut read = vec![POS, AGE, VEL, LIFETIME, ROTATION, SPIN];

@@ -83,9 +83,17 @@ fn argument_passes_cover_counts_past_the_dispatch_limit() {
             let bytes = read_buffer(device, queue, &pool.args, 0, size).unwrap();
             bytemuck::pod_read_unaligned(&bytes)
         };
-        covers(read_args(After::Emit).sim, count, "simulate after emit");
+        let after_emit = read_args(After::Emit);
+        covers(after_emit.sim, count, "the alive list after emit");
+        // more alive than the pool holds: simulate runs over its slots, never its list
+        assert_eq!(after_emit.step_list, [0, 1, 1], "simulate over the list");
+        covers(
+            after_emit.step_slots,
+            pool.capacity,
+            "simulate over the slots",
+        );
         let after_simulate = read_args(After::Simulate);
-        covers(after_simulate.sim, count, "simulate after simulate");
+        covers(after_simulate.sim, count, "the alive list after simulate");
         covers(after_simulate.cull, count, "cull");
         covers(
             read_args(After::Spawn).cull,
@@ -95,6 +103,60 @@ fn argument_passes_cover_counts_past_the_dispatch_limit() {
         let after_cull = read_args(After::Cull);
         covers(after_cull.splat, count, "splat");
         assert_eq!(after_cull.draw[1], count, "draw instances");
+    }
+}
+
+/// The arguments `after` writes from an alive count of `alive` in `solo`'s pool.
+fn arguments_at(solo: &Solo, alive: u32, after: After) -> IndirectArgs {
+    let (device, queue) = (&solo.gpu.device, &solo.gpu.queue);
+    let pool = solo.system.pool();
+    let counters = Counters {
+        alive,
+        next_alive: alive,
+        ..Default::default()
+    };
+    queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(&counters));
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        solo.system
+            .record_arguments(&solo.pipelines, &mut pass, after);
+    }
+    queue.submit([encoder.finish()]);
+    let size = std::mem::size_of::<IndirectArgs>() as u64;
+    let bytes = read_buffer(device, queue, &pool.args, 0, size).unwrap();
+    bytemuck::pod_read_unaligned(&bytes)
+}
+
+#[test]
+fn simulate_runs_over_every_slot_of_a_pool_three_quarters_full() {
+    let capacity = 8192;
+    let solo = Solo::new(&snow(capacity), capacity, 1);
+    for after in [After::Emit, After::Simulate, After::Spawn] {
+        for (alive, by_slot) in [
+            (0, false),
+            (1, false),
+            (6143, false),
+            (6144, true),
+            (8192, true),
+        ] {
+            let args = arguments_at(&solo, alive, after);
+            let what = format!("{alive} alive after {after:?}");
+            let (list, slots) = match by_slot {
+                true => ([0, 1, 1], dispatch_size(capacity)),
+                false => (dispatch_size(alive), [0, 1, 1]),
+            };
+            assert_eq!(
+                (args.step_list, args.step_slots),
+                (list, slots),
+                "{what}: simulate"
+            );
+            assert_eq!(
+                args.sim,
+                dispatch_size(alive),
+                "{what}: the passes over the list"
+            );
+        }
     }
 }
 

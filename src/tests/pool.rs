@@ -236,6 +236,7 @@ fn compare_moving_with_twin(
         twin.frame(dt);
     }
     let snap = solo.snapshot();
+    snap.check().unwrap();
     let stats = snap.stats;
     assert_eq!(
         stats.dropped_total, 0,
@@ -327,6 +328,60 @@ fn gpu_matches_cpu_twin_in_a_pool_sized_per_slot() {
     let capacity = crate::pool::PER_SLOT_MOST;
     assert_eq!(Sizing::of(capacity, 1, false), Sizing::PerSlot);
     compare_with_twin(&snow(capacity), capacity, 3, 100, 0.016);
+}
+
+/// A pool filled to 95 % at once, dying over the run (lifetimes of 0.5 to 1.5 s, kill
+/// bounds): simulated slot by slot while at least three quarters full, then through its
+/// alive list.
+fn filled_pool(capacity: u32) -> EffectDesc {
+    let mut e = emitter(
+        Shape::Sphere {
+            center: [0.0; 3],
+            radius: 1.0,
+            surface: false,
+        },
+        Velocity::Radial {
+            speed: Range::new(1.5, 1.0),
+        },
+        Range::new(1.0, 0.5),
+    );
+    e.bursts = vec![Burst::once(0.0, capacity / 20 * 19)];
+    EffectDesc {
+        forces: Forces {
+            gravity: [0.0, -2.0, 0.0],
+            wind: [0.5, 0.0, 0.0],
+            drag: 0.2,
+            turbulence: None,
+        },
+        bounds: Some(Bounds {
+            min: [-2.5; 3],
+            max: [2.5; 3],
+            on_exit: OnExit::Kill,
+            follow_camera: false,
+        }),
+        ..still("filled", vec![e])
+    }
+}
+
+#[test]
+fn gpu_matches_cpu_twin_simulated_slot_by_slot() {
+    let capacity = 8192;
+    let desc = filled_pool(capacity);
+    // the first frames run over the slots (the list's dispatch empty), the last ones not
+    let mut solo = Solo::new(&desc, capacity, 5);
+    let mut by_slot = Vec::new();
+    for _ in 0..60 {
+        solo.frame(0.016, &camera());
+        let snap = solo.snapshot();
+        snap.check().unwrap();
+        by_slot.push(snap.args.step_slots[0] > 0);
+        assert_eq!(snap.args.step_slots[0] > 0, snap.args.step_list[0] == 0);
+    }
+    assert!(
+        by_slot[0] && !by_slot[59],
+        "slot by slot in turn: {by_slot:?}"
+    );
+    compare_with_twin(&desc, capacity, 5, 60, 0.016);
 }
 
 #[test]
@@ -452,5 +507,14 @@ fn the_pool_check_finds_each_broken_invariant() {
             s.visible[0][1] = dead;
         },
         "drawn but not alive",
+    );
+    let live = crate::Particle::LIVE;
+    broken(
+        &|s| s.particles[s.alive[0] as usize].flags &= !live,
+        "of the alive list is not flagged live",
+    );
+    broken(
+        &|s| s.particles[s.dead[0] as usize].flags |= live,
+        "of the dead list is flagged live",
     );
 }
