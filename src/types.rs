@@ -828,26 +828,15 @@ mod tests {
         check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x",
             spawn => "spawn_x", spawn_request => "spawn_request", splat => "splat_x",
             step_list => "step_list_x", step_slots => "step_slots_x"]);
-        assert_eq!(
-            l.offset("IndirectArgs", "splat_x") as u64,
-            IndirectArgs::SPLAT_OFFSET
-        );
-        assert_eq!(
-            l.offset("IndirectArgs", "cull_x") as u64,
-            IndirectArgs::CULL_OFFSET
-        );
-        assert_eq!(
-            l.offset("IndirectArgs", "step_list_x") as u64,
-            IndirectArgs::STEP_LIST_OFFSET
-        );
-        assert_eq!(
-            l.offset("IndirectArgs", "step_slots_x") as u64,
-            IndirectArgs::STEP_SLOTS_OFFSET
-        );
-        assert_eq!(
-            l.offset("IndirectArgs", "draw_vertex_count") as u64,
-            IndirectArgs::DRAW_OFFSET
-        );
+        for (field, offset) in [
+            ("splat_x", IndirectArgs::SPLAT_OFFSET),
+            ("cull_x", IndirectArgs::CULL_OFFSET),
+            ("step_list_x", IndirectArgs::STEP_LIST_OFFSET),
+            ("step_slots_x", IndirectArgs::STEP_SLOTS_OFFSET),
+            ("draw_vertex_count", IndirectArgs::DRAW_OFFSET),
+        ] {
+            assert_eq!(l.offset("IndirectArgs", field) as u64, offset, "{field}");
+        }
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);
         check_pod!(l, GridEntry, [pos => "pos", slot => "slot", vel => "vel", key => "key"]);

@@ -67,22 +67,9 @@ fn huge(count: u32) -> Counters {
 #[test]
 fn argument_passes_cover_counts_past_the_dispatch_limit() {
     let solo = Solo::new(&snow(8192), 8192, 1);
-    let (device, queue) = (&solo.gpu.device, &solo.gpu.queue);
     let pool = solo.system.pool();
     for count in [16_777_216u32, (1 << 31) - 1] {
-        let read_args = |after: After| -> IndirectArgs {
-            queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(&huge(count)));
-            let mut encoder = device.create_command_encoder(&Default::default());
-            {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                solo.system
-                    .record_arguments(&solo.pipelines, &mut pass, after);
-            }
-            queue.submit([encoder.finish()]);
-            let size = std::mem::size_of::<IndirectArgs>() as u64;
-            let bytes = read_buffer(device, queue, &pool.args, 0, size).unwrap();
-            bytemuck::pod_read_unaligned(&bytes)
-        };
+        let read_args = |after: After| arguments_from(&solo, &huge(count), after);
         let after_emit = read_args(After::Emit);
         covers(after_emit.sim, count, "the alive list after emit");
         // more alive than the pool holds: simulate runs over its slots, never its list
@@ -106,16 +93,11 @@ fn argument_passes_cover_counts_past_the_dispatch_limit() {
     }
 }
 
-/// The arguments `after` writes from an alive count of `alive` in `solo`'s pool.
-fn arguments_at(solo: &Solo, alive: u32, after: After) -> IndirectArgs {
+/// The arguments `after` writes from `counters` written into `solo`'s pool.
+fn arguments_from(solo: &Solo, counters: &Counters, after: After) -> IndirectArgs {
     let (device, queue) = (&solo.gpu.device, &solo.gpu.queue);
     let pool = solo.system.pool();
-    let counters = Counters {
-        alive,
-        next_alive: alive,
-        ..Default::default()
-    };
-    queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(&counters));
+    queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(counters));
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -140,7 +122,12 @@ fn simulate_runs_over_every_slot_of_a_pool_three_quarters_full() {
             (6144, true),
             (8192, true),
         ] {
-            let args = arguments_at(&solo, alive, after);
+            let counters = Counters {
+                alive,
+                next_alive: alive,
+                ..Default::default()
+            };
+            let args = arguments_from(&solo, &counters, after);
             let what = format!("{alive} alive after {after:?}");
             let (list, slots) = match by_slot {
                 true => ([0, 1, 1], dispatch_size(capacity)),
