@@ -394,8 +394,8 @@ fn main(
 }
 
 // One thread per slot, its particle read and written in place (a pool nearly full,
-// args.wgsl): the same step as `main`, the survivors listed in slot order, which the cull
-// then reads in order too. (Two entry points, not one that branches: on lavapipe a kernel
+// args.wgsl): the same step as `main`, the survivors listed by slot (each workgroup's 64
+// together), so that the cull then reads them nearly in order too. (Two entry points, not one that branches: on lavapipe a kernel
 // holding both ways ran as slowly as the list's.)
 @compute @workgroup_size(64)
 fn over_slots(
