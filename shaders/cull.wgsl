@@ -29,11 +29,7 @@ fn main(
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
     let i = linear_index(gid, groups);
-    if i == 0u {
-        // the survivors' scratch count is zero between frames (args.wgsl after_simulate
-        // clears it for a counted pool; relist read it for a pool sized per slot)
-        atomicStore(&counters.next_alive, 0u);
-    }
+    clear_scratch_count(i);
     var culled = Culled(CULLED_OUT, 0u);
     var index = 0u;
     var local = 0u;

@@ -8,9 +8,9 @@
 // between two points off screen may cross it), goes to the ribbon list keyed by
 // ribbon_key, to be sorted into ribbons and drawn by ribbon.wgsl.
 //
-// The includer declares `frame`, `effect` and `instances`. Each effect gets its own variant
-// (src/passes/cull.rs, CullVariant): the render modes it does not use are compiled out
-// (CPU drivers run every branch under a mask).
+// The includer declares `frame`, `effect`, `instances` and `counters`. Each effect gets
+// its own variant (src/passes/cull.rs, CullVariant): the render modes it does not use are
+// compiled out (CPU drivers run every branch under a mask).
 override RIBBONS: u32 = 1u;    // some emitter's particles are ribbon points
 override MESHES: u32 = 1u;     // some emitter's particles are meshes
 override STRETCHED: u32 = 1u;  // some emitter's particles are streaks
@@ -46,6 +46,15 @@ fn instance_shown(p: Particle) -> bool {
     }
     let bounds = instances[k].bounds;
     return bounds.w <= 0.0 || in_frustum(bounds.xyz, bounds.w);
+}
+
+// The survivors' scratch count back to zero between frames, by the cull's thread `i` 0
+// (args.wgsl after_simulate clears it for a counted pool; for a pool sized per slot relist
+// read it last).
+fn clear_scratch_count(i: u32) {
+    if i == 0u {
+        atomicStore(&counters.next_alive, 0u);
+    }
 }
 
 // Where the alive particle p goes this frame.

@@ -124,9 +124,8 @@ pub struct Particle {
     pub id: u32,
     /// Emitter that spawned it.
     pub emitter: u32,
-    /// [`Particle::SETTLED`] when at rest on the scene, [`Particle::LIVE`] while alive;
-    /// from bit 8 up the index of the
-    /// [`crate::Instance`] that spawned it (all ones: none did).
+    /// [`Particle::SETTLED`] when at rest on the scene, [`Particle::LIVE`] while alive; from
+    /// bit 8 up the index of the [`crate::Instance`] that spawned it (all ones: none did).
     pub flags: u32,
     /// Age when it settled.
     pub settled_at: f32,

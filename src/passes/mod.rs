@@ -170,12 +170,21 @@ pub(crate) fn dispatch_over_pool(
             dispatch_from_args(pass, pipeline, groups, &pool.args, offset);
         }
         crate::pool::Sizing::PerSlot => {
-            pass.set_pipeline(pipeline);
-            for (i, group) in (0u32..).zip(groups) {
-                pass.set_bind_group(i, *group, &[]);
-            }
+            set_pipeline(pass, pipeline, groups);
             dispatch_threads(pass, pool.capacity);
         }
+    }
+}
+
+/// Set `pipeline` and its bind groups 0.. to `groups`.
+fn set_pipeline(
+    pass: &mut wgpu::ComputePass,
+    pipeline: &wgpu::ComputePipeline,
+    groups: &[&wgpu::BindGroup],
+) {
+    pass.set_pipeline(pipeline);
+    for (i, group) in (0u32..).zip(groups) {
+        pass.set_bind_group(i, *group, &[]);
     }
 }
 
@@ -189,10 +198,7 @@ pub(crate) fn dispatch_from_args(
     args: &wgpu::Buffer,
     offset: u64,
 ) {
-    pass.set_pipeline(pipeline);
-    for (i, group) in (0u32..).zip(groups) {
-        pass.set_bind_group(i, *group, &[]);
-    }
+    set_pipeline(pass, pipeline, groups);
     pass.dispatch_workgroups_indirect(args, offset);
 }
 

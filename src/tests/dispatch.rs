@@ -111,7 +111,7 @@ fn arguments_from(solo: &Solo, counters: &Counters, after: After) -> IndirectArg
 }
 
 #[test]
-fn simulate_runs_over_every_slot_of_a_pool_three_quarters_full() {
+fn the_argument_passes_size_simulate_over_the_slots_of_a_pool_three_quarters_full() {
     let capacity = 8192;
     let solo = Solo::new(&snow(capacity), capacity, 1);
     for after in [After::Emit, After::Simulate, After::Spawn] {
