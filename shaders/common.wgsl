@@ -474,6 +474,15 @@ fn hit_spawn_request(events: u32, effect: EffectParams) -> u32 {
 fn linear_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
     return gid.x + gid.y * groups.x * WORKGROUP;
 }
+
+// Texels a row of the staged bodies of all-pairs gravity (gravity_stage.wgsl writes them,
+// gravity_pairs.wgsl reads them): 256 rows hold the most bodies an effect may have.
+const BODY_ROW: u32 = 256u;
+
+// The texel of body j (the alive list's j-th particle), row by row.
+fn body_texel(j: u32) -> vec2<u32> {
+    return vec2<u32>(j % BODY_ROW, j / BODY_ROW);
+}
 const TAU: f32 = 6.283185307179586;
 
 // PCG hash (Jarzynski & Olano 2020). Mirrored in src/cpu.rs.

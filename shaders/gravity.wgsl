@@ -1,9 +1,9 @@
 // gravity.wgsl — all-pairs gravity between the particles of an effect (N-body mode,
-// GPU Gems 3 ch. 31): each workgroup walks the alive list in tiles of WORKGROUP bodies
-// staged in workgroup memory; every particle sums the Plummer-softened pull of all others
-// (a body's pull on itself is zero: the distance is zero). The accelerations go to
-// `accel[slot]` for simulate to add; all are computed from the same positions, so the
-// pairwise forces cancel and momentum is conserved.
+// GPU Gems 3 ch. 31): each workgroup walks the step's bodies (gravity_stage.wgsl) in
+// tiles of WORKGROUP, staged in workgroup memory; every particle sums the Plummer-softened
+// pull of all others (a body's pull on itself is zero: the distance is zero). The
+// accelerations go to `accel[slot]` for simulate to add; all are computed from the same
+// positions, so the pairwise forces cancel and momentum is conserved.
 
 // (bindings, target_of, body_of, plummer_pull, store_accel: gravity_pairs.wgsl)
 

@@ -32,6 +32,7 @@ pub(crate) enum Shader {
     Emit,
     Args,
     Simulate,
+    GravityStage,
     Gravity,
     GravitySubgroups,
     Bodies,
@@ -58,10 +59,11 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 24] = [
+    pub const ALL: [Shader; 25] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
+        Shader::GravityStage,
         Shader::Gravity,
         Shader::GravitySubgroups,
         Shader::Bodies,
@@ -92,6 +94,7 @@ impl Shader {
             Shader::Args => "args",
             Shader::Simulate => "simulate",
             Shader::Bodies => "bodies",
+            Shader::GravityStage => "gravity_stage",
             Shader::Gravity => "gravity",
             Shader::GravitySubgroups => "gravity_subgroups",
             Shader::Cull => "cull",
@@ -121,6 +124,7 @@ impl Shader {
             Shader::Args => include_str!("../shaders/args.wgsl"),
             Shader::Simulate => include_str!("../shaders/simulate.wgsl"),
             Shader::Bodies => include_str!("../shaders/bodies.wgsl"),
+            Shader::GravityStage => include_str!("../shaders/gravity_stage.wgsl"),
             Shader::Gravity => include_str!("../shaders/gravity.wgsl"),
             Shader::GravitySubgroups => include_str!("../shaders/gravity_subgroups.wgsl"),
             Shader::Cull => include_str!("../shaders/cull.wgsl"),

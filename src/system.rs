@@ -97,7 +97,7 @@ pub(crate) struct ParticleSystem {
     /// What its simulate compiles in.
     simulate_variant: SimulateVariant,
     relist_bind: wgpu::BindGroup,
-    gravity_bind: Option<wgpu::BindGroup>,
+    gravity_bind: Option<crate::passes::gravity::GravityGroups>,
     bodies_bind: Option<wgpu::BindGroup>,
     /// Indexed by the alive list holding the particles after simulate.
     cull_bind: wgpu::BindGroup,

@@ -804,6 +804,8 @@ mod tests {
             ("SORT_THREADS", SORT_THREADS),
             ("MIN_LEN", MIN_LEN),
             ("ACCUM_CHANNELS", ACCUM_CHANNELS),
+            ("BODY_ROW", crate::passes::gravity::BODY_ROW),
+            ("SHARED", crate::passes::gravity::SHARED_LANES),
         ];
         for (name, value) in GPU_CODES.iter().copied().chain(sizes) {
             assert_eq!(wgsl_const(&l, name), value, "{name}");

@@ -1,18 +1,43 @@
-//! Gravity pass (`shaders/gravity.wgsl`): all-pairs accelerations of an effect's particles
-//! (N-body mode), tiled through workgroup memory, or where the device has subgroup
-//! operations shared through the subgroups' registers (`shaders/gravity_subgroups.wgsl`);
-//! simulate adds them.
+//! Gravity pass: all-pairs accelerations of an effect's particles (N-body mode). Each step
+//! first stages the alive particles' positions and masses as the texels of a bodies
+//! texture (`shaders/gravity_stage.wgsl`); then every particle sums the pull of all bodies,
+//! tiled through workgroup memory (`shaders/gravity.wgsl`) or, where the device has
+//! subgroup operations, shared through the subgroups' registers
+//! (`shaders/gravity_subgroups.wgsl`); simulate adds the accelerations.
 
-use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool, BufferSlot};
-use super::{read_only, read_write, uniform};
+use super::{bind, dispatch_over_pool, layout, storage_texture, texture, BufferSlot};
+use super::{compute_pipeline, read_only, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
 
-/// gravity.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 5] {
+/// Texels a row of the bodies texture (`BODY_ROW` in WGSL): its 256 rows hold
+/// [`MAX_NBODY`](crate::effect::MAX_NBODY) bodies.
+pub(crate) const BODY_ROW: u32 = 256;
+
+/// Bodies a batch of the subgroup kernel shares by broadcast (`SHARED` in
+/// gravity_subgroups.wgsl): it needs subgroups of at least as many lanes.
+pub(crate) const SHARED_LANES: u32 = 8;
+
+/// Format of the bodies texture: xyz position, w mass.
+const BODY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+
+const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
+
+/// gravity_stage.wgsl's group 0 buffers, in binding order (the bodies texture follows).
+pub(super) fn stage_slots() -> [BufferSlot; 4] {
     [
         read_only::<Particle>(),
+        read_only::<u32>(),
+        read_write::<Counters>(),
+        uniform::<EffectParams>(),
+    ]
+}
+
+/// gravity.wgsl's (and gravity_subgroups.wgsl's) group 0 buffers, in binding order (the
+/// bodies texture follows).
+pub(super) fn slots() -> [BufferSlot; 4] {
+    [
         read_only::<u32>(),
         read_write::<Counters>(),
         uniform::<EffectParams>(),
@@ -20,53 +45,109 @@ pub(super) fn slots() -> [BufferSlot; 5] {
     ]
 }
 
+/// Layout entries of `buffers` at bindings 0.. and then `last`.
+fn entries(
+    buffers: &[BufferSlot],
+    last: impl Fn(u32) -> wgpu::BindGroupLayoutEntry,
+) -> Vec<wgpu::BindGroupLayoutEntry> {
+    let mut entries: Vec<_> = (0u32..).zip(buffers).map(|(i, s)| s.entry(i, C)).collect();
+    entries.push(last(buffers.len() as u32));
+    entries
+}
+
+/// An effect's bind groups for the gravity step: staging into its bodies texture, and the
+/// all-pairs kernel reading it (two groups, so the kernel's dispatch waits for the stage).
+pub(crate) struct GravityGroups {
+    stage: wgpu::BindGroup,
+    pairs: wgpu::BindGroup,
+}
+
 pub(crate) struct GravityPass {
-    layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    stage_layout: wgpu::BindGroupLayout,
+    stage: wgpu::ComputePipeline,
+    pairs_layout: wgpu::BindGroupLayout,
+    pairs: wgpu::ComputePipeline,
 }
 
 impl GravityPass {
-    /// The subgroup kernel where `device` has the `SUBGROUP` feature, else the tiled one.
+    /// The subgroup kernel where `device` has the `SUBGROUP` feature and its subgroups
+    /// hold at least [`SHARED_LANES`] lanes, else the tiled one.
     pub fn new(device: &wgpu::Device) -> Self {
-        let layout = buffer_layout(device, "gravity", wgpu::ShaderStages::COMPUTE, &slots());
-        let shader = match device.features().contains(wgpu::Features::SUBGROUP) {
+        let written = |b| storage_texture(b, BODY_FORMAT, C);
+        let stage_layout = layout(device, "gravity stage", &entries(&stage_slots(), written));
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+        let read = |b| texture(b, unfilterable, C);
+        let pairs_layout = layout(device, "gravity", &entries(&slots(), read));
+        let subgroups = device.features().contains(wgpu::Features::SUBGROUP)
+            && device.adapter_info().subgroup_min_size >= SHARED_LANES;
+        let shader = match subgroups {
             true => Shader::GravitySubgroups,
             false => Shader::Gravity,
         };
-        let pipeline = compute_pipeline(device, shader, "main", &[Some(&layout)], &[]);
-        GravityPass { layout, pipeline }
+        let stage_shader = Shader::GravityStage;
+        GravityPass {
+            stage: compute_pipeline(device, stage_shader, "main", &[Some(&stage_layout)], &[]),
+            pairs: compute_pipeline(device, shader, "main", &[Some(&pairs_layout)], &[]),
+            stage_layout,
+            pairs_layout,
+        }
     }
 
-    /// Bind group over alive list `current` (the particles simulate will move).
+    /// Bind groups over alive list `current` (the particles simulate will move), with a
+    /// bodies texture of `pool`'s capacity.
     pub fn bind(
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
         current: usize,
         effect: &wgpu::Buffer,
-    ) -> wgpu::BindGroup {
-        bind_buffers(
-            device,
-            "gravity",
-            &self.layout,
-            &[
-                &pool.particles,
-                &pool.alive[current],
-                &pool.counters,
-                effect,
-                &pool.accel,
-            ],
-        )
+    ) -> GravityGroups {
+        let bodies = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("flurry.gravity_bodies"),
+            size: wgpu::Extent3d {
+                width: BODY_ROW,
+                height: pool.capacity.div_ceil(BODY_ROW).max(1),
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: BODY_FORMAT,
+            usage: wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let view = bodies.create_view(&Default::default());
+        let texel = || wgpu::BindingResource::TextureView(&view);
+        let stage = [
+            (0, pool.particles.as_entire_binding()),
+            (1, pool.alive[current].as_entire_binding()),
+            (2, pool.counters.as_entire_binding()),
+            (3, effect.as_entire_binding()),
+            (4, texel()),
+        ];
+        let pairs = [
+            (0, pool.alive[current].as_entire_binding()),
+            (1, pool.counters.as_entire_binding()),
+            (2, effect.as_entire_binding()),
+            (3, pool.accel.as_entire_binding()),
+            (4, texel()),
+        ];
+        GravityGroups {
+            stage: bind(device, "gravity stage", &self.stage_layout, &stage),
+            pairs: bind(device, "gravity", &self.pairs_layout, &pairs),
+        }
     }
 
-    /// One thread per alive particle (the simulate dispatch, sized on the GPU).
+    /// The stage, then the kernel: one thread per alive particle each (the simulate
+    /// dispatch, sized on the GPU).
     pub fn record(
         &self,
         pass: &mut wgpu::ComputePass,
-        bind: &wgpu::BindGroup,
+        groups: &GravityGroups,
         pool: &ParticlePool,
     ) {
         let offset = IndirectArgs::SIM_OFFSET;
-        dispatch_over_pool(pass, &self.pipeline, &[bind], pool, offset);
+        dispatch_over_pool(pass, &self.stage, &[&groups.stage], pool, offset);
+        dispatch_over_pool(pass, &self.pairs, &[&groups.pairs], pool, offset);
     }
 }

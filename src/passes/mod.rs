@@ -415,6 +415,7 @@ mod tests {
             (Shader::Emit, emit::slots().to_vec()),
             (Shader::Args, args::slots().to_vec()),
             (Shader::Simulate, simulate::slots().to_vec()),
+            (Shader::GravityStage, gravity::stage_slots().to_vec()),
             (Shader::Gravity, gravity::slots().to_vec()),
             (Shader::GravitySubgroups, gravity::slots().to_vec()),
             (Shader::Bodies, bodies::slots().to_vec()),

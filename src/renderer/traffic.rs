@@ -43,7 +43,7 @@ impl ParticleRenderer {
         let traffic = |pass: Pass| match pass {
             Pass::Emit => sum(&model::emit),
             Pass::Gravity => sum(&|w| match w.gravity {
-                true => steps(w, model::gravity(w.alive)),
+                true => steps(w, model::gravity(w.alive, line)),
                 false => Traffic::default(),
             }),
             Pass::Grid => sum(&|w| match w.grid_buckets {

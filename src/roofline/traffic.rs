@@ -279,12 +279,15 @@ pub(crate) fn composite(host: u64, samples: u64, low: u64) -> Traffic {
     Traffic::per(host * samples, 4 + 8, 20) + Traffic::per(low, 8 + 8, 0)
 }
 
-/// All-pairs gravity over `n` particles: each workgroup of 64 reads every position (16
-/// bytes) through workgroup memory, each particle's acceleration written (16); 20 flops
-/// an interaction by convention.
-pub(crate) fn gravity(n: u64) -> Traffic {
+/// All-pairs gravity over `n` particles. The stage reads each one's index and the line of
+/// its position and writes its body (a 16-byte texel); the kernel reads each thread's
+/// index and body, every body once per workgroup of 64 (what the tiled kernel stages in
+/// workgroup memory; the subgroup kernel asks for each once per 8 lanes, from the cache),
+/// and writes each acceleration (16); 20 flops an interaction by convention.
+pub(crate) fn gravity(n: u64, line: u64) -> Traffic {
+    let stage = 4 + particle_bytes(line, &[POS]) + 16;
     Traffic {
-        bytes: (n.div_ceil(64) * n * 16 + n * 16) as f64,
+        bytes: (n * stage + n * (4 + 16) + n.div_ceil(64) * n * 16 + n * 16) as f64,
         flops: (n * n * 20) as f64,
     }
 }
@@ -357,7 +360,7 @@ mod tests {
 
     #[test]
     fn gravity_is_compute_bound_and_the_sort_is_not() {
-        assert!(gravity(65_536).intensity() > 50.0);
+        assert!(gravity(65_536, 64).intensity() > 50.0);
         assert_eq!(sort(3 << 20).flops, 0.0);
         assert_eq!(sort(3 << 20).bytes, 3.0 * 16.0 * (1 << 20) as f64);
     }
