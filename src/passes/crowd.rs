@@ -3,8 +3,8 @@
 //! neighbour grid built just before); simulate then moves it.
 
 use super::grid::NeighbourGrid;
+use super::{buffer_entries, texture, Binding, BufferSlot};
 use super::{compute_pipeline, dispatch_over_pool, layout, read_only, read_write, uniform};
-use super::{texture, Binding, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -50,7 +50,7 @@ impl CrowdPass {
     pub fn new(device: &wgpu::Device) -> Self {
         let c = wgpu::ShaderStages::COMPUTE;
         let slots = slots();
-        let mut entries: Vec<_> = (0u32..).zip(slots).map(|(b, s)| s.entry(b, c)).collect();
+        let mut entries = buffer_entries(c, &slots);
         let table = wgpu::TextureSampleType::Float { filterable: false };
         entries.push(texture(slots.len() as u32, table, c));
         let layout = layout(device, "crowd", &entries);

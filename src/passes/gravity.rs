@@ -5,7 +5,8 @@
 //! subgroup operations, shared through the subgroups' registers
 //! (`shaders/gravity_subgroups.wgsl`); simulate adds the accelerations.
 
-use super::{bind, dispatch_over_pool, layout, storage_texture, texture, BufferSlot};
+use super::BufferSlot;
+use super::{bind, buffer_entries, dispatch_over_pool, layout, storage_texture, texture};
 use super::{compute_pipeline, read_only, read_write, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -45,13 +46,14 @@ pub(super) fn slots() -> [BufferSlot; 4] {
     ]
 }
 
-/// Layout entries of `buffers` at bindings 0.. and then `last`.
+/// The layout entries of `buffers` and then the bodies texture, as `texture` makes it at
+/// the binding after them.
 fn entries(
     buffers: &[BufferSlot],
-    last: impl Fn(u32) -> wgpu::BindGroupLayoutEntry,
+    texture: impl Fn(u32) -> wgpu::BindGroupLayoutEntry,
 ) -> Vec<wgpu::BindGroupLayoutEntry> {
-    let mut entries: Vec<_> = (0u32..).zip(buffers).map(|(i, s)| s.entry(i, C)).collect();
-    entries.push(last(buffers.len() as u32));
+    let mut entries = buffer_entries(C, buffers);
+    entries.push(texture(buffers.len() as u32));
     entries
 }
 
@@ -102,20 +104,11 @@ impl GravityPass {
         current: usize,
         effect: &wgpu::Buffer,
     ) -> GravityGroups {
-        let bodies = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("flurry.gravity_bodies"),
-            size: wgpu::Extent3d {
-                width: BODY_ROW,
-                height: pool.capacity.div_ceil(BODY_ROW).max(1),
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: BODY_FORMAT,
-            usage: wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        });
+        let rows = pool.capacity.div_ceil(BODY_ROW).max(1);
+        let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
+        let size = (BODY_ROW, rows);
+        let bodies =
+            crate::gpu::texture_2d(device, "flurry.gravity_bodies", size, BODY_FORMAT, usage);
         let view = bodies.create_view(&Default::default());
         let texel = || wgpu::BindingResource::TextureView(&view);
         let stage = [

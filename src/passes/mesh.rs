@@ -5,7 +5,7 @@
 
 use super::Binding;
 use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive, layout};
-use super::{read_only, read_write, texture, uniform, BufferSlot};
+use super::{buffer_entries, read_only, read_write, texture, uniform, BufferSlot};
 use crate::mesh::Meshes;
 use crate::passes::downsample::LOW_DEPTH_FORMAT;
 use crate::pool::ParticlePool;
@@ -93,7 +93,7 @@ pub(crate) struct MeshPass {
 fn draw_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
     let slots = draw_slots();
-    let mut entries: Vec<_> = (0u32..).zip(slots).map(|(b, s)| s.entry(b, vf)).collect();
+    let mut entries = buffer_entries(vf, &slots);
     let poses = wgpu::TextureSampleType::Float { filterable: false };
     entries.push(texture(
         slots.len() as u32,

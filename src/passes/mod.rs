@@ -106,6 +106,17 @@ impl BufferSlot {
     }
 }
 
+/// The layout entries of `slots` at bindings 0, 1, … (a pass's textures follow them).
+pub(crate) fn buffer_entries(
+    visibility: wgpu::ShaderStages,
+    slots: &[BufferSlot],
+) -> Vec<wgpu::BindGroupLayoutEntry> {
+    (0u32..)
+        .zip(slots)
+        .map(|(binding, slot)| slot.entry(binding, visibility))
+        .collect()
+}
+
 /// A bind group layout of `slots` at bindings 0, 1, …
 pub(crate) fn buffer_layout(
     device: &wgpu::Device,
@@ -113,11 +124,7 @@ pub(crate) fn buffer_layout(
     visibility: wgpu::ShaderStages,
     slots: &[BufferSlot],
 ) -> wgpu::BindGroupLayout {
-    let entries: Vec<_> = (0u32..)
-        .zip(slots)
-        .map(|(binding, slot)| slot.entry(binding, visibility))
-        .collect();
-    layout(device, label, &entries)
+    layout(device, label, &buffer_entries(visibility, slots))
 }
 
 /// A bind group over buffers (whole, or an effect's range of the uniform pages): binding
