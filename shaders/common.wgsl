@@ -546,14 +546,29 @@ fn life_t(p: Particle) -> f32 {
     return clamp(p.age / p.lifetime, 0.0, 1.0);
 }
 
-// Drawn radius (half the diameter, with size over life).
-fn drawn_radius(p: Particle, effect: EffectParams) -> f32 {
-    return 0.5 * p.size * mix(1.0, look_of(effect, p).size_end, life_t(p));
+// What drawing a particle takes from its effect: its emitter's look, the settled fade and
+// the soft edge and blend of its effect. The drawing helpers below take the look alone, so
+// that the merged sort's splat and draw can read a member's from a compact table
+// (members.wgsl) instead of a whole EffectParams per particle.
+struct Appearance {
+    look: EmitterLook,
+    settle_time: f32,
+    soft_distance: f32,
+    additive: u32,
+}
+
+fn appearance(effect: EffectParams, p: Particle) -> Appearance {
+    return Appearance(look_of(effect, p), effect.settle_time, effect.soft_distance, effect.additive);
+}
+
+// Drawn radius (half the diameter, with size over life), `look` the particle's emitter's.
+fn drawn_radius(p: Particle, look: EmitterLook) -> f32 {
+    return 0.5 * p.size * mix(1.0, look.size_end, life_t(p));
 }
 
 // A mesh particle's scale: its size over life (the built-in meshes are 1 m across).
-fn mesh_scale(p: Particle, effect: EffectParams) -> f32 {
-    return 2.0 * drawn_radius(p, effect);
+fn mesh_scale(p: Particle, look: EmitterLook) -> f32 {
+    return 2.0 * drawn_radius(p, look);
 }
 
 // A particle's quad: centre, and the world-space half axes of its unit disc (uv in
@@ -564,9 +579,8 @@ struct Quad {
     y: vec3<f32>,
 }
 
-fn particle_quad(p: Particle, effect: EffectParams, frame: FrameUniforms) -> Quad {
-    let look = look_of(effect, p);
-    let radius = drawn_radius(p, effect);
+fn particle_quad(p: Particle, look: EmitterLook, frame: FrameUniforms) -> Quad {
+    let radius = drawn_radius(p, look);
     var axis_x = frame.cam_right;
     var axis_y = frame.cam_up;
     var angle_2d = p.rotation;
@@ -615,9 +629,8 @@ fn particle_quad(p: Particle, effect: EffectParams, frame: FrameUniforms) -> Qua
 }
 
 // Largest world-space half extent of a particle's quad (the stretched streak's length).
-fn quad_extent(p: Particle, effect: EffectParams) -> f32 {
-    let radius = drawn_radius(p, effect);
-    let look = look_of(effect, p);
+fn quad_extent(p: Particle, look: EmitterLook) -> f32 {
+    let radius = drawn_radius(p, look);
     if look.render_mode == RENDER_STRETCHED {
         return radius + 0.5 * length(p.vel) * look.stretch;
     }
@@ -625,19 +638,18 @@ fn quad_extent(p: Particle, effect: EffectParams) -> f32 {
 }
 
 // Premultiplied-ready straight colour of a particle (colour over life, settled fade).
-fn particle_color(p: Particle, effect: EffectParams) -> vec4<f32> {
-    let end = look_of(effect, p).color_end;
-    var color = unpack4x8unorm(p.color) * mix(vec4<f32>(1.0), end, life_t(p));
+fn particle_color(p: Particle, look: EmitterLook, settle_time: f32) -> vec4<f32> {
+    var color = unpack4x8unorm(p.color) * mix(vec4<f32>(1.0), look.color_end, life_t(p));
     if (p.flags & FLAG_SETTLED) != 0u {
         // settled on the scene: fade out over settle_time
-        color.a *= clamp(1.0 - (p.age - p.settled_at) / effect.settle_time, 0.0, 1.0);
+        color.a *= clamp(1.0 - (p.age - p.settled_at) / settle_time, 0.0, 1.0);
     }
     return color;
 }
 
 // A particle's sprite: (SPRITE_*, its snowflake layer).
-fn sprite_of(p: Particle, effect: EffectParams) -> vec2<u32> {
-    return vec2<u32>(look_of(effect, p).sprite, p.id % SNOWFLAKES);
+fn sprite_of(p: Particle, look: EmitterLook) -> vec2<u32> {
+    return vec2<u32>(look.sprite, p.id % SNOWFLAKES);
 }
 
 // Coverage of a sprite of kind `kind` at uv, `flake` being the snowflake array's sample

@@ -59,11 +59,12 @@ fn clear_scratch_count(i: u32) {
 
 // Where the alive particle p goes this frame.
 fn cull_particle(p: Particle) -> Culled {
+    let look = look_of(effect, p);
     var mode = RENDER_BILLBOARD;
     if RIBBONS == 1u || MESHES == 1u {
-        mode = look_of(effect, p).render_mode;
+        mode = look.render_mode;
     }
-    let radius = drawn_radius(p, effect);
+    let radius = drawn_radius(p, look);
     if RIBBONS == 1u && mode == RENDER_RIBBON {
         return Culled(CULLED_RIBBON, ribbon_key(p, effect, frame));
     }
@@ -76,7 +77,7 @@ fn cull_particle(p: Particle) -> Culled {
     let w = clip_w(frame, p.pos);
     var extent = radius;
     if STRETCHED == 1u {
-        extent = quad_extent(p, effect);
+        extent = quad_extent(p, look);
     }
     let radius_px = extent * frame.pixel_scale / max(w, 1e-6);
     if frame.splat_radius > 0.0 && radius_px <= frame.splat_radius {

@@ -13,16 +13,16 @@
 
 // One effect's visible list, or the merged list of any number of alpha-blended effects
 // (merge.wgsl): draw_list[i].y indexes `particles`, the effect's pool or the merged copies
-// of every member's visible particles; the merged draw finds a copy's constants in the
-// table `effects` (members.wgsl). Only an effect's own draw lists ribbon pieces
+// of every member's visible particles; the merged draw finds a copy's look in the
+// members' table `member_looks` (members.wgsl). Only an effect's own draw lists ribbon pieces
 // (RIBBON_ENTRY | piece).
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> draw_list: array<vec2<u32>>; // (key, index), draw order
 @group(0) @binding(2) var<uniform> frame: FrameUniforms;
 @group(0) @binding(3) var<uniform> effect: EffectParams;              // an effect's own draw
-@group(0) @binding(4) var<storage, read> effects: array<EffectParams>; // merged: by member
-@group(0) @binding(5) var<storage, read> ribbon_points: array<RibbonPoint>; // by sorted entry
-@group(0) @binding(6) var<storage, read> ribbon_pieces: array<vec2<u32>>; // (entry, n << 5 | k)
+@group(0) @binding(4) var<storage, read> ribbon_points: array<RibbonPoint>; // by sorted entry
+@group(0) @binding(5) var<storage, read> ribbon_pieces: array<vec2<u32>>; // (entry, n << 5 | k)
+@group(0) @binding(6) var member_looks: texture_2d<f32>;               // merged: by member
 
 // 0 for an effect's own draw, 1 for the merged draw (members.wgsl). (With this
 // specialisation, the two below and the returns in vs_main, the billboard draw became 3 to
@@ -77,19 +77,19 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
 // Corner vi (0..3) of the billboard of the particle an entry names.
 fn billboard(entry: u32, vi: u32) -> VsOut {
     let p = particles[entry];
-    let effect = effect_of(p);
+    let a = appearance_of(p);
     // one triangle circumscribing the unit disc: corners at radius 2, 120° apart
     let angle = 1.5707963 + 2.0943951 * f32(vi);
     let corner = 2.0 * vec2<f32>(cos(angle), sin(angle));
-    let q = particle_quad(p, effect, frame);
+    let q = particle_quad(p, a.look, frame);
     let world = q.center + q.x * corner.x + q.y * corner.y;
     var out: VsOut;
-    out.blend = vec2<f32>(effect.soft_distance, f32(effect.additive));
+    out.blend = vec2<f32>(a.soft_distance, f32(a.additive));
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     out.distance = view_distance(frame, world);
     out.uv = corner;
-    out.color = particle_color(p, effect);
-    out.sprite = sprite_of(p, effect);
+    out.color = particle_color(p, a.look, a.settle_time);
+    out.sprite = sprite_of(p, a.look);
     return out;
 }
 

@@ -92,7 +92,7 @@ fn vs_main(v: VertexIn, @builtin(instance_index) ii: u32) -> VsOut {
     let look = look_of(effect, p);
     var offset: vec3<f32>;
     var normal: vec3<f32>;
-    let scaled = v.pos * mesh_scale(p, effect);
+    let scaled = v.pos * mesh_scale(p, look);
     if look.walks == 1u {
         // each vertex turned with its bone about the bone's pivot, the figure lifted, then
         // the whole turned to face where the walker goes (upright: its velocity is level)
@@ -100,7 +100,7 @@ fn vs_main(v: VertexIn, @builtin(instance_index) ii: u32) -> VsOut {
         let pivot = vec3<f32>(0.0, pose.y, pose.z);
         let posed = pivot + about_x(v.pos - pivot, pose.x) + vec3<f32>(0.0, pose.w, 0.0);
         let turn = flight_frame(p.vel);
-        offset = turn * (posed * mesh_scale(p, effect));
+        offset = turn * (posed * mesh_scale(p, look));
         normal = turn * about_x(v.normal, pose.x);
     } else if look.flies == 1u {
         // its own phase, from its id, so that a flock does not beat as one
@@ -120,7 +120,7 @@ fn vs_main(v: VertexIn, @builtin(instance_index) ii: u32) -> VsOut {
     var out: VsOut;
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     out.normal = normal;
-    out.color = particle_color(p, effect).rgb;
+    out.color = particle_color(p, look, effect.settle_time).rgb;
     out.distance = view_distance(frame, world);
     return out;
 }

@@ -32,7 +32,7 @@ fn main(
         let p = particles[index];
         let look = look_of(effect, p);
         if look.render_mode == RENDER_MESH {
-            let radius = look.mesh_radius * mesh_scale(p, effect);
+            let radius = look.mesh_radius * mesh_scale(p, look);
             var inside = true;
             for (var k = 0u; k < 6u; k++) {
                 let plane = frame.planes[k];

@@ -152,8 +152,8 @@ fn main(
         let end = ribbon_end(i, ribbon, count);
         var point = RibbonPoint();
         point.pos = p.pos;
-        point.radius = drawn_radius(p, effect);
-        point.color = particle_color(p, effect);
+        point.radius = drawn_radius(p, look);
+        point.color = particle_color(p, look, effect.settle_time);
         point.ribbon = ribbon;
         if look.ribbon_repeats > 0.0 {
             point.along = along(i, first, end, look);

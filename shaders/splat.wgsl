@@ -19,13 +19,13 @@ override FLAKES: u32 = 1u;      // some emitter shows the snowflake sprites
 override MERGED: u32 = 0u;      // 1: the merged sort's splat list (members.wgsl)
 
 // an effect's own pool and splat list, or the merged sort's copies of its members'
-// particles, its splat list of them and the members' constants (merge.wgsl, members.wgsl)
+// particles, its splat list of them and the members' looks (merge.wgsl, members.wgsl)
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> splat_list: array<u32>;
 @group(0) @binding(2) var<storage, read_write> counters: Counters;
 @group(0) @binding(3) var<uniform> frame: FrameUniforms;
 @group(0) @binding(4) var<uniform> effect: EffectParams;              // an effect's own splat
-@group(0) @binding(5) var<storage, read> effects: array<EffectParams>; // merged: by member
+@group(0) @binding(5) var member_looks: texture_2d<f32>;               // merged: by member
 
 // the particle target: the host's depth at its resolution as distances (downsample.wgsl), the
 // accumulators (ACCUM_CHANNELS u32 per texel, zero between frames) and the colour
@@ -60,8 +60,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         return;
     }
     let p = particles[splat_list[i]];
-    let effect = effect_of(p);
-    let q = particle_quad(p, effect, frame);
+    let a = appearance_of(p);
+    let q = particle_quad(p, a.look, frame);
     let dims = textureDimensions(scene_depth);
     let size = vec2<f32>(dims);
     let c = to_pixels(q.center, size);
@@ -76,10 +76,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let half = min(abs(ax) + abs(ay), vec2<f32>(frame.splat_radius + 1.0));
     let lo = vec2<i32>(max(floor(c - half), vec2<f32>(0.0)));
     let hi = vec2<i32>(min(ceil(c + half), size - 1.0));
-    let color = particle_color(p, effect);
+    let color = particle_color(p, a.look, a.settle_time);
     let rgb = color.rgb;
     // a snowflake's mip level: its texels per target pixel
-    let sprite = sprite_of(p, effect);
+    let sprite = sprite_of(p, a.look);
     let lod = log2(max(SPRITE_SIZE / (2.0 * max(length(ax), length(ay))), 1.0));
     for (var y = lo.y; y <= hi.y; y++) {
         for (var x = lo.x; x <= hi.x; x++) {
@@ -98,21 +98,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             if distance > scene {
                 continue; // behind the scene
             }
-            let a = color.a * cover * soft_fade(scene, distance, effect.soft_distance);
-            if a < 0.5 / 255.0 {
+            let alpha = color.a * cover * soft_fade(scene, distance, a.soft_distance);
+            if alpha < 0.5 / 255.0 {
                 continue;
             }
             let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
             if ADDITIVE == 1u {
-                atomicAdd(&accum[base + 5u], fixed(a * rgb.r));
-                atomicAdd(&accum[base + 6u], fixed(a * rgb.g));
-                atomicAdd(&accum[base + 7u], fixed(a * rgb.b));
+                atomicAdd(&accum[base + 5u], fixed(alpha * rgb.r));
+                atomicAdd(&accum[base + 6u], fixed(alpha * rgb.g));
+                atomicAdd(&accum[base + 7u], fixed(alpha * rgb.b));
             } else {
-                atomicAdd(&accum[base], fixed(a * rgb.r));
-                atomicAdd(&accum[base + 1u], fixed(a * rgb.g));
-                atomicAdd(&accum[base + 2u], fixed(a * rgb.b));
-                atomicAdd(&accum[base + 3u], fixed(a));
-                atomicAdd(&accum[base + 4u], fixed(-log(1.0 - min(a, 0.999))));
+                atomicAdd(&accum[base], fixed(alpha * rgb.r));
+                atomicAdd(&accum[base + 1u], fixed(alpha * rgb.g));
+                atomicAdd(&accum[base + 2u], fixed(alpha * rgb.b));
+                atomicAdd(&accum[base + 3u], fixed(alpha));
+                atomicAdd(&accum[base + 4u], fixed(-log(1.0 - min(alpha, 0.999))));
             }
         }
     }

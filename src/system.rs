@@ -20,7 +20,7 @@ use crate::passes::sort::{SortBinding, SortPlan};
 use crate::passes::splat::SplatVariant;
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Sizing, Stats};
-use crate::types::{uniform_bytes, EmitUniforms, FrameUniforms};
+use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
 use crate::uniform_pages::{Binding, BufferRange, UniformPages, UniformSlot};
 use crate::view::ViewModel;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -85,8 +85,8 @@ pub(crate) struct ParticleSystem {
     /// Its frame and emit uniforms: a slot of the renderer's pages, written every frame.
     uniforms: UniformSlot,
     effect_buf: wgpu::Buffer,
-    /// What it holds, as the GPU reads it (the merged draw's table copies it).
-    params_bytes: Vec<u8>,
+    /// What it holds (the merged sort's members' table copies how its particles look).
+    params: EffectParams,
     /// The massive bodies (one unused slot when the effect has none).
     bodies: wgpu::Buffer,
     /// Indexed by the alive list emit appends to (and simulate reads).
@@ -196,14 +196,10 @@ impl ParticleSystem {
                 look.mesh_radius = mesh.map_or(0.0, crate::Mesh::bounding_radius);
             }
         }
-        // a uniform of the passes; a storage buffer too, so that it can fill the members'
-        // table binding of its own draw and splat, which their variants never read (the
-        // merged draw's table copies the bytes)
-        let params_bytes = uniform_bytes(&params);
         let effect_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.effect"),
-            contents: &params_bytes,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::STORAGE,
+            contents: &uniform_bytes(&params),
+            usage: wgpu::BufferUsages::UNIFORM,
         });
         // massive bodies, in every slot simulate's uniform binding of them declares (2 KiB)
         let mut initial = desc.initial_bodies();
@@ -321,7 +317,7 @@ impl ParticleSystem {
             pool,
             uniforms,
             effect_buf,
-            params_bytes,
+            params,
             bodies,
             clock: SpawnClock::default(),
             frames: 0,
@@ -805,9 +801,9 @@ impl ParticleSystem {
         (&self.uniforms.frame, &self.effect_buf)
     }
 
-    /// Its constants (`EffectParams`) as the GPU reads them.
-    pub fn params_bytes(&self) -> &[u8] {
-        &self.params_bytes
+    /// Its constants.
+    pub fn params(&self) -> &EffectParams {
+        &self.params
     }
 
     /// Its slot of the uniform pages (to give back when it goes).

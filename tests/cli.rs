@@ -440,6 +440,20 @@ fn profile_effects_reports_what_adding_and_encoding_cost() {
         let v = r[key].as_f64().unwrap_or(-1.0);
         assert!(v > 0.0, "{key}: {v} in {r}");
     }
+    // the GPU's time beside one effect as big, whole and pass by pass: the effects are
+    // sorted together (the merge), the one effect alone
+    for key in ["gpu_ms", "single_effect_gpu_ms", "gpu_ratio"] {
+        let v = r[key].as_f64().unwrap_or(-1.0);
+        assert!(v > 0.0, "{key}: {v} in {r}");
+    }
+    for pass in ["emit", "simulate", "cull", "splat"] {
+        for side in ["passes", "single_effect_passes"] {
+            let v = r[side][pass].as_f64().unwrap_or(-1.0);
+            assert!(v > 0.0, "{side}.{pass}: {v} in {r}");
+        }
+    }
+    assert!(r["passes"]["merge"].as_f64().is_some(), "{r}");
+    assert!(r["single_effect_passes"]["merge"].is_null(), "{r}");
     // the first effect compiles the pipelines the others share
     let (first, rest) = (r["add_first_ms"].as_f64(), r["add_rest_ms"].as_f64());
     assert!(rest < first, "{r}");

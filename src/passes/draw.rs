@@ -3,15 +3,16 @@
 //! Rgba16Float target.
 
 use super::Binding;
-use super::{bind, bind_buffers, layout, read_only, read_only_table, render_pipeline};
+use super::{bind, buffer_resources, layout, read_only, render_pipeline};
 use super::{texture, uniform};
 use crate::effect::Blend;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::{EffectParams, FrameUniforms, Particle};
-use crate::uniform_pages::BufferRange;
-use encase::ShaderType;
 use wgpu::util::DeviceExt;
+
+/// The members' table's binding in group 0 (after the buffers).
+const MEMBERS_BINDING: u32 = 6;
 
 /// Format of the particle colour target.
 pub(crate) const PARTICLE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
@@ -23,6 +24,8 @@ pub(crate) struct DrawPass {
     /// Two triangles over four vertices, (0, 1, 2) and (0, 2, 3): the instance of a draw
     /// with ribbons.
     quad: wgpu::Buffer,
+    /// The members' table an effect's own draw binds (its variant never reads it).
+    no_members: wgpu::TextureView,
 }
 
 /// Where a draw's indirect arguments are.
@@ -84,22 +87,16 @@ pub(crate) struct DrawBinding {
 }
 
 /// What a draw reads: its particles and the list naming them, in draw order; the effect's
-/// constants (its own draw) or the table of its members' (the merged draw); the ribbon
-/// buffers of an effect's own draw (its ribbon points, its pieces).
+/// constants (its own draw; the merged draw binds a member's, which it never reads); the
+/// members' table of the merged draw ([`super::members`]; an effect's own draw binds one
+/// of no members); the ribbon buffers of an effect's own draw (its ribbon points, its
+/// pieces).
 pub(crate) struct DrawSources<'a> {
     pub particles: &'a wgpu::Buffer,
     pub list: &'a wgpu::Buffer,
-    pub effects: DrawEffects<'a>,
+    pub effect: &'a wgpu::Buffer,
+    pub members: Option<&'a wgpu::TextureView>,
     pub ribbons: [&'a wgpu::Buffer; 2],
-}
-
-/// Whose constants a draw reads.
-pub(crate) enum DrawEffects<'a> {
-    /// One effect's (a uniform buffer, also bound as a storage table of one).
-    Own(&'a wgpu::Buffer),
-    /// The merged draw's: the table of its members' constants (a uniform and storage
-    /// buffer).
-    Merged(&'a wgpu::Buffer),
 }
 
 /// Group 2 of the draw: the effect's ribbon image and its sampler.
@@ -154,16 +151,16 @@ impl DrawPass {
     pub fn new(device: &wgpu::Device, blend: Blend, merged: bool, kinds: DrawKinds) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let v = wgpu::ShaderStages::VERTEX;
-        // the particles, the draw list, the frame, the effect, the merged members'
-        // constants, the ribbon points and pieces
+        // the particles, the draw list, the frame, the effect, the ribbon points and
+        // pieces, the merged members' table
         let entries = [
             read_only::<Particle>().entry(0, v),
             read_only::<[u32; 2]>().entry(1, v),
             uniform::<FrameUniforms>().entry(2, vf),
             uniform::<EffectParams>().entry(3, v),
-            read_only_table::<EffectParams>().entry(4, v),
-            read_only::<super::ribbon::RibbonPointBytes>().entry(5, v),
-            read_only::<[u32; 2]>().entry(6, v),
+            read_only::<super::ribbon::RibbonPointBytes>().entry(4, v),
+            read_only::<[u32; 2]>().entry(5, v),
+            super::members::entry(MEMBERS_BINDING, v),
         ];
         let layout = layout(device, "draw", &entries);
         let image_layout = image_layout(device);
@@ -183,6 +180,7 @@ impl DrawPass {
             image_layout,
             pipeline,
             quad,
+            no_members: super::members::no_members(device),
         }
     }
 
@@ -198,7 +196,8 @@ impl DrawPass {
         let sources = DrawSources {
             particles: &pool.particles,
             list: &pool.visible,
-            effects: DrawEffects::Own(effect),
+            effect,
+            members: None,
             ribbons: [&pool.ribbon_points, &pool.ribbon_pieces],
         };
         self.bind_sources(device, &sources, frame, image)
@@ -212,33 +211,24 @@ impl DrawPass {
         frame: &dyn Binding,
         (view, sampler): (&wgpu::TextureView, &wgpu::Sampler),
     ) -> DrawBinding {
-        // each variant reads only its own of the effect's uniform and the members' table:
-        // the other binding holds a buffer of the right kind that it never reads (the
-        // merged draw's uniform, the table's first entry)
-        let first;
-        let (effect, table): (&dyn Binding, _) = match sources.effects {
-            DrawEffects::Own(effect) => (effect, effect),
-            DrawEffects::Merged(table) => {
-                first = first_entry(table);
-                (&first, table)
-            }
-        };
         let [points, pieces] = sources.ribbons;
-        let buffers: [&dyn Binding; 7] = [
+        let buffers: [&dyn Binding; 6] = [
             sources.particles,
             sources.list,
             frame,
-            effect,
-            table,
+            sources.effect,
             points,
             pieces,
         ];
+        let members = sources.members.unwrap_or(&self.no_members);
+        let mut resources = buffer_resources(&buffers);
+        resources.push((MEMBERS_BINDING, wgpu::BindingResource::TextureView(members)));
         let image = [
             (0, wgpu::BindingResource::TextureView(view)),
             (1, wgpu::BindingResource::Sampler(sampler)),
         ];
         DrawBinding {
-            buffers: bind_buffers(device, "draw", &self.layout, &buffers),
+            buffers: bind(device, "draw", &self.layout, &resources),
             image: bind(device, "draw_image", &self.image_layout, &image),
         }
     }
@@ -255,16 +245,6 @@ impl DrawPass {
                 pass.draw_indexed_indirect(buffer, offset);
             }
         }
-    }
-}
-
-/// The first entry of a table of effects' constants, for a uniform binding of one (the
-/// table may be larger than a uniform binding may be).
-pub(crate) fn first_entry(table: &wgpu::Buffer) -> BufferRange {
-    BufferRange {
-        buffer: table.clone(),
-        offset: 0,
-        size: EffectParams::min_size(),
     }
 }
 

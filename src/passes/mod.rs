@@ -18,6 +18,7 @@ pub(crate) mod flock;
 pub(crate) mod flow;
 pub(crate) mod gravity;
 pub(crate) mod grid;
+pub(crate) mod members;
 pub(crate) mod merge;
 pub(crate) mod mesh;
 pub(crate) mod relist;
@@ -52,15 +53,6 @@ fn storage<T>(read_only: bool) -> BufferSlot {
     BufferSlot {
         ty: wgpu::BufferBindingType::Storage { read_only },
         min: std::mem::size_of::<T>() as u64,
-    }
-}
-
-/// A storage buffer the shader only reads, an array of at least one `T` (its WGSL layout
-/// size, by encase): a table of what is otherwise a uniform.
-pub(crate) fn read_only_table<T: encase::ShaderType>() -> BufferSlot {
-    BufferSlot {
-        ty: wgpu::BufferBindingType::Storage { read_only: true },
-        min: T::min_size().get(),
     }
 }
 
@@ -135,18 +127,17 @@ pub(crate) fn bind_buffers(
     layout: &wgpu::BindGroupLayout,
     buffers: &[&dyn Binding],
 ) -> wgpu::BindGroup {
-    let entries: Vec<_> = (0u32..)
+    bind(device, label, layout, &buffer_resources(buffers))
+}
+
+/// `buffers` at bindings 0, 1, … (a pass's textures follow them).
+pub(crate) fn buffer_resources<'a>(
+    buffers: &[&'a dyn Binding],
+) -> Vec<(u32, wgpu::BindingResource<'a>)> {
+    (0u32..)
         .zip(buffers)
-        .map(|(binding, b)| wgpu::BindGroupEntry {
-            binding,
-            resource: b.resource(),
-        })
-        .collect();
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some(label),
-        layout,
-        entries: &entries,
-    })
+        .map(|(i, b)| (i, b.resource()))
+        .collect()
 }
 
 /// Dispatch `pipeline` with bind group 0 set to `bind`, one thread per particle of the

@@ -3,29 +3,30 @@
 //! then loads instead of clearing).
 
 use super::Binding;
-use super::{
-    bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_from_args, layout, BufferSlot,
-};
-use super::{read_only, read_only_table, read_write, storage_texture, texture, uniform};
+use super::{bind, buffer_entries, buffer_resources, compute_pipeline, dispatch_from_args};
+use super::{layout, members, BufferSlot};
+use super::{read_only, read_write, storage_texture, texture, uniform};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
 
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
-/// A particle target's accumulators and the bind groups over them.
-/// splat.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 6] {
+/// splat.wgsl's group 0 buffers, in binding order (the members' table follows them).
+pub(super) fn slots() -> [BufferSlot; 5] {
     [
         read_only::<Particle>(),
         read_only::<u32>(),
         read_write::<Counters>(),
         uniform::<FrameUniforms>(),
         uniform::<EffectParams>(),
-        read_only_table::<EffectParams>(),
     ]
 }
 
+/// The members' table's binding in group 0.
+const MEMBERS_BINDING: u32 = 5;
+
+/// A particle target's accumulators and the bind groups over them.
 pub(crate) struct SplatTarget {
     size: (u32, u32),
     _accum: wgpu::Buffer,
@@ -102,6 +103,8 @@ pub(crate) struct SplatPass {
     layout: wgpu::BindGroupLayout,
     target_layout: wgpu::BindGroupLayout,
     resolve_layout: wgpu::BindGroupLayout,
+    /// The members' table an effect's own splat binds (its variant never reads it).
+    no_members: wgpu::TextureView,
     /// By [`SplatVariant::index`], each built the first time an effect needs it.
     splat: Vec<std::sync::OnceLock<wgpu::ComputePipeline>>,
     resolve: wgpu::ComputePipeline,
@@ -109,7 +112,9 @@ pub(crate) struct SplatPass {
 
 impl SplatPass {
     pub fn new(device: &wgpu::Device) -> Self {
-        let system_layout = buffer_layout(device, "splat", C, &slots());
+        let mut entries = buffer_entries(C, &slots());
+        entries.push(members::entry(MEMBERS_BINDING, C));
+        let system_layout = layout(device, "splat", &entries);
         let depth = wgpu::TextureSampleType::Float { filterable: false };
         let [sprites, sampler] = crate::sprites::layout_entries(3, C);
         let accum = read_write::<u32>().entry(1, C);
@@ -128,6 +133,7 @@ impl SplatPass {
             layout: system_layout,
             target_layout,
             resolve_layout,
+            no_members: members::no_members(device),
             splat,
             resolve,
         }
@@ -175,8 +181,7 @@ impl SplatPass {
         }
     }
 
-    /// Bind group splatting the pool's splat list with its frame and effect constants
-    /// (the members' table, which its variant never reads, holds its own).
+    /// Bind group splatting the pool's splat list with its frame and effect constants.
     pub fn bind(
         &self,
         device: &wgpu::Device,
@@ -185,24 +190,33 @@ impl SplatPass {
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         let (particles, list, counters) = (&pool.particles, &pool.splat, &pool.counters);
-        let buffers: [&dyn Binding; 6] = [particles, list, counters, frame, effect, effect];
-        bind_buffers(device, "splat", &self.layout, &buffers)
+        let buffers: [&dyn Binding; 5] = [particles, list, counters, frame, effect];
+        self.bind_group(device, &buffers, &self.no_members)
     }
 
     /// Bind group splatting the merged sort's splat list of copies with `frame` and the
-    /// members' constants `table` (its uniform binding of one effect's, which its variant
-    /// never reads, holds the table's first).
+    /// members' table `members` (its uniform binding of one effect's constants, which its
+    /// variant never reads, holds a member's, `effect`).
     pub fn bind_merged(
         &self,
         device: &wgpu::Device,
         list: &super::merge::MergedList,
-        frame: &dyn Binding,
-        table: &wgpu::Buffer,
+        (frame, effect): (&dyn Binding, &wgpu::Buffer),
+        members: &wgpu::TextureView,
     ) -> wgpu::BindGroup {
-        let first = super::draw::first_entry(table);
-        let buffers: [&dyn Binding; 6] =
-            [list.copies, list.splat, list.counters, frame, &first, table];
-        bind_buffers(device, "splat", &self.layout, &buffers)
+        let buffers: [&dyn Binding; 5] = [list.copies, list.splat, list.counters, frame, effect];
+        self.bind_group(device, &buffers, members)
+    }
+
+    fn bind_group(
+        &self,
+        device: &wgpu::Device,
+        buffers: &[&dyn Binding; 5],
+        members: &wgpu::TextureView,
+    ) -> wgpu::BindGroup {
+        let mut resources = buffer_resources(buffers);
+        resources.push((MEMBERS_BINDING, wgpu::BindingResource::TextureView(members)));
+        bind(device, "splat", &self.layout, &resources)
     }
 
     /// `variant`'s pipeline, built the first time it is asked for.

@@ -11,12 +11,13 @@ use wgpu::util::DeviceExt;
 use super::Entry;
 use crate::effect::Blend;
 use crate::image::Images;
-use crate::passes::draw::{DrawArgs, DrawBinding, DrawEffects, DrawSources};
+use crate::passes::draw::{DrawArgs, DrawBinding, DrawSources};
+use crate::passes::members::{max_members, member_table};
 use crate::passes::merge::{MemberInputs, MergedList};
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::passes::splat::{SplatTarget, SplatVariant};
 use crate::pipelines::Pipelines;
-use crate::types::{sort_len, uniform_bytes, Counters, EffectParams, IndirectArgs};
+use crate::types::{sort_len, uniform_bytes, Counters, IndirectArgs};
 use crate::types::{MergeParams, PARTICLE_SIZE};
 use crate::uniform_pages::BufferRange;
 
@@ -56,7 +57,8 @@ fn members(device: &wgpu::Device, entries: &[Entry]) -> Vec<usize> {
         let fits = with < 1 << 31
             && with * PARTICLE_SIZE <= binding
             && sort_len(with as u32) as u64 * 8 <= binding
-            && members.len() < crate::instances::MAX_INSTANCES as usize;
+            && members.len() < crate::instances::MAX_INSTANCES as usize
+            && members.len() < max_members(device);
         if fits {
             members.push(i);
             total = with;
@@ -69,7 +71,7 @@ impl Merged {
     /// The merged set of `entries`, marking its members; None when fewer than two of them
     /// are alpha-blended, sorted and without ribbons.
     pub fn new(
-        device: &wgpu::Device,
+        (device, queue): (&wgpu::Device, &wgpu::Queue),
         (p, images): (&Pipelines, &Images),
         entries: &mut [Entry],
     ) -> Option<Self> {
@@ -107,20 +109,12 @@ impl Merged {
             storage,
         );
         let splat_list = buffer("flurry.merged_splat", total as u64 * 4, storage);
-        // the members' constants, one after another (each as long as the struct's WGSL
-        // size, a multiple of 16 bytes: the stride of an array of it in storage)
-        let entry = EffectParams::min_size().get() as usize;
-        let mut table = Vec::with_capacity(members.len() * entry);
-        for &i in &members {
-            let bytes = entries[i].system.params_bytes();
-            debug_assert_eq!(bytes.len(), entry);
-            table.extend_from_slice(bytes);
-        }
-        let table = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.merged_effects"),
-            contents: &table,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::UNIFORM,
-        });
+        // how the members' particles are drawn, a few texels a member
+        let params: Vec<_> = members
+            .iter()
+            .map(|&i| entries[i].system.params())
+            .collect();
+        let table = member_table(device, queue, &params);
         let list = MergedList {
             pairs: &pairs,
             splat: &splat_list,
@@ -172,12 +166,15 @@ impl Merged {
         let sort_bind = p.sort().bind(device, &plan, &pairs, &counters);
         let args_bind = p.merge().bind_args(device, &list);
         let first = entries[members[0]].system.pool();
-        let frame = entries[members[0]].system.uniforms().0;
+        // the first member's constants fill the uniform binding of one effect's, which the
+        // merged draw and splat never read
+        let (frame, effect) = entries[members[0]].system.uniforms();
         // no member has ribbons: the first one's (unused) ribbon buffers fill their slots
         let sources = DrawSources {
             particles: &copies,
             list: &pairs,
-            effects: DrawEffects::Merged(&table),
+            effect,
+            members: Some(&table),
             ribbons: [&first.ribbon_points, &first.ribbon_pieces],
         };
         let draw_bind = p.merged_draw().bind_sources(
@@ -186,7 +183,9 @@ impl Merged {
             frame,
             (images.view(None), &images.sampler),
         );
-        let splat_bind = p.splat().bind_merged(device, &list, frame, &table);
+        let splat_bind = p
+            .splat()
+            .bind_merged(device, &list, (frame, effect), &table);
         let variants = members.iter().map(|&i| entries[i].system.splat_variant());
         let splat = (splat_bind, SplatVariant::merged(variants));
         for &i in &members {

@@ -545,7 +545,7 @@ impl ParticleRenderer {
         self.sprites.upload(queue);
         if self.merge_dirty {
             let shared = (&self.pipelines, &self.images);
-            self.merged = Merged::new(device, shared, &mut self.entries);
+            self.merged = Merged::new((device, queue), shared, &mut self.entries);
             self.merge_dirty = false;
         }
         let fresh = self.low.as_ref().is_none_or(|l| l.host != size);

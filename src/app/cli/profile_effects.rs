@@ -1,18 +1,19 @@
 //! `flurry profile effects --effects N [--particles P]`: what many small effects cost a
-//! host: the time of each `add_effect`, and update + encode per frame on the CPU.
+//! host: the time of each `add_effect`, update + encode per frame on the CPU, and the GPU's
+//! time pass by pass beside one effect holding as many particles.
 
 use std::time::Instant;
 
 use serde_json::json;
 
 use flurry::effect::*;
-use flurry::{glam, Camera, Invalid, ParticleRenderer};
+use flurry::{glam, Camera, GpuContext, Invalid, ParticleRenderer};
 
 use super::args::ProfileArgs;
 use super::setup;
 use crate::host::scene::check_size;
-use crate::host::timing::median;
-use crate::host::{AppError, HeadlessTarget};
+use crate::host::timing::{median, Timing};
+use crate::host::{AppError, HeadlessTarget, Scene};
 use crate::progress::Progress;
 
 /// Most effects `profile effects` adds.
@@ -53,6 +54,10 @@ pub fn puff(at: [f32; 3], capacity: u32) -> EffectDesc {
     }
 }
 
+/// Warm-up frames of 0.1 s before the GPU is timed: a puff lives 1.5 s, so the pools are
+/// full and every pipeline is built.
+const WARM_FRAMES: u32 = 16;
+
 /// The report (`--json`'s content) of one run.
 pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     let n = match a.effects {
@@ -65,20 +70,27 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     };
     let (gpu, particles, dt) = setup(&a.common, DEFAULT_PARTICLES)?;
     let size = check_size(&gpu, a.size.0, a.size.1)?;
+    let settings = a.render.settings()?;
     let target = HeadlessTarget::new(&gpu.device, size.0, size.1);
-    let mut renderer =
-        ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, a.render.settings()?)?;
+    let mut renderer = ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings)?;
     // the effects on a square grid in front of the camera, 2 m apart
     let side = (n as f32).sqrt().ceil() as u32;
+    let half = 0.5 * (side - 1) as f32;
     let mut add_ms = Vec::with_capacity(n as usize);
+    let mut ids = Vec::with_capacity(n as usize);
     let mut progress = Progress::new("adding effects", n);
     for i in 0..n {
         let (x, y) = ((i % side) as f32, (i / side) as f32);
-        let half = 0.5 * (side - 1) as f32;
         let at = [2.0 * (x - half), 2.0 * (y - half), 0.0];
         let desc = puff(at, particles);
         let start = Instant::now();
-        renderer.add_effect(&gpu.device, &gpu.queue, &desc, particles, a.common.seed + i)?;
+        ids.push(renderer.add_effect(
+            &gpu.device,
+            &gpu.queue,
+            &desc,
+            particles,
+            a.common.seed + i,
+        )?);
         add_ms.push(start.elapsed().as_secs_f64() * 1e3);
         progress.frame(i + 1);
     }
@@ -110,6 +122,30 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
         progress.frame(frame + 1);
     }
     drop(progress);
+    // the GPU's time pass by pass, for the effects and for one effect as big spawning over
+    // their grid's area
+    let many = Scene {
+        renderer,
+        effect: ids[0],
+        target,
+        camera,
+        jitter: glam::Vec2::ZERO,
+        background: [0.0, 0.0, 0.0, 1.0],
+        motion: None,
+        time: 0.0,
+    };
+    let many = gpu_passes(&gpu, many, a.frames, dt, format!("{n} effects, GPU"))?;
+    let mut single = puff([0.0; 3], n * particles);
+    let reach = 2.0 * half + 0.3;
+    single.emitters[0].shape = Shape::Box {
+        min: [-reach, -reach, -0.3],
+        max: [reach, reach, 0.3],
+    };
+    let one = Scene::new(&gpu, &single, n * particles, a.common.seed, size, |_| {
+        camera
+    })?
+    .with_settings(settings);
+    let one = gpu_passes(&gpu, one, a.frames, dt, "one effect, GPU".into())?;
     let add_first = add_ms[0];
     // with one effect there is no rest
     let add_rest = (n > 1).then(|| median(&add_ms[1..]));
@@ -129,8 +165,72 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
         nth(9)
     );
     out!("update + encode on the CPU {encode:.1} µs a frame (median); frame {frame:.2} ms");
+    out!(
+        "GPU, submit to finish (median ms): {n} effects {:.2}, one effect of {} particles {:.2} ({:.2}x)",
+        many.frame,
+        n * particles,
+        one.frame,
+        many.frame / one.frame
+    );
+    out!("each pass submitted on its own (median ms):");
+    out!("{:<10} {:>10} {:>10}", "pass", "effects", "one");
+    for (name, ms) in &many.passes {
+        let single = one.passes.get(name).and_then(|v| v.as_f64());
+        let single = single.map_or("-".into(), |t| format!("{t:.3}"));
+        out!(
+            "{name:<10} {:>10.3} {single:>10}",
+            ms.as_f64().unwrap_or(0.0)
+        );
+    }
     let report = json!({"effects": n, "particles_per_effect": particles, "add_first_ms": add_first,
         "add_rest_ms": add_rest, "encode_cpu_us": encode, "frame_ms": frame, "add_ms": add_ms,
+        "gpu_ms": many.frame, "single_effect_gpu_ms": one.frame,
+        "gpu_ratio": many.frame / one.frame, "passes": many.passes,
+        "single_effect_passes": one.passes, "timing": Timing::CpuSync.name(),
         "adapter": gpu.adapter_name(), "frames": a.frames, "size": [size.0, size.1]});
     Ok(report)
+}
+
+/// A scene's GPU time in milliseconds: the median frame submitted whole (submit to finish),
+/// and each pass's median submitted on its own (the breakdown).
+struct GpuPasses {
+    frame: f64,
+    passes: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Time `frames` frames of `scene` after the warm-up, whole and then pass by pass (each
+/// submitted on its own and waited for: the same clock on every adapter).
+fn gpu_passes(
+    gpu: &GpuContext,
+    mut scene: Scene,
+    frames: u32,
+    dt: f32,
+    label: String,
+) -> Result<GpuPasses, AppError> {
+    for _ in 0..WARM_FRAMES {
+        scene.frame(gpu, 0.1, true);
+    }
+    gpu.wait()?;
+    let mut progress = Progress::new(label, 2 * frames);
+    let mut frame_ms = Vec::with_capacity(frames as usize);
+    for done in 0..frames {
+        let start = Instant::now();
+        scene.frame(gpu, dt, true);
+        gpu.wait()?;
+        frame_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        progress.frame(done + 1);
+    }
+    let samples = scene.profile(gpu, frames, dt, Timing::CpuSync, |done| {
+        progress.frame(frames + done)
+    })?;
+    let mut passes = serde_json::Map::new();
+    for (name, med, _, _) in samples.summary() {
+        if name != "frame" {
+            passes.insert(name, json!(med));
+        }
+    }
+    Ok(GpuPasses {
+        frame: median(&frame_ms),
+        passes,
+    })
 }

@@ -1,0 +1,103 @@
+//! The merged sort's members' table (`shaders/members.wgsl`): what drawing a member's
+//! particles takes from its effect (each emitter's look, the settled fade, the soft edge,
+//! the blend), a few texels a member in a small float texture that the merged splat and
+//! draw fetch per particle. CPU drivers read a storage buffer lane by lane: a whole
+//! `EffectParams` read that way a particle took about half the merged splat's time
+//! (100 effects of 1,024 particles on lavapipe; docs/measurements.md), where a texel fetch
+//! is one gather for a whole SIMD group.
+
+use crate::types::{EffectParams, MAX_EMITTERS};
+
+/// Texels a texture row (`MEMBER_ROW` in members.wgsl).
+pub(crate) const MEMBER_ROW: u32 = 256;
+
+/// Texels a member (`MEMBER_TEXELS`): its fades, then two per emitter.
+pub(crate) const MEMBER_TEXELS: u32 = 1 + 2 * MAX_EMITTERS as u32;
+
+/// The most members one table holds on `device` (its rows within the texture size limit).
+pub(crate) fn max_members(device: &wgpu::Device) -> usize {
+    let rows = device.limits().max_texture_dimension_2d as usize;
+    rows * MEMBER_ROW as usize / MEMBER_TEXELS as usize
+}
+
+/// The texels of one member, as members.wgsl reads them: (settle_time, soft_distance,
+/// additive, 0), then per emitter its colour at the end of life and (size_end,
+/// render_mode, stretch, sprite), the integers as floats (small, so exact; their bits as
+/// floats would be denormals, which drivers may flush to zero).
+pub(crate) fn member_texels(params: &EffectParams) -> Vec<[f32; 4]> {
+    let fades = [
+        params.settle_time,
+        params.soft_distance,
+        params.additive as f32,
+        0.0,
+    ];
+    let looks = params.looks.iter().flat_map(|l| {
+        let shape = [l.size_end, l.render_mode as f32, l.stretch, l.sprite as f32];
+        [l.color_end.to_array(), shape]
+    });
+    std::iter::once(fades).chain(looks).collect()
+}
+
+/// The table of `members` in order ([`max_members`] at most), uploaded through `queue`.
+pub(crate) fn member_table(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    members: &[&EffectParams],
+) -> wgpu::TextureView {
+    let mut texels: Vec<[f32; 4]> = members.iter().flat_map(|p| member_texels(p)).collect();
+    let rows = (texels.len() as u32).div_ceil(MEMBER_ROW).max(1);
+    texels.resize((rows * MEMBER_ROW) as usize, [0.0; 4]);
+    let size = (MEMBER_ROW, rows);
+    super::table_texture(device, queue, "flurry.merged_members", size, &texels)
+}
+
+/// A table of no members, for the binding of an effect's own splat and draw, which their
+/// variants never read.
+pub(crate) fn no_members(device: &wgpu::Device) -> wgpu::TextureView {
+    let format = wgpu::TextureFormat::Rgba32Float;
+    let usage = wgpu::TextureUsages::TEXTURE_BINDING;
+    let texture = crate::gpu::texture_2d(device, "flurry.no_members", (1, 1), format, usage);
+    texture.create_view(&Default::default())
+}
+
+/// The table's layout entry at `binding`.
+pub(crate) fn entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    let sample_type = wgpu::TextureSampleType::Float { filterable: false };
+    super::texture(binding, sample_type, visibility)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::EmitterLook;
+    use glam::Vec4;
+
+    /// A member's texels hold its fades first and then each emitter's look, where
+    /// members.wgsl fetches them (texel 1 + 2e the colour, 2 + 2e the shape), and the
+    /// constants agree with the shader's.
+    #[test]
+    fn a_members_texels_are_where_the_shader_fetches_them() {
+        let mut params = EffectParams {
+            settle_time: 2.5,
+            soft_distance: 0.25,
+            additive: 0,
+            ..Default::default()
+        };
+        params.looks[3] = EmitterLook {
+            color_end: Vec4::new(0.1, 0.2, 0.3, 0.4),
+            size_end: 1.5,
+            render_mode: crate::types::RENDER_STRETCHED,
+            stretch: 0.05,
+            sprite: 2,
+            ..Default::default()
+        };
+        let texels = member_texels(&params);
+        assert_eq!(texels.len(), MEMBER_TEXELS as usize);
+        assert_eq!(texels[0], [2.5, 0.25, 0.0, 0.0]);
+        assert_eq!(texels[1 + 2 * 3], [0.1, 0.2, 0.3, 0.4]);
+        assert_eq!(texels[2 + 2 * 3], [1.5, 2.0, 0.05, 2.0]);
+        let src = crate::shaders::Shader::Splat.source();
+        assert!(src.contains(&format!("const MEMBER_ROW: u32 = {MEMBER_ROW}u;")));
+        assert!(src.contains("const MEMBER_TEXELS: u32 = 1u + 2u * MAX_EMITTERS;"));
+    }
+}
