@@ -75,6 +75,7 @@ pub use glam;
 pub use wgpu;
 
 mod adapter;
+mod arena;
 pub mod bench;
 mod camera;
 #[cfg(test)]

@@ -14,6 +14,7 @@ use std::sync::{Arc, OnceLock};
 use crate::effect::Blend;
 use crate::passes::{
     args::ArgsPass,
+    batch_relist::BatchRelistPass,
     bodies::BodiesPass,
     composite::CompositePass,
     crowd::CrowdPass,
@@ -58,6 +59,7 @@ pub(crate) struct Pipelines {
     sort: OnceLock<SortPass>,
     merge: OnceLock<MergePass>,
     relist: OnceLock<RelistPass>,
+    batch_relist: OnceLock<BatchRelistPass>,
     /// By blend mode (additive, alpha) and what the list holds ([`DrawKinds`]).
     draw: [[OnceLock<DrawPass>; 3]; 2],
     /// The merged draw (alpha, any number of effects).
@@ -101,6 +103,7 @@ impl Pipelines {
             sort: OnceLock::new(),
             merge: OnceLock::new(),
             relist: OnceLock::new(),
+            batch_relist: OnceLock::new(),
             draw: Default::default(),
             merged_draw: OnceLock::new(),
             ribbon_pieces: OnceLock::new(),
@@ -183,6 +186,11 @@ impl Pipelines {
 
     pub fn relist(&self) -> &RelistPass {
         self.relist.get_or_init(|| RelistPass::new(&self.device))
+    }
+
+    pub fn batch_relist(&self) -> &BatchRelistPass {
+        self.batch_relist
+            .get_or_init(|| BatchRelistPass::new(&self.device))
     }
 
     /// An effect's own draw, for `blend`.
@@ -319,6 +327,7 @@ impl Pipelines {
             + n(std::slice::from_ref(&self.sort))
             + self.merge.get().map_or(0, MergePass::built)
             + n(std::slice::from_ref(&self.relist))
+            + n(std::slice::from_ref(&self.batch_relist))
             + n(&self.draw[0])
             + n(&self.draw[1])
             + n(std::slice::from_ref(&self.merged_draw))

@@ -8,9 +8,11 @@
 
 use wgpu::util::DeviceExt;
 
+use crate::arena::{Lease, PoolArena};
 use crate::error::{Error, Invalid, Result};
 use crate::readback::read_buffer;
 use crate::types::{sort_len, Body, Counters, HitEvent, IndirectArgs, Particle, PARTICLE_SIZE};
+use crate::uniform_pages::BufferRange;
 
 /// GPU buffers of one pool.
 pub(crate) struct ParticlePool {
@@ -19,13 +21,17 @@ pub(crate) struct ParticlePool {
     pub sizing: Sizing,
     pub particles: wgpu::Buffer,
     pub dead: wgpu::Buffer,
-    pub alive: [wgpu::Buffer; 2],
+    /// Its own buffers, or its ranges of the renderer's arena (a small pool's: see
+    /// [`ParticlePool::new`]), as the counters are.
+    pub alive: [BufferRange; 2],
     /// Visible (sort key, index) pairs written by cull, sorted in place; padded to
     /// [`sort_len`] pairs for the bitonic sort.
     pub visible: wgpu::Buffer,
     /// Indices of the particles cull sends to the compute splat this frame.
     pub splat: wgpu::Buffer,
-    pub counters: wgpu::Buffer,
+    pub counters: BufferRange,
+    /// Its ranges of the arena, held while it lives (None: buffers of its own).
+    pub lease: Option<Lease>,
     pub args: wgpu::Buffer,
     /// Accelerations per slot (vec4) a pass writes for simulate: all-pairs gravity, a
     /// flock's steering (one slot when the effect has neither).
@@ -314,8 +320,17 @@ pub(crate) fn check_ribbon_capacity(
 impl ParticlePool {
     /// Allocate a pool of `capacity` particles (checked with [`check_capacity`] first, and
     /// [`check_ribbon_capacity`] where it has ribbons) with what `needs` asks for, its
-    /// passes sized as `sizing` says.
-    pub fn new(device: &wgpu::Device, capacity: u32, needs: PoolNeeds, sizing: Sizing) -> Self {
+    /// passes sized as `sizing` says. A pool sized per slot without ribbons or mesh
+    /// particles keeps its alive lists and counters in `arena` where there is one (so that
+    /// passes over many such pools can run as one dispatch, [`crate::arena`]); its counters
+    /// are then written through `queue`.
+    pub fn new(
+        (device, queue): (&wgpu::Device, &wgpu::Queue),
+        capacity: u32,
+        needs: PoolNeeds,
+        sizing: Sizing,
+        arena: Option<&PoolArena>,
+    ) -> Self {
         let PoolNeeds {
             accel: per_particle_accel,
             ribbon_pieces,
@@ -338,21 +353,45 @@ impl ParticlePool {
             contents: bytemuck::cast_slice(&dead_init),
             usage: storage | wgpu::BufferUsages::COPY_DST,
         });
-        let alive = [
-            buffer("flurry.alive_a", n * 4, storage),
-            buffer("flurry.alive_b", n * 4, storage),
-        ];
+        let initial = Counters {
+            dead: capacity as i32,
+            ..Default::default()
+        };
+        let batchable = sizing == Sizing::PerSlot && ribbon_pieces == 0 && mesh.is_none();
+        let lease = arena
+            .filter(|_| batchable)
+            .map(|a| a.lease(device, capacity));
+        let (alive, counters) = match &lease {
+            Some(lease) => {
+                let counters = lease.counters();
+                queue.write_buffer(
+                    &counters.buffer,
+                    counters.offset,
+                    bytemuck::bytes_of(&initial),
+                );
+                ([lease.alive(0), lease.alive(1)], counters)
+            }
+            None => {
+                let whole = |buffer: wgpu::Buffer| BufferRange {
+                    size: std::num::NonZeroU64::new(buffer.size()).expect("not empty"),
+                    buffer,
+                    offset: 0,
+                };
+                let counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("flurry.counters"),
+                    contents: bytemuck::bytes_of(&initial),
+                    usage: storage | wgpu::BufferUsages::COPY_DST,
+                });
+                let alive = [
+                    whole(buffer("flurry.alive_a", n * 4, storage)),
+                    whole(buffer("flurry.alive_b", n * 4, storage)),
+                ];
+                (alive, whole(counters))
+            }
+        };
         let entries = visible_entries(capacity, ribbon_pieces) as u32;
         let visible = buffer("flurry.visible", sort_len(entries) as u64 * 8, storage);
         let splat = buffer("flurry.splat", n * 4, storage);
-        let counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.counters"),
-            contents: bytemuck::bytes_of(&Counters {
-                dead: capacity as i32,
-                ..Default::default()
-            }),
-            usage: storage | wgpu::BufferUsages::COPY_DST,
-        });
         let args = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.indirect_args"),
             contents: bytemuck::bytes_of(&IndirectArgs::default()),
@@ -410,6 +449,7 @@ impl ParticlePool {
             visible,
             splat,
             counters,
+            lease,
             args,
             ribbon_list,
             draw_counters,
@@ -427,11 +467,12 @@ impl ParticlePool {
         queue: &wgpu::Queue,
     ) -> Result<(Counters, Counters)> {
         let size = std::mem::size_of::<Counters>() as u64;
-        let read = |buffer| -> Result<Counters> {
-            let bytes = read_buffer(device, queue, buffer, 0, size)?;
+        let read = |buffer, offset| -> Result<Counters> {
+            let bytes = read_buffer(device, queue, buffer, offset, size)?;
             Ok(bytemuck::pod_read_unaligned(&bytes))
         };
-        Ok((read(&self.counters)?, read(&self.draw_counters)?))
+        let counters = read(&self.counters.buffer, self.counters.offset)?;
+        Ok((counters, read(&self.draw_counters, 0)?))
     }
 
     /// Read the pool back, the visible and splat lists only where `lists` (an effect sorted
@@ -448,8 +489,8 @@ impl ParticlePool {
         let counters: Counters = bytemuck::pod_read_unaligned(&read_buffer(
             device,
             queue,
-            &self.counters,
-            0,
+            &self.counters.buffer,
+            self.counters.offset,
             std::mem::size_of::<Counters>() as u64,
         )?);
         #[cfg(test)]
@@ -464,7 +505,8 @@ impl ParticlePool {
         let particles = read_buffer(device, queue, &self.particles, 0, n * PARTICLE_SIZE)?;
         let alive_n = (counters.alive as u64).min(n);
         let dead_n = (counters.dead.max(0) as u64).min(n);
-        let alive = read_buffer(device, queue, &self.alive[0], 0, alive_n * 4)?;
+        let current = &self.alive[0];
+        let alive = read_buffer(device, queue, &current.buffer, current.offset, alive_n * 4)?;
         let dead = read_buffer(device, queue, &self.dead, 0, dead_n * 4)?;
         // the visible list also names ribbon pieces: the snapshot keeps the particles,
         // and counts them as visible

@@ -40,6 +40,7 @@ pub(crate) enum Shader {
     Sort,
     Merge,
     Relist,
+    BatchRelist,
     Splat,
     Draw,
     RibbonPieces,
@@ -59,7 +60,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 25] = [
+    pub const ALL: [Shader; 26] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -71,6 +72,7 @@ impl Shader {
         Shader::Sort,
         Shader::Merge,
         Shader::Relist,
+        Shader::BatchRelist,
         Shader::Splat,
         Shader::Draw,
         Shader::RibbonPieces,
@@ -101,6 +103,7 @@ impl Shader {
             Shader::Sort => "sort",
             Shader::Merge => "merge",
             Shader::Relist => "relist",
+            Shader::BatchRelist => "batch_relist",
             Shader::Splat => "splat",
             Shader::Draw => "draw",
             Shader::RibbonPieces => "ribbon_pieces",
@@ -131,6 +134,7 @@ impl Shader {
             Shader::Sort => include_str!("../shaders/sort.wgsl"),
             Shader::Merge => include_str!("../shaders/merge.wgsl"),
             Shader::Relist => include_str!("../shaders/relist.wgsl"),
+            Shader::BatchRelist => include_str!("../shaders/batch_relist.wgsl"),
             Shader::Splat => include_str!("../shaders/splat.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),

@@ -64,11 +64,13 @@ impl Step {
     ];
 }
 
-/// What a renderer holds for its effects to use: the meshes and the images.
+/// What a renderer holds for its effects to use: the meshes, the images and the arena its
+/// small pools keep their lists and counters in (None: every pool has its own).
 #[derive(Clone, Copy)]
 pub(crate) struct Assets<'a> {
     pub meshes: &'a Meshes,
     pub images: &'a Images,
+    pub arena: Option<&'a crate::arena::PoolArena>,
 }
 
 /// An effect's ribbons: the sort of its ribbon list into ribbons and the piece listing's
@@ -135,6 +137,8 @@ pub(crate) struct ParticleSystem {
     splat: (f32, f32),
     /// Sorted and drawn together with other effects by the renderer.
     merged: bool,
+    /// Relisted together with the other pools of its chunk of the arena by the renderer.
+    batched: bool,
     request: u32,
     dropped_on_cpu: u64,
     /// The host's transform of the whole effect, and of each emitter within it.
@@ -170,7 +174,11 @@ impl ParticleSystem {
         uniforms: UniformSlot,
     ) -> Result<Self> {
         desc.validate()?;
-        let Assets { meshes, images } = assets;
+        let Assets {
+            meshes,
+            images,
+            arena,
+        } = assets;
         meshes.set().check(desc)?;
         images.check(desc)?;
         let capacity = crate::pool::check_capacity(device, "capacity", capacity as u64)?;
@@ -189,7 +197,7 @@ impl ParticleSystem {
             mesh: desc.particle_mesh().and_then(|m| meshes.set().draw(m)),
         };
         let sizing = Sizing::of(capacity, 1, spawns_after_simulate(desc));
-        let pool = ParticlePool::new(device, capacity, needs, sizing);
+        let pool = ParticlePool::new((device, queue), capacity, needs, sizing, arena);
         let mut params = desc.effect_params(seed, capacity);
         for look in &mut params.looks {
             if look.render_mode == crate::types::RENDER_MESH {
@@ -325,6 +333,7 @@ impl ParticleSystem {
             substeps: 1,
             splat: (0.0, 0.0),
             merged: false,
+            batched: false,
             request: 0,
             dropped_on_cpu: 0,
             transform: glam::Mat4::IDENTITY,
@@ -440,6 +449,17 @@ impl ParticleSystem {
 
     pub fn merged(&self) -> bool {
         self.merged
+    }
+
+    /// Let the renderer relist this effect's pool together with the others of its chunk of
+    /// the arena (after every simulate): its own relist is then skipped.
+    pub fn set_batched(&mut self, batched: bool) {
+        self.batched = batched;
+    }
+
+    #[cfg(test)]
+    pub fn batched(&self) -> bool {
+        self.batched
     }
 
     /// Light mesh particles by `light` from the next update on.
@@ -647,7 +667,9 @@ impl ParticleSystem {
                     if self.pool.sizing == Sizing::Counted {
                         args(pass, After::Simulate);
                     }
-                    p.relist().record(pass, &self.relist_bind, &self.pool);
+                    if !self.batched {
+                        p.relist().record(pass, &self.relist_bind, &self.pool);
+                    }
                     if self.desc.trail().is_some() {
                         // the live list lays its trails: each step its own stretch of them
                         args(pass, After::BeforeTrails);

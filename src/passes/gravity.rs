@@ -5,9 +5,9 @@
 //! subgroup operations, shared through the subgroups' registers
 //! (`shaders/gravity_subgroups.wgsl`); simulate adds the accelerations.
 
-use super::BufferSlot;
 use super::{bind, buffer_entries, dispatch_over_pool, layout, storage_texture, texture};
 use super::{compute_pipeline, read_only, read_write, uniform};
+use super::{Binding, BufferSlot};
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -113,14 +113,14 @@ impl GravityPass {
         let texel = || wgpu::BindingResource::TextureView(&view);
         let stage = [
             (0, pool.particles.as_entire_binding()),
-            (1, pool.alive[current].as_entire_binding()),
-            (2, pool.counters.as_entire_binding()),
+            (1, pool.alive[current].resource()),
+            (2, pool.counters.resource()),
             (3, effect.as_entire_binding()),
             (4, texel()),
         ];
         let pairs = [
-            (0, pool.alive[current].as_entire_binding()),
-            (1, pool.counters.as_entire_binding()),
+            (0, pool.alive[current].resource()),
+            (1, pool.counters.resource()),
             (2, effect.as_entire_binding()),
             (3, pool.accel.as_entire_binding()),
             (4, texel()),

@@ -7,6 +7,7 @@
 //! the buffers in the same order.
 
 pub(crate) mod args;
+pub(crate) mod batch_relist;
 pub(crate) mod bodies;
 pub(crate) mod composite;
 pub(crate) mod crowd;
@@ -420,6 +421,7 @@ mod tests {
             (Shader::Cull, cull::slots().to_vec()),
             (Shader::Merge, merge::slots().to_vec()),
             (Shader::Relist, relist::slots().to_vec()),
+            (Shader::BatchRelist, batch_relist::slots().to_vec()),
             (Shader::Splat, splat::slots().to_vec()),
             (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
             (Shader::Grid, grid::slots().to_vec()),

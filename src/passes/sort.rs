@@ -207,10 +207,10 @@ impl SortPass {
         device: &wgpu::Device,
         plan: &SortPlan,
         pairs: &wgpu::Buffer,
-        counters: &wgpu::Buffer,
+        counters: &dyn super::Binding,
     ) -> SortBinding {
         let args = [
-            (1, counters.as_entire_binding()),
+            (1, counters.resource()),
             (3, plan.table.as_entire_binding()),
             (4, plan.dispatch.as_entire_binding()),
         ];
@@ -221,7 +221,7 @@ impl SortPass {
         };
         let sort = [
             (0, pairs.as_entire_binding()),
-            (1, counters.as_entire_binding()),
+            (1, counters.resource()),
             (2, wgpu::BindingResource::Buffer(step)),
         ];
         SortBinding {

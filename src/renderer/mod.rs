@@ -11,6 +11,7 @@
 //! depth-tested against it with a soft-particle fade → the target upsampled (nearest-depth
 //! or bilinear) and blended onto the host's colour.
 
+mod batched;
 mod merged;
 mod meshes;
 mod settings;
@@ -34,6 +35,7 @@ use crate::timer::PassTimer;
 use crate::types::{CollisionFrame, CompositeParams, DownsampleParams};
 use crate::uniform_pages::{RendererUniforms, UniformPages};
 use crate::view::{View, ViewModel};
+use batched::Batches;
 use merged::Merged;
 use target::{HostBinds, LowRes};
 
@@ -148,7 +150,11 @@ pub struct ParticleRenderer {
     timer: Option<PassTimer>,
     /// Alpha-blended effects sorted and drawn together (two or more of them).
     merged: Option<Merged>,
-    /// Effects changed: the merged set is rebuilt at the next update.
+    /// Where its small pools keep their lists and counters.
+    arena: crate::arena::PoolArena,
+    /// The small pools relisted together, a dispatch a chunk of the arena.
+    batches: Batches,
+    /// Effects changed: the merged set and the batches are rebuilt at the next update.
     merge_dirty: bool,
     /// The snowflake array (uploaded at the first update).
     sprites: Sprites,
@@ -227,6 +233,8 @@ impl ParticleRenderer {
             next_id: 0,
             timer: None,
             merged: None,
+            arena: Default::default(),
+            batches: Batches::default(),
             merge_dirty: false,
             low: None,
             size: (0, 0),
@@ -299,6 +307,7 @@ impl ParticleRenderer {
         let assets = Assets {
             meshes: &self.meshes,
             images: &self.images,
+            arena: Some(&self.arena),
         };
         let p = &self.pipelines;
         let slot = self.uniform_pages.slot(device);
@@ -319,14 +328,22 @@ impl ParticleRenderer {
         };
         let gone = self.entries.remove(at);
         self.uniform_pages.release(gone.system.uniform_slot());
-        // the merged set names entries by position: until the next update rebuilds it,
-        // every effect sorts and draws on its own
+        // the merged set and the batches name entries by position: until the next update
+        // rebuilds them, every effect sorts, draws and relists on its own
         self.merged = None;
+        self.batches = Batches::default();
         for e in &mut self.entries {
             e.system.set_merged(false);
+            e.system.set_batched(false);
         }
         self.merge_dirty = true;
         true
+    }
+
+    /// Whether the effect `id` is relisted in a batch this frame (for the batch tests).
+    #[cfg(test)]
+    pub(crate) fn batched(&self, id: EffectId) -> bool {
+        self.system(id).is_some_and(ParticleSystem::batched)
     }
 
     fn system(&self, id: EffectId) -> Option<&ParticleSystem> {
@@ -487,6 +504,13 @@ impl ParticleRenderer {
         for e in &mut self.entries {
             e.system.set_substeps(substeps);
         }
+        // a pool simulated in more than one step is counted: it leaves its batch, which
+        // is rebuilt at the next update (until then every pool relists itself)
+        self.batches = Batches::default();
+        for e in &mut self.entries {
+            e.system.set_batched(false);
+        }
+        self.merge_dirty = true;
     }
 
     /// The settings in use.
@@ -546,6 +570,7 @@ impl ParticleRenderer {
         if self.merge_dirty {
             let shared = (&self.pipelines, &self.images);
             self.merged = Merged::new((device, queue), shared, &mut self.entries);
+            self.batches = Batches::new(device, &self.pipelines, &mut self.entries);
             self.merge_dirty = false;
         }
         let fresh = self.low.as_ref().is_none_or(|l| l.host != size);
@@ -926,6 +951,9 @@ impl ParticleRenderer {
             compute_pass_in(encoder, profiler, pass.name(), |c| {
                 for e in self.entries.iter().filter(|e| e.system.records(step)) {
                     e.system.record_step(p, step, c, &low.collision_bind);
+                }
+                if step == Step::Simulate {
+                    self.batches.record_relist(p, c);
                 }
                 if let Some(m) = merged {
                     m.record_cull(p, c, &self.entries);

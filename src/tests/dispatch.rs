@@ -97,7 +97,11 @@ fn argument_passes_cover_counts_past_the_dispatch_limit() {
 fn arguments_from(solo: &Solo, counters: &Counters, after: After) -> IndirectArgs {
     let (device, queue) = (&solo.gpu.device, &solo.gpu.queue);
     let pool = solo.system.pool();
-    queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(counters));
+    queue.write_buffer(
+        &pool.counters.buffer,
+        pool.counters.offset,
+        bytemuck::bytes_of(counters),
+    );
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -155,7 +159,11 @@ fn sort_arguments_cover_sixteen_million_keys() {
     let (device, queue) = (&solo.gpu.device, &solo.gpu.queue);
     let pool = solo.system.pool();
     let count = 16_777_216u32;
-    queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(&huge(count)));
+    queue.write_buffer(
+        &pool.counters.buffer,
+        pool.counters.offset,
+        bytemuck::bytes_of(&huge(count)),
+    );
     let mut encoder = device.create_command_encoder(&Default::default());
     let plan = {
         let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -204,7 +212,11 @@ fn hit_spawns_past_the_pool_are_counted_dropped_not_lost() {
     let pool = solo.system.pool();
     let mut counters = solo.snapshot().counters;
     counters.events = 4096;
-    queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(&counters));
+    queue.write_buffer(
+        &pool.counters.buffer,
+        pool.counters.offset,
+        bytemuck::bytes_of(&counters),
+    );
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());

@@ -3,6 +3,7 @@
 //! shared between effects. Everything a host can see is tested through the public API in
 //! `tests/`.
 
+mod batch;
 mod dispatch;
 mod flock;
 mod grid;
@@ -47,6 +48,7 @@ impl Solo {
         let assets = crate::system::Assets {
             meshes: &meshes,
             images: &images,
+            arena: None,
         };
         let mut uniform_pages = crate::uniform_pages::UniformPages::new(device);
         let slot = uniform_pages.slot(device);

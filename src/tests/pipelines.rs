@@ -65,9 +65,10 @@ fn effects_share_the_renderer_pipelines() {
     };
     frame(&mut renderer);
     // + the merged cull (one variant, the effects agree), the merged arguments, the merged
-    // draw (of all six effects), downsample, splat, composite
+    // draw (of all six effects), the batched relist (of their six small pools), downsample,
+    // splat, composite
     let after_frame = renderer.pipelines().built();
-    assert_eq!(after_frame, after_first + 6);
+    assert_eq!(after_frame, after_first + 7);
     for id in ids.drain(..3) {
         assert!(renderer.remove_effect(id));
         frame(&mut renderer);

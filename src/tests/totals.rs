@@ -21,7 +21,11 @@ fn totals_carry_past_two_to_the_thirty_second() {
     counters.dropped = u32::MAX - 4;
     let pool = solo.system.pool();
     let queue = &solo.gpu.queue;
-    queue.write_buffer(&pool.counters, 0, bytemuck::bytes_of(&counters));
+    queue.write_buffer(
+        &pool.counters.buffer,
+        pool.counters.offset,
+        bytemuck::bytes_of(&counters),
+    );
     solo.frame(0.01, &camera);
     let snap = solo.snapshot();
     let start = 1u64 << 32;
