@@ -4,10 +4,10 @@
 
 use glam::Vec3;
 
-use super::gpu;
+use super::{gpu, Hosted};
 use crate::effect::{EffectDesc, EmitterDesc, Range, Shape, Velocity};
 use crate::gpu::GpuContext;
-use crate::{Camera, EffectId, ParticleRenderer, Settings, Targets};
+use crate::{Camera, EffectId};
 
 /// A spray of `capacity` at `x`: spawning twice its capacity a second for 0.2–0.6 s each, so
 /// that particles die every frame and the pool is sometimes full.
@@ -33,51 +33,9 @@ fn spray(x: f32, capacity: u32) -> EffectDesc {
     }
 }
 
-struct Host {
-    renderer: ParticleRenderer,
-    view: wgpu::TextureView,
-}
-
-impl Host {
-    fn new(gpu: &GpuContext) -> Self {
-        let targets = Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
-        let renderer = ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
-        let color = gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: None,
-            size: wgpu::Extent3d {
-                width: 32,
-                height: 32,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: targets.color_format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        });
-        let view = color.create_view(&Default::default());
-        Host { renderer, view }
-    }
-
-    fn frame(&mut self, gpu: &GpuContext) {
-        let camera = Camera::look_at(Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO, 1.0);
-        let (device, queue) = (&gpu.device, &gpu.queue);
-        self.renderer
-            .update(device, queue, 1.0 / 60.0, camera, (32, 32))
-            .unwrap();
-        let mut encoder = device.create_command_encoder(&Default::default());
-        let targets = crate::FrameTargets::new(&self.view, None);
-        self.renderer
-            .encode(device, &mut encoder, &targets)
-            .unwrap();
-        queue.submit([encoder.finish()]);
-    }
-}
-
 /// The effect's alive particles by emission ordinal (slots are handed out in the order
 /// deaths came back, which workgroups race for), with its balanced books checked.
-fn alive(gpu: &GpuContext, host: &Host, id: EffectId) -> Vec<(u32, [f32; 8])> {
+fn alive(gpu: &GpuContext, host: &Hosted, id: EffectId) -> Vec<(u32, [f32; 8])> {
     let snap = host.renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
     snap.check().unwrap();
     let mut particles: Vec<_> = snap
@@ -96,9 +54,10 @@ fn alive(gpu: &GpuContext, host: &Host, id: EffectId) -> Vec<(u32, [f32; 8])> {
 #[test]
 fn pools_relisted_together_step_as_each_alone() {
     let gpu = gpu();
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO, 1.0);
     // capacities sized per slot (4,096 at most), of different lengths in the chunk
     let sprays = [(64, 1), (200, 2), (1000, 3), (4096, 4), (333, 5)];
-    let mut together = Host::new(&gpu);
+    let mut together = Hosted::new(&gpu);
     let mut ids = vec![];
     let mut alone = vec![];
     for (k, &(capacity, seed)) in sprays.iter().enumerate() {
@@ -109,22 +68,22 @@ fn pools_relisted_together_step_as_each_alone() {
                 .renderer
                 .add_effect(device, queue, &desc, capacity, seed),
         );
-        let mut host = Host::new(&gpu);
+        let mut host = Hosted::new(&gpu);
         let id = host
             .renderer
             .add_effect(device, queue, &desc, capacity, seed);
         alone.push((host, id.unwrap()));
     }
     let mut ids: Vec<EffectId> = ids.into_iter().map(Result::unwrap).collect();
-    let run = |frames, together: &mut Host, alone: &mut Vec<(Host, EffectId)>| {
+    let run = |frames, together: &mut Hosted, alone: &mut Vec<(Hosted, EffectId)>| {
         for _ in 0..frames {
-            together.frame(&gpu);
+            together.frame(&gpu, 1.0 / 60.0, camera);
             for (host, _) in alone.iter_mut() {
-                host.frame(&gpu);
+                host.frame(&gpu, 1.0 / 60.0, camera);
             }
         }
     };
-    let compare = |together: &Host, ids: &[EffectId], alone: &[(Host, EffectId)], when| {
+    let compare = |together: &Hosted, ids: &[EffectId], alone: &[(Hosted, EffectId)], when| {
         for (&id, (host, alone_id)) in ids.iter().zip(alone) {
             assert!(
                 !host.renderer.batched(*alone_id),

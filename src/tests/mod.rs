@@ -23,6 +23,39 @@ use crate::Camera;
 mod adapter;
 pub(crate) use adapter::gpu;
 
+/// A renderer drawing into a 32 × 32 colour target of its own, without depth.
+struct Hosted {
+    renderer: crate::ParticleRenderer,
+    view: wgpu::TextureView,
+}
+
+impl Hosted {
+    fn new(gpu: &GpuContext) -> Self {
+        let targets = crate::Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
+        let settings = crate::Settings::default();
+        let renderer = crate::ParticleRenderer::new(&gpu.device, targets, settings).unwrap();
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        let format = targets.color_format;
+        let color = crate::gpu::texture_2d(&gpu.device, "host color", (32, 32), format, usage);
+        let view = color.create_view(&Default::default());
+        Hosted { renderer, view }
+    }
+
+    /// Update by `dt` seen by `camera`, encode and submit one frame.
+    fn frame(&mut self, gpu: &GpuContext, dt: f32, camera: Camera) {
+        let (device, queue) = (&gpu.device, &gpu.queue);
+        self.renderer
+            .update(device, queue, dt, camera, (32, 32))
+            .unwrap();
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let targets = crate::FrameTargets::new(&self.view, None);
+        self.renderer
+            .encode(device, &mut encoder, &targets)
+            .unwrap();
+        queue.submit([encoder.finish()]);
+    }
+}
+
 /// One effect simulated on its own, without a renderer: no depth to collide with, every
 /// particle drawn (no splat).
 struct Solo {

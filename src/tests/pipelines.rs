@@ -3,15 +3,15 @@
 
 use glam::Vec3;
 
-use super::{gpu, held, still};
+use super::{gpu, held, still, Hosted};
 use crate::effect::{Blend, Collision, Response, Shape};
 use crate::{Camera, ParticleRenderer, Settings, Targets};
 
 #[test]
 fn effects_share_the_renderer_pipelines() {
     let gpu = gpu();
-    let targets = Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
-    let mut renderer = ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+    let mut host = Hosted::new(&gpu);
+    let renderer = &mut host.renderer;
     assert_eq!(renderer.pipelines().built(), 0, "new() compiles nothing");
     let dot = |x: f32| still("dot", vec![held(Shape::Point([x, 0.0, 0.0]), 16)]);
     let first = renderer
@@ -37,43 +37,18 @@ fn effects_share_the_renderer_pipelines() {
     // a frame merges the alpha effects (their cull into the merged list and its arguments'
     // pass are new) and draws
     let camera = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, 1.0);
-    let color = gpu.device.create_texture(&wgpu::TextureDescriptor {
-        label: None,
-        size: wgpu::Extent3d {
-            width: 32,
-            height: 32,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: targets.color_format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-        view_formats: &[],
-    });
-    let view = color.create_view(&Default::default());
-    let frame = |renderer: &mut ParticleRenderer| {
-        renderer
-            .update(&gpu.device, &gpu.queue, 0.01, camera, (32, 32))
-            .unwrap();
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        let targets = crate::FrameTargets::new(&view, None);
-        renderer
-            .encode(&gpu.device, &mut encoder, &targets)
-            .unwrap();
-        gpu.queue.submit([encoder.finish()]);
-    };
-    frame(&mut renderer);
+    host.frame(&gpu, 0.01, camera);
+    let renderer = &mut host.renderer;
     // + the merged cull (one variant, the effects agree), the merged arguments, the merged
     // draw (of all six effects), the batched relist (of their six small pools), downsample,
     // splat, composite
     let after_frame = renderer.pipelines().built();
     assert_eq!(after_frame, after_first + 7);
     for id in ids.drain(..3) {
-        assert!(renderer.remove_effect(id));
-        frame(&mut renderer);
+        assert!(host.renderer.remove_effect(id));
+        host.frame(&gpu, 0.01, camera);
         assert_eq!(
-            renderer.pipelines().built(),
+            host.renderer.pipelines().built(),
             after_frame,
             "a removal compiled"
         );
@@ -83,10 +58,10 @@ fn effects_share_the_renderer_pipelines() {
     sparks.blend = Blend::Additive;
     sparks.collision = Some(Collision::new(Response::Kill));
     for seed in 0..2 {
-        renderer
+        host.renderer
             .add_effect(&gpu.device, &gpu.queue, &sparks, 64, seed)
             .unwrap();
-        assert_eq!(renderer.pipelines().built(), after_frame + 2);
+        assert_eq!(host.renderer.pipelines().built(), after_frame + 2);
     }
 }
 
