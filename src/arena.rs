@@ -1,5 +1,5 @@
-//! Shared storage for small pools: their alive lists and counters are ranges of a few
-//! renderer-level buffers ("chunks") instead of buffers of their own, so that a pass over
+//! Shared storage for small pools: their particles, dead and alive lists and counters are
+//! ranges of a few renderer-level buffers ("chunks") instead of buffers of their own, so that a pass over
 //! many small pools can be one dispatch over a chunk, a workgroup row a pool (the batched
 //! passes, `shaders/batch_*.wgsl`), where each pool alone pays a dispatch (about 0.1 ms each on lavapipe
 //! whatever its particles; docs/measurements.md).
@@ -14,11 +14,12 @@ use std::num::NonZeroU64;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
-use crate::types::Counters;
+use crate::types::{Counters, PARTICLE_SIZE};
 use crate::uniform_pages::BufferRange;
 
-/// Entries of each of a chunk's alive lists.
-pub(crate) const CHUNK_SLOTS: u32 = 1 << 18;
+/// Slots of a chunk: its particles and the entries of each of its lists (4 MiB of
+/// particles).
+pub(crate) const CHUNK_SLOTS: u32 = 1 << 16;
 
 /// Pools one chunk holds at most (its counters).
 pub(crate) const CHUNK_POOLS: u32 = 512;
@@ -36,9 +37,11 @@ pub(crate) struct PoolArena {
     chunks: Mutex<Vec<Arc<Chunk>>>,
 }
 
-/// One chunk: two alive lists of [`CHUNK_SLOTS`] entries and [`CHUNK_POOLS`] pools'
-/// counters, [`COUNTERS_STRIDE`] bytes apart.
+/// One chunk: [`CHUNK_SLOTS`] particles, a dead list and two alive lists of as many
+/// entries, and [`CHUNK_POOLS`] pools' counters, [`COUNTERS_STRIDE`] bytes apart.
 pub(crate) struct Chunk {
+    pub particles: wgpu::Buffer,
+    pub dead: wgpu::Buffer,
     pub alive: [wgpu::Buffer; 2],
     pub counters: wgpu::Buffer,
     free: Mutex<Free>,
@@ -53,7 +56,10 @@ struct Free {
 /// One pool's ranges of a chunk, given back when it is dropped.
 pub(crate) struct Lease {
     chunk: Arc<Chunk>,
+    /// Its slots (whole grains).
     entries: Range<u32>,
+    /// The pool's capacity (its ranges' length, at most the slots').
+    capacity: u32,
     pool: u32,
 }
 
@@ -65,14 +71,14 @@ impl PoolArena {
         assert!(grains <= CHUNK_SLOTS, "a pool of {capacity} in the arena");
         let mut chunks = self.chunks.lock().expect("not poisoned");
         for chunk in chunks.iter() {
-            if let Some(lease) = chunk.take(chunk, grains) {
+            if let Some(lease) = chunk.take(chunk, (grains, capacity)) {
                 return lease;
             }
         }
         let chunk = Arc::new(Chunk::new(device, chunks.len()));
-        let lease = chunk.take(&chunk, grains).expect("a new chunk has room");
+        let lease = chunk.take(&chunk, (grains, capacity));
         chunks.push(chunk);
-        lease
+        lease.expect("a new chunk has room")
     }
 }
 
@@ -91,6 +97,11 @@ impl Chunk {
         };
         let list = CHUNK_SLOTS as u64 * 4;
         Chunk {
+            particles: buffer(
+                format!("flurry.arena{index}.particles"),
+                CHUNK_SLOTS as u64 * PARTICLE_SIZE,
+            ),
+            dead: buffer(format!("flurry.arena{index}.dead"), list),
             alive: [
                 buffer(format!("flurry.arena{index}.alive_a"), list),
                 buffer(format!("flurry.arena{index}.alive_b"), list),
@@ -106,8 +117,9 @@ impl Chunk {
         }
     }
 
-    /// `entries` entries (a multiple of [`GRAIN`]) and a pool index, first fit.
-    fn take(&self, this: &Arc<Chunk>, entries: u32) -> Option<Lease> {
+    /// `entries` slots (a multiple of [`GRAIN`]) and a pool index for a pool of
+    /// `capacity`, first fit.
+    fn take(&self, this: &Arc<Chunk>, (entries, capacity): (u32, u32)) -> Option<Lease> {
         let mut free = self.free.lock().expect("not poisoned");
         let at = free
             .entries
@@ -123,6 +135,7 @@ impl Chunk {
         Some(Lease {
             chunk: this.clone(),
             entries: start..start + entries,
+            capacity,
             pool,
         })
     }
@@ -150,10 +163,25 @@ impl Drop for Lease {
 impl Lease {
     /// Its range of alive list `k` (0 the current list, 1 the survivors').
     pub fn alive(&self, k: usize) -> BufferRange {
+        self.range(&self.chunk.alive[k], 4)
+    }
+
+    /// Its range of the dead list.
+    pub fn dead(&self) -> BufferRange {
+        self.range(&self.chunk.dead, 4)
+    }
+
+    /// Its particles.
+    pub fn particles(&self) -> BufferRange {
+        self.range(&self.chunk.particles, PARTICLE_SIZE)
+    }
+
+    /// Its slots of `buffer`, `stride` bytes a slot.
+    fn range(&self, buffer: &wgpu::Buffer, stride: u64) -> BufferRange {
         BufferRange {
-            buffer: self.chunk.alive[k].clone(),
-            offset: self.entries.start as u64 * 4,
-            size: NonZeroU64::new(self.entries.len() as u64 * 4).expect("not empty"),
+            buffer: buffer.clone(),
+            offset: self.entries.start as u64 * stride,
+            size: NonZeroU64::new(self.capacity as u64 * stride).expect("not empty"),
         }
     }
 
@@ -205,7 +233,13 @@ mod tests {
         );
         assert_eq!(c.entries, 1088..1152);
         assert_eq!(a.alive(1).offset, 0);
+        assert_eq!(
+            a.alive(1).size.get(),
+            4000,
+            "a range is as long as its pool"
+        );
         assert_eq!(b.alive(0).offset, 4096);
+        assert_eq!(b.particles().offset, 1024 * PARTICLE_SIZE);
         assert_ne!(a.pool, b.pool);
         assert_eq!(b.counters().offset % COUNTERS_STRIDE, 0);
         let chunk = a.chunk().clone();

@@ -19,10 +19,10 @@ pub(crate) struct ParticlePool {
     pub capacity: u32,
     /// How its passes over the alive list are sized this frame.
     pub sizing: Sizing,
-    pub particles: wgpu::Buffer,
-    pub dead: wgpu::Buffer,
     /// Its own buffers, or its ranges of the renderer's arena (a small pool's: see
-    /// [`ParticlePool::new`]), as the counters are.
+    /// [`ParticlePool::new`]), as the lists and the counters are.
+    pub particles: BufferRange,
+    pub dead: BufferRange,
     pub alive: [BufferRange; 2],
     /// Visible (sort key, index) pairs written by cull, sorted in place; padded to
     /// [`sort_len`] pairs for the bitonic sort.
@@ -346,13 +346,8 @@ impl ParticlePool {
                 mapped_at_creation: false,
             })
         };
-        let particles = buffer("flurry.particles", n * PARTICLE_SIZE, storage);
+        // every slot free (the top of the stack first), no particle live
         let dead_init: Vec<u32> = (0..capacity).rev().collect();
-        let dead = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.dead"),
-            contents: bytemuck::cast_slice(&dead_init),
-            usage: storage | wgpu::BufferUsages::COPY_DST,
-        });
         let initial = Counters {
             dead: capacity as i32,
             ..Default::default()
@@ -361,34 +356,49 @@ impl ParticlePool {
         let lease = arena
             .filter(|_| batchable)
             .map(|a| a.lease(device, capacity));
-        let (alive, counters) = match &lease {
+        let [particles, dead, alive_a, alive_b, counters] = match &lease {
             Some(lease) => {
-                let counters = lease.counters();
-                queue.write_buffer(
-                    &counters.buffer,
-                    counters.offset,
-                    bytemuck::bytes_of(&initial),
-                );
-                ([lease.alive(0), lease.alive(1)], counters)
+                let ranges = [
+                    lease.particles(),
+                    lease.dead(),
+                    lease.alive(0),
+                    lease.alive(1),
+                    lease.counters(),
+                ];
+                // a range another pool had: its particles' flags must not read as live
+                let [particles, dead, .., counters] = &ranges;
+                let zeros = vec![0u8; particles.size.get() as usize];
+                let write = |r: &BufferRange, bytes: &[u8]| {
+                    queue.write_buffer(&r.buffer, r.offset, bytes);
+                };
+                write(particles, &zeros);
+                write(dead, bytemuck::cast_slice(&dead_init));
+                write(counters, bytemuck::bytes_of(&initial));
+                ranges
             }
             None => {
-                let whole = |buffer: wgpu::Buffer| BufferRange {
+                let init = |label, contents: &[u8]| {
+                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some(label),
+                        contents,
+                        usage: storage | wgpu::BufferUsages::COPY_DST,
+                    })
+                };
+                [
+                    buffer("flurry.particles", n * PARTICLE_SIZE, storage),
+                    init("flurry.dead", bytemuck::cast_slice(&dead_init)),
+                    buffer("flurry.alive_a", n * 4, storage),
+                    buffer("flurry.alive_b", n * 4, storage),
+                    init("flurry.counters", bytemuck::bytes_of(&initial)),
+                ]
+                .map(|buffer| BufferRange {
                     size: std::num::NonZeroU64::new(buffer.size()).expect("not empty"),
                     buffer,
                     offset: 0,
-                };
-                let counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("flurry.counters"),
-                    contents: bytemuck::bytes_of(&initial),
-                    usage: storage | wgpu::BufferUsages::COPY_DST,
-                });
-                let alive = [
-                    whole(buffer("flurry.alive_a", n * 4, storage)),
-                    whole(buffer("flurry.alive_b", n * 4, storage)),
-                ];
-                (alive, whole(counters))
+                })
             }
         };
+        let alive = [alive_a, alive_b];
         let entries = visible_entries(capacity, ribbon_pieces) as u32;
         let visible = buffer("flurry.visible", sort_len(entries) as u64 * 8, storage);
         let splat = buffer("flurry.splat", n * 4, storage);
@@ -502,12 +512,12 @@ impl ParticlePool {
             std::mem::size_of::<IndirectArgs>() as u64,
         )?);
         let n = self.capacity as u64;
-        let particles = read_buffer(device, queue, &self.particles, 0, n * PARTICLE_SIZE)?;
+        let range = |r: &BufferRange, bytes| read_buffer(device, queue, &r.buffer, r.offset, bytes);
+        let particles = range(&self.particles, n * PARTICLE_SIZE)?;
         let alive_n = (counters.alive as u64).min(n);
         let dead_n = (counters.dead.max(0) as u64).min(n);
-        let current = &self.alive[0];
-        let alive = read_buffer(device, queue, &current.buffer, current.offset, alive_n * 4)?;
-        let dead = read_buffer(device, queue, &self.dead, 0, dead_n * 4)?;
+        let alive = range(&self.alive[0], alive_n * 4)?;
+        let dead = range(&self.dead, dead_n * 4)?;
         // the visible list also names ribbon pieces: the snapshot keeps the particles,
         // and counts them as visible
         let pieces = read_buffer(device, queue, &self.draw_counters, RIBBON_PIECES_OFFSET, 4)?;

@@ -92,7 +92,7 @@ pub(crate) struct DrawBinding {
 /// of no members); the ribbon buffers of an effect's own draw (its ribbon points, its
 /// pieces).
 pub(crate) struct DrawSources<'a> {
-    pub particles: &'a wgpu::Buffer,
+    pub particles: &'a dyn Binding,
     pub list: &'a wgpu::Buffer,
     pub effect: &'a wgpu::Buffer,
     pub members: Option<&'a wgpu::TextureView>,

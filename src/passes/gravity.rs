@@ -112,7 +112,7 @@ impl GravityPass {
         let view = bodies.create_view(&Default::default());
         let texel = || wgpu::BindingResource::TextureView(&view);
         let stage = [
-            (0, pool.particles.as_entire_binding()),
+            (0, pool.particles.resource()),
             (1, pool.alive[current].resource()),
             (2, pool.counters.resource()),
             (3, effect.as_entire_binding()),

@@ -50,7 +50,7 @@ impl RibbonPieces {
         frame: &dyn Binding,
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        let buffers = [
+        let buffers: [&dyn Binding; 9] = [
             &pool.particles,
             &pool.ribbon_list,
             &pool.draw_counters,

@@ -1,6 +1,7 @@
 //! Small pools relisted together (one dispatch over a chunk of the arena) step exactly as
 //! each pool alone: the same particles alive, each where it would be, and the pool's books
-//! balanced, while effects come and go and while a pool leaves its batch for more steps.
+//! balanced, while effects come and go (a new one in the range one left) and while a pool
+//! leaves its batch for more steps.
 
 use glam::Vec3;
 
@@ -107,6 +108,23 @@ fn pools_relisted_together_step_as_each_alone() {
     alone.remove(1);
     run(20, &mut together, &mut alone);
     compare(&together, &ids, &alone, "after a removal");
+    // one comes into the range it left (first fit), which held live particles
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let desc = spray(0.5, 150);
+    ids.push(
+        together
+            .renderer
+            .add_effect(device, queue, &desc, 150, 9)
+            .unwrap(),
+    );
+    let mut host = Hosted::new(&gpu);
+    let id = host
+        .renderer
+        .add_effect(device, queue, &desc, 150, 9)
+        .unwrap();
+    alone.push((host, id));
+    run(20, &mut together, &mut alone);
+    compare(&together, &ids, &alone, "in a range another pool had");
     // two steps a frame: the pools are counted, out of the batch, and relist themselves
     together.renderer.set_substeps(2);
     for (host, _) in &mut alone {
