@@ -3,8 +3,8 @@
 // it keeps, with (key, index of the copy) for the ones it draws, the index of the copy for
 // the ones it splats; the copy's instance bits name the member it came from (a copy is
 // drawn, never simulated). The list is then sorted and drawn in one draw (draw.wgsl reads
-// the copy and its member's constants from the table of them), the splat list splatted in
-// one dispatch (splat.wgsl).
+// the copy, and how its member draws it from the members' table, members.wgsl), the splat
+// list splatted in one dispatch (splat.wgsl).
 
 struct MergeParams {
     member: u32,
