@@ -1,6 +1,6 @@
 // batch_relist.wgsl — relist.wgsl's `recount` for many small pools in one dispatch: the
 // pools sized per slot whose lists and counters share a chunk of the arena (src/arena.rs,
-// src/batch.rs). Workgroup row y is pool `members[y]`, its workgroup x its slots 64x..64x+63:
+// src/renderer/batched.rs). Workgroup row y is pool `members[y]`, its workgroup x its slots 64x..64x+63:
 // which pool a thread serves comes from its workgroup, the same for the whole workgroup
 // (CPU drivers then read the pool's entry once, where an index that varies per thread is
 // read lane by lane). Each pool's survivors (the chunk's second lists) become its current

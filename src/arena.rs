@@ -1,8 +1,8 @@
 //! Shared storage for small pools: their particles, dead and alive lists and counters are
-//! ranges of a few renderer-level buffers ("chunks") instead of buffers of their own, so that a pass over
-//! many small pools can be one dispatch over a chunk, a workgroup row a pool (the batched
-//! passes, `shaders/batch_*.wgsl`), where each pool alone pays a dispatch (about 0.1 ms each on lavapipe
-//! whatever its particles; docs/measurements.md).
+//! ranges of a few renderer-level buffers ("chunks") instead of buffers of their own, so
+//! that a pass over many small pools can be one dispatch over a chunk, a workgroup row a
+//! pool (the batched passes, `shaders/batch_*.wgsl`), where each pool alone pays a
+//! dispatch (about 0.1 ms each on lavapipe whatever its particles; docs/measurements.md).
 //!
 //! A pool's passes bind its ranges as they bound its own buffers (a binding that starts at
 //! an offset reads as one that starts at 0), so nothing else changes for them. Ranges are
@@ -256,5 +256,13 @@ mod tests {
         let whole = arena.lease(&gpu.device, CHUNK_SLOTS);
         let more = arena.lease(&gpu.device, 64);
         assert!(!Arc::ptr_eq(whole.chunk(), more.chunk()));
+    }
+
+    /// The batched passes step through the chunk's counters as the arena lays them out.
+    #[test]
+    fn the_batched_relist_reads_the_counters_at_their_stride() {
+        let per_pool = COUNTERS_STRIDE / std::mem::size_of::<Counters>() as u64;
+        let src = crate::shaders::Shader::BatchRelist.source();
+        assert!(src.contains(&format!("const COUNTERS_PER_POOL: u32 = {per_pool}u;")));
     }
 }

@@ -321,9 +321,9 @@ impl ParticlePool {
     /// Allocate a pool of `capacity` particles (checked with [`check_capacity`] first, and
     /// [`check_ribbon_capacity`] where it has ribbons) with what `needs` asks for, its
     /// passes sized as `sizing` says. A pool sized per slot without ribbons or mesh
-    /// particles keeps its alive lists and counters in `arena` where there is one (so that
-    /// passes over many such pools can run as one dispatch, [`crate::arena`]); its counters
-    /// are then written through `queue`.
+    /// particles keeps its particles, lists and counters in `arena` where there is one (so
+    /// that passes over many such pools can run as one dispatch, [`crate::arena`]); its
+    /// ranges are then written afresh through `queue`.
     pub fn new(
         (device, queue): (&wgpu::Device, &wgpu::Queue),
         capacity: u32,

@@ -124,16 +124,7 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     drop(progress);
     // the GPU's time pass by pass, for the effects and for one effect as big spawning over
     // their grid's area
-    let many = Scene {
-        renderer,
-        effect: ids[0],
-        target,
-        camera,
-        jitter: glam::Vec2::ZERO,
-        background: [0.0, 0.0, 0.0, 1.0],
-        motion: None,
-        time: 0.0,
-    };
+    let many = Scene::around(renderer, ids[0], target, camera);
     let many = gpu_passes(&gpu, many, a.frames, dt, format!("{n} effects, GPU"))?;
     let mut single = puff([0.0; 3], n * particles);
     let reach = 2.0 * half + 0.3;

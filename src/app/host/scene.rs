@@ -119,16 +119,28 @@ impl Scene {
             renderer.add_image(&gpu.device, &gpu.queue, image)?;
         }
         let effect = renderer.add_effect(&gpu.device, &gpu.queue, desc, capacity, seed)?;
-        Ok(Scene {
+        let camera = camera(target.aspect());
+        Ok(Scene::around(renderer, effect, target, camera))
+    }
+
+    /// A scene of a renderer the caller filled (`effect` one of its effects, the one the
+    /// scene moves and reads back) drawing into `target`, seen by `camera`, over black.
+    pub fn around(
+        renderer: ParticleRenderer,
+        effect: EffectId,
+        target: HeadlessTarget,
+        camera: Camera,
+    ) -> Self {
+        Scene {
             renderer,
             effect,
-            camera: camera(target.aspect()),
+            camera,
             jitter: Vec2::ZERO,
             target,
             background: [0.0, 0.0, 0.0, 1.0],
             motion: None,
             time: 0.0,
-        })
+        }
     }
 
     /// The host's view: its camera in its projection, jittered.
