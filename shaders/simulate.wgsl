@@ -1,24 +1,18 @@
-// simulate.wgsl — advance every particle of the current alive list by one step.
-//
-// Forces: gravity plus linear drag towards the wind velocity, a = g + k·(wind − v), plus
-// the pull of the effect's massive bodies (bodies.wgsl moves them after this pass);
-// then depth collision (bounce, kill or settle) against the previous frame's depth.
-// Explicit Euler: v' = v + a·dt, x' = x + v·dt (the old v); symplectic Euler uses v'.
-// Survivors are appended to the next alive list, the dead to the dead list, each with one
-// global atomic per workgroup (a per-particle global atomic doubles the pass on CPU drivers).
+// simulate.wgsl — advance every particle of one pool by one step (step.wgsl: forces and
+// Euler), with what a pool batched with others never has (batch_simulate.wgsl): depth
+// collision (bounce, kill or settle) against the previous frame's depth, the pull of the
+// effect's massive bodies (bodies.wgsl moves them after this pass), an acceleration a pass
+// before wrote, deaths as events. Survivors are appended to the next alive list, the dead
+// to the dead list, events to the hit-event buffer.
 //
 // Each effect gets its own variant (src/passes/simulate.rs, SimulateVariant): the features
-// below it does not use are compiled out. CPU drivers run both sides of every branch under
-// a mask, taken or not, so a feature's code costs its full work whether or not a single
-// particle uses it (on lavapipe, 1M stars: see docs/measurements.md).
+// below and in step.wgsl it does not use are compiled out. CPU drivers run both sides of
+// every branch under a mask, taken or not, so a feature's code costs its full work whether
+// or not a single particle uses it (on lavapipe, 1M stars: see docs/measurements.md).
 override COLLIDE: u32 = 1u;     // depth collision (a response other than none)
-override SETTLE: u32 = 1u;      // the settle response: particles at rest, fading out
-override ANCHORED: u32 = 1u;    // some emitter's particles stay where they are born
-override TURBULENCE: u32 = 1u;  // curl-noise wind
 override BODIES: u32 = 1u;      // massive bodies pull
 override PASS_ACCEL: u32 = 1u;  // a pass before wrote an acceleration per particle
 override DEATHS: u32 = 1u;      // some emitter's deaths are events
-override BOUNDS: u32 = 2u;      // BOUNDS_*: none, kill outside, wrap
 
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> alive_in: array<u32>;
@@ -51,21 +45,6 @@ struct CollisionFrame {
 
 @group(1) @binding(0) var prev_depth: texture_2d<f32>;
 @group(1) @binding(1) var<uniform> collision: CollisionFrame;
-
-// the workgroup's survivors in the low 16 bits, its dead in the high 16 (64 threads): one
-// atomic a thread whichever way it goes
-var<workgroup> wg_counts: atomic<u32>;
-var<workgroup> wg_alive_base: u32;
-var<workgroup> wg_dead_base: u32;
-
-// Periodic wrap of one coordinate into [lo, hi].
-fn wrap1(x: f32, lo: f32, hi: f32) -> f32 {
-    if x >= lo && x <= hi {
-        return x;
-    }
-    let extent = hi - lo;
-    return x - extent * floor((x - lo) / extent);
-}
 
 // Where a world position lands in the previous frame.
 struct Projected {
@@ -234,145 +213,54 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     return true;
 }
 
-// Curl of the potential psi(q, t) = (sin(y + t) cos(1.37 z), sin(z + 1.7 t) cos(1.37 x),
-// sin(x + 1.3 t) cos(1.37 y)): divergence-free, each component within +-2.37.
-fn curl_octave(q: vec3<f32>, t: f32) -> vec3<f32> {
-    let c = 1.37;
-    let sx = sin(q.x + 1.3 * t);
-    let sy = sin(q.y + t);
-    let sz = sin(q.z + 1.7 * t);
-    let cx = cos(q.x + 1.3 * t);
-    let cy = cos(q.y + t);
-    let cz = cos(q.z + 1.7 * t);
-    return vec3<f32>(
-        -c * sx * sin(c * q.y) - cz * cos(c * q.x),
-        -c * sy * sin(c * q.z) - cx * cos(c * q.y),
-        -c * sz * sin(c * q.x) - cy * cos(c * q.z),
-    );
-}
-
-// Curl-noise wind at x (m/s): two octaves of curl_octave over eddies of
-// turbulence_scale metres, drifting in time; each component within +-turbulence.
-// Mirrored in src/cpu.rs.
-fn turbulence(x: vec3<f32>, time: f32) -> vec3<f32> {
-    let q = x / effect.turbulence_scale;
-    let t = time * effect.turbulence / effect.turbulence_scale;
-    let v = curl_octave(q, t) + 0.5 * curl_octave(2.03 * q + vec3<f32>(1.7, 4.1, 2.9), 1.9 * t);
-    return v * (effect.turbulence / 3.555);
-}
-
-// One step for one particle; returns false when it dies.
-fn step(p: ptr<function, Particle>, slot: u32) -> bool {
-    let dt = frame.dt;
-    if SETTLE == 1u && ((*p).flags & FLAG_SETTLED) != 0u {
-        // at rest on the scene: it fades over settle_time (draw.wgsl), then dies
-        (*p).age = (*p).age + dt;
-        return (*p).age - (*p).settled_at < effect.settle_time;
-    }
-    if ANCHORED == 1u && look_of(effect, *p).anchored == 1u {
-        // where it was born, at rest: only its clock runs
-        (*p).vel = vec3<f32>(0.0);
-        (*p).age = (*p).age + dt;
-        (*p).rotation = (*p).rotation + (*p).spin * dt;
-        return (*p).age < (*p).lifetime;
-    }
-    let v = (*p).vel;
-    var wind = effect.wind;
-    if TURBULENCE == 1u {
-        wind += turbulence((*p).pos, frame.time);
-    }
-    var a = effect.gravity + effect.drag * (wind - v);
+// What the effect adds to gravity and drag at x (slot `slot`): its bodies' pull, and the
+// acceleration a pass before wrote.
+fn pull(x: vec3<f32>, slot: u32) -> vec3<f32> {
+    var a = vec3<f32>(0.0);
     if BODIES == 1u {
         for (var i = 0u; i < min(effect.body_count, MAX_BODIES); i++) {
-            a += body_accel(bodies[i], (*p).pos, effect.body_g);
+            a += body_accel(bodies[i], x, effect.body_g);
         }
     }
     if PASS_ACCEL == 1u {
         a += pass_accel[slot].xyz;
     }
-    let v_new = v + a * dt;
-    var x: vec3<f32>;
-    if effect.integrator == INTEGRATOR_SYMPLECTIC {
-        x = (*p).pos + v_new * dt;
-    } else {
-        x = (*p).pos + v * dt;
-    }
-    (*p).age = (*p).age + dt;
-    (*p).rotation = (*p).rotation + (*p).spin * dt;
-    var alive = (*p).age < (*p).lifetime;
-    var v_out = v_new;
+    return a;
+}
+
+// The scene's response to the particle's move from where it was to *x (velocity *v):
+// false when a collision kills it. The particles an emitter spawns at hits never collide.
+fn meet_scene(p: ptr<function, Particle>, x: ptr<function, vec3<f32>>, v: ptr<function, vec3<f32>>) -> bool {
     if COLLIDE == 1u {
         let e = (*p).emitter;
         let spawned_by_hits = (effect.hit_count > 0u && e == effect.hit_emitter)
             || (effect.hit_count2 > 0u && e == effect.hit_emitter2);
         if collision.enabled == 1u && !spawned_by_hits {
-            alive = collide(p, (*p).pos, &x, &v_out) && alive;
+            return collide(p, (*p).pos, x, v);
         }
     }
-    (*p).vel = v_out;
-    if DEATHS == 1u && !alive && (*p).emitter == effect.death_source {
-        // a death that spawns (rockets bursting): an event where it died, no surface normal
-        push_event(HitEvent(x, (*p).id, vec3<f32>(0.0), length(v_out)));
-    }
-    if BOUNDS != BOUNDS_NONE {
-        let camera = vec3<f32>(frame.eye.x, 0.0, frame.eye.z);
-        let offset = select(vec3<f32>(0.0), camera, effect.follow_camera == 1u);
-        let lo = effect.bounds_min + offset;
-        let hi = effect.bounds_max + offset;
-        if BOUNDS == BOUNDS_KILL {
-            alive = alive && all(x >= lo) && all(x <= hi);
-        } else {
-            x = vec3<f32>(wrap1(x.x, lo.x, hi.x), wrap1(x.y, lo.y, hi.y), wrap1(x.z, lo.z, hi.z));
-        }
-    }
-    (*p).pos = x;
-    return alive;
+    return true;
 }
 
-// One particle's step written back (what a step changes, and nothing else: the bytes
-// docs/measurements.md counts), its slot appended to the next alive list or, dead, to the
-// dead list with its live flag cleared; `found`: the invocation has a particle. Called by
-// every invocation of the workgroup, in uniform control flow.
-fn advance(lid: u32, index: u32, found: bool, particle: Particle) {
-    var p = particle;
-    var survives = false;
-    var local = 0u;
-    if found {
-        survives = step(&p, index);
-        particles[index].pos = p.pos;
-        particles[index].age = p.age;
-        particles[index].vel = p.vel;
-        particles[index].rotation = p.rotation;
-        if COLLIDE == 1u {
-            particles[index].spin = p.spin;
-            particles[index].settled_at = p.settled_at;
-        }
-        if COLLIDE == 1u || !survives {
-            particles[index].flags = select(p.flags & ~FLAG_LIVE, p.flags, survives);
-        }
-        let before = atomicAdd(&wg_counts, select(1u << 16u, 1u, survives));
-        local = select(before >> 16u, before & 0xffffu, survives);
+// A death at x with velocity v: an event where the effect's deaths spawn (rockets
+// bursting), with no surface normal.
+fn on_death(p: Particle, x: vec3<f32>, v: vec3<f32>) {
+    if DEATHS == 1u && p.emitter == effect.death_source {
+        push_event(HitEvent(x, p.id, vec3<f32>(0.0), length(v)));
     }
-    workgroupBarrier();
-    if lid == 0u {
-        let counts = atomicLoad(&wg_counts);
-        let a = counts & 0xffffu;
-        let d = counts >> 16u;
-        if a > 0u {
-            wg_alive_base = atomicAdd(&counters.next_alive, a);
-        }
-        if d > 0u {
-            wg_dead_base = u32(atomicAdd(&counters.dead, i32(d)));
-        }
+}
+
+// Where the workgroup's `survivors` and `dead` start in the next alive list and the dead
+// list.
+fn claim(survivors: u32, dead: u32) -> vec2<u32> {
+    var bases = vec2<u32>(0u);
+    if survivors > 0u {
+        bases.x = atomicAdd(&counters.next_alive, survivors);
     }
-    workgroupBarrier();
-    if found {
-        if survives {
-            alive_out[wg_alive_base + local] = index;
-        } else {
-            dead_list[wg_dead_base + local] = index;
-        }
+    if dead > 0u {
+        bases.y = u32(atomicAdd(&counters.dead, i32(dead)));
     }
+    return bases;
 }
 
 // One thread per particle of the alive list, read through it.
@@ -390,13 +278,15 @@ fn main(
         index = alive_in[i];
         p = particles[index];
     }
-    advance(lid, index, listed, p);
+    var place = 0u;
+    let survives = advance(index, index, listed, p, &place);
+    list(lid, index, listed, survives, place);
 }
 
 // One thread per slot, its particle read and written in place (a pool nearly full,
 // args.wgsl): the same step as `main`, the survivors listed by slot (each workgroup's 64
-// together), so that the cull then reads them nearly in order too. (Two entry points, not one that branches: on lavapipe a kernel
-// holding both ways ran as slowly as the list's.)
+// together), so that the cull then reads them nearly in order too. (Two entry points, not
+// one that branches: on lavapipe a kernel holding both ways ran as slowly as the list's.)
 @compute @workgroup_size(64)
 fn over_slots(
     @builtin(global_invocation_id) gid: vec3<u32>,
@@ -410,5 +300,7 @@ fn over_slots(
         p = particles[i];
         live = (p.flags & FLAG_LIVE) != 0u;
     }
-    advance(lid, i, live, p);
+    var place = 0u;
+    let survives = advance(i, i, live, p, &place);
+    list(lid, i, live, survives, place);
 }

@@ -260,9 +260,13 @@ mod tests {
 
     /// The batched passes step through the chunk's counters as the arena lays them out.
     #[test]
-    fn the_batched_relist_reads_the_counters_at_their_stride() {
+    fn the_batched_passes_read_the_counters_at_their_stride() {
+        use crate::shaders::Shader;
         let per_pool = COUNTERS_STRIDE / std::mem::size_of::<Counters>() as u64;
-        let src = crate::shaders::Shader::BatchRelist.source();
-        assert!(src.contains(&format!("const COUNTERS_PER_POOL: u32 = {per_pool}u;")));
+        for shader in [Shader::BatchRelist, Shader::BatchSimulate] {
+            let src = shader.source();
+            let line = format!("const COUNTERS_PER_POOL: u32 = {per_pool}u;");
+            assert!(src.contains(&line), "{}", shader.name());
+        }
     }
 }

@@ -15,6 +15,7 @@ use crate::effect::Blend;
 use crate::passes::{
     args::ArgsPass,
     batch_relist::BatchRelistPass,
+    batch_simulate::{batch_simulate_layout, BatchSimulatePass},
     bodies::BodiesPass,
     composite::CompositePass,
     crowd::CrowdPass,
@@ -60,6 +61,10 @@ pub(crate) struct Pipelines {
     merge: OnceLock<MergePass>,
     relist: OnceLock<RelistPass>,
     batch_relist: OnceLock<BatchRelistPass>,
+    /// By [`SimulateVariant::index`], for the variants that batch.
+    batch_simulate: Vec<OnceLock<BatchSimulatePass>>,
+    /// The batched simulate's group 0, shared by every variant.
+    batch_simulate_layout: OnceLock<wgpu::BindGroupLayout>,
     /// By blend mode (additive, alpha) and what the list holds ([`DrawKinds`]).
     draw: [[OnceLock<DrawPass>; 3]; 2],
     /// The merged draw (alpha, any number of effects).
@@ -104,6 +109,10 @@ impl Pipelines {
             merge: OnceLock::new(),
             relist: OnceLock::new(),
             batch_relist: OnceLock::new(),
+            batch_simulate: (0..SimulateVariant::COUNT)
+                .map(|_| OnceLock::new())
+                .collect(),
+            batch_simulate_layout: OnceLock::new(),
             draw: Default::default(),
             merged_draw: OnceLock::new(),
             ribbon_pieces: OnceLock::new(),
@@ -191,6 +200,18 @@ impl Pipelines {
     pub fn batch_relist(&self) -> &BatchRelistPass {
         self.batch_relist
             .get_or_init(|| BatchRelistPass::new(&self.device))
+    }
+
+    /// The batched simulate of pools whose effects compile to `variant` (one that
+    /// [`SimulateVariant::batches`]).
+    pub fn batch_simulate(&self, variant: SimulateVariant) -> &BatchSimulatePass {
+        self.batch_simulate[variant.index()].get_or_init(|| {
+            let device = &self.device;
+            let layout = self
+                .batch_simulate_layout
+                .get_or_init(|| batch_simulate_layout(device));
+            BatchSimulatePass::new(device, variant, layout)
+        })
     }
 
     /// An effect's own draw, for `blend`.
@@ -328,6 +349,7 @@ impl Pipelines {
             + self.merge.get().map_or(0, MergePass::built)
             + n(std::slice::from_ref(&self.relist))
             + n(std::slice::from_ref(&self.batch_relist))
+            + n(&self.batch_simulate)
             + n(&self.draw[0])
             + n(&self.draw[1])
             + n(std::slice::from_ref(&self.merged_draw))

@@ -2,7 +2,8 @@
 //! `shaders/ribbon.wgsl`, the geometry of ribbon pieces; for the grid and its queries,
 //! `shaders/grid_cells.wgsl`; for both all-pairs gravity kernels, `shaders/gravity_pairs.wgsl`;
 //! for both culls, `shaders/cull_test.wgsl`; for the draw and the splat,
-//! `shaders/members.wgsl`; for the argument passes and relist, `shaders/survivors.wgsl`).
+//! `shaders/members.wgsl`; for the argument passes and relist, `shaders/survivors.wgsl`;
+//! for both simulates, `shaders/step.wgsl`; for the batched passes, `shaders/batch.wgsl`).
 
 /// Structs, constants and helpers shared by every pass.
 pub(crate) const COMMON: &str = include_str!("../shaders/common.wgsl");
@@ -26,6 +27,13 @@ const CULL_TEST: &str = include_str!("../shaders/cull_test.wgsl");
 /// into the argument passes and relist.
 const SURVIVORS: &str = include_str!("../shaders/survivors.wgsl");
 
+/// One particle's step (forces, Euler, lifetime, bounds) and its listing, composed into
+/// both simulates: of one pool and of many batched.
+const STEP: &str = include_str!("../shaders/step.wgsl");
+
+/// Where a pool is in its chunk of the arena, composed into the batched passes.
+const BATCH: &str = include_str!("../shaders/batch.wgsl");
+
 /// The WGSL passes, by file stem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Shader {
@@ -41,6 +49,7 @@ pub(crate) enum Shader {
     Merge,
     Relist,
     BatchRelist,
+    BatchSimulate,
     Splat,
     Draw,
     RibbonPieces,
@@ -60,7 +69,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 26] = [
+    pub const ALL: [Shader; 27] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -73,6 +82,7 @@ impl Shader {
         Shader::Merge,
         Shader::Relist,
         Shader::BatchRelist,
+        Shader::BatchSimulate,
         Shader::Splat,
         Shader::Draw,
         Shader::RibbonPieces,
@@ -104,6 +114,7 @@ impl Shader {
             Shader::Merge => "merge",
             Shader::Relist => "relist",
             Shader::BatchRelist => "batch_relist",
+            Shader::BatchSimulate => "batch_simulate",
             Shader::Splat => "splat",
             Shader::Draw => "draw",
             Shader::RibbonPieces => "ribbon_pieces",
@@ -135,6 +146,7 @@ impl Shader {
             Shader::Merge => include_str!("../shaders/merge.wgsl"),
             Shader::Relist => include_str!("../shaders/relist.wgsl"),
             Shader::BatchRelist => include_str!("../shaders/batch_relist.wgsl"),
+            Shader::BatchSimulate => include_str!("../shaders/batch_simulate.wgsl"),
             Shader::Splat => include_str!("../shaders/splat.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
@@ -159,6 +171,9 @@ impl Shader {
             Shader::Splat => &[("members", MEMBERS)],
             Shader::Cull | Shader::Merge => &[("cull_test", CULL_TEST)],
             Shader::Args | Shader::Relist => &[("survivors", SURVIVORS)],
+            Shader::Simulate => &[("step", STEP)],
+            Shader::BatchSimulate => &[("batch", BATCH), ("step", STEP)],
+            Shader::BatchRelist => &[("batch", BATCH)],
             Shader::Grid | Shader::Flock | Shader::Crowd => &[("grid_cells", GRID_CELLS)],
             Shader::Gravity | Shader::GravitySubgroups => &[("gravity_pairs", GRAVITY_PAIRS)],
             _ => &[],
@@ -284,6 +299,30 @@ mod tests {
         use crate::passes::simulate::SimulateVariant as V;
         let variants = V::all().map(|v| (v.index(), v.consts()));
         validate_variants(Shader::Simulate, V::COUNT, variants);
+    }
+
+    /// Every variant that batches, batched: specialised the same way, with what batching
+    /// leaves out never compiled in.
+    #[test]
+    fn every_batched_simulate_variant_validates() {
+        use crate::passes::simulate::SimulateVariant as V;
+        let mut batched = 0;
+        for v in V::all().filter(|v| v.batches()) {
+            let src = Shader::BatchSimulate.specialised(&v.consts());
+            for (name, value) in v.consts() {
+                let specialised = src.contains(&format!("const {name}: u32 = {value}u;"));
+                // (the features that batch are specialised; the others are not in its source)
+                assert!(specialised || value == 0, "{v:?}: {name}");
+            }
+            assert!(
+                !src.contains("override "),
+                "{v:?}: every constant specialised"
+            );
+            validate(Shader::BatchSimulate, &src);
+            batched += 1;
+        }
+        // anchored, turbulence and three bounds modes
+        assert_eq!(batched, 2 * 2 * 3);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crate::image::Images;
 use crate::instances::{Instance, Instances};
 use crate::mesh::{MeshSet, Meshes};
 use crate::passes::args::After;
+use crate::passes::batch_simulate::StepClock;
 use crate::passes::cull::CullVariant;
 use crate::passes::draw::{DrawArgs, DrawBinding, DrawKinds};
 use crate::passes::simulate::SimulateVariant;
@@ -137,8 +138,12 @@ pub(crate) struct ParticleSystem {
     splat: (f32, f32),
     /// Sorted and drawn together with other effects by the renderer.
     merged: bool,
-    /// Relisted together with the other pools of its chunk of the arena by the renderer.
-    batched: bool,
+    /// Which of its passes the renderer records together with other pools' of its chunk of
+    /// the arena.
+    batched: Batched,
+    /// What its simulate reads of this frame's uniforms (a batched simulate reads it from
+    /// its batch's table).
+    step_clock: StepClock,
     request: u32,
     dropped_on_cpu: u64,
     /// The host's transform of the whole effect, and of each emitter within it.
@@ -152,6 +157,15 @@ pub(crate) struct ParticleSystem {
     instances: Instances,
     /// Particle ids given out so far (each instance's spawns take their own).
     ids_taken: u64,
+}
+
+/// Which of a pool's passes the renderer records in a batch with other small pools.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Batched {
+    /// Its relist (after every simulate of the step).
+    pub relist: bool,
+    /// Its simulate (then its relist too).
+    pub simulate: bool,
 }
 
 /// Whether `desc` spawns after simulate (trails, hit spawns): their counts come from the
@@ -333,7 +347,8 @@ impl ParticleSystem {
             substeps: 1,
             splat: (0.0, 0.0),
             merged: false,
-            batched: false,
+            batched: Batched::default(),
+            step_clock: StepClock::default(),
             request: 0,
             dropped_on_cpu: 0,
             transform: glam::Mat4::IDENTITY,
@@ -451,15 +466,38 @@ impl ParticleSystem {
         self.merged
     }
 
-    /// Let the renderer relist this effect's pool together with the others of its chunk of
-    /// the arena (after every simulate): its own relist is then skipped.
-    pub fn set_batched(&mut self, batched: bool) {
+    /// Let the renderer relist this effect's pool, or simulate and relist it, together with
+    /// the others of its chunk of the arena: its own passes for them are then skipped.
+    pub fn set_batched(&mut self, batched: Batched) {
         self.batched = batched;
     }
 
     #[cfg(test)]
-    pub fn batched(&self) -> bool {
+    pub fn batched(&self) -> Batched {
         self.batched
+    }
+
+    /// What its simulate compiles in, when it may be simulated in a batch with other small
+    /// pools of the same (one step a frame, and nothing recorded between its simulate and
+    /// its relist that reads the step: no trails, no bodies, no neighbours or steering).
+    pub fn batch_variant(&self) -> Option<SimulateVariant> {
+        let alone = self.desc.trail().is_some()
+            || self.desc.hit_emitter().is_some()
+            || self.bodies_bind.is_some()
+            || self.gravity_bind.is_some()
+            || self.grid.is_some()
+            || self.flock.is_some()
+            || self.walkers.is_some();
+        let batches = self.pool.sizing == Sizing::PerSlot
+            && self.pool.lease.is_some()
+            && self.substeps == 1
+            && self.simulate_variant.batches();
+        (batches && !alone).then_some(self.simulate_variant)
+    }
+
+    /// What its simulate reads of the frame uniforms of the last update.
+    pub fn step_clock(&self) -> StepClock {
+        self.step_clock
     }
 
     /// Light mesh particles by `light` from the next update on.
@@ -583,6 +621,12 @@ impl ParticleSystem {
             ..Default::default()
         };
         pages.write(&self.uniforms, &frame, &emit);
+        self.step_clock = StepClock {
+            eye: frame.eye.into(),
+            dt: frame.dt,
+            time: frame.time,
+            ..Default::default()
+        };
     }
 
     /// Whether this system records `step` each frame (no sort for effects that skip it or
@@ -662,12 +706,14 @@ impl ParticleSystem {
                             walkers.record(p, pass, &self.pool);
                         }
                     }
-                    pass.set_bind_group(1, collision, &[]);
-                    simulate.record(pass, &self.simulate_bind, &self.pool);
+                    if !self.batched.simulate {
+                        pass.set_bind_group(1, collision, &[]);
+                        simulate.record(pass, &self.simulate_bind, &self.pool);
+                    }
                     if self.pool.sizing == Sizing::Counted {
                         args(pass, After::Simulate);
                     }
-                    if !self.batched {
+                    if !self.batched.relist {
                         p.relist().record(pass, &self.relist_bind, &self.pool);
                     }
                     if self.desc.trail().is_some() {

@@ -838,6 +838,12 @@ mod tests {
         ] {
             assert_eq!(l.offset("IndirectArgs", field) as u64, offset, "{field}");
         }
+        {
+            use crate::passes::batch_relist::BatchMember;
+            use crate::passes::batch_simulate::StepClock;
+            check_pod!(l, BatchMember, [first => "first", counters => "counters"]);
+            check_pod!(l, StepClock, [eye => "eye", dt => "dt", time => "time"]);
+        }
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);
         check_pod!(l, GridEntry, [pos => "pos", slot => "slot", vel => "vel", key => "key"]);

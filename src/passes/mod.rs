@@ -8,6 +8,7 @@
 
 pub(crate) mod args;
 pub(crate) mod batch_relist;
+pub(crate) mod batch_simulate;
 pub(crate) mod bodies;
 pub(crate) mod composite;
 pub(crate) mod crowd;
@@ -61,6 +62,15 @@ fn storage<T>(read_only: bool) -> BufferSlot {
 pub(crate) fn uniform<T: encase::ShaderType>() -> BufferSlot {
     BufferSlot {
         ty: wgpu::BufferBindingType::Uniform,
+        min: T::min_size().get(),
+    }
+}
+
+/// A storage buffer the shader only reads, holding at least one `T` laid out by encase (a
+/// table of a uniform struct).
+pub(crate) fn read_only_shader_type<T: encase::ShaderType>() -> BufferSlot {
+    BufferSlot {
+        ty: wgpu::BufferBindingType::Storage { read_only: true },
         min: T::min_size().get(),
     }
 }
@@ -422,6 +432,7 @@ mod tests {
             (Shader::Merge, merge::slots().to_vec()),
             (Shader::Relist, relist::slots().to_vec()),
             (Shader::BatchRelist, batch_relist::slots().to_vec()),
+            (Shader::BatchSimulate, batch_simulate::slots().to_vec()),
             (Shader::Splat, splat::slots().to_vec()),
             (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
             (Shader::Grid, grid::slots().to_vec()),

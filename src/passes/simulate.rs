@@ -126,6 +126,14 @@ impl SimulateVariant {
     pub fn by_slot(self) -> bool {
         !self.collide
     }
+
+    /// Whether small pools of this variant may be simulated many in one dispatch
+    /// (batch_simulate.wgsl): not with depth collision, massive bodies, an acceleration
+    /// from a pass before or deaths that spawn, which read or write buffers of the pool's
+    /// own.
+    pub fn batches(self) -> bool {
+        !(self.collide || self.settle || self.bodies || self.pass_accel || self.deaths)
+    }
 }
 
 /// simulate.wgsl's group 0 layout, shared by every variant.

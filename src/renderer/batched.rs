@@ -1,71 +1,172 @@
-//! The batched relist: the pools sized per slot that share a chunk of the arena
+//! The batched passes: the pools sized per slot that share a chunk of the arena
 //! ([`crate::arena`]) are relisted by one dispatch a chunk after every simulate of the step,
-//! a workgroup row a pool, instead of one dispatch each (each of which costs about 0.1 ms on
-//! lavapipe whatever its particles). Rebuilt with the merged set, when effects come and
-//! go or their steps change; a pool counted this frame (more than one step) relists itself.
+//! and those whose effects compile to the same simulate (and batch: no collision, bodies,
+//! passes before it or spawning deaths) are simulated by one dispatch, a workgroup row a
+//! pool, instead of one dispatch each (each of which costs about 0.1 ms on lavapipe whatever
+//! its particles). Rebuilt with the merged set, when effects come and go or their steps
+//! change; a pool counted this frame (more than one step) simulates and relists itself.
+
+use std::sync::Arc;
 
 use wgpu::util::DeviceExt;
 
 use super::Entry;
+use crate::arena::Chunk;
 use crate::passes::batch_relist::{BatchMember, BatchRelist};
+use crate::passes::batch_simulate::{BatchSimulate, BatchTables, StepClock};
+use crate::passes::simulate::SimulateVariant;
 use crate::pipelines::Pipelines;
 use crate::pool::Sizing;
+use crate::system::Batched;
+use crate::types::uniform_bytes;
 
 #[derive(Default)]
 pub(super) struct Batches {
     relists: Vec<BatchRelist>,
+    simulates: Vec<SimulateBatch>,
+}
+
+/// The pools of one chunk simulated in one dispatch.
+struct SimulateBatch {
+    variant: SimulateVariant,
+    /// Their entries, by row.
+    members: Vec<usize>,
+    /// Their clocks, by row, written every frame.
+    clocks: wgpu::Buffer,
+    bind: BatchSimulate,
+}
+
+/// The entries of `entries` in the arena sized per slot, grouped by chunk (and by `key`
+/// within a chunk), in order; only groups of two or more (one pool alone is as cheap).
+fn groups<K: PartialEq>(
+    entries: &[Entry],
+    key: impl Fn(&Entry) -> Option<K>,
+) -> Vec<(Arc<Chunk>, K, Vec<usize>)> {
+    let mut groups: Vec<(Arc<Chunk>, K, Vec<usize>)> = vec![];
+    for (i, e) in entries.iter().enumerate() {
+        let pool = e.system.pool();
+        let Some(lease) = pool
+            .lease
+            .as_ref()
+            .filter(|_| pool.sizing == Sizing::PerSlot)
+        else {
+            continue;
+        };
+        let Some(k) = key(e) else {
+            continue;
+        };
+        let chunk = lease.chunk();
+        match groups
+            .iter_mut()
+            .find(|(c, gk, _)| Arc::ptr_eq(c, chunk) && *gk == k)
+        {
+            Some((_, _, members)) => members.push(i),
+            None => groups.push((chunk.clone(), k, vec![i])),
+        }
+    }
+    groups.retain(|(_, _, members)| members.len() >= 2);
+    groups
+}
+
+/// Where the pools of `members` are in their chunk, by row, and their largest capacity.
+fn member_table(entries: &[Entry], members: &[usize]) -> (Vec<BatchMember>, u32) {
+    let mut most = 0;
+    let table = members
+        .iter()
+        .map(|&i| {
+            let pool = entries[i].system.pool();
+            let lease = pool.lease.as_ref().expect("a member is in the arena");
+            most = most.max(pool.capacity);
+            BatchMember {
+                first: lease.first_entry(),
+                counters: lease.pool(),
+                ..Default::default()
+            }
+        })
+        .collect();
+    (table, most)
+}
+
+fn storage(device: &wgpu::Device, label: &str, contents: &[u8]) -> wgpu::Buffer {
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+    })
 }
 
 impl Batches {
-    /// The batches of `entries`, marking their members: every chunk with two or more pools
-    /// sized per slot (one alone relists itself as cheaply).
+    /// The batches of `entries`, marking their members.
     pub fn new(device: &wgpu::Device, p: &Pipelines, entries: &mut [Entry]) -> Self {
-        let mut chunks: Vec<(std::sync::Arc<crate::arena::Chunk>, Vec<usize>)> = vec![];
-        for (i, e) in entries.iter_mut().enumerate() {
-            e.system.set_batched(false);
-            let pool = e.system.pool();
-            let Some(lease) = pool
-                .lease
-                .as_ref()
-                .filter(|_| pool.sizing == Sizing::PerSlot)
-            else {
-                continue;
-            };
-            match chunks
-                .iter_mut()
-                .find(|(c, _)| std::sync::Arc::ptr_eq(c, lease.chunk()))
-            {
-                Some((_, members)) => members.push(i),
-                None => chunks.push((lease.chunk().clone(), vec![i])),
-            }
+        for e in entries.iter_mut() {
+            e.system.set_batched(Batched::default());
         }
+        let mut marks = vec![Batched::default(); entries.len()];
         let mut relists = vec![];
-        for (chunk, members) in chunks.into_iter().filter(|(_, m)| m.len() >= 2) {
-            let mut table = Vec::with_capacity(members.len());
-            let mut most = 0;
-            for &i in &members {
-                let pool = entries[i].system.pool();
-                let lease = pool.lease.as_ref().expect("a member is in the arena");
-                table.push(BatchMember {
-                    first: lease.first_entry(),
-                    counters: lease.pool(),
-                    ..Default::default()
-                });
-                most = most.max(pool.capacity);
-                entries[i].system.set_batched(true);
-            }
-            let table = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("flurry.batch_members"),
-                contents: bytemuck::cast_slice(&table),
-                usage: wgpu::BufferUsages::STORAGE,
-            });
+        for (chunk, (), members) in groups(entries, |_| Some(())) {
+            let (table, most) = member_table(entries, &members);
+            let table = storage(device, "flurry.batch_members", bytemuck::cast_slice(&table));
             relists.push(p.batch_relist().bind(device, &chunk, &table, most));
+            for i in members {
+                marks[i].relist = true;
+            }
         }
-        Batches { relists }
+        let mut simulates = vec![];
+        for (chunk, variant, members) in groups(entries, |e| e.system.batch_variant()) {
+            let (table, most) = member_table(entries, &members);
+            let table = storage(device, "flurry.batch_members", bytemuck::cast_slice(&table));
+            // each effect's constants as its uniform holds them, a row each (an
+            // EffectParams' size is a multiple of its alignment: its array stride)
+            let effects: Vec<u8> = members
+                .iter()
+                .flat_map(|&i| uniform_bytes(entries[i].system.params()))
+                .collect();
+            let effects = storage(device, "flurry.batch_effects", &effects);
+            let clocks = vec![StepClock::default(); members.len()];
+            let clocks = storage(device, "flurry.batch_clocks", bytemuck::cast_slice(&clocks));
+            let tables = BatchTables {
+                members: &table,
+                effects: &effects,
+                clocks: &clocks,
+            };
+            let sizes = (members.len() as u32, most);
+            let bind = p
+                .batch_simulate(variant)
+                .bind(device, &chunk, &tables, sizes);
+            for &i in &members {
+                marks[i].simulate = true;
+            }
+            simulates.push(SimulateBatch {
+                variant,
+                members,
+                clocks,
+                bind,
+            });
+        }
+        for (e, mark) in entries.iter_mut().zip(marks) {
+            e.system.set_batched(mark);
+        }
+        Batches { relists, simulates }
     }
 
-    /// Relist every batched pool (into the simulate step's pass, after its simulates).
-    pub fn record_relist(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
+    /// Write this frame's clocks of the batched simulates' members (after their updates).
+    pub fn write_clocks(&self, queue: &wgpu::Queue, entries: &[Entry]) {
+        for batch in &self.simulates {
+            let clocks: Vec<StepClock> = batch
+                .members
+                .iter()
+                .map(|&i| entries[i].system.step_clock())
+                .collect();
+            queue.write_buffer(&batch.clocks, 0, bytemuck::cast_slice(&clocks));
+        }
+    }
+
+    /// Simulate every pool batched so, then relist every batched pool (into the simulate
+    /// step's pass, after the other pools' simulates).
+    pub fn record(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
+        for batch in &self.simulates {
+            p.batch_simulate(batch.variant).record(pass, &batch.bind);
+        }
         for relist in &self.relists {
             p.batch_relist().record(pass, relist);
         }

@@ -329,21 +329,24 @@ impl ParticleRenderer {
         let gone = self.entries.remove(at);
         self.uniform_pages.release(gone.system.uniform_slot());
         // the merged set and the batches name entries by position: until the next update
-        // rebuilds them, every effect sorts, draws and relists on its own
+        // rebuilds them, every effect sorts, draws, simulates and relists on its own
         self.merged = None;
         self.batches = Batches::default();
         for e in &mut self.entries {
             e.system.set_merged(false);
-            e.system.set_batched(false);
+            e.system.set_batched(Default::default());
         }
         self.merge_dirty = true;
         true
     }
 
-    /// Whether the effect `id` is relisted in a batch this frame (for the batch tests).
+    /// Which of the effect `id`'s passes are recorded in a batch this frame (for the batch
+    /// tests).
     #[cfg(test)]
-    pub(crate) fn batched(&self, id: EffectId) -> bool {
-        self.system(id).is_some_and(ParticleSystem::batched)
+    pub(crate) fn batched(&self, id: EffectId) -> crate::system::Batched {
+        self.system(id)
+            .map(ParticleSystem::batched)
+            .unwrap_or_default()
     }
 
     fn system(&self, id: EffectId) -> Option<&ParticleSystem> {
@@ -505,10 +508,10 @@ impl ParticleRenderer {
             e.system.set_substeps(substeps);
         }
         // a pool simulated in more than one step is counted: it leaves its batch, which
-        // is rebuilt at the next update (until then every pool relists itself)
+        // is rebuilt at the next update (until then every pool simulates and relists itself)
         self.batches = Batches::default();
         for e in &mut self.entries {
-            e.system.set_batched(false);
+            e.system.set_batched(Default::default());
         }
         self.merge_dirty = true;
     }
@@ -604,6 +607,7 @@ impl ParticleRenderer {
             e.system.update(pages, dt, &view, self.meshes.set());
         }
         self.uniform_pages.flush(queue);
+        self.batches.write_clocks(queue, &self.entries);
         let has_depth = self.targets.depth_format.is_some() as u32;
         // the particle target's depth still holds the previous frame's, unless it was just
         // (re)allocated or no downsample was recorded since
@@ -953,7 +957,7 @@ impl ParticleRenderer {
                     e.system.record_step(p, step, c, &low.collision_bind);
                 }
                 if step == Step::Simulate {
-                    self.batches.record_relist(p, c);
+                    self.batches.record(p, c);
                 }
                 if let Some(m) = merged {
                     m.record_cull(p, c, &self.entries);

@@ -1,19 +1,48 @@
-//! Small pools relisted together (one dispatch over a chunk of the arena) step exactly as
-//! each pool alone: the same particles alive, each where it would be, and the pool's books
-//! balanced, while effects come and go (a new one in the range one left) and while a pool
-//! leaves its batch for more steps.
+//! Small pools simulated and relisted together (one dispatch over a chunk of the arena)
+//! step exactly as each pool alone: the same particles alive, each where it would be, and
+//! the pool's books balanced, while effects come and go (a new one in the range one left)
+//! and while a pool leaves its batch for more steps. Pools whose simulates differ (eddies,
+//! a box that kills) are simulated in batches of their own, or alone.
 
 use glam::Vec3;
 
 use super::{gpu, Hosted};
-use crate::effect::{EffectDesc, EmitterDesc, Range, Shape, Velocity};
+use crate::effect::{Bounds, EffectDesc, EmitterDesc, Forces, OnExit, Range, Shape};
+use crate::effect::{Turbulence, Velocity};
 use crate::gpu::GpuContext;
 use crate::{Camera, EffectId};
 
+/// How a spray's particles move besides falling.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Plain,
+    /// Carried by eddies of the wind, which change with the effect's clock.
+    Eddies,
+    /// Killed when they leave a box.
+    Boxed,
+}
+
 /// A spray of `capacity` at `x`: spawning twice its capacity a second for 0.2–0.6 s each, so
 /// that particles die every frame and the pool is sometimes full.
-fn spray(x: f32, capacity: u32) -> EffectDesc {
+fn spray(x: f32, capacity: u32, kind: Kind) -> EffectDesc {
+    let turbulence = Some(Turbulence {
+        speed: 2.0,
+        scale: 0.4,
+    });
+    let bounds = Some(Bounds {
+        min: [x - 0.3, -0.3, -0.3],
+        max: [x + 0.3, 0.3, 0.3],
+        on_exit: OnExit::Kill,
+        follow_camera: false,
+    });
     EffectDesc {
+        forces: Forces {
+            // (each spray's own: a batched pool reads its effect's constants)
+            drag: 1.5 + 0.5 * x,
+            turbulence: turbulence.filter(|_| kind == Kind::Eddies),
+            ..Default::default()
+        },
+        bounds: bounds.filter(|_| kind == Kind::Boxed),
         name: "spray".into(),
         emitters: vec![EmitterDesc {
             shape: Shape::Sphere {
@@ -32,6 +61,12 @@ fn spray(x: f32, capacity: u32) -> EffectDesc {
         }],
         ..Default::default()
     }
+}
+
+/// Whether `id`'s relist and simulate are batched in `host`, as (relist, simulate).
+fn batched(host: &Hosted, id: EffectId) -> (bool, bool) {
+    let b = host.renderer.batched(id);
+    (b.relist, b.simulate)
 }
 
 /// The effect's alive particles by emission ordinal (slots are handed out in the order
@@ -53,16 +88,23 @@ fn alive(gpu: &GpuContext, host: &Hosted, id: EffectId) -> Vec<(u32, [f32; 8])> 
 }
 
 #[test]
-fn pools_relisted_together_step_as_each_alone() {
+fn pools_batched_together_step_as_each_alone() {
     let gpu = gpu();
     let camera = Camera::look_at(Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO, 1.0);
     // capacities sized per slot (4,096 at most), of different lengths in the chunk
-    let sprays = [(64, 1), (200, 2), (1000, 3), (4096, 4), (333, 5)];
+    use Kind::*;
+    let sprays = [
+        (64, 1, Plain),
+        (200, 2, Eddies),
+        (1000, 3, Plain),
+        (4096, 4, Eddies),
+        (333, 5, Boxed),
+    ];
     let mut together = Hosted::new(&gpu);
     let mut ids = vec![];
     let mut alone = vec![];
-    for (k, &(capacity, seed)) in sprays.iter().enumerate() {
-        let desc = spray(k as f32 - 2.0, capacity);
+    for (k, &(capacity, seed, kind)) in sprays.iter().enumerate() {
+        let desc = spray(k as f32 - 2.0, capacity, kind);
         let (device, queue) = (&gpu.device, &gpu.queue);
         ids.push(
             together
@@ -86,8 +128,9 @@ fn pools_relisted_together_step_as_each_alone() {
     };
     let compare = |together: &Hosted, ids: &[EffectId], alone: &[(Hosted, EffectId)], when| {
         for (&id, (host, alone_id)) in ids.iter().zip(alone) {
-            assert!(
-                !host.renderer.batched(*alone_id),
+            assert_eq!(
+                batched(host, *alone_id),
+                (false, false),
                 "one pool alone is never batched"
             );
             let (a, b) = (alive(&gpu, together, id), alive(&gpu, host, *alone_id));
@@ -96,21 +139,24 @@ fn pools_relisted_together_step_as_each_alone() {
         }
     };
     run(40, &mut together, &mut alone);
-    for &id in &ids {
-        assert!(
-            together.renderer.batched(id),
-            "{id:?} is relisted in the batch"
-        );
+    // every pool relisted in the chunk's batch; simulated with the others of its kind, the
+    // one in a box alone
+    let simulated = [true, true, true, true, false];
+    for (&id, simulated) in ids.iter().zip(simulated) {
+        assert_eq!(batched(&together, id), (true, simulated), "{id:?}");
     }
     compare(&together, &ids, &alone, "after 40 frames");
-    // one goes: its range comes free and the batch is rebuilt without it
+    // one goes: its range comes free and the batches are rebuilt without it (the other
+    // pool with eddies is left to simulate alone)
     assert!(together.renderer.remove_effect(ids.remove(1)));
     alone.remove(1);
     run(20, &mut together, &mut alone);
+    assert_eq!(batched(&together, ids[2]), (true, false));
     compare(&together, &ids, &alone, "after a removal");
     // one comes into the range it left (first fit), which held live particles
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let desc = spray(0.5, 150);
+    // (carried by eddies, on a clock that started later than its batch's other pool's)
+    let desc = spray(0.5, 150, Eddies);
     ids.push(
         together
             .renderer
@@ -124,6 +170,8 @@ fn pools_relisted_together_step_as_each_alone() {
         .unwrap();
     alone.push((host, id));
     run(20, &mut together, &mut alone);
+    assert_eq!(batched(&together, ids[4]), (true, true));
+    assert_eq!(batched(&together, ids[2]), (true, true));
     compare(&together, &ids, &alone, "in a range another pool had");
     // two steps a frame: the pools are counted, out of the batch, and relist themselves
     together.renderer.set_substeps(2);
@@ -132,8 +180,10 @@ fn pools_relisted_together_step_as_each_alone() {
     }
     run(20, &mut together, &mut alone);
     for &id in &ids {
-        assert!(
-            !together.renderer.batched(id),
+        let counted = (false, false);
+        assert_eq!(
+            batched(&together, id),
+            counted,
             "{id:?} is counted, not batched"
         );
     }
@@ -144,6 +194,6 @@ fn pools_relisted_together_step_as_each_alone() {
         host.renderer.set_substeps(1);
     }
     run(20, &mut together, &mut alone);
-    assert!(together.renderer.batched(ids[0]));
+    assert_eq!(batched(&together, ids[0]), (true, true));
     compare(&together, &ids, &alone, "batched again");
 }

@@ -40,10 +40,10 @@ fn effects_share_the_renderer_pipelines() {
     host.frame(&gpu, 0.01, camera);
     let renderer = &mut host.renderer;
     // + the merged cull (one variant, the effects agree), the merged arguments, the merged
-    // draw (of all six effects), the batched relist (of their six small pools), downsample,
-    // splat, composite
+    // draw (of all six effects), the batched simulate and relist (of their six small pools,
+    // one variant), downsample, splat, composite
     let after_frame = renderer.pipelines().built();
-    assert_eq!(after_frame, after_first + 7);
+    assert_eq!(after_frame, after_first + 8);
     for id in ids.drain(..3) {
         assert!(host.renderer.remove_effect(id));
         host.frame(&gpu, 0.01, camera);

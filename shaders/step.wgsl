@@ -1,0 +1,157 @@
+// step.wgsl — one particle's step, shared by the simulate of one pool (simulate.wgsl) and
+// of many small pools in one dispatch (batch_simulate.wgsl), composed into both.
+//
+// Forces: gravity plus linear drag towards the wind velocity, a = g + k·(wind − v), plus
+// what the kernel adds (`pull`: massive bodies, a pass's acceleration); then what the
+// scene does to the particle (`meet_scene`: depth collision) and its death as an event
+// (`on_death`). Explicit Euler: v' = v + a·dt, x' = x + v·dt (the old v); symplectic Euler
+// uses v'. The kernel that composes this file declares `effect` (EffectParams) and `frame`
+// (dt, time and eye), the particles and lists, COLLIDE, those three functions and `claim`
+// (where the workgroup's survivors and dead go in the lists).
+override SETTLE: u32 = 1u;      // the settle response: particles at rest, fading out
+override ANCHORED: u32 = 1u;    // some emitter's particles stay where they are born
+override TURBULENCE: u32 = 1u;  // curl-noise wind
+override BOUNDS: u32 = 2u;      // BOUNDS_*: none, kill outside, wrap
+
+// the workgroup's survivors in the low 16 bits, its dead in the high 16 (64 threads): one
+// atomic a thread whichever way it goes
+var<workgroup> wg_counts: atomic<u32>;
+var<workgroup> wg_alive_base: u32;
+var<workgroup> wg_dead_base: u32;
+
+// Periodic wrap of one coordinate into [lo, hi].
+fn wrap1(x: f32, lo: f32, hi: f32) -> f32 {
+    if x >= lo && x <= hi {
+        return x;
+    }
+    let extent = hi - lo;
+    return x - extent * floor((x - lo) / extent);
+}
+
+// Curl of the potential psi(q, t) = (sin(y + t) cos(1.37 z), sin(z + 1.7 t) cos(1.37 x),
+// sin(x + 1.3 t) cos(1.37 y)): divergence-free, each component within +-2.37.
+fn curl_octave(q: vec3<f32>, t: f32) -> vec3<f32> {
+    let c = 1.37;
+    let sx = sin(q.x + 1.3 * t);
+    let sy = sin(q.y + t);
+    let sz = sin(q.z + 1.7 * t);
+    let cx = cos(q.x + 1.3 * t);
+    let cy = cos(q.y + t);
+    let cz = cos(q.z + 1.7 * t);
+    return vec3<f32>(
+        -c * sx * sin(c * q.y) - cz * cos(c * q.x),
+        -c * sy * sin(c * q.z) - cx * cos(c * q.y),
+        -c * sz * sin(c * q.x) - cy * cos(c * q.z),
+    );
+}
+
+// Curl-noise wind at x (m/s): two octaves of curl_octave over eddies of
+// turbulence_scale metres, drifting in time; each component within +-turbulence.
+// Mirrored in src/cpu.rs.
+fn turbulence(x: vec3<f32>, time: f32) -> vec3<f32> {
+    let q = x / effect.turbulence_scale;
+    let t = time * effect.turbulence / effect.turbulence_scale;
+    let v = curl_octave(q, t) + 0.5 * curl_octave(2.03 * q + vec3<f32>(1.7, 4.1, 2.9), 1.9 * t);
+    return v * (effect.turbulence / 3.555);
+}
+
+// One step for one particle; returns false when it dies.
+fn step(p: ptr<function, Particle>, slot: u32) -> bool {
+    let dt = frame.dt;
+    if SETTLE == 1u && ((*p).flags & FLAG_SETTLED) != 0u {
+        // at rest on the scene: it fades over settle_time (draw.wgsl), then dies
+        (*p).age = (*p).age + dt;
+        return (*p).age - (*p).settled_at < effect.settle_time;
+    }
+    if ANCHORED == 1u && look_of(effect, *p).anchored == 1u {
+        // where it was born, at rest: only its clock runs
+        (*p).vel = vec3<f32>(0.0);
+        (*p).age = (*p).age + dt;
+        (*p).rotation = (*p).rotation + (*p).spin * dt;
+        return (*p).age < (*p).lifetime;
+    }
+    let v = (*p).vel;
+    var wind = effect.wind;
+    if TURBULENCE == 1u {
+        wind += turbulence((*p).pos, frame.time);
+    }
+    let a = effect.gravity + effect.drag * (wind - v) + pull((*p).pos, slot);
+    let v_new = v + a * dt;
+    var x: vec3<f32>;
+    if effect.integrator == INTEGRATOR_SYMPLECTIC {
+        x = (*p).pos + v_new * dt;
+    } else {
+        x = (*p).pos + v * dt;
+    }
+    (*p).age = (*p).age + dt;
+    (*p).rotation = (*p).rotation + (*p).spin * dt;
+    var v_out = v_new;
+    // (the scene first: its response runs whether or not the particle's life is over)
+    let alive = meet_scene(p, &x, &v_out) && (*p).age < (*p).lifetime;
+    (*p).vel = v_out;
+    if !alive {
+        on_death(*p, x, v_out);
+    }
+    var inside = true;
+    if BOUNDS != BOUNDS_NONE {
+        let camera = vec3<f32>(frame.eye.x, 0.0, frame.eye.z);
+        let offset = select(vec3<f32>(0.0), camera, effect.follow_camera == 1u);
+        let lo = effect.bounds_min + offset;
+        let hi = effect.bounds_max + offset;
+        if BOUNDS == BOUNDS_KILL {
+            inside = all(x >= lo) && all(x <= hi);
+        } else {
+            x = vec3<f32>(wrap1(x.x, lo.x, hi.x), wrap1(x.y, lo.y, hi.y), wrap1(x.z, lo.z, hi.z));
+        }
+    }
+    (*p).pos = x;
+    return alive && inside;
+}
+
+// One particle's step written back at `at` in `particles` (what a step changes, and
+// nothing else: the bytes docs/measurements.md counts), with its live flag cleared if it
+// died; `found`: the invocation has a particle. Returns whether it survives, and counts it
+// among the workgroup's survivors or dead (`place`: its place among them).
+fn advance(slot: u32, at: u32, found: bool, particle: Particle, place: ptr<function, u32>) -> bool {
+    var p = particle;
+    var survives = false;
+    if found {
+        survives = step(&p, slot);
+        particles[at].pos = p.pos;
+        particles[at].age = p.age;
+        particles[at].vel = p.vel;
+        particles[at].rotation = p.rotation;
+        if COLLIDE == 1u {
+            particles[at].spin = p.spin;
+            particles[at].settled_at = p.settled_at;
+        }
+        if COLLIDE == 1u || !survives {
+            particles[at].flags = select(p.flags & ~FLAG_LIVE, p.flags, survives);
+        }
+        let before = atomicAdd(&wg_counts, select(1u << 16u, 1u, survives));
+        *place = select(before >> 16u, before & 0xffffu, survives);
+    }
+    return survives;
+}
+
+// The workgroup's particles listed: the survivors' slots appended to the next alive list,
+// the dead's to the dead list, each with one atomic a workgroup (`claim`: a per-particle
+// global atomic doubles the pass on CPU drivers). Called by every invocation of the
+// workgroup after `advance`, in uniform control flow.
+fn list(lid: u32, slot: u32, found: bool, survives: bool, place: u32) {
+    workgroupBarrier();
+    if lid == 0u {
+        let counts = atomicLoad(&wg_counts);
+        let bases = claim(counts & 0xffffu, counts >> 16u);
+        wg_alive_base = bases.x;
+        wg_dead_base = bases.y;
+    }
+    workgroupBarrier();
+    if found {
+        if survives {
+            alive_out[wg_alive_base + place] = slot;
+        } else {
+            dead_list[wg_dead_base + place] = slot;
+        }
+    }
+}
