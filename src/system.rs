@@ -478,21 +478,14 @@ impl ParticleSystem {
     }
 
     /// What its simulate compiles in, when it may be simulated in a batch with other small
-    /// pools of the same (one step a frame, and nothing recorded between its simulate and
-    /// its relist that reads the step: no trails, no bodies, no neighbours or steering).
+    /// pools of the same: a pool in the arena sized per slot (one step a frame, no trails or
+    /// hit spawns recorded after its simulate) whose variant batches (which leaves out the
+    /// bodies, all-pairs gravity and flocks, whose passes read or write the step).
     pub fn batch_variant(&self) -> Option<SimulateVariant> {
-        let alone = self.desc.trail().is_some()
-            || self.desc.hit_emitter().is_some()
-            || self.bodies_bind.is_some()
-            || self.gravity_bind.is_some()
-            || self.grid.is_some()
-            || self.flock.is_some()
-            || self.walkers.is_some();
         let batches = self.pool.sizing == Sizing::PerSlot
             && self.pool.lease.is_some()
-            && self.substeps == 1
             && self.simulate_variant.batches();
-        (batches && !alone).then_some(self.simulate_variant)
+        batches.then_some(self.simulate_variant)
     }
 
     /// What its simulate reads of the frame uniforms of the last update.

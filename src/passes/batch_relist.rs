@@ -17,11 +17,11 @@ pub(super) fn slots() -> [BufferSlot; 4] {
     ]
 }
 
-/// Where one pool of a batch is in its chunk (`BatchMember` in batch_relist.wgsl).
+/// Where one pool of a batch is in its chunk (`BatchMember` in batch.wgsl).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
 pub(crate) struct BatchMember {
-    /// Its first entry in the chunk's alive lists.
+    /// Its first slot in the chunk, and its lists' first entry.
     pub first: u32,
     /// Its counters' index in the chunk.
     pub counters: u32,

@@ -18,7 +18,7 @@ pub(super) fn slots() -> [BufferSlot; 8] {
         read_write::<u32>(),
         read_write::<Counters>(),
         read_only::<BatchMember>(),
-        super::read_only_shader_type::<EffectParams>(),
+        super::read_only_table::<EffectParams>(),
         read_only::<StepClock>(),
     ]
 }

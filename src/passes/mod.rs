@@ -58,19 +58,19 @@ fn storage<T>(read_only: bool) -> BufferSlot {
     }
 }
 
-/// A uniform buffer of `T` (its WGSL layout size, by encase).
-pub(crate) fn uniform<T: encase::ShaderType>() -> BufferSlot {
+/// A storage buffer the shader only reads, an array of at least one `T` (its WGSL layout
+/// size, by encase): a table of what is otherwise a uniform.
+pub(crate) fn read_only_table<T: encase::ShaderType>() -> BufferSlot {
     BufferSlot {
-        ty: wgpu::BufferBindingType::Uniform,
+        ty: wgpu::BufferBindingType::Storage { read_only: true },
         min: T::min_size().get(),
     }
 }
 
-/// A storage buffer the shader only reads, holding at least one `T` laid out by encase (a
-/// table of a uniform struct).
-pub(crate) fn read_only_shader_type<T: encase::ShaderType>() -> BufferSlot {
+/// A uniform buffer of `T` (its WGSL layout size, by encase).
+pub(crate) fn uniform<T: encase::ShaderType>() -> BufferSlot {
     BufferSlot {
-        ty: wgpu::BufferBindingType::Storage { read_only: true },
+        ty: wgpu::BufferBindingType::Uniform,
         min: T::min_size().get(),
     }
 }
