@@ -283,8 +283,8 @@ struct EmitterLook {
 // frame.id_end the point was born (wrapping, capped): newest first. A trail point's key
 // is its id (trail_key): the top bit set, its parent's id in the next 19 bits and its
 // place along the trail in the low 12: oldest first. Never SORT_SENTINEL.
-fn ribbon_key(p: Particle, effect: EffectParams, frame: FrameUniforms) -> u32 {
-    if look_of(effect, p).trail == 1u {
+fn ribbon_key(p: Particle, look: EmitterLook, frame: FrameUniforms) -> u32 {
+    if look.trail == 1u {
         return p.id;
     }
     let before = frame.id_end - 1u - p.id;

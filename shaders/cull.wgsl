@@ -18,6 +18,14 @@
 // the effect's instances (src/instances.rs): an instance's particles are culled with it
 @group(0) @binding(9) var<storage, read> instances: array<InstanceGpu>;
 
+fn look(p: Particle) -> EmitterLook {
+    return look_of(effect, p);
+}
+
+fn instance_bounds(k: u32) -> vec4<f32> {
+    return instances[k].bounds;
+}
+
 // this workgroup's entries of each list (indexed by Culled.list - 1) and where they start
 var<workgroup> wg_count: array<atomic<u32>, 3>;
 var<workgroup> wg_base: array<u32, 3>;
@@ -29,7 +37,12 @@ fn main(
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
     let i = linear_index(gid, groups);
-    clear_scratch_count(i);
+    if i == 0u {
+        // the survivors' scratch count back to zero for the next step (args.wgsl
+        // after_simulate clears it for a counted pool; for a pool sized per slot relist
+        // read it last)
+        atomicStore(&counters.next_alive, 0u);
+    }
     var culled = Culled(CULLED_OUT, 0u);
     var index = 0u;
     var local = 0u;

@@ -8,9 +8,11 @@
 // between two points off screen may cross it), goes to the ribbon list keyed by
 // ribbon_key, to be sorted into ribbons and drawn by ribbon.wgsl.
 //
-// The includer declares `frame`, `effect`, `instances` and `counters`. Each effect gets
-// its own variant (src/passes/cull.rs, CullVariant): the render modes it does not use are
-// compiled out (CPU drivers run every branch under a mask).
+// The includer declares `frame` (the view's FrameUniforms) and supplies `look(p)` (the look
+// of p's emitter, from its effect's constants) and `instance_bounds(k)` (instance k's
+// bounding sphere; w <= 0: none). Each effect gets its own variant (src/passes/cull.rs,
+// CullVariant): the render modes it does not use are compiled out (CPU drivers run every
+// branch under a mask).
 override RIBBONS: u32 = 1u;    // some emitter's particles are ribbon points
 override MESHES: u32 = 1u;     // some emitter's particles are meshes
 override STRETCHED: u32 = 1u;  // some emitter's particles are streaks
@@ -44,29 +46,20 @@ fn instance_shown(p: Particle) -> bool {
     if k == NO_INSTANCE {
         return true;
     }
-    let bounds = instances[k].bounds;
+    let bounds = instance_bounds(k);
     return bounds.w <= 0.0 || in_frustum(bounds.xyz, bounds.w);
-}
-
-// The survivors' scratch count back to zero between frames, by the cull's thread `i` 0
-// (args.wgsl after_simulate clears it for a counted pool; for a pool sized per slot relist
-// read it last).
-fn clear_scratch_count(i: u32) {
-    if i == 0u {
-        atomicStore(&counters.next_alive, 0u);
-    }
 }
 
 // Where the alive particle p goes this frame.
 fn cull_particle(p: Particle) -> Culled {
-    let look = look_of(effect, p);
+    let look = look(p);
     var mode = RENDER_BILLBOARD;
     if RIBBONS == 1u || MESHES == 1u {
         mode = look.render_mode;
     }
     let radius = drawn_radius(p, look);
     if RIBBONS == 1u && mode == RENDER_RIBBON {
-        return Culled(CULLED_RIBBON, ribbon_key(p, effect, frame));
+        return Culled(CULLED_RIBBON, ribbon_key(p, look, frame));
     }
     if MESHES == 1u && mode == RENDER_MESH {
         return Culled(CULLED_OUT, 0u);

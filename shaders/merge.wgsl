@@ -1,10 +1,8 @@
 // merge.wgsl — alpha-blended effects sorted together, any number of them. Each member's
-// cull lists its particles straight into one renderer-level list: a copy of each particle
-// it keeps, with (key, index of the copy) for the ones it draws, the index of the copy for
-// the ones it splats; the copy's instance bits name the member it came from (a copy is
-// drawn, never simulated). The list is then sorted and drawn in one draw (draw.wgsl reads
-// the copy, and how its member draws it from the members' table, members.wgsl), the splat
-// list splatted in one dispatch (splat.wgsl).
+// cull lists its particles straight into one renderer-level list (merge_list.wgsl), which
+// is then sorted and drawn in one draw (draw.wgsl reads the copy, and how its member draws
+// it from the members' table, members.wgsl), the splat list splatted in one dispatch
+// (splat.wgsl). Many small members are culled a dispatch for all (batch_merge.wgsl).
 
 struct MergeParams {
     member: u32,
@@ -35,21 +33,26 @@ struct MergeParams {
 // cannot read as indirect arguments a buffer it binds for writing)
 @group(0) @binding(11) var<storage, read_write> merged_args: IndirectArgs;
 
-// this workgroup's drawn (0) and splatted (1) particles, and where they start in the
-// merged lists
-var<workgroup> wg_count: array<atomic<u32>, 2>;
-var<workgroup> wg_base: array<u32, 2>;
+fn look(p: Particle) -> EmitterLook {
+    return look_of(effect, p);
+}
 
-// `p` copied as the member's.
-fn copy_of(p: Particle) -> Particle {
-    var c = p;
-    c.flags = (p.flags & ((1u << FLAG_INSTANCE_SHIFT) - 1u)) | (params.member << FLAG_INSTANCE_SHIFT);
-    return c;
+fn instance_bounds(k: u32) -> vec4<f32> {
+    return instances[k].bounds;
+}
+
+fn count_member(drawn: u32, splatted: u32) {
+    if drawn > 0u {
+        atomicAdd(&counters.visible, drawn);
+    }
+    if splatted > 0u {
+        atomicAdd(&counters.splatted, splatted);
+    }
 }
 
 // One thread per alive particle of the member (dispatched from its cull arguments), culled
-// as cull.wgsl culls (the variant has no ribbons: a member never has them), appended with
-// one atomic a list a workgroup, to the merged lists and to the member's counts.
+// as cull.wgsl culls (the variant has no ribbons: a member never has them) into the merged
+// lists.
 @compute @workgroup_size(64)
 fn cull(
     @builtin(global_invocation_id) gid: vec3<u32>,
@@ -57,41 +60,16 @@ fn cull(
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
     let i = linear_index(gid, groups);
-    clear_scratch_count(i);
-    var culled = Culled(CULLED_OUT, 0u);
+    if i == 0u {
+        // the survivors' scratch count back to zero for the next step (as cull.wgsl does)
+        atomicStore(&counters.next_alive, 0u);
+    }
+    let listed = i < atomicLoad(&counters.alive);
     var p: Particle;
-    var local = 0u;
-    if i < atomicLoad(&counters.alive) {
+    if listed {
         p = particles[alive_list[i]];
-        culled = cull_particle(p);
-        if culled.list == CULLED_DRAWN || culled.list == CULLED_SPLAT {
-            local = atomicAdd(&wg_count[culled.list - 1u], 1u);
-        }
     }
-    workgroupBarrier();
-    if lid == 0u {
-        let c = atomicLoad(&wg_count[0]);
-        if c > 0u {
-            wg_base[0] = atomicAdd(&merged.visible, c);
-            atomicAdd(&counters.visible, c);
-        }
-        let s = atomicLoad(&wg_count[1]);
-        if s > 0u {
-            wg_base[1] = atomicAdd(&merged.splatted, s);
-            atomicAdd(&counters.splatted, s);
-        }
-    }
-    workgroupBarrier();
-    if culled.list == CULLED_DRAWN {
-        let at = wg_base[0] + local;
-        pairs[at] = vec2<u32>(culled.key, at);
-        copies[at] = copy_of(p);
-    } else if culled.list == CULLED_SPLAT {
-        let at = wg_base[1] + local;
-        let copy = params.copies - 1u - at;
-        merged_splat[at] = copy;
-        copies[copy] = copy_of(p);
-    }
+    list_merged(lid, listed, p, params.member, params.copies);
 }
 
 // After the culls and the sort: the merged draw takes one instance per listed particle,

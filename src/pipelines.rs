@@ -14,6 +14,7 @@ use std::sync::{Arc, OnceLock};
 use crate::effect::Blend;
 use crate::passes::{
     args::ArgsPass,
+    batch_merge::BatchMergePass,
     batch_relist::BatchRelistPass,
     batch_simulate::{batch_simulate_layout, BatchSimulatePass},
     bodies::BodiesPass,
@@ -61,6 +62,7 @@ pub(crate) struct Pipelines {
     merge: OnceLock<MergePass>,
     relist: OnceLock<RelistPass>,
     batch_relist: OnceLock<BatchRelistPass>,
+    batch_merge: OnceLock<BatchMergePass>,
     /// By [`SimulateVariant::index`], for the variants that batch.
     batch_simulate: Vec<OnceLock<BatchSimulatePass>>,
     /// The batched simulate's group 0, shared by every variant.
@@ -109,6 +111,7 @@ impl Pipelines {
             merge: OnceLock::new(),
             relist: OnceLock::new(),
             batch_relist: OnceLock::new(),
+            batch_merge: OnceLock::new(),
             batch_simulate: (0..SimulateVariant::COUNT)
                 .map(|_| OnceLock::new())
                 .collect(),
@@ -200,6 +203,12 @@ impl Pipelines {
     pub fn batch_relist(&self) -> &BatchRelistPass {
         self.batch_relist
             .get_or_init(|| BatchRelistPass::new(&self.device))
+    }
+
+    /// The batched cull into the merged sort's list.
+    pub fn batch_merge(&self) -> &BatchMergePass {
+        self.batch_merge
+            .get_or_init(|| BatchMergePass::new(&self.device))
     }
 
     /// The batched simulate of pools whose effects compile to `variant` (one that
@@ -349,6 +358,7 @@ impl Pipelines {
             + self.merge.get().map_or(0, MergePass::built)
             + n(std::slice::from_ref(&self.relist))
             + n(std::slice::from_ref(&self.batch_relist))
+            + self.batch_merge.get().map_or(0, BatchMergePass::built)
             + n(&self.batch_simulate)
             + n(&self.draw[0])
             + n(&self.draw[1])

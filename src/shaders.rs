@@ -1,7 +1,8 @@
 //! WGSL sources: `shaders/common.wgsl` prepended to each pass's file (and, for the draw,
 //! `shaders/ribbon.wgsl`, the geometry of ribbon pieces; for the grid and its queries,
 //! `shaders/grid_cells.wgsl`; for both all-pairs gravity kernels, `shaders/gravity_pairs.wgsl`;
-//! for both culls, `shaders/cull_test.wgsl`; for the draw and the splat,
+//! for the three culls, `shaders/cull_test.wgsl`; for both culls into the merged sort's
+//! list, `shaders/merge_list.wgsl`; for the draw and the splat,
 //! `shaders/members.wgsl`; for the argument passes and relist, `shaders/survivors.wgsl`;
 //! for both simulates, `shaders/step.wgsl`; for the batched passes, `shaders/batch.wgsl`).
 
@@ -20,8 +21,13 @@ const GRAVITY_PAIRS: &str = include_str!("../shaders/gravity_pairs.wgsl");
 const MEMBERS: &str = include_str!("../shaders/members.wgsl");
 
 /// Where cull puts one alive particle (functions and the variant's constants), composed
-/// into both culls: into an effect's own lists and into the merged sort's list.
+/// into the culls: into an effect's own lists and into the merged sort's list, of one
+/// effect and of many batched.
 const CULL_TEST: &str = include_str!("../shaders/cull_test.wgsl");
+
+/// How a cull into the merged sort's list lists what it keeps, composed into its two culls:
+/// of one effect and of many batched.
+const MERGE_LIST: &str = include_str!("../shaders/merge_list.wgsl");
 
 /// What follows a simulate step (a function of the counters both passes bind), composed
 /// into the argument passes and relist.
@@ -50,6 +56,7 @@ pub(crate) enum Shader {
     Relist,
     BatchRelist,
     BatchSimulate,
+    BatchMerge,
     Splat,
     Draw,
     RibbonPieces,
@@ -69,7 +76,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 27] = [
+    pub const ALL: [Shader; 28] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -83,6 +90,7 @@ impl Shader {
         Shader::Relist,
         Shader::BatchRelist,
         Shader::BatchSimulate,
+        Shader::BatchMerge,
         Shader::Splat,
         Shader::Draw,
         Shader::RibbonPieces,
@@ -115,6 +123,7 @@ impl Shader {
             Shader::Relist => "relist",
             Shader::BatchRelist => "batch_relist",
             Shader::BatchSimulate => "batch_simulate",
+            Shader::BatchMerge => "batch_merge",
             Shader::Splat => "splat",
             Shader::Draw => "draw",
             Shader::RibbonPieces => "ribbon_pieces",
@@ -147,6 +156,7 @@ impl Shader {
             Shader::Relist => include_str!("../shaders/relist.wgsl"),
             Shader::BatchRelist => include_str!("../shaders/batch_relist.wgsl"),
             Shader::BatchSimulate => include_str!("../shaders/batch_simulate.wgsl"),
+            Shader::BatchMerge => include_str!("../shaders/batch_merge.wgsl"),
             Shader::Splat => include_str!("../shaders/splat.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
@@ -169,7 +179,13 @@ impl Shader {
         match self {
             Shader::Draw => &[("ribbon", RIBBON), ("members", MEMBERS)],
             Shader::Splat => &[("members", MEMBERS)],
-            Shader::Cull | Shader::Merge => &[("cull_test", CULL_TEST)],
+            Shader::Cull => &[("cull_test", CULL_TEST)],
+            Shader::Merge => &[("cull_test", CULL_TEST), ("merge_list", MERGE_LIST)],
+            Shader::BatchMerge => &[
+                ("batch", BATCH),
+                ("cull_test", CULL_TEST),
+                ("merge_list", MERGE_LIST),
+            ],
             Shader::Args | Shader::Relist => &[("survivors", SURVIVORS)],
             Shader::Simulate => &[("step", STEP)],
             Shader::BatchSimulate => &[("batch", BATCH), ("step", STEP)],
@@ -337,6 +353,13 @@ mod tests {
         use crate::passes::cull::CullVariant as V;
         let variants = V::all().map(|v| (v.index(), v.consts()));
         validate_variants(Shader::Merge, V::COUNT, variants);
+    }
+
+    #[test]
+    fn every_batched_merged_cull_variant_validates() {
+        use crate::passes::cull::CullVariant as V;
+        let variants = V::all().map(|v| (v.index(), v.consts()));
+        validate_variants(Shader::BatchMerge, V::COUNT, variants);
     }
 
     #[test]

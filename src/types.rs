@@ -843,6 +843,20 @@ mod tests {
             use crate::passes::batch_simulate::StepClock;
             check_pod!(l, BatchMember, [first => "first", counters => "counters"]);
             check_pod!(l, StepClock, [eye => "eye", dt => "dt", time => "time"]);
+            use crate::passes::batch_merge::{row_size, CullMember};
+            check_pod!(l, CullMember, [first => "first", counters => "counters",
+                member => "member", copies => "copies"]);
+            // a row of the batched merged cull's table: the member, then the effect's
+            // constants as their uniform lays them out (the rows' stride is its size)
+            assert_eq!(
+                l.offset("CullRow", "effect") as usize,
+                size_of::<CullMember>()
+            );
+            assert_eq!(l.of("CullRow").0 as u64, row_size());
+            assert_eq!(
+                l.of("EffectParams").0 as u64,
+                EffectParams::min_size().get()
+            );
         }
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);
         check_pod!(l, Body, [pos => "pos", mass => "mass", vel => "vel", softening => "softening"]);

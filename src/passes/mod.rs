@@ -7,6 +7,7 @@
 //! the buffers in the same order.
 
 pub(crate) mod args;
+pub(crate) mod batch_merge;
 pub(crate) mod batch_relist;
 pub(crate) mod batch_simulate;
 pub(crate) mod bodies;
@@ -433,6 +434,7 @@ mod tests {
             (Shader::Relist, relist::slots().to_vec()),
             (Shader::BatchRelist, batch_relist::slots().to_vec()),
             (Shader::BatchSimulate, batch_simulate::slots().to_vec()),
+            (Shader::BatchMerge, batch_merge::slots().to_vec()),
             (Shader::Splat, splat::slots().to_vec()),
             (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
             (Shader::Grid, grid::slots().to_vec()),

@@ -5,6 +5,7 @@
 //! pool, instead of one dispatch each (each of which costs about 0.1 ms on lavapipe whatever
 //! its particles). Rebuilt with the merged set, when effects come and go or their steps
 //! change; a pool counted this frame (more than one step) simulates and relists itself.
+//! (The merged sort batches its members' culls the same way, grouped here: `merged.rs`.)
 
 use std::sync::Arc;
 
@@ -38,7 +39,7 @@ struct SimulateBatch {
 
 /// The entries of `entries` in the arena sized per slot, grouped by chunk (and by `key`
 /// within a chunk), in order; only groups of two or more (one pool alone is as cheap).
-fn groups<K: PartialEq>(
+pub(super) fn groups<K: PartialEq>(
     entries: &[Entry],
     key: impl Fn(&Entry) -> Option<K>,
 ) -> Vec<(Arc<Chunk>, K, Vec<usize>)> {
@@ -69,7 +70,7 @@ fn groups<K: PartialEq>(
 }
 
 /// Where the pools of `members` are in their chunk, by row, and their largest capacity.
-fn member_table(entries: &[Entry], members: &[usize]) -> (Vec<BatchMember>, u32) {
+pub(super) fn pool_places(entries: &[Entry], members: &[usize]) -> (Vec<BatchMember>, u32) {
     let mut most = 0;
     let table = members
         .iter()
@@ -87,7 +88,7 @@ fn member_table(entries: &[Entry], members: &[usize]) -> (Vec<BatchMember>, u32)
     (table, most)
 }
 
-fn storage(device: &wgpu::Device, label: &str, contents: &[u8]) -> wgpu::Buffer {
+pub(super) fn table_buffer(device: &wgpu::Device, label: &str, contents: &[u8]) -> wgpu::Buffer {
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some(label),
         contents,
@@ -104,8 +105,8 @@ impl Batches {
         let mut marks = vec![Batched::default(); entries.len()];
         let mut relists = vec![];
         for (chunk, (), members) in groups(entries, |_| Some(())) {
-            let (table, most) = member_table(entries, &members);
-            let table = storage(device, "flurry.batch_members", bytemuck::cast_slice(&table));
+            let (table, most) = pool_places(entries, &members);
+            let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
             relists.push(p.batch_relist().bind(device, &chunk, &table, most));
             for i in members {
                 marks[i].relist = true;
@@ -113,17 +114,17 @@ impl Batches {
         }
         let mut simulates = vec![];
         for (chunk, variant, members) in groups(entries, |e| e.system.batch_variant()) {
-            let (table, most) = member_table(entries, &members);
-            let table = storage(device, "flurry.batch_members", bytemuck::cast_slice(&table));
+            let (table, most) = pool_places(entries, &members);
+            let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
             // each effect's constants as its uniform holds them, a row each (an
             // EffectParams' size is a multiple of its alignment: its array stride)
             let effects: Vec<u8> = members
                 .iter()
                 .flat_map(|&i| uniform_bytes(entries[i].system.params()))
                 .collect();
-            let effects = storage(device, "flurry.batch_effects", &effects);
+            let effects = table_buffer(device, "flurry.batch_effects", &effects);
             let clocks = vec![StepClock::default(); members.len()];
-            let clocks = storage(device, "flurry.batch_clocks", bytemuck::cast_slice(&clocks));
+            let clocks = table_buffer(device, "flurry.batch_clocks", bytemuck::cast_slice(&clocks));
             let tables = BatchTables {
                 members: &table,
                 effects: &effects,

@@ -1,25 +1,41 @@
 //! The merged sort: every alpha-blended, sorted effect without ribbons is culled straight
 //! into one list (a copy of each particle it keeps, marked with the member it came from),
 //! sorted once and drawn in one draw, so that their particles interleave back to front and
-//! a hundred small effects cost one sort and one draw, not a hundred. Built from the shared
+//! a hundred small effects cost one sort and one draw, not a hundred. The small members
+//! whose pools share a chunk of the arena and whose culls agree are culled in one dispatch
+//! (`shaders/batch_merge.wgsl`), a workgroup row a member. Built from the shared
 //! pipelines: a change of the set allocates buffers and bind groups, and compiles only a
 //! variant of the merged cull that no member needed before (at the update, not the encode).
 
 use encase::ShaderType;
 use wgpu::util::DeviceExt;
 
+use super::batched::{groups, pool_places, table_buffer};
 use super::Entry;
 use crate::effect::Blend;
 use crate::image::Images;
+use crate::passes::batch_merge::{row_table, BatchCull, CullMember};
+use crate::passes::cull::CullVariant;
 use crate::passes::draw::{DrawArgs, DrawBinding, DrawSources};
 use crate::passes::members::{max_members, member_table};
 use crate::passes::merge::{MemberInputs, MergedList};
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::passes::splat::{SplatTarget, SplatVariant};
+use crate::passes::Binding;
 use crate::pipelines::Pipelines;
 use crate::types::{sort_len, uniform_bytes, Counters, IndirectArgs};
 use crate::types::{MergeParams, PARTICLE_SIZE};
 use crate::uniform_pages::BufferRange;
+
+/// Members whose pools share a chunk of the arena and whose culls compile to the same
+/// variant, culled in one dispatch.
+struct CullBatch {
+    variant: CullVariant,
+    /// Their entries, by row.
+    #[cfg(test)]
+    members: Vec<usize>,
+    cull: BatchCull,
+}
 
 pub(super) struct Merged {
     /// Indices into the renderer's entries, by member.
@@ -27,8 +43,10 @@ pub(super) struct Merged {
     /// The merged lists' counters, and the indirect arguments of their draw and splat.
     counters: wgpu::Buffer,
     args: wgpu::Buffer,
-    /// Each member's cull into the merged lists.
-    cull_binds: Vec<wgpu::BindGroup>,
+    /// The cull into the merged lists of each member culled alone (by entry).
+    alone: Vec<(usize, wgpu::BindGroup)>,
+    /// The culls of small members a dispatch for many.
+    batches: Vec<CullBatch>,
     /// Writes the arguments from the counters.
     args_bind: wgpu::BindGroup,
     /// The splat of the copies cull sent to the splat, and its variant.
@@ -141,9 +159,54 @@ impl Merged {
             contents: &params,
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        let cull_binds = members
+        for &i in &members {
+            entries[i].system.set_merged(true);
+        }
+        // the small members of a chunk whose culls agree are culled a dispatch for all (a
+        // member placed as instances is culled alone: its cull reads its instances' bounds)
+        let key = |e: &Entry| {
+            let variant = e.system.cull_variant();
+            (e.system.merged() && !variant.instanced).then_some(variant)
+        };
+        let mut batched = vec![false; entries.len()];
+        let mut batches = vec![];
+        for (chunk, variant, group) in groups(entries, key) {
+            let (places, most) = pool_places(entries, &group);
+            let rows: Vec<_> = group
+                .iter()
+                .zip(places)
+                .map(|(&i, place)| {
+                    let member = CullMember {
+                        first: place.first,
+                        counters: place.counters,
+                        member: members.iter().position(|&m| m == i).expect("a member") as u32,
+                        copies: total,
+                    };
+                    (member, entries[i].system.params())
+                })
+                .collect();
+            let rows = table_buffer(device, "flurry.batch_merge_rows", &row_table(&rows));
+            // (the view and the splat's threshold the cull reads are every member's)
+            let frame: &dyn Binding = entries[group[0]].system.uniforms().0;
+            p.batch_merge().cull(variant);
+            let sizes = (group.len() as u32, most);
+            let cull = p
+                .batch_merge()
+                .bind(device, (&chunk, &list), (frame, &rows), sizes);
+            for &i in &group {
+                batched[i] = true;
+            }
+            batches.push(CullBatch {
+                variant,
+                #[cfg(test)]
+                members: group,
+                cull,
+            });
+        }
+        let alone = members
             .iter()
             .enumerate()
+            .filter(|&(_, &i)| !batched[i])
             .map(|(member, &i)| {
                 let range = BufferRange {
                     buffer: params.clone(),
@@ -159,7 +222,7 @@ impl Merged {
                     instances: system.instances_buffer(),
                     params: &range,
                 };
-                p.merge().bind(device, system.pool(), &list, &inputs)
+                (i, p.merge().bind(device, system.pool(), &list, &inputs))
             })
             .collect();
         let plan = SortPlan::bitonic(device, total);
@@ -188,14 +251,12 @@ impl Merged {
             .bind_merged(device, &list, (frame, effect), &table);
         let variants = members.iter().map(|&i| entries[i].system.splat_variant());
         let splat = (splat_bind, SplatVariant::merged(variants));
-        for &i in &members {
-            entries[i].system.set_merged(true);
-        }
         Some(Merged {
             members,
             counters,
             args,
-            cull_binds,
+            alone,
+            batches,
             args_bind,
             splat,
             plan,
@@ -221,10 +282,19 @@ impl Merged {
         encoder.clear_buffer(&self.counters, 0, None);
     }
 
+    /// Whether the renderer's entry `i` is culled in a batch (for the batch tests).
+    #[cfg(test)]
+    pub fn culled_in_batch(&self, i: usize) -> bool {
+        self.batches.iter().any(|b| b.members.contains(&i))
+    }
+
     /// Cull every member into the merged lists (into the cull pass, after [`Merged::reset`]).
     pub fn record_cull(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, entries: &[Entry]) {
-        for (bind, &i) in self.cull_binds.iter().zip(&self.members) {
-            let system = &entries[i].system;
+        for batch in &self.batches {
+            p.batch_merge().record(pass, batch.variant, &batch.cull);
+        }
+        for (i, bind) in &self.alone {
+            let system = &entries[*i].system;
             p.merge()
                 .record_cull(pass, system.cull_variant(), bind, system.pool());
         }

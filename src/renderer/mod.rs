@@ -349,6 +349,15 @@ impl ParticleRenderer {
             .unwrap_or_default()
     }
 
+    /// Whether the effect `id` is culled into the merged sort's list in a batch this frame
+    /// (for the batch tests).
+    #[cfg(test)]
+    pub(crate) fn culled_in_batch(&self, id: EffectId) -> bool {
+        let i = self.entries.iter().position(|e| e.id == id);
+        let merged = self.merged.as_ref();
+        i.zip(merged).is_some_and(|(i, m)| m.culled_in_batch(i))
+    }
+
     fn system(&self, id: EffectId) -> Option<&ParticleSystem> {
         self.entries.iter().find(|e| e.id == id).map(|e| &e.system)
     }
@@ -460,8 +469,12 @@ impl ParticleRenderer {
         let Some(e) = self.entries.iter_mut().find(|e| e.id == id) else {
             return Err(unknown(id));
         };
-        // a member's cull into the merged list binds its instances: made again with the set
-        if e.system.set_instances(device, p, instances, meshes)? && e.system.merged() {
+        // a member's cull into the merged list binds its instances, and one placed as
+        // instances is culled alone: made again with the set
+        let instanced = e.system.cull_variant().instanced;
+        let moved = e.system.set_instances(device, p, instances, meshes)?;
+        let changed = moved || e.system.cull_variant().instanced != instanced;
+        if changed && e.system.merged() {
             self.merge_dirty = true;
         }
         Ok(())

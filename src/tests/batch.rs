@@ -4,11 +4,11 @@
 //! and while a pool leaves its batch for more steps. Pools whose simulates differ (eddies,
 //! a box that kills) are simulated in batches of their own, or alone.
 
-use glam::Vec3;
+use glam::{Mat4, Vec3};
 
 use super::{gpu, Hosted};
 use crate::effect::{Bounds, EffectDesc, EmitterDesc, Forces, OnExit, Range, Shape};
-use crate::effect::{Turbulence, Velocity};
+use crate::effect::{OverLife, RenderMode, Turbulence, Velocity};
 use crate::gpu::GpuContext;
 use crate::{Camera, EffectId};
 
@@ -196,4 +196,163 @@ fn pools_batched_together_step_as_each_alone() {
     run(20, &mut together, &mut alone);
     assert_eq!(batched(&together, ids[0]), (true, true));
     compare(&together, &ids, &alone, "batched again");
+}
+
+/// How a cloud's particles look: its size and size at the end of life, and whether they are
+/// streaks (a streak's length follows its speed).
+struct Look {
+    size: f32,
+    size_end: f32,
+    streaks: bool,
+}
+
+/// Alpha-blended effects (sorted together) whose small pools share a chunk are culled into
+/// the merged list together, a dispatch for all whose culls agree, exactly as each culls
+/// alone into its own lists: the same particles drawn and splatted, by each effect's own
+/// look (sizes that shrink over life from drawn to splatted, streaks), at the edge of the
+/// view too; one placed as instances leaves the batch for a cull of its own.
+#[test]
+fn pools_culled_together_into_the_merged_list_as_each_alone() {
+    let gpu = gpu();
+    // 60° across from 8 m: the view's edge is some 4.6 m from its axis at the clouds, and a
+    // particle is splatted up to a radius of about 2.3 m
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO, 1.0);
+    let looks = [
+        (
+            -3.0,
+            300,
+            Look {
+                size: 0.1,
+                size_end: 1.0,
+                streaks: false,
+            },
+        ),
+        (
+            -1.5,
+            1000,
+            Look {
+                size: 8.0,
+                size_end: 0.2,
+                streaks: false,
+            },
+        ),
+        // across the view's right edge
+        (
+            4.6,
+            500,
+            Look {
+                size: 2.0,
+                size_end: 2.0,
+                streaks: false,
+            },
+        ),
+        (
+            0.0,
+            800,
+            Look {
+                size: 1.0,
+                size_end: 1.0,
+                streaks: true,
+            },
+        ),
+        (
+            1.5,
+            64,
+            Look {
+                size: 3.0,
+                size_end: 0.5,
+                streaks: true,
+            },
+        ),
+    ];
+    let desc = |x: f32, capacity: u32, look: &Look| {
+        let mut desc = spray(x, capacity, Kind::Plain);
+        let emitter = &mut desc.emitters[0];
+        // never full, placed twice too (when a pool is full, which spawns find a slot is
+        // a race)
+        emitter.rate = 0.5 * capacity as f32;
+        emitter.size = Range::constant(look.size);
+        emitter.over_life = Some(OverLife {
+            size_end: look.size_end,
+            ..Default::default()
+        });
+        if look.streaks {
+            emitter.render = Some(RenderMode::Stretched { seconds: 0.8 });
+        }
+        desc
+    };
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut together = Hosted::new(&gpu);
+    let mut ids = vec![];
+    let mut alone = vec![];
+    for (k, (x, capacity, look)) in looks.iter().enumerate() {
+        let desc = desc(*x, *capacity, look);
+        let seed = 20 + k as u32;
+        let add = |host: &mut Hosted| {
+            host.renderer
+                .add_effect(device, queue, &desc, *capacity, seed)
+                .unwrap()
+        };
+        ids.push(add(&mut together));
+        let mut host = Hosted::new(&gpu);
+        let id = add(&mut host);
+        alone.push((host, id));
+    }
+    let run = |frames, together: &mut Hosted, alone: &mut Vec<(Hosted, EffectId)>| {
+        for _ in 0..frames {
+            together.frame(&gpu, 1.0 / 60.0, camera);
+            for (host, _) in alone.iter_mut() {
+                host.frame(&gpu, 1.0 / 60.0, camera);
+            }
+        }
+    };
+    let compare = |together: &Hosted, alone: &[(Hosted, EffectId)], when| {
+        let (mut drawn, mut splatted) = (0, 0);
+        for (&id, (host, alone_id)) in ids.iter().zip(alone) {
+            let stats = |host: &Hosted, id| {
+                let snap = host.renderer.snapshot(device, queue, id).unwrap();
+                let s = snap.stats;
+                (s.alive, s.visible, s.splatted)
+            };
+            let (pa, pb) = (alive(&gpu, together, id), alive(&gpu, host, *alone_id));
+            assert_eq!(pa, pb, "{when}: effect {id:?}'s particles");
+            let (a, b) = (stats(together, id), stats(host, *alone_id));
+            assert_eq!(a, b, "{when}: effect {id:?} (alive, visible, splatted)");
+            drawn += a.1 - a.2;
+            splatted += a.2;
+        }
+        // (a weak test otherwise)
+        assert!(
+            drawn > 50 && splatted > 100,
+            "{when}: {drawn} drawn, {splatted} splatted"
+        );
+    };
+    run(30, &mut together, &mut alone);
+    // the round sprites in one batch, the streaks in another
+    for &id in &ids {
+        assert!(together.renderer.culled_in_batch(id), "{id:?}");
+        assert!(!alone[0].0.renderer.culled_in_batch(alone[0].1));
+    }
+    compare(&together, &alone, "after 30 frames");
+    // placed twice, the second cloud is culled alone (by its instances' bounds, the second
+    // of them out of the view)
+    let instances = [
+        crate::Instance::new(Mat4::IDENTITY, 3.0),
+        crate::Instance::new(Mat4::from_translation(Vec3::new(0.0, 30.0, 0.0)), 3.0),
+    ];
+    together
+        .renderer
+        .set_instances(device, ids[1], &instances)
+        .unwrap();
+    let (host, id) = &mut alone[1];
+    host.renderer
+        .set_instances(device, *id, &instances)
+        .unwrap();
+    run(20, &mut together, &mut alone);
+    let in_batch: Vec<bool> = ids
+        .iter()
+        .map(|&id| together.renderer.culled_in_batch(id))
+        .collect();
+    assert_eq!(in_batch, [true, false, true, true, true]);
+    compare(&together, &alone, "one placed as instances");
 }

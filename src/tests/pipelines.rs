@@ -39,9 +39,9 @@ fn effects_share_the_renderer_pipelines() {
     let camera = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, 1.0);
     host.frame(&gpu, 0.01, camera);
     let renderer = &mut host.renderer;
-    // + the merged cull (one variant, the effects agree), the merged arguments, the merged
-    // draw (of all six effects), the batched simulate and relist (of their six small pools,
-    // one variant), downsample, splat, composite
+    // + the merged cull (of their six small pools in one batch, one variant: the effects
+    // agree), the merged arguments, the merged draw (of all six effects), the batched
+    // simulate and relist (one variant), downsample, splat, composite
     let after_frame = renderer.pipelines().built();
     assert_eq!(after_frame, after_first + 8);
     for id in ids.drain(..3) {
