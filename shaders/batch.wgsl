@@ -1,5 +1,5 @@
-// batch.wgsl — what the batched passes (batch_relist, batch_simulate, batch_merge) know of
-// a pool of a chunk of the arena (src/arena.rs), composed into each.
+// batch.wgsl — what the batched passes (batch_relist, batch_simulate, batch_merge,
+// batch_emit) know of a pool of a chunk of the arena (src/arena.rs), composed into each.
 
 // Where one pool is in the chunk (src/passes/batch_relist.rs, BatchMember).
 struct BatchMember {

@@ -14,6 +14,7 @@ use std::sync::{Arc, OnceLock};
 use crate::effect::Blend;
 use crate::passes::{
     args::ArgsPass,
+    batch_emit::BatchEmitPass,
     batch_merge::BatchMergePass,
     batch_relist::BatchRelistPass,
     batch_simulate::{batch_simulate_layout, BatchSimulatePass},
@@ -63,6 +64,7 @@ pub(crate) struct Pipelines {
     relist: OnceLock<RelistPass>,
     batch_relist: OnceLock<BatchRelistPass>,
     batch_merge: OnceLock<BatchMergePass>,
+    batch_emit: OnceLock<BatchEmitPass>,
     /// By [`SimulateVariant::index`], for the variants that batch.
     batch_simulate: Vec<OnceLock<BatchSimulatePass>>,
     /// The batched simulate's group 0, shared by every variant.
@@ -112,6 +114,7 @@ impl Pipelines {
             relist: OnceLock::new(),
             batch_relist: OnceLock::new(),
             batch_merge: OnceLock::new(),
+            batch_emit: OnceLock::new(),
             batch_simulate: (0..SimulateVariant::COUNT)
                 .map(|_| OnceLock::new())
                 .collect(),
@@ -203,6 +206,12 @@ impl Pipelines {
     pub fn batch_relist(&self) -> &BatchRelistPass {
         self.batch_relist
             .get_or_init(|| BatchRelistPass::new(&self.device))
+    }
+
+    /// The batched emit.
+    pub fn batch_emit(&self) -> &BatchEmitPass {
+        self.batch_emit
+            .get_or_init(|| BatchEmitPass::new(&self.device))
     }
 
     /// The batched cull into the merged sort's list.
@@ -359,6 +368,7 @@ impl Pipelines {
             + n(std::slice::from_ref(&self.relist))
             + n(std::slice::from_ref(&self.batch_relist))
             + self.batch_merge.get().map_or(0, BatchMergePass::built)
+            + n(std::slice::from_ref(&self.batch_emit))
             + n(&self.batch_simulate)
             + n(&self.draw[0])
             + n(&self.draw[1])

@@ -4,7 +4,8 @@
 //! for the three culls, `shaders/cull_test.wgsl`; for both culls into the merged sort's
 //! list, `shaders/merge_list.wgsl`; for the draw and the splat,
 //! `shaders/members.wgsl`; for the argument passes and relist, `shaders/survivors.wgsl`;
-//! for both simulates, `shaders/step.wgsl`; for the batched passes, `shaders/batch.wgsl`).
+//! for both simulates, `shaders/step.wgsl`; for both emits, `shaders/spawn.wgsl`; for the
+//! batched passes, `shaders/batch.wgsl`).
 
 /// Structs, constants and helpers shared by every pass.
 pub(crate) const COMMON: &str = include_str!("../shaders/common.wgsl");
@@ -37,6 +38,10 @@ const SURVIVORS: &str = include_str!("../shaders/survivors.wgsl");
 /// both simulates: of one pool and of many batched.
 const STEP: &str = include_str!("../shaders/step.wgsl");
 
+/// How a spawn is born (functions, and what they read of the frame), composed into both
+/// emits: of one effect and of many batched.
+const SPAWN: &str = include_str!("../shaders/spawn.wgsl");
+
 /// Where a pool is in its chunk of the arena, composed into the batched passes.
 const BATCH: &str = include_str!("../shaders/batch.wgsl");
 
@@ -57,6 +62,7 @@ pub(crate) enum Shader {
     BatchRelist,
     BatchSimulate,
     BatchMerge,
+    BatchEmit,
     Splat,
     Draw,
     RibbonPieces,
@@ -76,7 +82,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 28] = [
+    pub const ALL: [Shader; 29] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -91,6 +97,7 @@ impl Shader {
         Shader::BatchRelist,
         Shader::BatchSimulate,
         Shader::BatchMerge,
+        Shader::BatchEmit,
         Shader::Splat,
         Shader::Draw,
         Shader::RibbonPieces,
@@ -124,6 +131,7 @@ impl Shader {
             Shader::BatchRelist => "batch_relist",
             Shader::BatchSimulate => "batch_simulate",
             Shader::BatchMerge => "batch_merge",
+            Shader::BatchEmit => "batch_emit",
             Shader::Splat => "splat",
             Shader::Draw => "draw",
             Shader::RibbonPieces => "ribbon_pieces",
@@ -157,6 +165,7 @@ impl Shader {
             Shader::BatchRelist => include_str!("../shaders/batch_relist.wgsl"),
             Shader::BatchSimulate => include_str!("../shaders/batch_simulate.wgsl"),
             Shader::BatchMerge => include_str!("../shaders/batch_merge.wgsl"),
+            Shader::BatchEmit => include_str!("../shaders/batch_emit.wgsl"),
             Shader::Splat => include_str!("../shaders/splat.wgsl"),
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
@@ -179,6 +188,8 @@ impl Shader {
         match self {
             Shader::Draw => &[("ribbon", RIBBON), ("members", MEMBERS)],
             Shader::Splat => &[("members", MEMBERS)],
+            Shader::Emit => &[("spawn", SPAWN)],
+            Shader::BatchEmit => &[("batch", BATCH), ("spawn", SPAWN)],
             Shader::Cull => &[("cull_test", CULL_TEST)],
             Shader::Merge => &[("cull_test", CULL_TEST), ("merge_list", MERGE_LIST)],
             Shader::BatchMerge => &[

@@ -162,6 +162,8 @@ pub(crate) struct ParticleSystem {
 /// Which of a pool's passes the renderer records in a batch with other small pools.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Batched {
+    /// Its emit.
+    pub emit: bool,
     /// Its relist (after every simulate of the step).
     pub relist: bool,
     /// Its simulate (then its relist too).
@@ -488,6 +490,26 @@ impl ParticleSystem {
         batches.then_some(self.simulate_variant)
     }
 
+    /// Whether it may emit in a batch with other small pools: a pool in the arena sized
+    /// per slot, placed once (instances are read from its own buffer), without massive
+    /// bodies (its orbits and galaxy disks read its own).
+    pub fn emit_batches(&self) -> bool {
+        self.pool.sizing == Sizing::PerSlot
+            && self.pool.lease.is_some()
+            && self.instances.count() == 0
+            && self.desc.bodies.is_none()
+    }
+
+    /// The spawns the last update asked of its emit (at most its capacity).
+    pub fn emit_request(&self) -> u32 {
+        self.request
+    }
+
+    /// Its emit uniforms as the last update staged them in `pages`.
+    pub fn staged_emit<'a>(&self, pages: &'a UniformPages) -> &'a [u8] {
+        pages.staged_emit(&self.uniforms)
+    }
+
     /// What its simulate reads of the frame uniforms of the last update.
     pub fn step_clock(&self) -> StepClock {
         self.step_clock
@@ -660,9 +682,12 @@ impl ParticleSystem {
             |pass: &mut wgpu::ComputePass, after| p.args().record(pass, &self.args_bind, after);
         match step {
             Step::Emit => {
+                // (a batched pool's spawns are recorded with its batch's)
                 self.emit_recorded.store(true, Ordering::Relaxed);
-                p.emit()
-                    .record(pass, &self.emit_bind, self.request, self.pool.sizing);
+                if !self.batched.emit {
+                    p.emit()
+                        .record(pass, &self.emit_bind, self.request, self.pool.sizing);
+                }
                 if self.pool.sizing == Sizing::Counted {
                     args(pass, After::Emit);
                 }

@@ -853,9 +853,15 @@ mod tests {
                 size_of::<CullMember>()
             );
             assert_eq!(l.of("CullRow").0 as u64, row_size());
+            // the batched passes' tables of what are otherwise uniforms: an array's stride
+            // is its element's uniform size
             assert_eq!(
                 l.of("EffectParams").0 as u64,
                 EffectParams::min_size().get()
+            );
+            assert_eq!(
+                l.of("EmitUniforms").0 as u64,
+                EmitUniforms::min_size().get()
             );
         }
         check_pod!(l, SortStep, [k => "k", j => "j", kind => "kind", steps => "steps"]);

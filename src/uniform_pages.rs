@@ -165,6 +165,13 @@ impl UniformPages {
         p.dirty = true;
     }
 
+    /// The emit uniforms staged for `slot` (as its page will hold them after the flush):
+    /// the batched emit's table copies them.
+    pub fn staged_emit(&self, slot: &UniformSlot) -> &[u8] {
+        let start = slot.emit.offset as usize;
+        &self.pages[slot.page].bytes[start..start + slot.emit.size.get() as usize]
+    }
+
     /// Write every page something was staged in, each with one `write_buffer` (up to its
     /// last slot in use).
     pub fn flush(&mut self, queue: &wgpu::Queue) {

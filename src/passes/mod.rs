@@ -7,6 +7,7 @@
 //! the buffers in the same order.
 
 pub(crate) mod args;
+pub(crate) mod batch_emit;
 pub(crate) mod batch_merge;
 pub(crate) mod batch_relist;
 pub(crate) mod batch_simulate;
@@ -435,6 +436,7 @@ mod tests {
             (Shader::BatchRelist, batch_relist::slots().to_vec()),
             (Shader::BatchSimulate, batch_simulate::slots().to_vec()),
             (Shader::BatchMerge, batch_merge::slots().to_vec()),
+            (Shader::BatchEmit, batch_emit::slots().to_vec()),
             (Shader::Splat, splat::slots().to_vec()),
             (Shader::RibbonPieces, ribbon::piece_slots().to_vec()),
             (Shader::Grid, grid::slots().to_vec()),

@@ -1,5 +1,6 @@
 //! The batched passes: the pools sized per slot that share a chunk of the arena
-//! ([`crate::arena`]) are relisted by one dispatch a chunk after every simulate of the step,
+//! ([`crate::arena`]) emit by one dispatch a chunk (those placed once, without massive
+//! bodies), are relisted by one dispatch a chunk after every simulate of the step,
 //! and those whose effects compile to the same simulate (and batch: no collision, bodies,
 //! passes before it or spawning deaths) are simulated by one dispatch, a workgroup row a
 //! pool, instead of one dispatch each (each of which costs about 0.1 ms on lavapipe whatever
@@ -9,22 +10,38 @@
 
 use std::sync::Arc;
 
+use encase::ShaderType;
+
 use wgpu::util::DeviceExt;
 
 use super::Entry;
 use crate::arena::Chunk;
+use crate::passes::batch_emit::{BatchEmit, BatchEmitTables};
 use crate::passes::batch_relist::{BatchMember, BatchRelist};
 use crate::passes::batch_simulate::{BatchSimulate, BatchTables, StepClock};
 use crate::passes::simulate::SimulateVariant;
 use crate::pipelines::Pipelines;
 use crate::pool::Sizing;
 use crate::system::Batched;
-use crate::types::uniform_bytes;
+use crate::types::{uniform_bytes, EffectParams, EmitUniforms};
+use crate::uniform_pages::UniformPages;
 
 #[derive(Default)]
 pub(super) struct Batches {
+    emits: Vec<EmitBatch>,
     relists: Vec<BatchRelist>,
     simulates: Vec<SimulateBatch>,
+}
+
+/// The pools of one chunk that emit in one dispatch.
+struct EmitBatch {
+    /// Their entries, by row.
+    members: Vec<usize>,
+    /// Their emit uniforms, by row, written every frame.
+    emits: wgpu::Buffer,
+    /// The most spawns one of them asks for this frame.
+    most_request: u32,
+    bind: BatchEmit,
 }
 
 /// The pools of one chunk simulated in one dispatch.
@@ -96,13 +113,53 @@ pub(super) fn table_buffer(device: &wgpu::Device, label: &str, contents: &[u8]) 
     })
 }
 
+/// The constants of the effects of `members`, a row each, as their uniforms hold them (an
+/// EffectParams' size is a multiple of its alignment: its array stride).
+fn effects_table(device: &wgpu::Device, entries: &[Entry], members: &[usize]) -> wgpu::Buffer {
+    let effects: Vec<u8> = members
+        .iter()
+        .flat_map(|&i| uniform_bytes::<EffectParams>(entries[i].system.params()))
+        .collect();
+    table_buffer(device, "flurry.batch_effects", &effects)
+}
+
 impl Batches {
-    /// The batches of `entries`, marking their members.
-    pub fn new(device: &wgpu::Device, p: &Pipelines, entries: &mut [Entry]) -> Self {
+    /// The batches of `entries`, marking their members; `surface`: the renderer's mesh
+    /// triangles (the batches are made again when a mesh is added).
+    pub fn new(
+        device: &wgpu::Device,
+        p: &Pipelines,
+        entries: &mut [Entry],
+        surface: &wgpu::Buffer,
+    ) -> Self {
         for e in entries.iter_mut() {
             e.system.set_batched(Batched::default());
         }
         let mut marks = vec![Batched::default(); entries.len()];
+        let mut emits = vec![];
+        for (chunk, (), members) in groups(entries, |e| e.system.emit_batches().then_some(())) {
+            let (table, _) = pool_places(entries, &members);
+            let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
+            let effects = effects_table(device, entries, &members);
+            let size = EmitUniforms::min_size().get() * members.len() as u64;
+            let uniforms = table_buffer(device, "flurry.batch_emits", &vec![0; size as usize]);
+            let tables = BatchEmitTables {
+                members: &table,
+                effects: &effects,
+                emits: &uniforms,
+            };
+            let sizes = (surface, members.len() as u32);
+            let bind = p.batch_emit().bind(device, &chunk, &tables, sizes);
+            for &i in &members {
+                marks[i].emit = true;
+            }
+            emits.push(EmitBatch {
+                members,
+                emits: uniforms,
+                most_request: 0,
+                bind,
+            });
+        }
         let mut relists = vec![];
         for (chunk, (), members) in groups(entries, |_| Some(())) {
             let (table, most) = pool_places(entries, &members);
@@ -116,13 +173,7 @@ impl Batches {
         for (chunk, variant, members) in groups(entries, |e| e.system.batch_variant()) {
             let (table, most) = pool_places(entries, &members);
             let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
-            // each effect's constants as its uniform holds them, a row each (an
-            // EffectParams' size is a multiple of its alignment: its array stride)
-            let effects: Vec<u8> = members
-                .iter()
-                .flat_map(|&i| uniform_bytes(entries[i].system.params()))
-                .collect();
-            let effects = table_buffer(device, "flurry.batch_effects", &effects);
+            let effects = effects_table(device, entries, &members);
             let clocks = vec![StepClock::default(); members.len()];
             let clocks = table_buffer(device, "flurry.batch_clocks", bytemuck::cast_slice(&clocks));
             let tables = BatchTables {
@@ -147,11 +198,30 @@ impl Batches {
         for (e, mark) in entries.iter_mut().zip(marks) {
             e.system.set_batched(mark);
         }
-        Batches { relists, simulates }
+        Batches {
+            emits,
+            relists,
+            simulates,
+        }
     }
 
-    /// Write this frame's clocks of the batched simulates' members (after their updates).
-    pub fn write_clocks(&self, queue: &wgpu::Queue, entries: &[Entry]) {
+    /// Write this frame's emit uniforms and clocks of the batches' members (after their
+    /// updates staged them in `pages`).
+    pub fn write_frame(&mut self, queue: &wgpu::Queue, entries: &[Entry], pages: &UniformPages) {
+        for batch in &mut self.emits {
+            let uniforms: Vec<u8> = batch
+                .members
+                .iter()
+                .flat_map(|&i| entries[i].system.staged_emit(pages))
+                .copied()
+                .collect();
+            queue.write_buffer(&batch.emits, 0, &uniforms);
+            let requests = batch
+                .members
+                .iter()
+                .map(|&i| entries[i].system.emit_request());
+            batch.most_request = requests.max().unwrap_or(0);
+        }
         for batch in &self.simulates {
             let clocks: Vec<StepClock> = batch
                 .members
@@ -159,6 +229,13 @@ impl Batches {
                 .map(|&i| entries[i].system.step_clock())
                 .collect();
             queue.write_buffer(&batch.clocks, 0, bytemuck::cast_slice(&clocks));
+        }
+    }
+
+    /// The spawns of every pool batched so (into the emit step's pass).
+    pub fn record_emit(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
+        for batch in &self.emits {
+            p.batch_emit().record(pass, &batch.bind, batch.most_request);
         }
     }
 

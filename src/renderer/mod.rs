@@ -422,6 +422,8 @@ impl ParticleRenderer {
             e.system
                 .rebind_meshes(device, &self.pipelines, &self.meshes);
         }
+        // the batched emits bind the meshes' triangles too
+        self.merge_dirty = true;
         Ok(id)
     }
 
@@ -470,11 +472,10 @@ impl ParticleRenderer {
             return Err(unknown(id));
         };
         // a member's cull into the merged list binds its instances, and one placed as
-        // instances is culled alone: made again with the set
+        // instances is culled and emits alone: the set and the batches are made again
         let instanced = e.system.cull_variant().instanced;
         let moved = e.system.set_instances(device, p, instances, meshes)?;
-        let changed = moved || e.system.cull_variant().instanced != instanced;
-        if changed && e.system.merged() {
+        if moved || e.system.cull_variant().instanced != instanced {
             self.merge_dirty = true;
         }
         Ok(())
@@ -586,7 +587,8 @@ impl ParticleRenderer {
         if self.merge_dirty {
             let shared = (&self.pipelines, &self.images);
             self.merged = Merged::new((device, queue), shared, &mut self.entries);
-            self.batches = Batches::new(device, &self.pipelines, &mut self.entries);
+            let surface = self.meshes.surface();
+            self.batches = Batches::new(device, &self.pipelines, &mut self.entries, surface);
             self.merge_dirty = false;
         }
         let fresh = self.low.as_ref().is_none_or(|l| l.host != size);
@@ -620,7 +622,8 @@ impl ParticleRenderer {
             e.system.update(pages, dt, &view, self.meshes.set());
         }
         self.uniform_pages.flush(queue);
-        self.batches.write_clocks(queue, &self.entries);
+        let pages = &self.uniform_pages;
+        self.batches.write_frame(queue, &self.entries, pages);
         let has_depth = self.targets.depth_format.is_some() as u32;
         // the particle target's depth still holds the previous frame's, unless it was just
         // (re)allocated or no downsample was recorded since
@@ -969,8 +972,10 @@ impl ParticleRenderer {
                 for e in self.entries.iter().filter(|e| e.system.records(step)) {
                     e.system.record_step(p, step, c, &low.collision_bind);
                 }
-                if step == Step::Simulate {
-                    self.batches.record(p, c);
+                match step {
+                    Step::Emit => self.batches.record_emit(p, c),
+                    Step::Simulate => self.batches.record(p, c),
+                    _ => {}
                 }
                 if let Some(m) = merged {
                     m.record_cull(p, c, &self.entries);

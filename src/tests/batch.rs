@@ -1,13 +1,14 @@
-//! Small pools simulated and relisted together (one dispatch over a chunk of the arena)
-//! step exactly as each pool alone: the same particles alive, each where it would be, and
-//! the pool's books balanced, while effects come and go (a new one in the range one left)
-//! and while a pool leaves its batch for more steps. Pools whose simulates differ (eddies,
-//! a box that kills) are simulated in batches of their own, or alone.
+//! Small pools that emit, simulate, relist and cull together (one dispatch over a chunk of
+//! the arena) do exactly as each pool alone: the same particles born and alive, each where
+//! it would be, the same drawn and splatted, and the pool's books balanced, while effects
+//! come and go (a new one in the range one left) and while a pool leaves its batch for
+//! more steps or for instances. Pools whose simulates or culls differ (eddies, a box that
+//! kills, streaks) are batched apart, or alone.
 
 use glam::{Mat4, Vec3};
 
 use super::{gpu, Hosted};
-use crate::effect::{Bounds, EffectDesc, EmitterDesc, Forces, OnExit, Range, Shape};
+use crate::effect::{Bounds, EffectDesc, EmitterDesc, Forces, MeshSource, OnExit, Range, Shape};
 use crate::effect::{OverLife, RenderMode, Turbulence, Velocity};
 use crate::gpu::GpuContext;
 use crate::{Camera, EffectId};
@@ -20,6 +21,8 @@ enum Kind {
     Eddies,
     /// Killed when they leave a box.
     Boxed,
+    /// Born on a mesh's surface (the renderer's triangles), moving as plain ones do.
+    OnMesh,
 }
 
 /// A spray of `capacity` at `x`: spawning twice its capacity a second for 0.2–0.6 s each, so
@@ -35,6 +38,18 @@ fn spray(x: f32, capacity: u32, kind: Kind) -> EffectDesc {
         on_exit: OnExit::Kill,
         follow_camera: false,
     });
+    let shape = match kind {
+        Kind::OnMesh => Shape::Mesh {
+            mesh: MeshSource::Tetrahedron,
+            center: [x, 0.0, 0.0],
+            scale: 0.4,
+        },
+        _ => Shape::Sphere {
+            center: [x, 0.0, 0.0],
+            radius: 0.2,
+            surface: false,
+        },
+    };
     EffectDesc {
         forces: Forces {
             // (each spray's own: a batched pool reads its effect's constants)
@@ -45,11 +60,7 @@ fn spray(x: f32, capacity: u32, kind: Kind) -> EffectDesc {
         bounds: bounds.filter(|_| kind == Kind::Boxed),
         name: "spray".into(),
         emitters: vec![EmitterDesc {
-            shape: Shape::Sphere {
-                center: [x, 0.0, 0.0],
-                radius: 0.2,
-                surface: false,
-            },
+            shape,
             rate: 2.0 * capacity as f32,
             velocity: Velocity::Linear {
                 mean: [0.0, 1.0, 0.0],
@@ -63,10 +74,11 @@ fn spray(x: f32, capacity: u32, kind: Kind) -> EffectDesc {
     }
 }
 
-/// Whether `id`'s relist and simulate are batched in `host`, as (relist, simulate).
-fn batched(host: &Hosted, id: EffectId) -> (bool, bool) {
+/// Whether `id`'s emit, relist and simulate are batched in `host`, as (emit, relist,
+/// simulate).
+fn batched(host: &Hosted, id: EffectId) -> (bool, bool, bool) {
     let b = host.renderer.batched(id);
-    (b.relist, b.simulate)
+    (b.emit, b.relist, b.simulate)
 }
 
 /// The effect's alive particles by emission ordinal (slots are handed out in the order
@@ -99,6 +111,7 @@ fn pools_batched_together_step_as_each_alone() {
         (1000, 3, Plain),
         (4096, 4, Eddies),
         (333, 5, Boxed),
+        (500, 6, OnMesh),
     ];
     let mut together = Hosted::new(&gpu);
     let mut ids = vec![];
@@ -130,7 +143,7 @@ fn pools_batched_together_step_as_each_alone() {
         for (&id, (host, alone_id)) in ids.iter().zip(alone) {
             assert_eq!(
                 batched(host, *alone_id),
-                (false, false),
+                (false, false, false),
                 "one pool alone is never batched"
             );
             let (a, b) = (alive(&gpu, together, id), alive(&gpu, host, *alone_id));
@@ -139,11 +152,11 @@ fn pools_batched_together_step_as_each_alone() {
         }
     };
     run(40, &mut together, &mut alone);
-    // every pool relisted in the chunk's batch; simulated with the others of its kind, the
-    // one in a box alone
-    let simulated = [true, true, true, true, false];
+    // every pool emitting and relisted in the chunk's batch; simulated with the others of
+    // its kind, the one in a box alone
+    let simulated = [true, true, true, true, false, true];
     for (&id, simulated) in ids.iter().zip(simulated) {
-        assert_eq!(batched(&together, id), (true, simulated), "{id:?}");
+        assert_eq!(batched(&together, id), (true, true, simulated), "{id:?}");
     }
     compare(&together, &ids, &alone, "after 40 frames");
     // one goes: its range comes free and the batches are rebuilt without it (the other
@@ -151,7 +164,7 @@ fn pools_batched_together_step_as_each_alone() {
     assert!(together.renderer.remove_effect(ids.remove(1)));
     alone.remove(1);
     run(20, &mut together, &mut alone);
-    assert_eq!(batched(&together, ids[2]), (true, false));
+    assert_eq!(batched(&together, ids[2]), (true, true, false));
     compare(&together, &ids, &alone, "after a removal");
     // one comes into the range it left (first fit), which held live particles
     let (device, queue) = (&gpu.device, &gpu.queue);
@@ -170,8 +183,8 @@ fn pools_batched_together_step_as_each_alone() {
         .unwrap();
     alone.push((host, id));
     run(20, &mut together, &mut alone);
-    assert_eq!(batched(&together, ids[4]), (true, true));
-    assert_eq!(batched(&together, ids[2]), (true, true));
+    assert_eq!(batched(&together, ids[5]), (true, true, true));
+    assert_eq!(batched(&together, ids[2]), (true, true, true));
     compare(&together, &ids, &alone, "in a range another pool had");
     // two steps a frame: the pools are counted, out of the batch, and relist themselves
     together.renderer.set_substeps(2);
@@ -180,7 +193,7 @@ fn pools_batched_together_step_as_each_alone() {
     }
     run(20, &mut together, &mut alone);
     for &id in &ids {
-        let counted = (false, false);
+        let counted = (false, false, false);
         assert_eq!(
             batched(&together, id),
             counted,
@@ -194,7 +207,7 @@ fn pools_batched_together_step_as_each_alone() {
         host.renderer.set_substeps(1);
     }
     run(20, &mut together, &mut alone);
-    assert_eq!(batched(&together, ids[0]), (true, true));
+    assert_eq!(batched(&together, ids[0]), (true, true, true));
     compare(&together, &ids, &alone, "batched again");
 }
 

@@ -41,9 +41,9 @@ fn effects_share_the_renderer_pipelines() {
     let renderer = &mut host.renderer;
     // + the merged cull (of their six small pools in one batch, one variant: the effects
     // agree), the merged arguments, the merged draw (of all six effects), the batched
-    // simulate and relist (one variant), downsample, splat, composite
+    // emit, simulate (one variant) and relist, downsample, splat, composite
     let after_frame = renderer.pipelines().built();
-    assert_eq!(after_frame, after_first + 8);
+    assert_eq!(after_frame, after_first + 9);
     for id in ids.drain(..3) {
         assert!(host.renderer.remove_effect(id));
         host.frame(&gpu, 0.01, camera);
