@@ -209,13 +209,16 @@ impl Batches {
     /// updates staged them in `pages`).
     pub fn write_frame(&mut self, queue: &wgpu::Queue, entries: &[Entry], pages: &UniformPages) {
         for batch in &mut self.emits {
-            let uniforms: Vec<u8> = batch
-                .members
-                .iter()
-                .flat_map(|&i| entries[i].system.staged_emit(pages))
-                .copied()
-                .collect();
-            queue.write_buffer(&batch.emits, 0, &uniforms);
+            // straight into the staging memory: a row a member, its emit uniforms as staged
+            let row = EmitUniforms::min_size().get() as usize;
+            let size = batch.emits.size();
+            let size = wgpu::BufferSize::new(size).expect("a batch has members");
+            if let Some(mut view) = queue.write_buffer_with(&batch.emits, 0, size) {
+                for (k, &i) in batch.members.iter().enumerate() {
+                    let staged = entries[i].system.staged_emit(pages);
+                    view.slice(k * row..(k + 1) * row).copy_from_slice(staged);
+                }
+            }
             let requests = batch
                 .members
                 .iter()
