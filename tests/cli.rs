@@ -436,6 +436,7 @@ fn profile_effects_reports_what_adding_and_encoding_cost() {
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(r["effects"], 3);
     assert_eq!(r["particles_per_effect"], 512);
+    assert_eq!(r["blend"], "alpha");
     for key in ["add_first_ms", "add_rest_ms", "encode_cpu_us", "frame_ms"] {
         let v = r[key].as_f64().unwrap_or(-1.0);
         assert!(v > 0.0, "{key}: {v} in {r}");
@@ -473,6 +474,23 @@ fn profile_effects_refuses_bad_counts_and_flags_of_other_targets() {
         &["profile", "snow", "--effects", "3"],
         2,
         &["--effects", "profile effects"],
+    );
+    refused(
+        &[
+            "profile",
+            "instances",
+            "--instances",
+            "4",
+            "--blend",
+            "additive",
+        ],
+        2,
+        &["--blend", "additive", "profile effects"],
+    );
+    refused(
+        &["profile", "effects", "--effects", "2", "--blend", "screen"],
+        2,
+        &["--blend", "screen", "alpha", "additive"],
     );
     refused(
         &["profile", "effects", "--effects", "2", "--particles", "0"],

@@ -44,12 +44,12 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
             let mut unused = match target {
                 ProfileTarget::Sort => {
                     let mut u = DEMO_ONLY.to_vec();
-                    u.extend(["effects", "instances", "frames", "timing", "trace"]);
+                    u.extend(["effects", "blend", "instances", "frames", "timing", "trace"]);
                     u
                 }
                 ProfileTarget::Suite => {
                     let mut u = DEMO_ONLY.to_vec();
-                    u.extend(["keys", "runs", "effects", "instances", "frames"]);
+                    u.extend(["keys", "runs", "effects", "blend", "instances", "frames"]);
                     u.extend(["timing", "trace"]);
                     u
                 }
@@ -65,11 +65,11 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
                     "timing",
                     "trace",
                 ],
-                _ => vec!["keys", "runs", "effects", "instances"],
+                _ => vec!["keys", "runs", "effects", "blend", "instances"],
             };
             match target {
                 ProfileTarget::Effects => unused.push("instances"),
-                ProfileTarget::Instances => unused.push("effects"),
+                ProfileTarget::Instances => unused.extend(["effects", "blend"]),
                 _ => {}
             }
             if target != ProfileTarget::Suite {
@@ -122,7 +122,7 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
 fn applies_to(id: &str) -> &'static str {
     match id {
         "keys" | "runs" => "`flurry profile sort`",
-        "effects" => "`flurry profile effects`",
+        "effects" | "blend" => "`flurry profile effects`",
         "instances" => "`flurry profile instances`",
         "quick" | "plot" => "`flurry profile suite`",
         "bodies" | "mode" => "the galaxy demo",

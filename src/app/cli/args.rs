@@ -156,8 +156,8 @@ pub enum ProfileTarget {
     Crowd,
     /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
     Sort,
-    /// Many small alpha-blended effects in one renderer (--effects N): what adding one
-    /// costs and what a frame costs the CPU.
+    /// Many small effects in one renderer (--effects N, --blend alpha|additive): what adding
+    /// one costs and what a frame costs the CPU.
     Effects,
     /// One small effect placed many times (--instances N, --particles P each) against one
     /// effect of as many particles: GPU time and update + encode on the CPU.
@@ -199,6 +199,10 @@ pub struct ProfileArgs {
     /// Effects added to one renderer (`profile effects`), 1..=4096.
     #[arg(long, allow_hyphen_values = true)]
     pub effects: Option<i64>,
+    /// How the effects of `profile effects` blend: alpha (sorted and drawn together, the
+    /// default) or additive.
+    #[arg(long, value_parser = ["alpha", "additive"])]
+    pub blend: Option<String>,
     /// Instances of one effect (`profile instances`).
     #[arg(long, allow_hyphen_values = true)]
     pub instances: Option<i64>,

@@ -1,5 +1,5 @@
-//! `flurry profile effects --effects N [--particles P]`: what many small effects cost a
-//! host: the time of each `add_effect`, update + encode per frame on the CPU, and the GPU's
+//! `flurry profile effects --effects N [--particles P] [--blend alpha|additive]`: what many
+//! small effects cost a host: the time of each `add_effect`, update + encode per frame on the CPU, and the GPU's
 //! time pass by pass beside one effect holding as many particles.
 
 use std::time::Instant;
@@ -24,6 +24,11 @@ const DEFAULT_PARTICLES: u32 = 1024;
 /// A small alpha-blended puff of `capacity` particles at `at`: the pool stays about full
 /// (rate × mean lifetime = capacity), so every effect has work every frame.
 pub fn puff(at: [f32; 3], capacity: u32) -> EffectDesc {
+    puff_blended(at, capacity, Blend::Alpha)
+}
+
+/// [`puff`] blended by `blend`.
+fn puff_blended(at: [f32; 3], capacity: u32, blend: Blend) -> EffectDesc {
     let lifetime = 1.5;
     EffectDesc {
         name: "puff".into(),
@@ -46,6 +51,7 @@ pub fn puff(at: [f32; 3], capacity: u32) -> EffectDesc {
             ..Default::default()
         }],
         forces: Forces::NONE,
+        blend,
         over_life: OverLife {
             color_end: [1.0, 1.0, 1.0, 0.0],
             size_end: 1.5,
@@ -68,6 +74,10 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
             return Err(Invalid::new("--effects", "none", why).into());
         }
     };
+    let blend = match a.blend.as_deref() {
+        Some("additive") => Blend::Additive,
+        _ => Blend::Alpha,
+    };
     let (gpu, particles, dt) = setup(&a.common, DEFAULT_PARTICLES)?;
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let settings = a.render.settings()?;
@@ -82,7 +92,7 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     for i in 0..n {
         let (x, y) = ((i % side) as f32, (i / side) as f32);
         let at = [2.0 * (x - half), 2.0 * (y - half), 0.0];
-        let desc = puff(at, particles);
+        let desc = puff_blended(at, particles, blend);
         let start = Instant::now();
         ids.push(renderer.add_effect(
             &gpu.device,
@@ -126,7 +136,7 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     // their grid's area
     let many = Scene::around(renderer, ids[0], target, camera);
     let many = gpu_passes(&gpu, many, a.frames, dt, format!("{n} effects, GPU"))?;
-    let mut single = puff([0.0; 3], n * particles);
+    let mut single = puff_blended([0.0; 3], n * particles, blend);
     let reach = 2.0 * half + 0.3;
     single.emitters[0].shape = Shape::Box {
         min: [-reach, -reach, -0.3],
@@ -141,8 +151,9 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     // with one effect there is no rest
     let add_rest = (n > 1).then(|| median(&add_ms[1..]));
     let (encode, frame) = (median(&encode_us), median(&frame_ms));
+    let blended = format!("{blend:?}").to_lowercase();
     out!(
-        "{n} effects of {particles} particles on {}, {} frames at {}x{}",
+        "{n} {blended} effects of {particles} particles on {}, {} frames at {}x{}",
         gpu.adapter_name(),
         a.frames,
         size.0,
@@ -173,7 +184,8 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
             ms.as_f64().unwrap_or(0.0)
         );
     }
-    let report = json!({"effects": n, "particles_per_effect": particles, "add_first_ms": add_first,
+    let report = json!({"effects": n, "particles_per_effect": particles, "blend": blended,
+        "add_first_ms": add_first,
         "add_rest_ms": add_rest, "encode_cpu_us": encode, "frame_ms": frame, "add_ms": add_ms,
         "gpu_ms": many.frame, "single_effect_gpu_ms": one.frame,
         "gpu_ratio": many.frame / one.frame, "passes": many.passes,
