@@ -1,4 +1,4 @@
-// batch_merge.wgsl — merge.wgsl's `cull` for many small members of the merged sort in one
+// batch_merge.wgsl — merge.wgsl's `cull` for many small members of a merged list in one
 // dispatch: those whose pools are sized per slot in one chunk of the arena (src/arena.rs)
 // and whose culls compile to the same variant, with no instances (src/renderer/merged.rs).
 // Workgroup row y is the pool of `rows[y]`, its workgroup x that pool's alive-list entries
@@ -12,7 +12,7 @@
 struct CullMember {
     first: u32,     // its pool's first slot, and its lists' first entry, in the chunk
     counters: u32,  // its counters' index in the chunk's counters (batch.wgsl)
-    member: u32,    // its index in the merged sort (its copies' instance bits)
+    member: u32,    // its index in the merged list (its copies' instance bits)
     copies: u32,    // the copies the merged lists hold (merge_list.wgsl, list_merged)
 }
 

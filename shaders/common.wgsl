@@ -19,7 +19,7 @@ struct Particle {
     flags: u32,          // FLAG_SETTLED: at rest on the scene (depth collision, settle);
                          // FLAG_LIVE: in the alive list (set at spawn, cleared at death);
                          // bits FLAG_INSTANCE_SHIFT and up: the instance that spawned it
-                         // (in the merged sort's copies: the member, merge.wgsl)
+                         // (in a merged list's copies: the member, merge.wgsl)
     settled_at: f32,     // age when it settled
 }
 
@@ -548,7 +548,7 @@ fn life_t(p: Particle) -> f32 {
 
 // What drawing a particle takes from its effect: its emitter's look, the settled fade and
 // the soft edge and blend of its effect. The drawing helpers below take the look alone, so
-// that the merged sort's splat and draw can read a member's from a compact table
+// that a merged list's splat and draw can read a member's from a compact table
 // (members.wgsl) instead of a whole EffectParams per particle.
 struct Appearance {
     look: EmitterLook,

@@ -1,5 +1,5 @@
 // cull_test.wgsl — what cull does with one alive particle, shared by the cull into an
-// effect's own lists (cull.wgsl) and the cull into the merged sort's list (merge.wgsl).
+// effect's own lists (cull.wgsl) and the cull into a merged list (merge.wgsl).
 //
 // The particle's bounding sphere (position, drawn radius) is tested against the six
 // frustum planes. A visible one is drawn, keyed by sort_key(distance along the view axis),

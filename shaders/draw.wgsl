@@ -11,7 +11,7 @@
 // instead of six. The sprite is a procedural soft disc; the output is premultiplied so one blend state serves additive
 // (One, One) and alpha (One, OneMinusSrcAlpha) effects.
 
-// One effect's visible list, or the merged list of any number of alpha-blended effects
+// One effect's visible list, or a merged list of any number of effects of one blend
 // (merge.wgsl): draw_list[i].y indexes `particles`, the effect's pool or the merged copies
 // of every member's visible particles; the merged draw finds a copy's look in the
 // members' table `member_looks` (members.wgsl). Only an effect's own draw lists ribbon pieces

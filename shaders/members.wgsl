@@ -1,5 +1,5 @@
 // members.wgsl — how a drawn particle looks, for the passes that draw either an effect's
-// own list or the merged sort's copies of many effects' particles (draw.wgsl,
+// own list or a merged list's copies of many effects' particles (draw.wgsl,
 // splat.wgsl). The includer declares MERGED (0: an effect's own list, 1: the merged list;
 // specialised in source), the effect's uniform `effect` and, for the merged list,
 // `member_looks` (the members' table; a copy's instance bits name its member, merge.wgsl).

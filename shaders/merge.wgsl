@@ -1,8 +1,10 @@
-// merge.wgsl — alpha-blended effects sorted together, any number of them. Each member's
-// cull lists its particles straight into one renderer-level list (merge_list.wgsl), which
-// is then sorted and drawn in one draw (draw.wgsl reads the copy, and how its member draws
-// it from the members' table, members.wgsl), the splat list splatted in one dispatch
-// (splat.wgsl). Many small members are culled a dispatch for all (batch_merge.wgsl).
+// merge.wgsl — effects drawn together from one list, any number of them: the alpha-blended
+// sorted ones, and apart from them the additive unsorted ones. Each member's cull lists its
+// particles straight into a renderer-level list (merge_list.wgsl), which is then sorted
+// (alpha-blended members) and drawn in one draw (draw.wgsl reads the copy, and how its
+// member draws it from the members' table, members.wgsl), the splat list splatted in one
+// dispatch (splat.wgsl). Many small members are culled a dispatch for all
+// (batch_merge.wgsl).
 
 struct MergeParams {
     member: u32,

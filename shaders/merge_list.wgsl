@@ -1,4 +1,4 @@
-// merge_list.wgsl — how a cull into the merged sort's lists (merge.wgsl for one effect,
+// merge_list.wgsl — how a cull into a merged list (merge.wgsl for one effect,
 // batch_merge.wgsl for many small ones a dispatch) lists a particle it keeps: a copy of
 // it, with (key, index of the copy) for the drawn, the index of the copy for the splatted,
 // appended with one atomic a list a workgroup. The copy's instance bits name the member it

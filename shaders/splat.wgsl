@@ -11,14 +11,14 @@
 // whose projected radius is at most frame.splat_radius target pixels here; larger ones
 // are drawn over the resolved splats by draw.wgsl, sorted.
 //
-// Each effect gets its own variant (src/passes/splat.rs, SplatVariant), and the merged sort's
+// Each effect gets its own variant (src/passes/splat.rs, SplatVariant), and a merged list's
 // list one of its own: CPU drivers run every branch under a mask, so the blend it does not
 // use and a sprite no emitter shows would cost their work for every covered pixel.
 override ADDITIVE: u32 = 0u;    // 1: additive blending, 0: alpha
 override FLAKES: u32 = 1u;      // some emitter shows the snowflake sprites
-override MERGED: u32 = 0u;      // 1: the merged sort's splat list (members.wgsl)
+override MERGED: u32 = 0u;      // 1: a merged list's splat list (members.wgsl)
 
-// an effect's own pool and splat list, or the merged sort's copies of its members'
+// an effect's own pool and splat list, or a merged list's copies of its members'
 // particles, its splat list of them and the members' looks (merge.wgsl, members.wgsl)
 @group(0) @binding(0) var<storage, read> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read> splat_list: array<u32>;

@@ -214,7 +214,7 @@ impl Pipelines {
             .get_or_init(|| BatchEmitPass::new(&self.device))
     }
 
-    /// The batched cull into the merged sort's list.
+    /// The batched cull into a merged list.
     pub fn batch_merge(&self) -> &BatchMergePass {
         self.batch_merge
             .get_or_init(|| BatchMergePass::new(&self.device))
@@ -239,7 +239,8 @@ impl Pipelines {
             .get_or_init(|| DrawPass::new(&self.device, blend, false, kinds))
     }
 
-    /// The draw of the merged sort's list (alpha-blended effects, any number of them).
+    /// The draw of a merged list (any number of effects; its premultiplied output serves
+    /// both blends, so additive members are drawn by it too).
     pub fn merged_draw(&self) -> &DrawPass {
         self.merged_draw
             .get_or_init(|| DrawPass::new(&self.device, Blend::Alpha, true, DrawKinds::Billboards))

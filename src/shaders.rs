@@ -1,7 +1,7 @@
 //! WGSL sources: `shaders/common.wgsl` prepended to each pass's file (and, for the draw,
 //! `shaders/ribbon.wgsl`, the geometry of ribbon pieces; for the grid and its queries,
 //! `shaders/grid_cells.wgsl`; for both all-pairs gravity kernels, `shaders/gravity_pairs.wgsl`;
-//! for the three culls, `shaders/cull_test.wgsl`; for both culls into the merged sort's
+//! for the three culls, `shaders/cull_test.wgsl`; for both culls into a merged list's
 //! list, `shaders/merge_list.wgsl`; for the draw and the splat,
 //! `shaders/members.wgsl`; for the argument passes and relist, `shaders/survivors.wgsl`;
 //! for both simulates, `shaders/step.wgsl`; for both emits, `shaders/spawn.wgsl`; for the
@@ -22,11 +22,11 @@ const GRAVITY_PAIRS: &str = include_str!("../shaders/gravity_pairs.wgsl");
 const MEMBERS: &str = include_str!("../shaders/members.wgsl");
 
 /// Where cull puts one alive particle (functions and the variant's constants), composed
-/// into the culls: into an effect's own lists and into the merged sort's list, of one
+/// into the culls: into an effect's own lists and into a merged list, of one
 /// effect and of many batched.
 const CULL_TEST: &str = include_str!("../shaders/cull_test.wgsl");
 
-/// How a cull into the merged sort's list lists what it keeps, composed into its two culls:
+/// How a cull into a merged list lists what it keeps, composed into its two culls:
 /// of one effect and of many batched.
 const MERGE_LIST: &str = include_str!("../shaders/merge_list.wgsl");
 

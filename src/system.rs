@@ -88,7 +88,7 @@ pub(crate) struct ParticleSystem {
     /// Its frame and emit uniforms: a slot of the renderer's pages, written every frame.
     uniforms: UniformSlot,
     effect_buf: wgpu::Buffer,
-    /// What it holds (the merged sort's members' table copies how its particles look).
+    /// What it holds (a merged list's members' table copies how its particles look).
     params: EffectParams,
     /// The massive bodies (one unused slot when the effect has none).
     bodies: wgpu::Buffer,

@@ -525,7 +525,7 @@ pub(crate) struct InstanceGpu {
     pub bounds: Vec4,
 }
 
-/// Which member of the merged sort an effect is (`MergeParams` in merge.wgsl): its index in
+/// Which member of a merged list an effect is (`MergeParams` in merge.wgsl): its index in
 /// the merged draw's table of constants.
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct MergeParams {

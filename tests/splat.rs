@@ -183,3 +183,66 @@ fn merged_effects_splat_each_with_its_constants() {
     assert!(share > 0.9, "only {:.0} % splatted", share * 100.0);
     assert_alike(&raster, &splat, (500, 1.5), "six merged effects");
 }
+
+/// Additive effects are drawn and splatted together from one list, unsorted (light adds up
+/// in any order): six clouds, each its own colour over life, look as they do drawn one
+/// effect at a time (the same effects asking to be sorted, which keeps each on its own),
+/// drawn as triangles and splatted.
+#[test]
+fn additive_effects_drawn_together_look_as_drawn_one_by_one() {
+    use common::host::HeadlessTarget;
+    use flurry::effect::*;
+    use flurry::{Camera, ParticleRenderer, Pass};
+    let gpu = common::gpu();
+    let colours = [
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+        [1.0, 1.0, 0.0, 1.0],
+        [0.0, 1.0, 1.0, 1.0],
+        [1.0, 0.0, 1.0, 1.0],
+    ];
+    let render = |splat_radius, sort| {
+        let settings = Settings {
+            splat_radius,
+            ..Default::default()
+        };
+        let mut renderer =
+            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings).unwrap();
+        // overlapping bands, so that the clouds' light adds up
+        for (k, &color_end) in colours.iter().enumerate() {
+            let y = 0.3 * k as f32 - 0.75;
+            let shape = Shape::Box {
+                min: [-2.0, y - 1.0, -0.5],
+                max: [2.0, y + 1.0, 0.5],
+            };
+            let white = [1.0, 1.0, 1.0, 0.5];
+            let size = Range::new(0.6, 0.0);
+            let mut emitter = common::held(shape, 200, size, white, [0.0; 3]);
+            emitter.lifetime = Range::constant(1.0);
+            let mut desc = common::still("glow", vec![emitter]);
+            desc.blend = Blend::Additive;
+            desc.sort = sort;
+            desc.over_life.color_end = color_end;
+            renderer
+                .add_effect(&gpu.device, &gpu.queue, &desc, 256, 7 + k as u32)
+                .unwrap();
+        }
+        let target = HeadlessTarget::new(&gpu.device, 192, 192);
+        let camera = Camera::look_at(glam::Vec3::new(0.0, 0.0, 9.0), glam::Vec3::ZERO, 1.0);
+        for _ in 0..6 {
+            common::host_frame(&gpu, &mut renderer, &target, &camera, 0.1);
+        }
+        let passes = renderer.passes();
+        (target.read_rgba(&gpu).unwrap(), passes)
+    };
+    for splat_radius in [0.0, Settings::default().splat_radius] {
+        let (together, passes) = render(splat_radius, None);
+        assert!(passes.contains(&Pass::Merge), "{passes:?}");
+        assert!(!passes.contains(&Pass::Sort), "{passes:?}");
+        let (alone, passes) = render(splat_radius, Some(true));
+        assert!(!passes.contains(&Pass::Merge), "{passes:?}");
+        let what = format!("six additive effects, splat radius {splat_radius}");
+        assert_alike(&alone, &together, (2000, 0.5), &what);
+    }
+}

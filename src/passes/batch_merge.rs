@@ -1,5 +1,5 @@
-//! Batched cull into the merged sort's list (`shaders/batch_merge.wgsl`): the culls of many
-//! small members of the merged sort in one dispatch, the members whose pools are sized per
+//! Batched cull into a merged list (`shaders/batch_merge.wgsl`): the culls of many
+//! small members of a merged list in one dispatch, the members whose pools are sized per
 //! slot in one chunk of the arena ([`crate::arena`]) and whose culls compile to the same
 //! [`CullVariant`] (with no instances), a workgroup row a member.
 
@@ -42,7 +42,7 @@ pub(crate) struct CullMember {
     pub first: u32,
     /// Its pool's counters' index in the chunk.
     pub counters: u32,
-    /// Its index in the merged sort (the instance bits of its copies).
+    /// Its index in the merged list (the instance bits of its copies).
     pub member: u32,
     /// The copies the merged lists hold.
     pub copies: u32,

@@ -146,7 +146,7 @@ fn blend_state(blend: Blend) -> wgpu::BlendState {
 }
 
 impl DrawPass {
-    /// The draw of `blend` of one effect's list or, `merged`, of the merged sort's list,
+    /// The draw of `blend` of one effect's list or, `merged`, of a merged list,
     /// whose lists hold `kinds`.
     pub fn new(device: &wgpu::Device, blend: Blend, merged: bool, kinds: DrawKinds) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;

@@ -1,4 +1,4 @@
-//! The merged sort's members' table (`shaders/members.wgsl`): what drawing a member's
+//! A merged list's members' table (`shaders/members.wgsl`): what drawing a member's
 //! particles takes from its effect (each emitter's look, the settled fade, the soft edge,
 //! the blend), a few texels a member in a small float texture that the merged splat and
 //! draw fetch per particle. CPU drivers read a storage buffer lane by lane: a whole

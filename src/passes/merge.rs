@@ -1,7 +1,8 @@
 //! Merge pass (`shaders/merge.wgsl`): alpha-blended effects' culls list their particles
 //! straight into one list (a copy of each, marked with the member it came from), so that
 //! one sort and one draw order them all back to front together, however many they are;
-//! and the particles they splat into one splat list, splatted in one dispatch.
+//! and the particles they splat into one splat list, splatted in one dispatch. Additive,
+//! unsorted effects share a list of their own the same way, not sorted.
 
 use std::sync::OnceLock;
 

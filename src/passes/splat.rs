@@ -6,6 +6,7 @@ use super::Binding;
 use super::{bind, buffer_entries, buffer_resources, compute_pipeline, dispatch_from_args};
 use super::{layout, members, BufferSlot};
 use super::{read_only, read_write, storage_texture, texture, uniform};
+use crate::effect::Blend;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -36,14 +37,14 @@ pub(crate) struct SplatTarget {
 
 /// What one effect's splat compiles in: its blend, and the snowflake sprites only where an
 /// emitter shows them (CPU drivers run every branch under a mask, per covered pixel); or
-/// what the merged sort's splat of its members' particles does.
+/// what a merged list's splat of its members' particles does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct SplatVariant {
     /// Additive blending (else alpha).
     pub additive: bool,
     /// Some emitter shows the snowflake sprites.
     pub snowflakes: bool,
-    /// The merged sort's splat list, each particle with its member's constants.
+    /// A merged list's splat list, each particle with its member's constants.
     pub merged: bool,
 }
 
@@ -60,11 +61,12 @@ impl SplatVariant {
         }
     }
 
-    /// The merged sort's splat of members of `variants`: alpha-blended, with the sprites
-    /// any of them shows.
-    pub fn merged(variants: impl Iterator<Item = SplatVariant>) -> Self {
+    /// The splat of a merged list of members of `variants`, all blended by `blend`, with the
+    /// sprites any of them shows.
+    pub fn merged(variants: impl Iterator<Item = SplatVariant>, blend: Blend) -> Self {
         let mut merged = SplatVariant {
             merged: true,
+            additive: blend == Blend::Additive,
             ..Default::default()
         };
         for v in variants {
@@ -194,7 +196,7 @@ impl SplatPass {
         self.bind_group(device, &buffers, &self.no_members)
     }
 
-    /// Bind group splatting the merged sort's splat list of copies with `frame` and the
+    /// Bind group splatting a merged list's splat list of copies with `frame` and the
     /// members' table `members` (its uniform binding of one effect's constants, which its
     /// variant never reads, holds a member's, `effect`).
     pub fn bind_merged(

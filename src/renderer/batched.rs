@@ -6,7 +6,7 @@
 //! pool, instead of one dispatch each (each of which costs about 0.1 ms on lavapipe whatever
 //! its particles). Rebuilt with the merged set, when effects come and go or their steps
 //! change; a pool counted this frame (more than one step) simulates and relists itself.
-//! (The merged sort batches its members' culls the same way, grouped here: `merged.rs`.)
+//! (The merged lists batch their members' culls the same way, grouped here: `merged.rs`.)
 
 use std::sync::Arc;
 
@@ -54,11 +54,12 @@ struct SimulateBatch {
     bind: BatchSimulate,
 }
 
-/// The entries of `entries` in the arena sized per slot, grouped by chunk (and by `key`
-/// within a chunk), in order; only groups of two or more (one pool alone is as cheap).
+/// The entries of `entries` in the arena sized per slot, grouped by chunk (and by `key` of
+/// their index and entry within a chunk, None leaving one out), in order; only groups of
+/// two or more (one pool alone is as cheap).
 pub(super) fn groups<K: PartialEq>(
     entries: &[Entry],
-    key: impl Fn(&Entry) -> Option<K>,
+    key: impl Fn(usize, &Entry) -> Option<K>,
 ) -> Vec<(Arc<Chunk>, K, Vec<usize>)> {
     let mut groups: Vec<(Arc<Chunk>, K, Vec<usize>)> = vec![];
     for (i, e) in entries.iter().enumerate() {
@@ -70,7 +71,7 @@ pub(super) fn groups<K: PartialEq>(
         else {
             continue;
         };
-        let Some(k) = key(e) else {
+        let Some(k) = key(i, e) else {
             continue;
         };
         let chunk = lease.chunk();
@@ -137,7 +138,7 @@ impl Batches {
         }
         let mut marks = vec![Batched::default(); entries.len()];
         let mut emits = vec![];
-        for (chunk, (), members) in groups(entries, |e| e.system.emit_batches().then_some(())) {
+        for (chunk, (), members) in groups(entries, |_, e| e.system.emit_batches().then_some(())) {
             let (table, _) = pool_places(entries, &members);
             let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
             let effects = effects_table(device, entries, &members);
@@ -161,7 +162,7 @@ impl Batches {
             });
         }
         let mut relists = vec![];
-        for (chunk, (), members) in groups(entries, |_| Some(())) {
+        for (chunk, (), members) in groups(entries, |_, _| Some(())) {
             let (table, most) = pool_places(entries, &members);
             let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
             relists.push(p.batch_relist().bind(device, &chunk, &table, most));
@@ -170,7 +171,7 @@ impl Batches {
             }
         }
         let mut simulates = vec![];
-        for (chunk, variant, members) in groups(entries, |e| e.system.batch_variant()) {
+        for (chunk, variant, members) in groups(entries, |_, e| e.system.batch_variant()) {
             let (table, most) = pool_places(entries, &members);
             let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
             let effects = effects_table(device, entries, &members);

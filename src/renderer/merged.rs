@@ -1,7 +1,9 @@
-//! The merged sort: every alpha-blended, sorted effect without ribbons is culled straight
+//! The merged lists: every alpha-blended, sorted effect without ribbons is culled straight
 //! into one list (a copy of each particle it keeps, marked with the member it came from),
 //! sorted once and drawn in one draw, so that their particles interleave back to front and
-//! a hundred small effects cost one sort and one draw, not a hundred. The small members
+//! a hundred small effects cost one sort and one draw, not a hundred. The additive,
+//! unsorted effects without ribbons share a second list the same way, drawn and splatted
+//! once, not sorted (light adds up in any order). The small members
 //! whose pools share a chunk of the arena and whose culls agree are culled in one dispatch
 //! (`shaders/batch_merge.wgsl`), a workgroup row a member. Built from the shared
 //! pipelines: a change of the set allocates buffers and bind groups, and compiles only a
@@ -51,30 +53,45 @@ pub(super) struct Merged {
     args_bind: wgpu::BindGroup,
     /// The splat of the copies cull sent to the splat, and its variant.
     splat: (wgpu::BindGroup, SplatVariant),
-    plan: SortPlan,
-    sort_bind: SortBinding,
+    /// The sort of the list (alpha-blended members: additive ones need no order).
+    sort: Option<(SortPlan, SortBinding)>,
     draw_bind: DrawBinding,
 }
 
-/// Whether the entry is drawn from the merged list: alpha-blended and sorted (an effect's
-/// ribbon pieces are drawn from its own ribbon buffers, so one with ribbons never is).
-fn mergeable(e: &Entry) -> bool {
+/// Whether the entry is drawn from the merged list of `blend`: alpha-blended and sorted, or
+/// additive and not sorted (an effect's ribbon pieces are drawn from its own ribbon buffers,
+/// so one with ribbons never is).
+fn mergeable(e: &Entry, blend: Blend) -> bool {
     let d = e.system.desc();
-    d.blend == Blend::Alpha && d.sorts() && !e.system.has_ribbons()
+    let sorted = blend == Blend::Alpha;
+    d.blend == blend && d.sorts() == sorted && !e.system.has_ribbons()
+}
+
+/// Entries of the merged list of `total` particles: the sort's padded length where it is
+/// sorted.
+fn list_len(total: u32, blend: Blend) -> u64 {
+    match blend {
+        Blend::Alpha => sort_len(total) as u64,
+        Blend::Additive => total as u64,
+    }
 }
 
 /// The entries merged: every mergeable one, in order, while the members' particles fit one
-/// storage binding of `device` (their copies and the sort's pairs are one buffer each).
-fn members(device: &wgpu::Device, entries: &[Entry]) -> Vec<usize> {
+/// storage binding of `device` (their copies and the list's pairs are one buffer each).
+fn members(device: &wgpu::Device, entries: &[Entry], blend: Blend) -> Vec<usize> {
     let binding = device.limits().max_storage_buffer_binding_size;
     let (mut members, mut total) = (vec![], 0u64);
-    for (i, e) in entries.iter().enumerate().filter(|(_, e)| mergeable(e)) {
+    for (i, e) in entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| mergeable(e, blend))
+    {
         let with = total + e.system.capacity() as u64;
         // (the copies' indices stay below the ribbon entries' bit in the draw's list, the
         // members' indices within a copy's instance bits)
         let fits = with < 1 << 31
             && with * PARTICLE_SIZE <= binding
-            && sort_len(with as u32) as u64 * 8 <= binding
+            && list_len(with as u32, blend) * 8 <= binding
             && members.len() < crate::instances::MAX_INSTANCES as usize
             && members.len() < max_members(device);
         if fits {
@@ -86,17 +103,16 @@ fn members(device: &wgpu::Device, entries: &[Entry]) -> Vec<usize> {
 }
 
 impl Merged {
-    /// The merged set of `entries`, marking its members; None when fewer than two of them
-    /// are alpha-blended, sorted and without ribbons.
+    /// The merged set of `entries` of `blend`, marking its members (the caller unmarks every
+    /// entry first); None when fewer than two of them are of that blend (alpha-blended and
+    /// sorted, or additive and not sorted) and without ribbons.
     pub fn new(
         (device, queue): (&wgpu::Device, &wgpu::Queue),
         (p, images): (&Pipelines, &Images),
         entries: &mut [Entry],
+        blend: Blend,
     ) -> Option<Self> {
-        for e in entries.iter_mut() {
-            e.system.set_merged(false);
-        }
-        let members = members(device, entries);
+        let members = members(device, entries, blend);
         if members.len() < 2 {
             return None;
         }
@@ -110,7 +126,7 @@ impl Merged {
                 mapped_at_creation: false,
             })
         };
-        let pairs = buffer("flurry.merged_pairs", sort_len(total) as u64 * 8, storage);
+        let pairs = buffer("flurry.merged_pairs", list_len(total, blend) * 8, storage);
         let counters = buffer(
             "flurry.merged_counters",
             std::mem::size_of::<Counters>() as u64,
@@ -164,9 +180,9 @@ impl Merged {
         }
         // the small members of a chunk whose culls agree are culled a dispatch for all (a
         // member placed as instances is culled alone: its cull reads its instances' bounds)
-        let key = |e: &Entry| {
+        let key = |i, e: &Entry| {
             let variant = e.system.cull_variant();
-            (e.system.merged() && !variant.instanced).then_some(variant)
+            (members.contains(&i) && !variant.instanced).then_some(variant)
         };
         let mut batched = vec![false; entries.len()];
         let mut batches = vec![];
@@ -225,8 +241,11 @@ impl Merged {
                 (i, p.merge().bind(device, system.pool(), &list, &inputs))
             })
             .collect();
-        let plan = SortPlan::bitonic(device, total);
-        let sort_bind = p.sort().bind(device, &plan, &pairs, &counters);
+        let sort = (blend == Blend::Alpha).then(|| {
+            let plan = SortPlan::bitonic(device, total);
+            let bind = p.sort().bind(device, &plan, &pairs, &counters);
+            (plan, bind)
+        });
         let args_bind = p.merge().bind_args(device, &list);
         let first = entries[members[0]].system.pool();
         // the first member's constants fill the uniform binding of one effect's, which the
@@ -250,7 +269,7 @@ impl Merged {
             .splat()
             .bind_merged(device, &list, (frame, effect), &table);
         let variants = members.iter().map(|&i| entries[i].system.splat_variant());
-        let splat = (splat_bind, SplatVariant::merged(variants));
+        let splat = (splat_bind, SplatVariant::merged(variants, blend));
         Some(Merged {
             members,
             counters,
@@ -259,8 +278,7 @@ impl Merged {
             batches,
             args_bind,
             splat,
-            plan,
-            sort_bind,
+            sort,
             draw_bind,
         })
     }
@@ -270,10 +288,12 @@ impl Merged {
         self.members.contains(&i)
     }
 
-    /// Pairs its sort's passes move for `count` listed pairs.
+    /// Pairs its sort's passes move for `count` listed pairs (none for additive members).
     pub fn sorted(&self, count: u64) -> u64 {
-        let (passes, pairs) = self.plan.passes_for(count);
-        passes * pairs
+        self.sort.as_ref().map_or(0, |(plan, _)| {
+            let (passes, pairs) = plan.passes_for(count);
+            passes * pairs
+        })
     }
 
     /// This frame's culls start from an empty list (cleared in the frame's encoder, before
@@ -300,9 +320,11 @@ impl Merged {
         }
     }
 
-    /// Sort the merged list, size its draw and splat.
+    /// Sort the merged list (alpha-blended members), size its draw and splat.
     pub fn record(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
-        p.sort().record(pass, &self.plan, &self.sort_bind);
+        if let Some((plan, bind)) = &self.sort {
+            p.sort().record(pass, plan, bind);
+        }
         p.merge().record_args(pass, &self.args_bind);
     }
 

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use settings::{FrameTargets, Scale, Settings, Targets, Upsample, MAX_SPLAT_RADIUS};
 
-use crate::effect::{EffectDesc, Shape, Velocity};
+use crate::effect::{Blend, EffectDesc, Shape, Velocity};
 use crate::error::{Invalid, Result};
 use crate::image::Images;
 use crate::mesh::{Mesh, MeshId, Meshes};
@@ -148,8 +148,9 @@ pub struct ParticleRenderer {
     next_id: u64,
     /// Per-pass GPU timing ([`ParticleRenderer::enable_profiling`]).
     timer: Option<PassTimer>,
-    /// Alpha-blended effects sorted and drawn together (two or more of them).
-    merged: Option<Merged>,
+    /// Effects drawn together from one list, two or more of a blend: the alpha-blended
+    /// sorted ones, then the additive unsorted ones.
+    merged: Vec<Merged>,
     /// Where its small pools keep their lists and counters.
     arena: crate::arena::PoolArena,
     /// The small pools relisted together, a dispatch a chunk of the arena.
@@ -232,7 +233,7 @@ impl ParticleRenderer {
             uniform_pages: UniformPages::new(device),
             next_id: 0,
             timer: None,
-            merged: None,
+            merged: Vec::new(),
             arena: Default::default(),
             batches: Batches::default(),
             merge_dirty: false,
@@ -330,7 +331,7 @@ impl ParticleRenderer {
         self.uniform_pages.release(gone.system.uniform_slot());
         // the merged set and the batches name entries by position: until the next update
         // rebuilds them, every effect sorts, draws, simulates and relists on its own
-        self.merged = None;
+        self.merged.clear();
         self.batches = Batches::default();
         for e in &mut self.entries {
             e.system.set_merged(false);
@@ -349,13 +350,12 @@ impl ParticleRenderer {
             .unwrap_or_default()
     }
 
-    /// Whether the effect `id` is culled into the merged sort's list in a batch this frame
+    /// Whether the effect `id` is culled into a merged list in a batch this frame
     /// (for the batch tests).
     #[cfg(test)]
     pub(crate) fn culled_in_batch(&self, id: EffectId) -> bool {
         let i = self.entries.iter().position(|e| e.id == id);
-        let merged = self.merged.as_ref();
-        i.zip(merged).is_some_and(|(i, m)| m.culled_in_batch(i))
+        i.is_some_and(|i| self.merged.iter().any(|m| m.culled_in_batch(i)))
     }
 
     fn system(&self, id: EffectId) -> Option<&ParticleSystem> {
@@ -586,7 +586,13 @@ impl ParticleRenderer {
         self.sprites.upload(queue);
         if self.merge_dirty {
             let shared = (&self.pipelines, &self.images);
-            self.merged = Merged::new((device, queue), shared, &mut self.entries);
+            for e in &mut self.entries {
+                e.system.set_merged(false);
+            }
+            self.merged = [Blend::Alpha, Blend::Additive]
+                .into_iter()
+                .filter_map(|blend| Merged::new((device, queue), shared, &mut self.entries, blend))
+                .collect();
             let surface = self.meshes.surface();
             self.batches = Batches::new(device, &self.pipelines, &mut self.entries, surface);
             self.merge_dirty = false;
@@ -678,7 +684,7 @@ impl ParticleRenderer {
             self.entries.iter().any(|e| e.system.records(step))
         };
         let mut passes: Vec<Pass> = steps.into_iter().filter(recorded).collect();
-        if self.merged.is_some() {
+        if !self.merged.is_empty() {
             passes.push(Pass::Merge);
         }
         passes.push(Pass::Downsample);
@@ -963,9 +969,13 @@ impl ParticleRenderer {
             }
         }
         if let Some(step) = pass.step() {
-            // the merged sort's members are culled into its list, which starts empty
-            let merged = self.merged.as_ref().filter(|_| step == Step::Cull);
-            if let Some(m) = merged {
+            // the merged lists' members are culled into them, which start empty
+            let merged: &[Merged] = if step == Step::Cull {
+                &self.merged
+            } else {
+                &[]
+            };
+            for m in merged {
                 m.reset(encoder);
             }
             compute_pass_in(encoder, profiler, pass.name(), |c| {
@@ -977,7 +987,7 @@ impl ParticleRenderer {
                     Step::Simulate => self.batches.record(p, c),
                     _ => {}
                 }
-                if let Some(m) = merged {
+                for m in merged {
                     m.record_cull(p, c, &self.entries);
                 }
             });
@@ -985,8 +995,12 @@ impl ParticleRenderer {
         }
         match pass {
             Pass::Merge => {
-                if let Some(m) = &self.merged {
-                    compute_pass_in(encoder, profiler, "merge", |c| m.record(p, c));
+                if !self.merged.is_empty() {
+                    compute_pass_in(encoder, profiler, "merge", |c| {
+                        for m in &self.merged {
+                            m.record(p, c);
+                        }
+                    });
                 }
             }
             Pass::Downsample => {
@@ -1004,8 +1018,8 @@ impl ParticleRenderer {
                 };
                 let splat = p.splat();
                 compute_pass_in(encoder, profiler, "splat", |c| {
-                    // the merged sort's members splat from its list
-                    if let Some(m) = &self.merged {
+                    // the merged lists' members splat from them
+                    for m in &self.merged {
                         m.record_splat(p, c, target);
                     }
                     for e in self.entries.iter().filter(|e| !e.system.merged()) {
@@ -1026,7 +1040,9 @@ impl ParticleRenderer {
                 let desc = pass_desc("draw", &attachments);
                 render_pass_in(encoder, profiler, desc, "draw", |r| {
                     r.set_bind_group(1, &low.draw_bind, &[]);
-                    if let Some(m) = &self.merged {
+                    // the merged lists first (alpha-blended, then additive), then the
+                    // effects drawn alone, in the order they were added
+                    for m in &self.merged {
                         m.record_draw(p, r);
                     }
                     for e in self.entries.iter().filter(|e| !e.system.merged()) {

@@ -66,14 +66,11 @@ impl ParticleRenderer {
                 let pieces = sum(&|w| model::ribbon_pieces(w.ribbon_points, w.ribbon_pieces));
                 model::sort(total(&|w| w.sorted)) + pieces
             }
-            Pass::Merge => match &self.merged {
-                Some(m) => {
-                    let members = work.iter().enumerate().filter(|(i, _)| m.has(*i));
-                    let visible = members.map(|(_, w)| w.visible).sum();
-                    model::merge(m.sorted(visible))
-                }
-                None => Traffic::default(),
-            },
+            Pass::Merge => self.merged.iter().fold(Traffic::default(), |t, m| {
+                let members = work.iter().enumerate().filter(|(i, _)| m.has(*i));
+                let visible = members.map(|(_, w)| w.visible).sum();
+                t + model::merge(m.sorted(visible))
+            }),
             Pass::Downsample => model::downsample(host, samples, low),
             Pass::Meshes => sum(&|w| model::meshes(w.meshes, w.mesh_vertices)),
             Pass::Splat => model::splat(total(&|w| w.splatted), low),

@@ -57,12 +57,22 @@ fn effects_share_the_renderer_pipelines() {
     let mut sparks = dot(1.0);
     sparks.blend = Blend::Additive;
     sparks.collision = Some(Collision::new(Response::Kill));
+    let mut sparks_ids = vec![];
     for seed in 0..2 {
-        host.renderer
-            .add_effect(&gpu.device, &gpu.queue, &sparks, 64, seed)
-            .unwrap();
+        let id = host
+            .renderer
+            .add_effect(&gpu.device, &gpu.queue, &sparks, 64, seed);
+        sparks_ids.push(id.unwrap());
         assert_eq!(host.renderer.pipelines().built(), after_frame + 2);
     }
+    // a frame merges the two additive ones into a list of their own, culled in the batch
+    // of their chunk, drawn by the merged draw and splatted by the splat's additive
+    // variant of a merged list (the splat's variants are one pass): nothing compiles
+    host.frame(&gpu, 0.01, camera);
+    for id in sparks_ids {
+        assert!(host.renderer.culled_in_batch(id), "{id:?}");
+    }
+    assert_eq!(host.renderer.pipelines().built(), after_frame + 2);
 }
 
 #[test]

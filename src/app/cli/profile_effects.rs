@@ -114,7 +114,7 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     let dt = dt.unwrap_or(1.0 / 60.0);
     let (mut encode_us, mut frame_ms) = (vec![], vec![]);
     let mut progress = Progress::new(format!("{n} effects"), a.frames + 3);
-    // three frames of warm-up (pools fill, the merged sort is built), then the measured ones
+    // three frames of warm-up (pools fill, the merged lists are built), then the measured ones
     for frame in 0..a.frames + 3 {
         let start = Instant::now();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
