@@ -114,6 +114,26 @@ fn behind_a_wall() {
     assert!(mean < 1.0, "mean difference {mean:.2} (max {max})");
 }
 
+/// The end-of-life colours of the merged tests' six clouds, one an effect.
+const CLOUD_COLOURS: [[f32; 4]; 6] = [
+    [1.0, 0.0, 0.0, 1.0],
+    [0.0, 1.0, 0.0, 1.0],
+    [0.0, 0.0, 1.0, 1.0],
+    [1.0, 1.0, 0.0, 1.0],
+    [0.0, 1.0, 1.0, 1.0],
+    [1.0, 0.0, 1.0, 1.0],
+];
+
+/// A renderer for the headless target with `splat_radius` (0: every particle drawn).
+fn cloud_renderer(gpu: &flurry::GpuContext, splat_radius: f32) -> flurry::ParticleRenderer {
+    let settings = Settings {
+        splat_radius,
+        ..Default::default()
+    };
+    let targets = common::host::HeadlessTarget::TARGETS;
+    flurry::ParticleRenderer::new(&gpu.device, targets, settings).unwrap()
+}
+
 /// Alpha-blended effects sorted together splat together: six effects, each a cloud of
 /// small dots born white that turn their own effect's colour over life, look the same
 /// splatted (one splat of the merged list, each particle with its effect's constants) as
@@ -122,25 +142,12 @@ fn behind_a_wall() {
 fn merged_effects_splat_each_with_its_constants() {
     use common::host::HeadlessTarget;
     use flurry::effect::*;
-    use flurry::{Camera, ParticleRenderer};
+    use flurry::Camera;
     let gpu = common::gpu();
-    let colours = [
-        [1.0, 0.0, 0.0, 1.0],
-        [0.0, 1.0, 0.0, 1.0],
-        [0.0, 0.0, 1.0, 1.0],
-        [1.0, 1.0, 0.0, 1.0],
-        [0.0, 1.0, 1.0, 1.0],
-        [1.0, 0.0, 1.0, 1.0],
-    ];
     let render = |splat_radius| {
-        let settings = Settings {
-            splat_radius,
-            ..Default::default()
-        };
-        let mut renderer =
-            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings).unwrap();
+        let mut renderer = cloud_renderer(&gpu, splat_radius);
         // each effect's cloud in a band of its own across the view
-        let ids: Vec<_> = (0..colours.len())
+        let ids: Vec<_> = (0..CLOUD_COLOURS.len())
             .map(|k| {
                 let y = k as f32 - 2.5;
                 let shape = Shape::Box {
@@ -152,7 +159,7 @@ fn merged_effects_splat_each_with_its_constants() {
                 let mut emitter = common::held(shape, 200, size, white, [0.0; 3]);
                 emitter.lifetime = Range::constant(1.0);
                 let mut desc = common::still("cloud", vec![emitter]);
-                desc.over_life.color_end = colours[k];
+                desc.over_life.color_end = CLOUD_COLOURS[k];
                 renderer
                     .add_effect(&gpu.device, &gpu.queue, &desc, 256, 7 + k as u32)
                     .unwrap()
@@ -192,25 +199,12 @@ fn merged_effects_splat_each_with_its_constants() {
 fn additive_effects_drawn_together_look_as_drawn_one_by_one() {
     use common::host::HeadlessTarget;
     use flurry::effect::*;
-    use flurry::{Camera, ParticleRenderer, Pass};
+    use flurry::{Camera, Pass};
     let gpu = common::gpu();
-    let colours = [
-        [1.0, 0.0, 0.0, 1.0],
-        [0.0, 1.0, 0.0, 1.0],
-        [0.0, 0.0, 1.0, 1.0],
-        [1.0, 1.0, 0.0, 1.0],
-        [0.0, 1.0, 1.0, 1.0],
-        [1.0, 0.0, 1.0, 1.0],
-    ];
     let render = |splat_radius, sort| {
-        let settings = Settings {
-            splat_radius,
-            ..Default::default()
-        };
-        let mut renderer =
-            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings).unwrap();
+        let mut renderer = cloud_renderer(&gpu, splat_radius);
         // overlapping bands, so that the clouds' light adds up
-        for (k, &color_end) in colours.iter().enumerate() {
+        for (k, &color_end) in CLOUD_COLOURS.iter().enumerate() {
             let y = 0.3 * k as f32 - 0.75;
             let shape = Shape::Box {
                 min: [-2.0, y - 1.0, -0.5],
