@@ -9,15 +9,16 @@
 // the ribbon points', ribbon pieces' and mesh particles' counts, zeroed after simulate
 @group(0) @binding(3) var<storage, read_write> draw_counters: DrawCounters;
 
-// The dispatches over `alive` particles: the passes before simulate and relist over the
-// list; simulate itself over the list or, in a pool nearly full, over every slot (the
-// other of its two dispatches empty).
+// The dispatches over `alive` particles: the passes before simulate over the list;
+// simulate itself over the list or, in a pool nearly full, over every slot (the other of
+// its two dispatches empty). Only a variant without depth collision has the kernel over
+// the slots (SimulateVariant::by_slot); the other always runs over the list.
 fn size_passes_over_alive(alive: u32) {
     let d = dispatch_size(alive);
     args.sim_x = d.x;
     args.sim_y = d.y;
     args.sim_z = d.z;
-    let by_slot = simulated_by_slot(alive, effect.capacity);
+    let by_slot = effect.collision == COLLIDE_NONE && simulated_by_slot(alive, effect.capacity);
     let none = vec3<u32>(0u, 1u, 1u);
     let list = select(d, none, by_slot);
     let slots = select(none, dispatch_size(effect.capacity), by_slot);
@@ -37,12 +38,17 @@ fn after_emit() {
     atomicStore(&counters.events, 0u);
 }
 
-// After simulate: the survivors are the alive count (relist.wgsl copies their list back
-// into the current one, dispatched from the simulate arguments sized here); size the cull
-// dispatch from them and reset the visible count.
+// After simulate: the survivors are the alive count. A step through the list left them
+// in the next list, which relist.wgsl copies back into the current one; a step over the
+// slots listed them in the current list itself, and relist is sized to nothing. Size the
+// cull dispatch from them and reset the visible count.
 @compute @workgroup_size(1)
 fn after_simulate() {
     let n = atomicLoad(&counters.next_alive);
+    let relist = select(dispatch_size(n), vec3<u32>(0u, 1u, 1u), args.step_slots_x > 0u);
+    args.relist_x = relist.x;
+    args.relist_y = relist.y;
+    args.relist_z = relist.z;
     take_survivors(n);
     atomicStore(&counters.next_alive, 0u);
     // a further substep simulates the survivors

@@ -22,7 +22,7 @@ struct StepClock {
     _pad2: u32,
 }
 
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
+@group(0) @binding(0) var<storage, read_write> particles: array<ParticleWords>;
 @group(0) @binding(1) var<storage, read> alive_in: array<u32>;
 @group(0) @binding(2) var<storage, read_write> alive_out: array<u32>;
 @group(0) @binding(3) var<storage, read_write> dead_list: array<u32>;
@@ -75,9 +75,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p: Particle;
     if listed {
         slot = alive_in[pool.first + i];
-        p = particles[pool.first + slot];
+        p = particle_of(particles[pool.first + slot]);
     }
-    var place = 0u;
-    let survives = advance(slot, pool.first + slot, listed, p, &place);
-    list(lid, slot, listed, survives, place);
+    let survives = advance(slot, pool.first + slot, listed, p);
+    let at = list(lid, listed, survives);
+    if listed {
+        if survives {
+            alive_out[at] = slot;
+        } else {
+            dead_list[at] = slot;
+        }
+    }
 }

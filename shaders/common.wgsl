@@ -23,6 +23,26 @@ struct Particle {
     settled_at: f32,     // age when it settled
 }
 
+// A particle as the four 16-byte words it is laid out in (the same bytes as Particle), for
+// the passes that read and write it a word at a time: on CPU drivers every access to
+// storage is a loop over the SIMD lanes, so a word costs about what one field does (the
+// simulate's step, step.wgsl).
+struct ParticleWords {
+    motion: vec4<f32>,     // pos, age
+    velocity: vec4<f32>,   // vel, rotation
+    look: vec4<f32>,       // color (its bits), size, lifetime, spin
+    identity: vec4<u32>,   // id, emitter, flags, settled_at (its bits)
+}
+
+fn particle_of(w: ParticleWords) -> Particle {
+    return Particle(
+        w.motion.xyz, w.motion.w,
+        w.velocity.xyz, w.velocity.w,
+        bitcast<u32>(w.look.x), w.look.y, w.look.z, w.look.w,
+        w.identity.x, w.identity.y, w.identity.z, bitcast<f32>(w.identity.w),
+    );
+}
+
 const FLAG_SETTLED: u32 = 1u;
 const FLAG_LIVE: u32 = 2u;
 
@@ -116,6 +136,10 @@ struct IndirectArgs {
     step_slots_y: u32,
     step_slots_z: u32,
     _pad4: u32,
+    relist_x: u32,           // relist after simulate, offset 112 (none after a step over
+    relist_y: u32,           // the slots, which listed its survivors in place)
+    relist_z: u32,
+    _pad5: u32,
 }
 
 // A pool at least this full is simulated slot by slot: each thread's particle at its own
@@ -123,9 +147,10 @@ struct IndirectArgs {
 // through the alive list (docs/measurements.md); a dead slot costs a flag test.
 const SIMULATED_BY_SLOT: f32 = 0.75;
 
-// Whether a pool of `capacity` with `alive` particles is simulated slot by slot (args.wgsl
-// sizes simulate's two dispatches so: the one over the list, or the one over the slots;
-// a variant with depth collision always runs over the list, src/passes/simulate.rs).
+// Whether a pool of `capacity` with `alive` particles is simulated slot by slot, if its
+// variant may be (args.wgsl sizes simulate's two dispatches so: the one over the list, or
+// the one over the slots; a variant with depth collision always runs over the list,
+// src/passes/simulate.rs).
 fn simulated_by_slot(alive: u32, capacity: u32) -> bool {
     return alive > 0u && f32(alive) >= SIMULATED_BY_SLOT * f32(capacity);
 }

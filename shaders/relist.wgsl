@@ -1,9 +1,10 @@
 // relist.wgsl — the survivors simulate appended to the next alive list become the current
 // alive list again, copied on the GPU. Every pass reads and appends to the one current
 // list, so which list holds the particles never depends on whether the host submitted a
-// frame it recorded. `main`: one thread per survivor, dispatched from the simulate
-// arguments args.wgsl after_simulate wrote for them; `recount`: one thread per slot (a
-// pool sized so has no argument pass after simulate).
+// frame it recorded. `main`: one thread per survivor, dispatched from the relist
+// arguments args.wgsl after_simulate wrote for them (none after a step over the slots,
+// which listed its survivors in the current list itself); `recount`: one thread per slot
+// (a pool sized so has no argument pass after simulate).
 
 @group(0) @binding(0) var<storage, read> next_list: array<u32>;
 @group(0) @binding(1) var<storage, read_write> alive_list: array<u32>;

@@ -10,13 +10,17 @@
 // every branch under a mask, taken or not, so a feature's code costs its full work whether
 // or not a single particle uses it (on lavapipe, 1M stars: see docs/measurements.md).
 override COLLIDE: u32 = 1u;     // depth collision (a response other than none)
-override BODIES: u32 = 1u;      // massive bodies pull
+override BODIES: u32 = 5u;      // massive bodies pull: none, 1 to 4 of them, or BODIES_ANY
+const BODIES_ANY: u32 = 5u;     // any number of bodies, pulled in a loop
 override PASS_ACCEL: u32 = 1u;  // a pass before wrote an acceleration per particle
 override DEATHS: u32 = 1u;      // some emitter's deaths are events
 
-@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
-@group(0) @binding(1) var<storage, read> alive_in: array<u32>;
-@group(0) @binding(2) var<storage, read_write> alive_out: array<u32>;
+@group(0) @binding(0) var<storage, read_write> particles: array<ParticleWords>;
+// the current alive list: `main` steps the particles it lists, `over_slots` lists its
+// survivors in it (nothing to copy back: args.wgsl after_simulate sizes relist to nothing)
+@group(0) @binding(1) var<storage, read_write> alive_list: array<u32>;
+// the next alive list: `main`'s survivors (relist.wgsl copies them back)
+@group(0) @binding(2) var<storage, read_write> next_list: array<u32>;
 @group(0) @binding(3) var<storage, read_write> dead_list: array<u32>;
 @group(0) @binding(4) var<storage, read_write> counters: Counters;
 @group(0) @binding(5) var<uniform> frame: FrameUniforms;
@@ -214,12 +218,28 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
 }
 
 // What the effect adds to gravity and drag at x (slot `slot`): its bodies' pull, and the
-// acceleration a pass before wrote.
+// acceleration a pass before wrote. Up to four bodies are pulled by as many calls, each
+// with a constant index: on lavapipe a loop over two bodies cost as much as the rest of
+// the step (any loop does, even one that runs no iteration), and a body read at an index
+// the driver cannot tell is the same for every lane is read lane by lane.
 fn pull(x: vec3<f32>, slot: u32) -> vec3<f32> {
     var a = vec3<f32>(0.0);
-    if BODIES == 1u {
+    if BODIES == BODIES_ANY {
         for (var i = 0u; i < min(effect.body_count, MAX_BODIES); i++) {
             a += body_accel(bodies[i], x, effect.body_g);
+        }
+    } else {
+        if BODIES >= 1u {
+            a += body_accel(bodies[0], x, effect.body_g);
+        }
+        if BODIES >= 2u {
+            a += body_accel(bodies[1], x, effect.body_g);
+        }
+        if BODIES >= 3u {
+            a += body_accel(bodies[2], x, effect.body_g);
+        }
+        if BODIES >= 4u {
+            a += body_accel(bodies[3], x, effect.body_g);
         }
     }
     if PASS_ACCEL == 1u {
@@ -263,7 +283,8 @@ fn claim(survivors: u32, dead: u32) -> vec2<u32> {
     return bases;
 }
 
-// One thread per particle of the alive list, read through it.
+// One thread per particle of the alive list, read through it; the survivors to the next
+// list.
 @compute @workgroup_size(64)
 fn main(
     @builtin(global_invocation_id) gid: vec3<u32>,
@@ -275,18 +296,25 @@ fn main(
     var index = 0u;
     var p: Particle;
     if listed {
-        index = alive_in[i];
-        p = particles[index];
+        index = alive_list[i];
+        p = particle_of(particles[index]);
     }
-    var place = 0u;
-    let survives = advance(index, index, listed, p, &place);
-    list(lid, index, listed, survives, place);
+    let survives = advance(index, index, listed, p);
+    let at = list(lid, listed, survives);
+    if listed {
+        if survives {
+            next_list[at] = index;
+        } else {
+            dead_list[at] = index;
+        }
+    }
 }
 
 // One thread per slot, its particle read and written in place (a pool nearly full,
-// args.wgsl): the same step as `main`, the survivors listed by slot (each workgroup's 64
-// together), so that the cull then reads them nearly in order too. (Two entry points, not
-// one that branches: on lavapipe a kernel holding both ways ran as slowly as the list's.)
+// args.wgsl): the same step as `main`, the survivors listed by slot straight into the
+// current list, so that the cull then reads them in order and no relist copies them back.
+// (Two entry points, not one that branches: on lavapipe a kernel holding both ways ran as
+// slowly as the list's.)
 @compute @workgroup_size(64)
 fn over_slots(
     @builtin(global_invocation_id) gid: vec3<u32>,
@@ -297,10 +325,16 @@ fn over_slots(
     var live = false;
     var p: Particle;
     if i < effect.capacity {
-        p = particles[i];
+        p = particle_of(particles[i]);
         live = (p.flags & FLAG_LIVE) != 0u;
     }
-    var place = 0u;
-    let survives = advance(i, i, live, p, &place);
-    list(lid, i, live, survives, place);
+    let survives = advance(i, i, live, p);
+    let at = list(lid, live, survives);
+    if live {
+        if survives {
+            alive_list[at] = i;
+        } else {
+            dead_list[at] = i;
+        }
+    }
 }

@@ -6,16 +6,21 @@
 // scene does to the particle (`meet_scene`: depth collision) and its death as an event
 // (`on_death`). Explicit Euler: v' = v + a·dt, x' = x + v·dt (the old v); symplectic Euler
 // uses v'. The kernel that composes this file declares `effect` (EffectParams) and `frame`
-// (dt, time and eye), the particles and lists, COLLIDE, those three functions and `claim`
-// (where the workgroup's survivors and dead go in the lists).
+// (dt, time and eye), the particles (as ParticleWords) and lists, COLLIDE, those three
+// functions and `claim` (where the workgroup's survivors and dead go in the lists).
 override SETTLE: u32 = 1u;      // the settle response: particles at rest, fading out
 override ANCHORED: u32 = 1u;    // some emitter's particles stay where they are born
 override TURBULENCE: u32 = 1u;  // curl-noise wind
 override BOUNDS: u32 = 2u;      // BOUNDS_*: none, kill outside, wrap
 
-// the workgroup's survivors in the low 16 bits, its dead in the high 16 (64 threads): one
-// atomic a thread whichever way it goes
-var<workgroup> wg_counts: atomic<u32>;
+// The workgroup's threads (64: a bit each over two words) that list no survivor (no
+// particle, or one that died) and those whose particle died. Only those threads set their
+// bit, so a workgroup whose particles all live takes no atomic at all (one a thread cost
+// as much as the rest of the listing on lavapipe: docs/measurements.md), and a survivor's
+// place is the count of survivors before it: the lists keep the workgroup's order. (wgpu
+// zeroes workgroup memory at the start of each workgroup.)
+var<workgroup> wg_holes: array<atomic<u32>, 2>;
+var<workgroup> wg_dead: array<atomic<u32>, 2>;
 var<workgroup> wg_alive_base: u32;
 var<workgroup> wg_dead_base: u32;
 
@@ -77,12 +82,9 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     }
     let a = effect.gravity + effect.drag * (wind - v) + pull((*p).pos, slot);
     let v_new = v + a * dt;
-    var x: vec3<f32>;
-    if effect.integrator == INTEGRATOR_SYMPLECTIC {
-        x = (*p).pos + v_new * dt;
-    } else {
-        x = (*p).pos + v * dt;
-    }
+    // (a select, not a branch: CPU drivers pay for every branch of the step, taken or not)
+    let symplectic = effect.integrator == INTEGRATOR_SYMPLECTIC;
+    var x = (*p).pos + select(v, v_new, symplectic) * dt;
     (*p).age = (*p).age + dt;
     (*p).rotation = (*p).rotation + (*p).spin * dt;
     var v_out = v_new;
@@ -109,49 +111,62 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
 }
 
 // One particle's step written back at `at` in `particles` (what a step changes, and
-// nothing else: the bytes docs/measurements.md counts), with its live flag cleared if it
-// died; `found`: the invocation has a particle. Returns whether it survives, and counts it
-// among the workgroup's survivors or dead (`place`: its place among them).
-fn advance(slot: u32, at: u32, found: bool, particle: Particle, place: ptr<function, u32>) -> bool {
+// nothing else: the bytes src/roofline/traffic.rs counts), a whole word where it can
+// (ParticleWords), with its live flag cleared if it died; `found`: the invocation has a
+// particle. Returns whether it survives.
+fn advance(slot: u32, at: u32, found: bool, particle: Particle) -> bool {
     var p = particle;
     var survives = false;
     if found {
         survives = step(&p, slot);
-        particles[at].pos = p.pos;
-        particles[at].age = p.age;
-        particles[at].vel = p.vel;
-        particles[at].rotation = p.rotation;
+        particles[at].motion = vec4<f32>(p.pos, p.age);
+        particles[at].velocity = vec4<f32>(p.vel, p.rotation);
         if COLLIDE == 1u {
-            particles[at].spin = p.spin;
-            particles[at].settled_at = p.settled_at;
+            particles[at].look.w = p.spin;
+            particles[at].identity.w = bitcast<u32>(p.settled_at);
         }
         if COLLIDE == 1u || !survives {
-            particles[at].flags = select(p.flags & ~FLAG_LIVE, p.flags, survives);
+            particles[at].identity.z = select(p.flags & ~FLAG_LIVE, p.flags, survives);
         }
-        let before = atomicAdd(&wg_counts, select(1u << 16u, 1u, survives));
-        *place = select(before >> 16u, before & 0xffffu, survives);
     }
     return survives;
 }
 
-// The workgroup's particles listed: the survivors' slots appended to the next alive list,
-// the dead's to the dead list, each with one atomic a workgroup (`claim`: a per-particle
-// global atomic doubles the pass on CPU drivers). Called by every invocation of the
-// workgroup after `advance`, in uniform control flow.
-fn list(lid: u32, slot: u32, found: bool, survives: bool, place: u32) {
+// The bits of `mask` (a bit a thread of the workgroup) below thread `lid`'s.
+fn bits_below(mask: vec2<u32>, lid: u32) -> u32 {
+    let high = lid >= 32u;
+    let below = (1u << (lid & 31u)) - 1u;
+    let low_word = select(below, 0xffffffffu, high);
+    let high_word = select(0u, below, high);
+    return countOneBits(mask.x & low_word) + countOneBits(mask.y & high_word);
+}
+
+// The workgroup's particles listed, each with one atomic a workgroup (`claim`: a
+// per-particle global atomic doubles the pass on CPU drivers): returns where thread
+// `lid`'s slot goes, in the next alive list if its particle survives, else in the dead
+// list (nothing when it has none). Called by every invocation of the workgroup after
+// `advance`, in uniform control flow; the kernel writes the slot there.
+fn list(lid: u32, found: bool, survives: bool) -> u32 {
+    let word = lid >> 5u;
+    let bit = 1u << (lid & 31u);
+    if !(found && survives) {
+        atomicOr(&wg_holes[word], bit);
+        if found {
+            atomicOr(&wg_dead[word], bit);
+        }
+    }
     workgroupBarrier();
+    let holes = vec2<u32>(atomicLoad(&wg_holes[0]), atomicLoad(&wg_holes[1]));
+    let dead = vec2<u32>(atomicLoad(&wg_dead[0]), atomicLoad(&wg_dead[1]));
     if lid == 0u {
-        let counts = atomicLoad(&wg_counts);
-        let bases = claim(counts & 0xffffu, counts >> 16u);
+        let survivors = 64u - countOneBits(holes.x) - countOneBits(holes.y);
+        let bases = claim(survivors, countOneBits(dead.x) + countOneBits(dead.y));
         wg_alive_base = bases.x;
         wg_dead_base = bases.y;
     }
     workgroupBarrier();
-    if found {
-        if survives {
-            alive_out[wg_alive_base + place] = slot;
-        } else {
-            dead_list[wg_dead_base + place] = slot;
-        }
+    if survives {
+        return wg_alive_base + lid - bits_below(holes, lid);
     }
+    return wg_dead_base + bits_below(dead, lid);
 }

@@ -485,6 +485,13 @@ impl ParticlePool {
         Ok((counters, read(&self.draw_counters, 0)?))
     }
 
+    /// The indirect arguments as the GPU left them. Blocks.
+    pub fn read_args(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<IndirectArgs> {
+        let size = std::mem::size_of::<IndirectArgs>() as u64;
+        let bytes = read_buffer(device, queue, &self.args, 0, size)?;
+        Ok(bytemuck::pod_read_unaligned(&bytes))
+    }
+
     /// Read the pool back, the visible and splat lists only where `lists` (an effect sorted
     /// with others lists its particles in the merged list, not its own); `bodies` is the
     /// buffer of the effect's `body_count` massive bodies; `stats` from the counters. Blocks.
@@ -504,13 +511,7 @@ impl ParticlePool {
             std::mem::size_of::<Counters>() as u64,
         )?);
         #[cfg(test)]
-        let args: IndirectArgs = bytemuck::pod_read_unaligned(&read_buffer(
-            device,
-            queue,
-            &self.args,
-            0,
-            std::mem::size_of::<IndirectArgs>() as u64,
-        )?);
+        let args = self.read_args(device, queue)?;
         let n = self.capacity as u64;
         let range = |r: &BufferRange, bytes| read_buffer(device, queue, &r.buffer, r.offset, bytes);
         let particles = range(&self.particles, n * PARTICLE_SIZE)?;

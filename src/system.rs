@@ -918,8 +918,16 @@ impl ParticleSystem {
                 .as_ref()
                 .map_or(0, |r| moved(r.plan.passes_for(ribbon_points)));
         let meshes = self.mesh.is_some();
+        // a step over the slots sizes its relist to nothing (args.wgsl after_simulate); a
+        // pool sized per slot has no argument pass and steps through its list
+        let by_slot = self.pool.sizing == Sizing::Counted
+            && self.simulate_variant.by_slot()
+            && c.alive > 0
+            && self.pool.read_args(device, queue)?.relist[0] == 0;
         Ok(crate::roofline::traffic::Work {
             alive: c.alive as u64,
+            capacity: self.pool.capacity as u64,
+            by_slot,
             spawned: self.request as u64,
             visible: c.visible as u64,
             splatted: c.splatted as u64,

@@ -231,12 +231,12 @@ pub struct HitEvent {
     pub speed: f32,
 }
 
-/// Indirect arguments written on the GPU (112 bytes).
+/// Indirect arguments written on the GPU (128 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub(crate) struct IndirectArgs {
     /// `dispatch_workgroups_indirect` arguments over the alive list (byte offset 0): the
-    /// passes before simulate, relist.
+    /// passes before simulate (and the relist of a pool sized per slot).
     pub sim: [u32; 3],
     pub _pad: u32,
     /// `draw_indirect` arguments (byte offset [`IndirectArgs::DRAW_OFFSET`]).
@@ -258,6 +258,10 @@ pub(crate) struct IndirectArgs {
     /// Simulate over every slot of a pool nearly full (byte offset 96), else no workgroups.
     pub step_slots: [u32; 3],
     pub _pad4: u32,
+    /// Relist after simulate (byte offset 112): over the survivors, or no workgroups after
+    /// a step over the slots (it listed them in the current list).
+    pub relist: [u32; 3],
+    pub _pad5: u32,
 }
 
 impl IndirectArgs {
@@ -275,6 +279,8 @@ impl IndirectArgs {
     pub const STEP_LIST_OFFSET: u64 = 80;
     /// Byte offset of simulate's dispatch over every slot.
     pub const STEP_SLOTS_OFFSET: u64 = 96;
+    /// Byte offset of relist's dispatch after simulate.
+    pub const RELIST_OFFSET: u64 = 112;
 }
 
 /// One step of the bitonic sort (`SortStep` in sort.wgsl; 16 bytes).
@@ -793,6 +799,7 @@ mod tests {
         let sizes = [
             ("MAX_EMITTERS", MAX_EMITTERS as u32),
             ("MAX_BODIES", MAX_BODIES as u32),
+            ("BODIES_ANY", crate::passes::simulate::BODIES_ANY),
             ("WORKGROUP", WORKGROUP),
             ("MAX_GROUPS_X", MAX_GROUPS_X),
             ("GROUPS_PER_ROW", GROUPS_PER_ROW),
@@ -813,6 +820,59 @@ mod tests {
     }
 
     #[test]
+    fn particle_words_are_the_particles_bytes() {
+        let l = Layouts::new();
+        let (size, _) = l.of("ParticleWords");
+        assert_eq!(size as usize, size_of::<Particle>());
+        // the four lanes of each word, in order: the fields particle_of (common.wgsl) reads
+        let at = |field: usize, lane: usize| field + 4 * lane;
+        let words = [
+            (
+                "motion",
+                [
+                    at(offset_of!(Particle, pos), 0),
+                    at(offset_of!(Particle, pos), 1),
+                    at(offset_of!(Particle, pos), 2),
+                    offset_of!(Particle, age),
+                ],
+            ),
+            (
+                "velocity",
+                [
+                    at(offset_of!(Particle, vel), 0),
+                    at(offset_of!(Particle, vel), 1),
+                    at(offset_of!(Particle, vel), 2),
+                    offset_of!(Particle, rotation),
+                ],
+            ),
+            (
+                "look",
+                [
+                    offset_of!(Particle, color),
+                    offset_of!(Particle, size),
+                    offset_of!(Particle, lifetime),
+                    offset_of!(Particle, spin),
+                ],
+            ),
+            (
+                "identity",
+                [
+                    offset_of!(Particle, id),
+                    offset_of!(Particle, emitter),
+                    offset_of!(Particle, flags),
+                    offset_of!(Particle, settled_at),
+                ],
+            ),
+        ];
+        for (word, fields) in words {
+            let start = l.offset("ParticleWords", word) as usize;
+            for (lane, field) in fields.into_iter().enumerate() {
+                assert_eq!(start + 4 * lane, field, "ParticleWords.{word}[{lane}]");
+            }
+        }
+    }
+
+    #[test]
     fn pod_structs_match_wgsl() {
         let l = Layouts::new();
         check_pod!(l, Particle, [pos => "pos", age => "age", vel => "vel", lifetime => "lifetime",
@@ -828,12 +888,13 @@ mod tests {
             speed => "speed"]);
         check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x",
             spawn => "spawn_x", spawn_request => "spawn_request", splat => "splat_x",
-            step_list => "step_list_x", step_slots => "step_slots_x"]);
+            step_list => "step_list_x", step_slots => "step_slots_x", relist => "relist_x"]);
         for (field, offset) in [
             ("splat_x", IndirectArgs::SPLAT_OFFSET),
             ("cull_x", IndirectArgs::CULL_OFFSET),
             ("step_list_x", IndirectArgs::STEP_LIST_OFFSET),
             ("step_slots_x", IndirectArgs::STEP_SLOTS_OFFSET),
+            ("relist_x", IndirectArgs::RELIST_OFFSET),
             ("draw_vertex_count", IndirectArgs::DRAW_OFFSET),
         ] {
             assert_eq!(l.offset("IndirectArgs", field) as u64, offset, "{field}");

@@ -53,19 +53,19 @@ impl RelistPass {
         bind_buffers(device, "relist", &self.layout, &buffers)
     }
 
-    /// One thread per survivor, sized by the simulate arguments written after the step (a
-    /// counted pool), or one per slot.
+    /// One thread per survivor, sized by the relist arguments written after the step (a
+    /// counted pool: none after a step over the slots, which listed its survivors in
+    /// place), or one per slot.
     pub fn record(
         &self,
         pass: &mut wgpu::ComputePass,
         bind: &wgpu::BindGroup,
         pool: &ParticlePool,
     ) {
-        let pipeline = match pool.sizing {
-            Sizing::Counted => &self.copy,
-            Sizing::PerSlot => &self.recount,
+        let (pipeline, offset) = match pool.sizing {
+            Sizing::Counted => (&self.copy, IndirectArgs::RELIST_OFFSET),
+            Sizing::PerSlot => (&self.recount, IndirectArgs::SIM_OFFSET),
         };
-        let offset = IndirectArgs::SIM_OFFSET;
         dispatch_over_pool(pass, pipeline, &[bind], pool, offset);
     }
 }

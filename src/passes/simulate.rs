@@ -16,7 +16,7 @@ const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 pub(super) fn slots() -> [BufferSlot; 10] {
     [
         read_write::<Particle>(),
-        read_only::<u32>(),
+        read_write::<u32>(),
         read_write::<u32>(),
         read_write::<u32>(),
         read_write::<Counters>(),
@@ -42,8 +42,9 @@ pub(crate) struct SimulateVariant {
     pub anchored: bool,
     /// Curl-noise wind.
     pub turbulence: bool,
-    /// Massive bodies pull.
-    pub bodies: bool,
+    /// Massive bodies pull: none (0), 1 to [`UNROLLED_BODIES`] of them, pulled by as many
+    /// calls, or any number ([`BODIES_ANY`]), in a loop.
+    pub bodies: u32,
     /// A pass before simulate wrote an acceleration per particle (all-pairs gravity, a
     /// flock's steering).
     pub pass_accel: bool,
@@ -53,9 +54,17 @@ pub(crate) struct SimulateVariant {
     pub bounds: u32,
 }
 
+/// Most bodies a variant pulls by one call each rather than in a loop (on lavapipe the loop
+/// over the galaxy's two bodies cost about as much as the rest of its step).
+pub(crate) const UNROLLED_BODIES: u32 = 4;
+
+/// The bodies code of a variant that pulls any number of bodies in a loop (`BODIES_ANY`).
+pub(crate) const BODIES_ANY: u32 = UNROLLED_BODIES + 1;
+
 impl SimulateVariant {
-    /// How many variants there are ([`SimulateVariant::index`] is below it).
-    pub const COUNT: usize = 3 << 7;
+    /// How many variants there are ([`SimulateVariant::index`] is below it): six features
+    /// on or off, six bodies codes, three bounds modes.
+    pub const COUNT: usize = (1 << 6) * (BODIES_ANY as usize + 1) * 3;
 
     /// The variant for an effect's encoded constants: exactly the branches its simulate
     /// would take.
@@ -66,7 +75,10 @@ impl SimulateVariant {
             settle: params.collision == COLLIDE_SETTLE,
             anchored: looks.iter().any(|l| l.anchored == 1),
             turbulence: params.turbulence > 0.0,
-            bodies: params.body_count > 0,
+            bodies: match params.body_count {
+                n if n <= UNROLLED_BODIES => n,
+                _ => BODIES_ANY,
+            },
             pass_accel: params.pass_accel == 1,
             deaths: params.death_source != NO_EMITTER,
             bounds: params.bounds_mode.min(BOUNDS_WRAP),
@@ -80,26 +92,28 @@ impl SimulateVariant {
             self.settle,
             self.anchored,
             self.turbulence,
-            self.bodies,
             self.pass_accel,
             self.deaths,
         ];
-        super::variant_bits(&flags) * 3 + self.bounds.min(BOUNDS_WRAP) as usize
+        let bodies = self.bodies.min(BODIES_ANY) as usize;
+        (super::variant_bits(&flags) * (BODIES_ANY as usize + 1) + bodies) * 3
+            + self.bounds.min(BOUNDS_WRAP) as usize
     }
 
     /// Every variant (tests validate each).
     #[cfg(test)]
     pub fn all() -> impl Iterator<Item = SimulateVariant> {
-        (0..Self::COUNT).map(|i| {
-            let bit = |b: usize| (i / 3) >> b & 1 == 1;
+        let codes = BODIES_ANY as usize + 1;
+        (0..Self::COUNT).map(move |i| {
+            let bit = |b: usize| (i / 3 / codes) >> b & 1 == 1;
             SimulateVariant {
                 collide: bit(0),
                 settle: bit(1),
                 anchored: bit(2),
                 turbulence: bit(3),
-                bodies: bit(4),
-                pass_accel: bit(5),
-                deaths: bit(6),
+                pass_accel: bit(4),
+                deaths: bit(5),
+                bodies: (i / 3 % codes) as u32,
                 bounds: (i % 3) as u32,
             }
         })
@@ -112,7 +126,7 @@ impl SimulateVariant {
             ("SETTLE", self.settle as u32),
             ("ANCHORED", self.anchored as u32),
             ("TURBULENCE", self.turbulence as u32),
-            ("BODIES", self.bodies as u32),
+            ("BODIES", self.bodies),
             ("PASS_ACCEL", self.pass_accel as u32),
             ("DEATHS", self.deaths as u32),
             ("BOUNDS", self.bounds),
@@ -132,7 +146,7 @@ impl SimulateVariant {
     /// from a pass before or deaths that spawn, which read or write buffers of the pool's
     /// own.
     pub fn batches(self) -> bool {
-        !(self.collide || self.settle || self.bodies || self.pass_accel || self.deaths)
+        !(self.collide || self.settle || self.bodies > 0 || self.pass_accel || self.deaths)
     }
 }
 
@@ -169,7 +183,8 @@ impl SimulatePass {
         }
     }
 
-    /// Bind group reading alive list `current` and appending to the other one.
+    /// Bind group stepping alive list `current`'s particles: through it, appending the
+    /// survivors to the other one, or over the slots, listing them in it.
     pub fn bind(
         &self,
         device: &wgpu::Device,

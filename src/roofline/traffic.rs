@@ -129,6 +129,11 @@ pub(crate) struct Work {
     pub sorted: u64,
     /// Buckets of its neighbour grid (0: none).
     pub grid_buckets: u64,
+    /// Its slots.
+    pub capacity: u64,
+    /// Its last step ran over its slots, not through its alive list (a pool nearly full:
+    /// read from the relist arguments that step left, none).
+    pub by_slot: bool,
     /// What its simulate and cull compile in.
     pub simulate: SimulateVariant,
     pub cull: CullVariant,
@@ -157,12 +162,12 @@ pub(crate) fn emit(w: &Work) -> Traffic {
 
 /// Simulate, per step and alive particle: its index in, the fields its variant reads, the
 /// fields a step changes written back, its index out to the next alive list; relist copies
-/// the index back (4 + 4). Flops: drag, wind and gravity (9), both Euler updates (12),
-/// age and rotation (3); 20 per massive body; 87 for two octaves of curl noise (12 sines
-/// and cosines each); 70 for the collision test's projection and depth interval. A pool
-/// at least three quarters full is simulated over its slots instead (args.wgsl), which
-/// reads no index (4 bytes fewer, its flag test in lines already read): the count stays
-/// the list's, as the CPU never learns which way a frame went.
+/// the index back (4 + 4). A pool at least three quarters full is stepped over its slots
+/// instead (args.wgsl, [`Work::by_slot`]): no index in, the survivors listed in the
+/// current list itself (no relist), and each free slot costs the line of its flags. Flops:
+/// drag, wind and gravity (9), both Euler updates (12), age and rotation (3); 20 per
+/// massive body; 87 for two octaves of curl noise (12 sines and cosines each); 70 for the
+/// collision test's projection and depth interval.
 pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
     let v = w.simulate;
     let mut read = vec![POS, AGE, VEL, LIFETIME, ROTATION, SPIN];
@@ -176,8 +181,16 @@ pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
     if v.collide {
         written.extend([SPIN, FLAGS, SETTLED_AT]);
     }
-    let mut bytes = 4 + particle_bytes(line, &read) + particle_bytes(line, &written) + 4;
-    bytes += 8; // relist
+    if w.by_slot {
+        read.push(FLAGS); // the live flag
+    }
+    let mut bytes = particle_bytes(line, &read) + particle_bytes(line, &written) + 4;
+    let mut free_slots = 0;
+    if w.by_slot {
+        free_slots = w.capacity.saturating_sub(w.alive) * particle_bytes(line, &[FLAGS]);
+    } else {
+        bytes += 4 + 8; // the index in; relist
+    }
     let mut flops = 24 + 20 * w.bodies;
     if v.turbulence {
         flops += 87;
@@ -190,7 +203,9 @@ pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
         bytes += 16;
         flops += 3;
     }
-    Traffic::per(w.alive * w.substeps, bytes, flops)
+    let mut t = Traffic::per(w.alive * w.substeps, bytes, flops);
+    t.bytes += (free_slots * w.substeps) as f64;
+    t
 }
 
 /// Cull, per alive particle: its index, the fields its size and frustum test read (and its
@@ -356,6 +371,20 @@ mod tests {
             ..w(SimulateVariant::default())
         };
         assert_eq!(simulate(&two_steps, 4).bytes, 2.0 * plain.bytes);
+        // over the slots of a pool of 1,200: no index in, no relist, the live flag read,
+        // and the flags of each of the 200 free slots
+        let slots = Work {
+            capacity: 1200,
+            by_slot: true,
+            ..w(SimulateVariant::default())
+        };
+        let by_slot = 1000.0 * (4.0 + 44.0 + 32.0) + 200.0 * 4.0;
+        assert_eq!(simulate(&slots, 4).bytes, by_slot);
+        // a 64-byte line holds the whole particle: one line read, one written
+        assert_eq!(
+            simulate(&slots, 64).bytes,
+            1000.0 * (4.0 + 128.0) + 200.0 * 64.0
+        );
     }
 
     #[test]

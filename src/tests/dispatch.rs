@@ -4,6 +4,7 @@
 //! counters, the argument passes run, and the arguments they write are read back.
 
 use super::{snow, Solo};
+use crate::effect::EffectDesc;
 use crate::passes::args::After;
 use crate::passes::sort::SortPass;
 use crate::readback::read_buffer;
@@ -147,6 +148,45 @@ fn the_argument_passes_size_simulate_over_the_slots_of_a_pool_three_quarters_ful
                 dispatch_size(alive),
                 "{what}: the passes over the list"
             );
+        }
+    }
+}
+
+#[test]
+fn relist_copies_the_survivors_back_only_after_a_step_through_the_list() {
+    // snow steps over the slots of a pool three quarters full, listing its survivors in
+    // the current list itself; rain (depth collision) always steps through its list
+    let capacity = 8192;
+    let snow = Solo::new(&snow(capacity), capacity, 1);
+    let rain = EffectDesc::from_ron(include_str!("../../effects/rain.ron")).unwrap();
+    let rain = Solo::new(&rain, capacity, 1);
+    for (solo, name, alive, over_slots) in [
+        (&snow, "snow", 6143, false),
+        (&snow, "snow", 6144, true),
+        (&snow, "snow", 8192, true),
+        (&rain, "rain", 8192, false),
+        (&rain, "rain", 16_777_216, false),
+    ] {
+        let what = format!("{alive} {name} alive");
+        let stepped = |next_alive| Counters {
+            alive,
+            next_alive,
+            ..Default::default()
+        };
+        let step = arguments_from(solo, &stepped(0), After::Emit);
+        let slots = step.step_slots != [0, 1, 1];
+        assert_eq!(slots, over_slots, "{what}: the step over the slots");
+        assert_eq!(
+            step.step_list == [0, 1, 1],
+            over_slots,
+            "{what}: through the list"
+        );
+        let survivors = alive - alive / 8;
+        let after = arguments_from(solo, &stepped(survivors), After::Simulate);
+        if over_slots {
+            assert_eq!(after.relist, [0, 1, 1], "{what}: relist");
+        } else {
+            covers(after.relist, survivors, &format!("{what}: relist"));
         }
     }
 }

@@ -370,18 +370,39 @@ fn gpu_matches_cpu_twin_simulated_slot_by_slot() {
     // the first frames run over the slots (the list's dispatch empty), the last ones not
     let mut solo = Solo::new(&desc, capacity, 5);
     let mut by_slot = Vec::new();
+    let mut listed_in_place = 0;
     for _ in 0..60 {
         solo.frame(0.016, &camera());
         let snap = solo.snapshot();
         snap.check().unwrap();
         by_slot.push(snap.args.step_slots[0] > 0);
         assert_eq!(snap.args.step_slots[0] > 0, snap.args.step_list[0] == 0);
+        // a step over the slots listed its survivors in the current list itself (nothing
+        // for relist to copy back), each workgroup's together and in the order of its slots
+        if snap.args.relist == [0, 1, 1] && (snap.alive.len() as u32) < capacity / 20 * 19 {
+            in_workgroup_order(&snap.alive);
+            listed_in_place += 1;
+        }
     }
     assert!(
         by_slot[0] && !by_slot[59],
         "slot by slot in turn: {by_slot:?}"
     );
+    assert!(listed_in_place > 0, "no step over the slots after deaths");
     compare_with_twin(&desc, capacity, 5, 60, 0.016);
+}
+
+/// Each workgroup's slots (64 each) appear in `list` together, in increasing order.
+fn in_workgroup_order(list: &[u32]) {
+    let mut seen = std::collections::HashSet::new();
+    for run in list.chunk_by(|a, b| a / 64 == b / 64) {
+        assert!(
+            seen.insert(run[0] / 64),
+            "workgroup {} listed twice",
+            run[0] / 64
+        );
+        assert!(run.is_sorted_by(|a, b| a < b), "out of order: {run:?}");
+    }
 }
 
 #[test]

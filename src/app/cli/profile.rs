@@ -136,8 +136,9 @@ fn passes(a: &ProfileArgs, demo: Demo) -> Result<serde_json::Value, AppError> {
     let traffic = scene.renderer.traffic(&gpu.device, &gpu.queue, line)?;
     report["roofline"] = roofline_report(&roof, line, &traffic, &report["passes"]);
     out!(
-        "roofline: copy kernel {:.2} GB/s, FMA kernel {:.1} GFLOP/s (host memcpy {memcpy:.1} GB/s)",
+        "roofline: copy kernel {:.2} GB/s ({} MiB a run), FMA kernel {:.1} GFLOP/s (host memcpy {memcpy:.1} GB/s)",
         roof.copy_gb_s,
+        roof.copy_bytes >> 20,
         roof.fma_gflop_s
     );
     out!(
@@ -192,6 +193,6 @@ fn roofline_report(
                    "of_copy": gb_s / roof.copy_gb_s, "of_fma": gflop_s / roof.fma_gflop_s}),
         );
     }
-    json!({"copy_gb_s": roof.copy_gb_s, "fma_gflop_s": roof.fma_gflop_s, "line_bytes": line,
-           "passes": passes})
+    json!({"copy_gb_s": roof.copy_gb_s, "copy_bytes": roof.copy_bytes, "fma_gflop_s": roof.fma_gflop_s,
+           "line_bytes": line, "passes": passes})
 }

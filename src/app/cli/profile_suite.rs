@@ -159,7 +159,7 @@ pub fn run(a: &ProfileArgs) -> Result<(), AppError> {
     }
     let seconds = start.elapsed().as_secs_f64();
     let suite = json!({"adapter": adapter, "quick": a.quick, "seconds": seconds,
-        "roofline": {"copy_gb_s": roof.copy_gb_s, "fma_gflop_s": roof.fma_gflop_s},
+        "roofline": {"copy_gb_s": roof.copy_gb_s, "copy_bytes": roof.copy_bytes, "fma_gflop_s": roof.fma_gflop_s},
         "runs": reports});
     out!(
         "\nsuite: {} runs on {adapter} in {seconds:.0} s",
