@@ -6,8 +6,9 @@
 // scene does to the particle (`meet_scene`: depth collision) and its death as an event
 // (`on_death`). Explicit Euler: v' = v + a·dt, x' = x + v·dt (the old v); symplectic Euler
 // uses v'. The kernel that composes this file declares `effect` (EffectParams) and `frame`
-// (dt, time and eye), the particles (as ParticleWords) and lists, COLLIDE, those three
-// functions and `claim` (where the workgroup's survivors and dead go in the lists).
+// (dt, time and eye), the particles (as ParticleWords), COLLIDE, those three functions and
+// `claim` (where the workgroup's survivors and dead go in the lists), and writes each
+// slot where `list` says.
 override SETTLE: u32 = 1u;      // the settle response: particles at rest, fading out
 override ANCHORED: u32 = 1u;    // some emitter's particles stay where they are born
 override TURBULENCE: u32 = 1u;  // curl-noise wind
@@ -18,7 +19,8 @@ override BOUNDS: u32 = 2u;      // BOUNDS_*: none, kill outside, wrap
 // bit, so a workgroup whose particles all live takes no atomic at all (one a thread cost
 // as much as the rest of the listing on lavapipe: docs/measurements.md), and a survivor's
 // place is the count of survivors before it: the lists keep the workgroup's order. (wgpu
-// zeroes workgroup memory at the start of each workgroup.)
+// zeroes workgroup memory at the start of each workgroup: src/passes/mod.rs
+// compute_pipeline keeps that default.)
 var<workgroup> wg_holes: array<atomic<u32>, 2>;
 var<workgroup> wg_dead: array<atomic<u32>, 2>;
 var<workgroup> wg_alive_base: u32;

@@ -93,6 +93,63 @@ fn explicit_euler_gains_energy_on_orbits() {
     assert!(mean > 1.01, "mean radius {mean}");
 }
 
+/// The pull of any number of bodies is the sum of each one's, G·m·d / (|d|² + ε²)^(3/2):
+/// stars at rest gain a·dt in one explicit Euler step, whichever way the simulate pulls
+/// them (a call a body up to four, a loop past that).
+#[test]
+fn the_pull_of_any_number_of_bodies_is_the_sum_of_theirs() {
+    let gpu = common::gpu();
+    for n in [1, 2, 3, 4, 5, 9] {
+        let bodies: Vec<BodyDesc> = (0..n)
+            .map(|k| {
+                let t = k as f32 * 2.4;
+                BodyDesc {
+                    pos: [2.0 * t.cos(), 0.3 * k as f32 - 1.0, 2.0 * t.sin()],
+                    vel: [0.0; 3],
+                    mass: 0.5 + 0.25 * k as f32,
+                    softening: 0.1,
+                }
+            })
+            .collect();
+        let cube = Shape::Box {
+            min: [-1.5; 3],
+            max: [1.5; 3],
+        };
+        let stars = common::held(cube, 256, Range::new(0.02, 0.0), [1.0; 4], [0.0; 3]);
+        let g = 1.5;
+        let desc = EffectDesc {
+            bodies: Some(Bodies {
+                g,
+                bodies: bodies.clone(),
+            }),
+            ..common::still("pull", vec![stars])
+        };
+        let mut system = scene(&gpu, &desc, 256, 7);
+        let dt = 0.01;
+        system.frame(&gpu, dt, false);
+        let snap = system.snapshot(&gpu).unwrap();
+        assert_eq!(snap.alive.len(), 256, "{n} bodies");
+        for &i in &snap.alive {
+            // at rest, so still where it was born: x' = x + 0·dt
+            let p = snap.particles[i as usize];
+            let pull: Vec3 = bodies
+                .iter()
+                .map(|b| {
+                    let d = Vec3::from(b.pos) - p.pos;
+                    let r2 = d.length_squared() + b.softening * b.softening;
+                    d * (g * b.mass / (r2 * r2.sqrt()))
+                })
+                .sum();
+            let got = p.vel / dt;
+            assert!(
+                got.distance(pull) <= 1e-4 * pull.length().max(1.0),
+                "{n} bodies, star {i} at {}: pulled {got}, the bodies' sum {pull}",
+                p.pos
+            );
+        }
+    }
+}
+
 #[test]
 fn cores_pass_at_the_parabolic_pericentre() {
     let gpu = common::gpu();

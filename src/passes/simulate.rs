@@ -55,7 +55,7 @@ pub(crate) struct SimulateVariant {
 }
 
 /// Most bodies a variant pulls by one call each rather than in a loop (on lavapipe the loop
-/// over the galaxy's two bodies cost about as much as the rest of its step).
+/// over the galaxy's two bodies cost 3 ms of its 23 ms step at 1M stars).
 pub(crate) const UNROLLED_BODIES: u32 = 4;
 
 /// The bodies code of a variant that pulls any number of bodies in a loop (`BODIES_ANY`).
