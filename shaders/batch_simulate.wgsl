@@ -78,12 +78,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         p = particle_of(particles[pool.first + slot]);
     }
     let survives = advance(slot, pool.first + slot, listed, p);
-    let at = list(lid, listed, survives);
-    if listed {
-        if survives {
-            alive_out[at] = slot;
-        } else {
-            dead_list[at] = slot;
-        }
+    let at = list(lid, slot, listed, survives);
+    if survives {
+        alive_out[at] = slot;
     }
 }

@@ -300,13 +300,9 @@ fn main(
         p = particle_of(particles[index]);
     }
     let survives = advance(index, index, listed, p);
-    let at = list(lid, listed, survives);
-    if listed {
-        if survives {
-            next_list[at] = index;
-        } else {
-            dead_list[at] = index;
-        }
+    let at = list(lid, index, listed, survives);
+    if survives {
+        next_list[at] = index;
     }
 }
 
@@ -329,12 +325,8 @@ fn over_slots(
         live = (p.flags & FLAG_LIVE) != 0u;
     }
     let survives = advance(i, i, live, p);
-    let at = list(lid, live, survives);
-    if live {
-        if survives {
-            alive_list[at] = i;
-        } else {
-            dead_list[at] = i;
-        }
+    let at = list(lid, i, live, survives);
+    if survives {
+        alive_list[at] = i;
     }
 }

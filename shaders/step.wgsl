@@ -6,9 +6,9 @@
 // scene does to the particle (`meet_scene`: depth collision) and its death as an event
 // (`on_death`). Explicit Euler: v' = v + a·dt, x' = x + v·dt (the old v); symplectic Euler
 // uses v'. The kernel that composes this file declares `effect` (EffectParams) and `frame`
-// (dt, time and eye), the particles (as ParticleWords), COLLIDE, those three functions and
-// `claim` (where the workgroup's survivors and dead go in the lists), and writes each
-// slot where `list` says.
+// (dt, time and eye), the particles (as ParticleWords), the dead list, COLLIDE, those three
+// functions and `claim` (where the workgroup's survivors and dead go in the lists), and
+// writes each survivor's slot where `list` says.
 override SETTLE: u32 = 1u;      // the settle response: particles at rest, fading out
 override ANCHORED: u32 = 1u;    // some emitter's particles stay where they are born
 override TURBULENCE: u32 = 1u;  // curl-noise wind
@@ -144,11 +144,11 @@ fn bits_below(mask: vec2<u32>, lid: u32) -> u32 {
 }
 
 // The workgroup's particles listed, each with one atomic a workgroup (`claim`: a
-// per-particle global atomic doubles the pass on CPU drivers): returns where thread
-// `lid`'s slot goes, in the next alive list if its particle survives, else in the dead
-// list (nothing when it has none). Called by every invocation of the workgroup after
-// `advance`, in uniform control flow; the kernel writes the slot there.
-fn list(lid: u32, found: bool, survives: bool) -> u32 {
+// per-particle global atomic doubles the pass on CPU drivers): a dead particle's `slot`
+// goes into the dead list; returns where a survivor's goes in the alive list it joins,
+// which the kernel writes (the next list, or the current one for a step over the slots).
+// Called by every invocation of the workgroup after `advance`, in uniform control flow.
+fn list(lid: u32, slot: u32, found: bool, survives: bool) -> u32 {
     let word = lid >> 5u;
     let bit = 1u << (lid & 31u);
     if !(found && survives) {
@@ -167,8 +167,8 @@ fn list(lid: u32, found: bool, survives: bool) -> u32 {
         wg_dead_base = bases.y;
     }
     workgroupBarrier();
-    if survives {
-        return wg_alive_base + lid - bits_below(holes, lid);
+    if found && !survives {
+        dead_list[wg_dead_base + bits_below(dead, lid)] = slot;
     }
-    return wg_dead_base + bits_below(dead, lid);
+    return wg_alive_base + lid - bits_below(holes, lid);
 }
