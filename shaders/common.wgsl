@@ -3,21 +3,23 @@
 // Every struct here has a Rust mirror in src/types.rs with a layout test.
 
 // One particle: 64 bytes.
-// What a step changes lies in the first 32 bytes (a GPU's memory sector): simulate without
-// collision writes one sector a particle.
+// What a step reads and writes lies in the first 32 bytes (a GPU's memory sector): simulate
+// without collision reads and writes one sector a particle. So the rotation is not stepped:
+// it is kept as at age 0 and turned by the spin when drawn (rotation_of), and a dead
+// particle is marked by its lifetime, negated, not by a flag in the second half.
 struct Particle {
     pos: vec3<f32>,      // world position, metres
     age: f32,            // seconds since it was emitted
     vel: vec3<f32>,      // metres per second
-    rotation: f32,       // radians about the view axis
+    lifetime: f32,       // seconds; the particle dies when age >= lifetime. Negated when it
+                         // dies: a slot is live while its lifetime is above zero
     color: u32,          // start colour, rgba8 unorm (pack4x8unorm), straight alpha
     size: f32,           // start diameter, metres
-    lifetime: f32,       // seconds; the particle dies when age >= lifetime
+    rotation: f32,       // radians about the view axis at age 0 (rotation_of)
     spin: f32,           // radians per second
     id: u32,             // emission ordinal (wraps at 2^32): a stable key independent of the slot
     emitter: u32,        // index of the emitter that spawned it
     flags: u32,          // FLAG_SETTLED: at rest on the scene (depth collision, settle);
-                         // FLAG_LIVE: in the alive list (set at spawn, cleared at death);
                          // bits FLAG_INSTANCE_SHIFT and up: the instance that spawned it
                          // (in a merged list's copies: the member, merge.wgsl)
     settled_at: f32,     // age when it settled
@@ -29,8 +31,8 @@ struct Particle {
 // simulate's step, step.wgsl).
 struct ParticleWords {
     motion: vec4<f32>,     // pos, age
-    velocity: vec4<f32>,   // vel, rotation
-    look: vec4<f32>,       // color (its bits), size, lifetime, spin
+    velocity: vec4<f32>,   // vel, lifetime
+    look: vec4<f32>,       // color (its bits), size, rotation, spin
     identity: vec4<u32>,   // id, emitter, flags, settled_at (its bits)
 }
 
@@ -43,8 +45,23 @@ fn particle_of(w: ParticleWords) -> Particle {
     );
 }
 
+// Its rotation now: turned from its rotation at age 0 by its spin.
+fn rotation_of(p: Particle) -> f32 {
+    return p.rotation + p.spin * p.age;
+}
+
+// Its spin changed to `spin` at its age: its rotation now stays as it was.
+fn respin(p: ptr<function, Particle>, spin: f32) {
+    (*p).rotation = rotation_of(*p) - spin * (*p).age;
+    (*p).spin = spin;
+}
+
+// Whether a slot holds a live particle (simulate over the slots finds them so).
+fn is_live(p: Particle) -> bool {
+    return p.lifetime > 0.0;
+}
+
 const FLAG_SETTLED: u32 = 1u;
-const FLAG_LIVE: u32 = 2u;
 
 // Atomic counters of one pool (64 bytes). `killed` is not stored: killed = emitted - alive.
 // The totals since creation are 64-bit, kept as a low word and a high word that the low
@@ -608,7 +625,7 @@ fn particle_quad(p: Particle, look: EmitterLook, frame: FrameUniforms) -> Quad {
     let radius = drawn_radius(p, look);
     var axis_x = frame.cam_right;
     var axis_y = frame.cam_up;
-    var angle_2d = p.rotation;
+    var angle_2d = rotation_of(p);
     var extent = vec2<f32>(radius);
     // towards the viewer: the eye, or back along the view axis for an orthographic view
     let to_eye = select(-frame.view_depth.xyz, frame.eye - p.pos, frame.perspective == 1u);
@@ -631,8 +648,8 @@ fn particle_quad(p: Particle, look: EmitterLook, frame: FrameUniforms) -> Quad {
         }
         case RENDER_TUMBLING: {
             // spinning about its own X axis by the rotation, and about Y a little slower
-            let a = p.rotation;
-            let b = 0.73 * p.rotation + f32(p.id & 255u) * 0.1;
+            let a = rotation_of(p);
+            let b = 0.73 * a + f32(p.id & 255u) * 0.1;
             axis_x = vec3<f32>(cos(b), 0.0, -sin(b));
             axis_y = vec3<f32>(sin(a) * sin(b), cos(a), sin(a) * cos(b));
             angle_2d = 0.0;

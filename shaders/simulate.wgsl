@@ -201,7 +201,7 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     *x = onto;
     if effect.collision == COLLIDE_SETTLE {
         *v = vec3<f32>(0.0);
-        (*p).spin = 0.0;
+        respin(p, 0.0);
         (*p).flags = (*p).flags | FLAG_SETTLED;
         (*p).settled_at = (*p).age;
         return true;
@@ -212,7 +212,7 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
         *v = tangential * (1.0 - effect.friction) - effect.restitution * vn * n;
         // the surface grips a tumbling particle as it slows it: debris comes to rest
         // rather than spinning in place
-        (*p).spin *= 1.0 - effect.friction;
+        respin(p, (*p).spin * (1.0 - effect.friction));
     }
     return true;
 }
@@ -322,7 +322,7 @@ fn over_slots(
     var p: Particle;
     if i < effect.capacity {
         p = particle_of(particles[i]);
-        live = (p.flags & FLAG_LIVE) != 0u;
+        live = is_live(p);
     }
     let survives = advance(i, i, live, p);
     let at = list(lid, i, live, survives);

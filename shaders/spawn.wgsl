@@ -162,7 +162,7 @@ fn spawn_particle(ordinal: u32) -> Particle {
     }
     let e = emitter_of(k);
     var p = spawn_from(e, spawning.id_base + ordinal);
-    p.flags = (instance << FLAG_INSTANCE_SHIFT) | FLAG_LIVE;
+    p.flags = instance << FLAG_INSTANCE_SHIFT;
     // born at its own time in the frame, where the host's transform had the emitter then
     let em = emitter(e);
     let f = birth_fraction(em, k - em.spawn_first);
@@ -184,8 +184,7 @@ fn spawn_particle(ordinal: u32) -> Particle {
     // younger and that much further back along its flight, so a frame's spawns leave the
     // emitter as a stream rather than one clump
     let late = f * spawning.frame;
-    p.age = -late;
-    p.rotation -= p.spin * late;
+    p.age = -late; // (its rotation, turned by its spin over its age, follows: rotation_of)
     if !anchored(e) {
         p.pos -= p.vel * late;
     }
@@ -231,7 +230,7 @@ fn spawn_from(e: u32, id: u32) -> Particle {
     p.spin = rand_range(&state, em.rot_spin.z, em.rot_spin.w);
     p.id = id;
     p.emitter = e;
-    p.flags = (NO_INSTANCE << FLAG_INSTANCE_SHIFT) | FLAG_LIVE;
+    p.flags = NO_INSTANCE << FLAG_INSTANCE_SHIFT;
     p.settled_at = 0.0;
     return p;
 }

@@ -74,7 +74,6 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
         // where it was born, at rest: only its clock runs
         (*p).vel = vec3<f32>(0.0);
         (*p).age = (*p).age + dt;
-        (*p).rotation = (*p).rotation + (*p).spin * dt;
         return (*p).age < (*p).lifetime;
     }
     let v = (*p).vel;
@@ -88,7 +87,6 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     let symplectic = effect.integrator == INTEGRATOR_SYMPLECTIC;
     var x = (*p).pos + select(v, v_new, symplectic) * dt;
     (*p).age = (*p).age + dt;
-    (*p).rotation = (*p).rotation + (*p).spin * dt;
     var v_out = v_new;
     // (the scene first: its response runs whether or not the particle's life is over)
     let alive = meet_scene(p, &x, &v_out) && (*p).age < (*p).lifetime;
@@ -114,21 +112,21 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
 
 // One particle's step written back at `at` in `particles` (what a step changes, and
 // nothing else: the bytes src/roofline/traffic.rs counts), a whole word where it can
-// (ParticleWords), with its live flag cleared if it died; `found`: the invocation has a
-// particle. Returns whether it survives.
+// (ParticleWords): its motion, and its velocity with its lifetime, negated if it died (the
+// slot is free). A collision's changes follow in the particle's second half. `found`: the
+// invocation has a particle. Returns whether it survives.
 fn advance(slot: u32, at: u32, found: bool, particle: Particle) -> bool {
     var p = particle;
     var survives = false;
     if found {
         survives = step(&p, slot);
         particles[at].motion = vec4<f32>(p.pos, p.age);
-        particles[at].velocity = vec4<f32>(p.vel, p.rotation);
+        particles[at].velocity = vec4<f32>(p.vel, select(-p.lifetime, p.lifetime, survives));
         if COLLIDE == 1u {
+            particles[at].look.z = p.rotation;
             particles[at].look.w = p.spin;
+            particles[at].identity.z = p.flags;
             particles[at].identity.w = bitcast<u32>(p.settled_at);
-        }
-        if COLLIDE == 1u || !survives {
-            particles[at].identity.z = select(p.flags & ~FLAG_LIVE, p.flags, survives);
         }
     }
     return survives;

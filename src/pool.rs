@@ -191,13 +191,13 @@ impl PoolSnapshot {
                 "slot {i} is in neither the alive nor the dead list"
             ));
         }
-        // simulate over every slot finds the living by their flag
+        // simulate over every slot finds the living by their lifetime
         for (list, indices, live) in [("alive", &self.alive, true), ("dead", &self.dead, false)] {
             for &i in indices {
-                let flagged = self.particles[i as usize].flags & Particle::LIVE != 0;
-                if flagged != live {
-                    let not = if flagged { "" } else { "not " };
-                    return Err(format!("slot {i} of the {list} list is {not}flagged live"));
+                let marked = self.particles[i as usize].is_live();
+                if marked != live {
+                    let not = if marked { "" } else { "not " };
+                    return Err(format!("slot {i} of the {list} list is {not}marked live"));
                 }
             }
         }

@@ -100,7 +100,9 @@ gpu_codes! {
 }
 
 /// One particle as stored on the GPU (64 bytes), as [`crate::PoolSnapshot`] reads it back.
-/// What a simulation step changes lies in its first 32 bytes (a GPU's memory sector).
+/// What a simulation step reads and writes lies in its first 32 bytes (a GPU's memory
+/// sector): the rotation is kept as at age 0 ([`Particle::rotation_now`]), and a dead
+/// particle's slot is marked by its lifetime, negated ([`Particle::is_live`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct Particle {
@@ -110,22 +112,23 @@ pub struct Particle {
     pub age: f32,
     /// Metres per second.
     pub vel: Vec3,
-    /// Radians about the view axis.
-    pub rotation: f32,
+    /// Seconds; the particle dies when `age >= lifetime`. Negated when it dies: a slot
+    /// holds a live particle while its lifetime is above zero.
+    pub lifetime: f32,
     /// Start colour, rgba8 unorm packed as WGSL's `pack4x8unorm`.
     pub color: u32,
     /// Start diameter, metres.
     pub size: f32,
-    /// Seconds; the particle dies when `age >= lifetime`.
-    pub lifetime: f32,
+    /// Radians about the view axis at age 0: it turns by `spin` as it ages.
+    pub rotation: f32,
     /// Radians per second.
     pub spin: f32,
     /// Emission ordinal: a stable key that does not depend on the pool slot.
     pub id: u32,
     /// Emitter that spawned it.
     pub emitter: u32,
-    /// [`Particle::SETTLED`] when at rest on the scene, [`Particle::LIVE`] while alive; from
-    /// bit 8 up the index of the [`crate::Instance`] that spawned it (all ones: none did).
+    /// [`Particle::SETTLED`] when at rest on the scene; from bit 8 up the index of the
+    /// [`crate::Instance`] that spawned it (all ones: none did).
     pub flags: u32,
     /// Age when it settled.
     pub settled_at: f32,
@@ -134,8 +137,18 @@ pub struct Particle {
 impl Particle {
     /// Flag: at rest on the scene after a settling collision (`FLAG_SETTLED`).
     pub const SETTLED: u32 = 1;
-    /// Flag: alive, in the alive list (`FLAG_LIVE`: set at spawn, cleared at death).
-    pub const LIVE: u32 = 2;
+
+    /// Whether its slot holds a live particle (in the alive list): its lifetime is above
+    /// zero (`is_live` in common.wgsl).
+    pub fn is_live(&self) -> bool {
+        self.lifetime > 0.0
+    }
+
+    /// Its rotation now, radians: turned from its rotation at age 0 by its spin
+    /// (`rotation_of` in common.wgsl).
+    pub fn rotation_now(&self) -> f32 {
+        self.rotation + self.spin * self.age
+    }
 
     /// The index of the [`crate::Instance`] of its effect that spawned it, if one did.
     pub fn instance(&self) -> Option<u32> {
@@ -804,7 +817,6 @@ mod tests {
             ("MAX_GROUPS_X", MAX_GROUPS_X),
             ("GROUPS_PER_ROW", GROUPS_PER_ROW),
             ("FLAG_SETTLED", Particle::SETTLED),
-            ("FLAG_LIVE", Particle::LIVE),
             ("FLAG_INSTANCE_SHIFT", crate::instances::FLAG_INSTANCE_SHIFT),
             ("NO_INSTANCE", crate::instances::MAX_INSTANCES),
             ("MAX_GROUP", MAX_GROUP),
@@ -842,7 +854,7 @@ mod tests {
                     at(offset_of!(Particle, vel), 0),
                     at(offset_of!(Particle, vel), 1),
                     at(offset_of!(Particle, vel), 2),
-                    offset_of!(Particle, rotation),
+                    offset_of!(Particle, lifetime),
                 ],
             ),
             (
@@ -850,7 +862,7 @@ mod tests {
                 [
                     offset_of!(Particle, color),
                     offset_of!(Particle, size),
-                    offset_of!(Particle, lifetime),
+                    offset_of!(Particle, rotation),
                     offset_of!(Particle, spin),
                 ],
             ),

@@ -157,6 +157,61 @@ fn rebounds_with_the_restitution(gpu: &GpuContext, setup: HostSetup) {
     }
 }
 
+/// A hit takes a tumbling particle's spin down (a bounce by its friction, settling to
+/// zero) and its rotation carries on from where the hit found it: each frame every
+/// particle turns by the spin it had at the frame's start, times the frame's dt.
+#[test]
+fn a_hit_slows_the_spin_and_the_rotation_carries_on() {
+    let gpu = common::gpu();
+    let camera = |a| Camera::look_at(Vec3::new(0.0, 4.0, 8.0), Vec3::new(0.0, 1.0, 0.0), a);
+    let bounce = Response::Bounce {
+        restitution: 0.5,
+        friction: 0.5,
+    };
+    for (response, kept) in [(bounce, 0.5), (Response::Settle { time: 10.0 }, 0.0)] {
+        let mut desc = ball(0.5);
+        desc.collision = Some(Collision::new(response));
+        desc.emitters[0].rotation = Range::new(0.0, 3.0);
+        desc.emitters[0].spin = Range::constant(4.0);
+        let setup = common::setups()[0];
+        let mut scene = Scene::hosted(&gpu, (&desc, 256, 1), (160, 120), camera, setup).unwrap();
+        scene.target.scene.quads = Stage::Plane.quads();
+        let dt = 0.01;
+        // each particle's rotation and spin after the frame before
+        let mut before = std::collections::HashMap::<u32, (f32, f32)>::new();
+        let mut slowed = 0;
+        for frame in 0..90 {
+            let snap = run(&gpu, &mut scene, 1, dt);
+            let mut now = std::collections::HashMap::new();
+            for &i in &snap.alive {
+                let p = &snap.particles[i as usize];
+                if let Some(&(rotation, spin)) = before.get(&p.id) {
+                    let turned = p.rotation_now() - rotation;
+                    assert!(
+                        (turned - spin * dt).abs() < 1e-4,
+                        "{response:?}, frame {frame}, particle {}: turned {turned} at {spin} rad/s",
+                        p.id
+                    );
+                    if p.spin != spin {
+                        assert!(
+                            (p.spin - kept * spin).abs() < 1e-5,
+                            "{response:?}: {}",
+                            p.spin
+                        );
+                        slowed += 1;
+                    }
+                }
+                now.insert(p.id, (p.rotation_now(), p.spin));
+            }
+            before = now;
+        }
+        assert!(
+            slowed >= 200,
+            "{response:?}: only {slowed} spins slowed by a hit"
+        );
+    }
+}
+
 #[test]
 fn particles_passing_behind_a_thin_wall_are_not_stopped() {
     let gpu = common::gpu();

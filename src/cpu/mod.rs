@@ -147,7 +147,7 @@ pub fn spawn(
         lifetime,
         color: pack4x8unorm(Vec4::new(r, g, b, a)),
         size,
-        rotation: rotation - spin * late,
+        rotation, // as at age 0: it turns by its spin as it ages (Particle::rotation_now)
         spin,
         id,
         emitter: e as u32,
@@ -199,7 +199,6 @@ pub fn step(
     if effect.looks[(p.emitter as usize).min(MAX_EMITTERS - 1)].anchored == 1 {
         p.vel = Vec3::ZERO;
         p.age += dt;
-        p.rotation += p.spin * dt;
         return p.age < p.lifetime;
     }
     let v = p.vel;
@@ -216,7 +215,6 @@ pub fn step(
     };
     p.vel = v_new;
     p.age += dt;
-    p.rotation += p.spin * dt;
     let mut alive = p.age < p.lifetime;
     let (lo, hi) = (effect.bounds_min + offset, effect.bounds_max + offset);
     match effect.bounds_mode {

@@ -162,36 +162,37 @@ pub(crate) fn emit(w: &Work) -> Traffic {
 
 /// Simulate, per step and alive particle: its index in, the fields its variant reads, the
 /// fields a step changes written back, its index out to the next alive list; relist copies
-/// the index back (4 + 4). A pool at least three quarters full is stepped over its slots
-/// instead (args.wgsl, [`Work::by_slot`]): no index in, the survivors listed in the
-/// current list itself (no relist), and each free slot costs the line of its flags. Flops:
-/// drag, wind and gravity (9), both Euler updates (12), age and rotation (3); 20 per
-/// massive body; 87 for two octaves of curl noise (12 sines and cosines each); 70 for the
+/// the index back (4 + 4). Without collision, what it reads and writes is the particle's
+/// first 32 bytes (position, age, velocity, lifetime: the rotation is not stepped, and a
+/// death negates the lifetime). A pool at least three quarters full is stepped over its
+/// slots instead (args.wgsl, [`Work::by_slot`]): no index in, the survivors listed in the
+/// current list itself (no relist), and each free slot costs the line of its lifetime.
+/// Flops: drag, wind and gravity (9), both Euler updates (12), age (1); 20 per massive
+/// body; 87 for two octaves of curl noise (12 sines and cosines each); 70 for the
 /// collision test's projection and depth interval.
 pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
     let v = w.simulate;
-    let mut read = vec![POS, AGE, VEL, LIFETIME, ROTATION, SPIN];
+    let mut read = vec![POS, AGE, VEL, LIFETIME];
+    let mut written = vec![POS, AGE, VEL, LIFETIME];
     if v.anchored || v.deaths || v.collide {
         read.extend([EMITTER, ID]);
     }
     if v.settle {
         read.extend([FLAGS, SETTLED_AT]);
     }
-    let mut written = vec![POS, AGE, VEL, ROTATION];
     if v.collide {
-        written.extend([SPIN, FLAGS, SETTLED_AT]);
-    }
-    if w.by_slot {
-        read.push(FLAGS); // the live flag
+        // a hit turns the spin down (keeping the rotation) and may settle the particle
+        read.extend([ROTATION, SPIN, FLAGS]);
+        written.extend([ROTATION, SPIN, FLAGS, SETTLED_AT]);
     }
     let mut bytes = particle_bytes(line, &read) + particle_bytes(line, &written) + 4;
     let mut free_slots = 0;
     if w.by_slot {
-        free_slots = w.capacity.saturating_sub(w.alive) * particle_bytes(line, &[FLAGS]);
+        free_slots = w.capacity.saturating_sub(w.alive) * particle_bytes(line, &[LIFETIME]);
     } else {
         bytes += 4 + 8; // the index in; relist
     }
-    let mut flops = 24 + 20 * w.bodies;
+    let mut flops = 22 + 20 * w.bodies;
     if v.turbulence {
         flops += 87;
     }
@@ -340,9 +341,10 @@ mod tests {
 
     #[test]
     fn a_particle_costs_the_lines_its_fields_lie_in() {
-        // what a step changes fills the first 32 bytes; the lifetime lies in the second
-        assert_eq!(particle_bytes(32, &[POS, AGE, VEL, ROTATION]), 32);
-        assert_eq!(particle_bytes(32, &[POS, LIFETIME]), 64);
+        // what a step reads and writes fills the first 32 bytes; the rotation lies in the
+        // second
+        assert_eq!(particle_bytes(32, &[POS, AGE, VEL, LIFETIME]), 32);
+        assert_eq!(particle_bytes(32, &[POS, ROTATION]), 64);
         assert_eq!(particle_bytes(64, &[POS]), 64);
         assert_eq!(particle_bytes(4, &[POS, AGE]), 16);
         assert_eq!(particle_bytes(4, &[FLAGS, SETTLED_AT]), 8);
@@ -357,9 +359,11 @@ mod tests {
             ..Default::default()
         };
         let plain = simulate(&w(SimulateVariant::default()), 4);
-        // index in and out, relist; pos age vel lifetime rotation spin read, pos age vel
-        // rotation written
-        assert_eq!(plain.bytes, 1000.0 * (8.0 + 8.0 + 40.0 + 32.0));
+        // index in and out, relist; pos age vel lifetime read and written
+        assert_eq!(plain.bytes, 1000.0 * (8.0 + 8.0 + 32.0 + 32.0));
+        // all in the first 32-byte sector: one read, one written
+        let sector = simulate(&w(SimulateVariant::default()), 32);
+        assert_eq!(sector.bytes, 1000.0 * (8.0 + 8.0 + 32.0 + 32.0));
         let collide = SimulateVariant {
             collide: true,
             ..Default::default()
@@ -371,15 +375,17 @@ mod tests {
             ..w(SimulateVariant::default())
         };
         assert_eq!(simulate(&two_steps, 4).bytes, 2.0 * plain.bytes);
-        // over the slots of a pool of 1,200: no index in, no relist, the live flag read,
-        // and the flags of each of the 200 free slots
+        // over the slots of a pool of 1,200: no index in, no relist, and the lifetime of
+        // each of the 200 free slots (a live slot's lifetime is above zero)
         let slots = Work {
             capacity: 1200,
             by_slot: true,
             ..w(SimulateVariant::default())
         };
-        let by_slot = 1000.0 * (4.0 + 44.0 + 32.0) + 200.0 * 4.0;
+        let by_slot = 1000.0 * (4.0 + 32.0 + 32.0) + 200.0 * 4.0;
         assert_eq!(simulate(&slots, 4).bytes, by_slot);
+        let by_sector = 1000.0 * (4.0 + 32.0 + 32.0) + 200.0 * 32.0;
+        assert_eq!(simulate(&slots, 32).bytes, by_sector);
         // a 64-byte line holds the whole particle: one line read, one written
         assert_eq!(
             simulate(&slots, 64).bytes,

@@ -529,13 +529,12 @@ fn the_pool_check_finds_each_broken_invariant() {
         },
         "drawn but not alive",
     );
-    let live = crate::Particle::LIVE;
     broken(
-        &|s| s.particles[s.alive[0] as usize].flags &= !live,
-        "of the alive list is not flagged live",
+        &|s| s.particles[s.alive[0] as usize].lifetime *= -1.0,
+        "of the alive list is not marked live",
     );
     broken(
-        &|s| s.particles[s.dead[0] as usize].flags |= live,
-        "of the dead list is flagged live",
+        &|s| s.particles[s.dead[0] as usize].lifetime = 1.0,
+        "of the dead list is marked live",
     );
 }
