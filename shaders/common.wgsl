@@ -5,7 +5,7 @@
 // One particle: 64 bytes.
 // What a step reads and writes lies in the first 32 bytes (a GPU's memory sector): simulate
 // without collision reads and writes one sector a particle. So the rotation is not stepped:
-// it is kept as at age 0 and turned by the spin when drawn (rotation_of), and a dead
+// it is kept as at age 0 and turned by the spin when drawn (rotation_now), and a dead
 // particle is marked by its lifetime, negated, not by a flag in the second half.
 struct Particle {
     pos: vec3<f32>,      // world position, metres
@@ -15,7 +15,7 @@ struct Particle {
                          // dies: a slot is live while its lifetime is above zero
     color: u32,          // start colour, rgba8 unorm (pack4x8unorm), straight alpha
     size: f32,           // start diameter, metres
-    rotation: f32,       // radians about the view axis at age 0 (rotation_of)
+    rotation: f32,       // radians about the view axis at age 0 (rotation_now)
     spin: f32,           // radians per second
     id: u32,             // emission ordinal (wraps at 2^32): a stable key independent of the slot
     emitter: u32,        // index of the emitter that spawned it
@@ -46,13 +46,13 @@ fn particle_of(w: ParticleWords) -> Particle {
 }
 
 // Its rotation now: turned from its rotation at age 0 by its spin.
-fn rotation_of(p: Particle) -> f32 {
+fn rotation_now(p: Particle) -> f32 {
     return p.rotation + p.spin * p.age;
 }
 
 // Its spin changed to `spin` at its age: its rotation now stays as it was.
 fn respin(p: ptr<function, Particle>, spin: f32) {
-    (*p).rotation = rotation_of(*p) - spin * (*p).age;
+    (*p).rotation = rotation_now(*p) - spin * (*p).age;
     (*p).spin = spin;
 }
 
@@ -161,7 +161,7 @@ struct IndirectArgs {
 
 // A pool at least this full is simulated slot by slot: each thread's particle at its own
 // slot, read and written in order, which costs less than the same particles reached
-// through the alive list (docs/measurements.md); a dead slot costs a flag test.
+// through the alive list (docs/measurements.md); a free slot costs a test of its lifetime.
 const SIMULATED_BY_SLOT: f32 = 0.75;
 
 // Whether a pool of `capacity` with `alive` particles is simulated slot by slot, if its
@@ -625,7 +625,7 @@ fn particle_quad(p: Particle, look: EmitterLook, frame: FrameUniforms) -> Quad {
     let radius = drawn_radius(p, look);
     var axis_x = frame.cam_right;
     var axis_y = frame.cam_up;
-    var angle_2d = rotation_of(p);
+    var angle_2d = rotation_now(p);
     var extent = vec2<f32>(radius);
     // towards the viewer: the eye, or back along the view axis for an orthographic view
     let to_eye = select(-frame.view_depth.xyz, frame.eye - p.pos, frame.perspective == 1u);
@@ -648,7 +648,7 @@ fn particle_quad(p: Particle, look: EmitterLook, frame: FrameUniforms) -> Quad {
         }
         case RENDER_TUMBLING: {
             // spinning about its own X axis by the rotation, and about Y a little slower
-            let a = rotation_of(p);
+            let a = rotation_now(p);
             let b = 0.73 * a + f32(p.id & 255u) * 0.1;
             axis_x = vec3<f32>(cos(b), 0.0, -sin(b));
             axis_y = vec3<f32>(sin(a) * sin(b), cos(a), sin(a) * cos(b));

@@ -376,7 +376,7 @@ fn main(
         cycles = length(v) * dt / STRIDE_RUN;
     }
     w.phase = fract(w.phase + cycles);
-    p.rotation = f32(gait) + w.phase - p.spin * p.age; // rotation_of(p): the pose
+    p.rotation = f32(gait) + w.phase - p.spin * p.age; // rotation_now(p): the pose
     particles[q] = p;
     walkers[q] = w;
 }

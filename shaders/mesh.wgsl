@@ -96,7 +96,7 @@ fn vs_main(v: VertexIn, @builtin(instance_index) ii: u32) -> VsOut {
     if look.walks == 1u {
         // each vertex turned with its bone about the bone's pivot, the figure lifted, then
         // the whole turned to face where the walker goes (upright: its velocity is level)
-        let pose = bone_pose(u32(v.bone), rotation_of(p));
+        let pose = bone_pose(u32(v.bone), rotation_now(p));
         let pivot = vec3<f32>(0.0, pose.y, pose.z);
         let posed = pivot + about_x(v.pos - pivot, pose.x) + vec3<f32>(0.0, pose.w, 0.0);
         let turn = flight_frame(p.vel);
@@ -113,7 +113,7 @@ fn vs_main(v: VertexIn, @builtin(instance_index) ii: u32) -> VsOut {
         normal = turn * about_z(v.normal, wing);
     } else {
         let axis = spin_axis(p);
-        let angle = rotation_of(p);
+        let angle = rotation_now(p);
         offset = rotate(scaled, axis, angle);
         normal = rotate(v.normal, axis, angle);
     }

@@ -184,7 +184,7 @@ fn spawn_particle(ordinal: u32) -> Particle {
     // younger and that much further back along its flight, so a frame's spawns leave the
     // emitter as a stream rather than one clump
     let late = f * spawning.frame;
-    p.age = -late; // (its rotation, turned by its spin over its age, follows: rotation_of)
+    p.age = -late; // (its rotation, turned by its spin over its age, follows: rotation_now)
     if !anchored(e) {
         p.pos -= p.vel * late;
     }

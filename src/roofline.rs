@@ -23,7 +23,7 @@ const FMAS_PER_THREAD: u64 = 256 * 4 * 4;
 
 /// Elements (vec4s) of each buffer the copy kernel copies, at most: 128 MiB a buffer, 256
 /// MiB moved a run. Smaller buffers stay partly in a large last-level cache: on a machine
-/// with a 480 MiB L3, a copy of 32 MiB ranged over 8–11 GB/s from one run of the program to
+/// with a 480 MiB L3, a copy of 32 MiB ranged over 6.8–10.7 GB/s from one run of the program to
 /// the next, and one of 128 MiB held at 7.0–7.4 GB/s (docs/measurements.md).
 const COPY_ELEMENTS: u32 = 1 << 23;
 

@@ -145,7 +145,7 @@ impl Particle {
     }
 
     /// Its rotation now, radians: turned from its rotation at age 0 by its spin
-    /// (`rotation_of` in common.wgsl).
+    /// (`rotation_now` in common.wgsl).
     pub fn rotation_now(&self) -> f32 {
         self.rotation + self.spin * self.age
     }
