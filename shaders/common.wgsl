@@ -211,7 +211,7 @@ struct FrameUniforms {
     id_end: u32,             // the id the next spawn gets: ribbon points are ordered by
                              // how many spawns before it they were born
     light_dir: vec3<f32>,    // towards the renderer's light (unit), for mesh particles
-    _pad0: u32,
+    substeps: u32,           // simulate steps this frame, each of dt
     light_color: vec3<f32>,  // linear RGB
     _pad1: u32,
     ambient: vec3<f32>,      // linear RGB

@@ -10,10 +10,14 @@
 //   roost       roost_pull · (h − v/|v|), h = unit(t + (ring − x)/r): a bird's heading turned
 //               towards the way round the horizontal circle of radius r about the roost
 //               (anticlockwise seen from above), and back onto it from more than r/4 away
-// The sum is then limited so that the bird's new speed v + a·dt stays within
-// [min_speed, max_speed]: birds never hover and never race. Neighbours are read as the grid
-// listed them (positions and velocities before this frame's step), so the result does not
-// depend on the order threads run in.
+// The sum is then limited so that the bird's speed at the end of the frame, v + a·T (T the
+// frame: all its substeps), stays within [min_speed, max_speed]: birds never hover and never
+// race. The steering is found once a frame and simulate adds it at every substep, each of
+// T/substeps, so its velocity ramps from v to the limited one over the frame (limited over
+// one substep and added at each, it overshot: at 4 substeps v + 4·(v' − v), which the next
+// frame's limit could not undo, and the speeds grew without bound). Neighbours are read as
+// the grid listed them (positions and velocities before this frame's steps), so the result
+// does not depend on the order threads run in.
 
 struct FlockParams {
     separation: f32,     // s, metres
@@ -114,8 +118,8 @@ fn main(
     if h.count > 0.0 {
         a += flock.align * (h.vel_sum / h.count - v) + flock.cohere * (h.pos_sum / h.count - x);
     }
-    // the new speed within [min_speed, max_speed]
-    let dt = max(frame.dt, 1e-9);
+    // the speed at the frame's end within [min_speed, max_speed]
+    let dt = max(frame.dt * f32(max(frame.substeps, 1u)), 1e-9);
     let next = v + a * dt;
     let speed = length(next);
     let kept = next * (clamp(speed, flock.min_speed, flock.max_speed) / max(speed, 1e-9));

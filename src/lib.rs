@@ -117,7 +117,7 @@ pub use mesh::{Mesh, MeshId};
 pub use pool::{PoolSnapshot, Stats};
 pub use renderer::{
     EffectId, FrameTargets, ParticleRenderer, Pass, Scale, Settings, Targets, Upsample,
-    MAX_SPLAT_RADIUS,
+    MAX_SPLAT_RADIUS, MAX_SUBSTEPS,
 };
 pub use types::{Body, Counters, HitEvent, Particle, Walker};
 pub use view::{DepthConvention, View};

@@ -163,8 +163,9 @@ pub struct PoolSnapshot {
 impl PoolSnapshot {
     /// The pool's invariants, as they hold after every submitted frame: every slot in the
     /// alive or the dead list exactly once, alive + dead = capacity, requested = emitted +
-    /// dropped, killed = emitted − alive, and every particle drawn or splatted alive. The
-    /// first that fails, described (for tests, soak runs and tools).
+    /// dropped, killed = emitted − alive, every particle drawn or splatted alive, and every
+    /// living particle's position and velocity finite. The first that fails, described (for
+    /// tests, soak runs and tools).
     pub fn check(&self) -> std::result::Result<(), String> {
         let s = &self.stats;
         let capacity = s.capacity as usize;
@@ -198,6 +199,20 @@ impl PoolSnapshot {
                 if marked != live {
                     let not = if marked { "" } else { "not " };
                     return Err(format!("slot {i} of the {list} list is {not}marked live"));
+                }
+            }
+        }
+        // a step that blew up (an unstable force) leaves NaN or infinities, which every
+        // count above would still accept as a particle
+        for &i in &self.alive {
+            let p = &self.particles[i as usize];
+            for (what, v) in [("position", p.pos), ("velocity", p.vel)] {
+                if !v.is_finite() {
+                    let [x, y, z] = v.to_array();
+                    return Err(format!(
+                        "slot {i} (alive, id {}) has a non-finite {what} ({x}, {y}, {z})",
+                        p.id
+                    ));
                 }
             }
         }

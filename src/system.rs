@@ -620,6 +620,7 @@ impl ParticleSystem {
             view_proj: view.view_proj,
             eye: view.eye,
             dt: dt / self.substeps as f32,
+            substeps: self.substeps,
             cam_right: view.right,
             time: self.clock.time as f32,
             cam_up: view.up,

@@ -334,7 +334,8 @@ pub(crate) struct FrameUniforms {
     pub id_end: u32,
     /// Towards the renderer's light (unit), for mesh particles.
     pub light_dir: Vec3,
-    pub _pad0: u32,
+    /// Simulate steps this frame, each of `dt` (a flock steers once a frame, for them all).
+    pub substeps: u32,
     /// The light's linear RGB.
     pub light_color: Vec3,
     pub _pad1: u32,

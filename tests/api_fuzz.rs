@@ -1,11 +1,13 @@
 //! The public render-node API driven by a seeded random host: 2,000 steps of adding and
-//! removing effects (ribbons, trails, mesh particles and mesh emitters among them), adding
-//! meshes and images, setting the light, resizing, updating, encoding, changing settings,
-//! targets and emitters, with valid and invalid arguments (capacities, sizes, formats,
-//! sample counts, dt of 0, negative, NaN, infinite and 10 s, views that are not finite). Every call a host could
+//! removing effects (ribbons, trails, mesh particles and mesh emitters among them, a flock,
+//! and the strongest drag the schema allows), adding meshes and images, setting the light,
+//! resizing, updating, encoding, changing settings, substeps, targets and emitters, with
+//! valid and invalid arguments (capacities, sizes, formats, sample counts, substeps, dt of
+//! 0, negative, NaN, infinite and 10 s, views that are not finite). Every call a host could
 //! get wrong must return `Err` when its input is invalid and `Ok` otherwise, no wgpu error
 //! may be raised, nothing may panic, and every pool keeps its invariants after every
-//! frame. A failure names the seed and the step, so it reproduces.
+//! frame (every living particle finite among them). A failure names the seed and the
+//! step, so it reproduces.
 
 use std::sync::{Arc, Mutex};
 
@@ -13,7 +15,7 @@ use std::sync::{Arc, Mutex};
 mod adapter;
 use flurry::GpuContext;
 
-use flurry::effect::{EffectDesc, Shape, Velocity};
+use flurry::effect::{EffectDesc, Forces, Shape, Velocity};
 use flurry::glam::{Mat4, Vec3};
 use flurry::wgpu;
 use flurry::{
@@ -111,6 +113,16 @@ fn two_thousand_random_host_steps_keep_every_promise() {
     let device = &gpu.device;
     let max_texture = device.limits().max_texture_dimension_2d;
     let max_capacity = ParticleRenderer::max_capacity(device);
+    // the fountain under the strongest drag allowed (explicit Euler's step diverged past
+    // drag·dt = 2: a drag of 400 at 1/60 s filled the pool with NaN)
+    let mut dragged = effect("fountain");
+    dragged.name = "dragged".into();
+    dragged.forces = Forces {
+        drag: 1000.0,
+        ..dragged.forces
+    };
+    // (without bounds: a particle gone NaN fails every bounds test and is killed unseen)
+    dragged.bounds = None;
     // the sword names the host's mesh 0: valid once a mesh was added
     let valid_effects = [
         effect("fountain"),
@@ -120,8 +132,12 @@ fn two_thousand_random_host_steps_keep_every_promise() {
         effect("debris"),
         effect("embers"),
         effect("sword"),
+        effect("flock"),
+        dragged,
     ];
     let (mut meshes, mut images) = (0, 0);
+    // the flocks and dragged fountains added, with the speeds their particles keep to
+    let mut flocks = std::collections::HashMap::new();
     // FLURRY_FUZZ_SEED runs another host (a failure names its seed)
     let seed = std::env::var("FLURRY_FUZZ_SEED")
         .ok()
@@ -171,6 +187,13 @@ fn two_thousand_random_host_steps_keep_every_promise() {
                         .add_effect(device, &gpu.queue, &desc, capacity, rng.next());
                 if let Ok(id) = &result {
                     host.effects.push(*id);
+                    if let Some(flock) = desc.flock {
+                        let speed = flock.speed;
+                        let range = (speed.mean - speed.variance, speed.mean + speed.variance);
+                        flocks.insert(*id, range);
+                    } else if desc.name == "dragged" {
+                        flocks.insert(*id, (0.0, 12.0));
+                    }
                 }
                 // at most six effects: remove the oldest beyond that
                 if host.effects.len() > 6 {
@@ -212,7 +235,7 @@ fn two_thousand_random_host_steps_keep_every_promise() {
                 continue;
             }
             // settings: any scale and upsampling, splat radii in and out of range (clamped)
-            23..=27 => {
+            23..=25 => {
                 host.renderer.set_settings(Settings {
                     scale: rng.pick(&[Scale::Full, Scale::Half, Scale::Quarter]),
                     upsample: rng.pick(&[Upsample::Bilinear, Upsample::NearestDepth]),
@@ -220,6 +243,17 @@ fn two_thousand_random_host_steps_keep_every_promise() {
                     splat_radius: rng.pick(&[0.0, 2.0, 4.0, 100.0, f32::NAN, -3.0]),
                 });
                 continue;
+            }
+            // substeps in and out of range (a flock steered once a frame for all of them)
+            26..=27 => {
+                let substeps = rng.pick(&[1, 2, 4, 8, 0, flurry::MAX_SUBSTEPS + 1]);
+                let result = host.renderer.set_substeps(substeps);
+                let invalid = !(1..=flurry::MAX_SUBSTEPS).contains(&substeps);
+                (
+                    result.is_err(),
+                    invalid,
+                    format!("set_substeps({substeps})"),
+                )
             }
             // targets: formats that can or cannot be drawn into, sample counts
             28..=31 => {
@@ -355,6 +389,23 @@ fn two_thousand_random_host_steps_keep_every_promise() {
                         let snap = host.renderer.snapshot(device, &gpu.queue, id).unwrap();
                         if let Err(e) = snap.check() {
                             panic!("{at}: after a frame, effect {id:?}: {e}");
+                        }
+                        // a flock's birds fly within its speed range once time has passed
+                        // for them (a frame of dt 0 moves nothing), whatever the substeps;
+                        // the dragged fountain's drops, born under 8 m/s, only slow towards
+                        // the wind (0.8 m/s, eddies of 0.4): never past 12 m/s
+                        let Some(&(slowest, fastest)) = flocks.get(&id) else {
+                            continue;
+                        };
+                        for &i in &snap.alive {
+                            let p = snap.particles[i as usize];
+                            let speed = p.vel.length();
+                            let within = speed >= slowest * 0.999 && speed <= fastest * 1.001;
+                            assert!(
+                                within || p.age == 0.0,
+                                "{at}: a particle of {id:?} moves at {speed} m/s (allowed \
+                                 {slowest}..={fastest})"
+                            );
                         }
                     }
                 }

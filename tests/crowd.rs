@@ -325,7 +325,7 @@ fn walkers_stay_out_of_buildings_when_a_frame_is_stepped_in_substeps() {
     let desc = crowd::effect(1024);
     let map = desc.crowd.as_ref().unwrap().map().unwrap();
     let mut scene = scene(&gpu, &desc, 1024);
-    scene.renderer.set_substeps(6);
+    scene.renderer.set_substeps(6).unwrap();
     for frame in 1..=100 {
         scene.frame(&gpu, 0.6, false);
         let snap = scene.snapshot(&gpu).unwrap();
@@ -334,5 +334,46 @@ fn walkers_stay_out_of_buildings_when_a_frame_is_stepped_in_substeps() {
             inside.is_empty(),
             "frame {frame}: walkers in buildings {inside:?}"
         );
+    }
+}
+
+#[test]
+fn walkers_keep_their_speeds_at_any_substep_count() {
+    // the demo's crowd (its state table: walking, strolling, running, waiting) of 1,024
+    // walkers in a 32 × 32 city, 40 frames of 1/30 s each stepped in 1, 2, 4 or 8 substeps:
+    // no walker moves faster than 1.5 times the fastest speed of the table (the most the
+    // crowd pass turns a walker's velocity up to) or leaves the ground, and all are finite
+    let gpu = common::gpu();
+    let mut desc = crowd::effect(1024);
+    let c = desc.crowd.as_mut().unwrap();
+    c.city.size = [32, 32];
+    let fastest = c
+        .states
+        .iter()
+        .map(|s| s.speed.mean + s.speed.variance)
+        .fold(0.5, f32::max)
+        * 1.5;
+    desc.validate().unwrap();
+    for substeps in [1, 2, 4, 8] {
+        let mut scene = scene(&gpu, &desc, 1024);
+        scene.renderer.set_substeps(substeps).unwrap();
+        for frame in 1..=40 {
+            scene.frame(&gpu, 1.0 / 30.0, false);
+            if frame % 10 != 0 {
+                continue;
+            }
+            let snap = scene.snapshot(&gpu).unwrap();
+            snap.check().unwrap();
+            for &i in &snap.alive {
+                let p = snap.particles[i as usize];
+                assert!(
+                    p.vel.length() <= fastest * 1.001 && p.vel.y == 0.0,
+                    "{substeps} substeps, frame {frame}: a walker at {} moves at {} \
+                     (at most {fastest} m/s, along the ground)",
+                    p.pos,
+                    p.vel
+                );
+            }
+        }
     }
 }

@@ -213,7 +213,7 @@ fn substeps_equal_smaller_frames() {
     let desc = ring(Integrator::SymplecticEuler);
     let mut fine = scene(&gpu, &desc, 512, 3);
     let mut coarse = scene(&gpu, &desc, 512, 3);
-    coarse.renderer.set_substeps(4);
+    coarse.renderer.set_substeps(4).unwrap();
     for _ in 0..40 {
         fine.frame(&gpu, 0.01, false);
     }

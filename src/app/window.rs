@@ -305,7 +305,7 @@ impl State {
             self.renderer
                 .add_effect(&gpu.device, &gpu.queue, &desc, capacity, options.seed)?;
         self.effect_id = Some(id);
-        self.renderer.set_substeps(options.substeps);
+        self.renderer.set_substeps(options.substeps)?;
         Ok(())
     }
 

@@ -185,6 +185,16 @@ pub fn turbulence(x: Vec3, time: f32, effect: &EffectParams) -> Vec3 {
     v * (effect.turbulence / 3.555)
 }
 
+/// `drag_share` of step.wgsl: (1 − e^(−x))/x, the share of a step's acceleration a linear
+/// drag lets through at x = drag·dt (the exact solution of the drag over the step).
+pub fn drag_share(x: f32) -> f32 {
+    if x < 0.015625 {
+        1.0 - x * (0.5 - x * (1.0 / 6.0 - x / 24.0))
+    } else {
+        (1.0 - (-x).exp()) / x
+    }
+}
+
 /// One simulate step of one particle at clock `time` with the bounds moved by `offset`
 /// ([`EffectDesc::camera_offset`]) and `steering` added to its forces (a flock's), as
 /// `step` in simulate.wgsl; false when it dies.
@@ -207,7 +217,7 @@ pub fn step(
         wind += turbulence(p.pos, time, effect);
     }
     let a = effect.gravity + effect.drag * (wind - v) + steering;
-    let v_new = v + a * dt;
+    let v_new = v + a * (dt * drag_share(effect.drag * dt));
     let mut x = if effect.integrator == INTEGRATOR_SYMPLECTIC {
         p.pos + v_new * dt
     } else {

@@ -413,6 +413,11 @@ impl Default for EmitterDesc {
 }
 
 /// Global forces: `a = gravity + drag·(wind − v)`.
+///
+/// The drag is integrated exactly over each step, the other forces held as they were at
+/// its start: `v' = v + a·dt·(1 − e^(−drag·dt))/(drag·dt)`. The velocity relaxes towards
+/// `wind + gravity/drag` and never overshoots it, so any drag is stable at any step (explicit
+/// Euler's `v + a·dt` diverges once `drag·dt > 2`); without drag this is `v + a·dt` exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Forces {
@@ -420,7 +425,8 @@ pub struct Forces {
     pub gravity: [f32; 3],
     /// Air velocity, m/s; only felt through drag.
     pub wind: [f32; 3],
-    /// Linear drag coefficient, 1/s.
+    /// Linear drag coefficient, 1/s (0..=1000): the velocity's approach to the wind
+    /// falls by `e^(−drag·t)`.
     pub drag: f32,
     /// Eddies in the wind (curl noise), felt through drag like the wind.
     pub turbulence: Option<Turbulence>,
@@ -462,10 +468,12 @@ impl Forces {
 /// Time integration.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Integrator {
-    /// `v' = v + a·dt; x' = x + v·dt` (the old velocity).
+    /// `v' = v + a·dt; x' = x + v·dt` (the old velocity; the drag's share of `a·dt` exact,
+    /// as [`Forces`] says).
     #[default]
     ExplicitEuler,
-    /// `v' = v + a·dt; x' = x + v'·dt` (keeps orbits closed).
+    /// `v' = v + a·dt; x' = x + v'·dt` (keeps orbits closed; the drag as for explicit
+    /// Euler).
     SymplecticEuler,
 }
 

@@ -22,6 +22,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use settings::{FrameTargets, Scale, Settings, Targets, Upsample, MAX_SPLAT_RADIUS};
 
+/// Most simulate steps a frame ([`ParticleRenderer::set_substeps`]).
+pub const MAX_SUBSTEPS: u32 = 64;
+
 use crate::effect::{Blend, EffectDesc, Shape, Velocity};
 use crate::error::{Invalid, Result};
 use crate::image::Images;
@@ -165,6 +168,8 @@ pub struct ParticleRenderer {
     prev_view: Option<ViewModel>,
     /// The last update's view has reversed depth (mesh particles test depth by it).
     reversed: bool,
+    /// Simulate steps a frame, of every effect ([`ParticleRenderer::set_substeps`]).
+    substeps: u32,
     /// Set when a downsample is recorded: the next frame may collide with its depth.
     depth_recorded: AtomicBool,
     /// Bound where the host has no depth (the shaders do not read it then).
@@ -237,6 +242,7 @@ impl ParticleRenderer {
             arena: Default::default(),
             batches: Batches::default(),
             merge_dirty: false,
+            substeps: 1,
             low: None,
             size: (0, 0),
             composite_bind: None,
@@ -314,7 +320,8 @@ impl ParticleRenderer {
         let slot = self.uniform_pages.slot(device);
         let sized = (capacity, seed);
         let made = ParticleSystem::new(device, queue, p, assets, desc, sized, slot.clone());
-        let system = made.inspect_err(|_| self.uniform_pages.release(&slot))?;
+        let mut system = made.inspect_err(|_| self.uniform_pages.release(&slot))?;
+        system.set_substeps(self.substeps);
         let id = EffectId(self.next_id);
         self.next_id += 1;
         self.entries.push(Entry { id, system });
@@ -516,8 +523,16 @@ impl ParticleRenderer {
         }
     }
 
-    /// Simulate every effect in `substeps` (at least 1) steps of dt / substeps per frame.
-    pub fn set_substeps(&mut self, substeps: u32) {
+    /// Simulate every effect, and those added later, in `substeps` steps of dt / substeps
+    /// per frame (1 by default): orbits and collisions stay accurate at a frame rate the
+    /// effect cannot. Refused outside 1..=[`MAX_SUBSTEPS`] (each step is a chain of
+    /// dispatches an effect).
+    pub fn set_substeps(&mut self, substeps: u32) -> Result<()> {
+        if !(1..=MAX_SUBSTEPS).contains(&substeps) {
+            let allowed = format!("1..={MAX_SUBSTEPS}");
+            return Err(crate::error::Invalid::new("substeps", substeps, allowed).into());
+        }
+        self.substeps = substeps;
         for e in &mut self.entries {
             e.system.set_substeps(substeps);
         }
@@ -528,6 +543,7 @@ impl ParticleRenderer {
             e.system.set_batched(Default::default());
         }
         self.merge_dirty = true;
+        Ok(())
     }
 
     /// The settings in use.

@@ -167,7 +167,8 @@ pub(crate) fn emit(w: &Work) -> Traffic {
 /// death negates the lifetime). A pool at least three quarters full is stepped over its
 /// slots instead (args.wgsl, [`Work::by_slot`]): no index in, the survivors listed in the
 /// current list itself (no relist), and each free slot costs the line of its lifetime.
-/// Flops: drag, wind and gravity (9), both Euler updates (12), age (1); 20 per massive
+/// Flops: drag, wind and gravity (9), the drag's exact share of the step (12: its series,
+/// an exponential, a quotient), both Euler updates (12), age (1); 20 per massive
 /// body; 87 for two octaves of curl noise (12 sines and cosines each); 70 for the
 /// collision test's projection and depth interval.
 pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
@@ -192,7 +193,7 @@ pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
     } else {
         bytes += 4 + 8; // the index in; relist
     }
-    let mut flops = 22 + 20 * w.bodies;
+    let mut flops = 34 + 20 * w.bodies;
     if v.turbulence {
         flops += 87;
     }

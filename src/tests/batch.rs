@@ -187,9 +187,9 @@ fn pools_batched_together_step_as_each_alone() {
     assert_eq!(batched(&together, ids[2]), (true, true, true));
     compare(&together, &ids, &alone, "in a range another pool had");
     // two steps a frame: the pools are counted, out of the batch, and relist themselves
-    together.renderer.set_substeps(2);
+    together.renderer.set_substeps(2).unwrap();
     for (host, _) in &mut alone {
-        host.renderer.set_substeps(2);
+        host.renderer.set_substeps(2).unwrap();
     }
     run(20, &mut together, &mut alone);
     for &id in &ids {
@@ -202,9 +202,9 @@ fn pools_batched_together_step_as_each_alone() {
     }
     compare(&together, &ids, &alone, "in two steps");
     // one step again: batched again
-    together.renderer.set_substeps(1);
+    together.renderer.set_substeps(1).unwrap();
     for (host, _) in &mut alone {
-        host.renderer.set_substeps(1);
+        host.renderer.set_substeps(1).unwrap();
     }
     run(20, &mut together, &mut alone);
     assert_eq!(batched(&together, ids[0]), (true, true, true));

@@ -537,4 +537,16 @@ fn the_pool_check_finds_each_broken_invariant() {
         &|s| s.particles[s.dead[0] as usize].lifetime = 1.0,
         "of the dead list is marked live",
     );
+    broken(
+        &|s| s.particles[s.alive[1] as usize].pos.y = f32::NAN,
+        "non-finite position",
+    );
+    broken(
+        &|s| s.particles[s.alive[0] as usize].vel.x = f32::INFINITY,
+        "non-finite velocity",
+    );
+    // a free slot keeps whatever its last particle left
+    let mut freed = good.clone();
+    freed.particles[freed.dead[0] as usize].pos.x = f32::NAN;
+    assert_eq!(freed.check(), Ok(()));
 }

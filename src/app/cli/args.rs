@@ -50,7 +50,7 @@ pub struct Common {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4), allow_hyphen_values = true)]
     pub bodies: Option<u32>,
     /// Simulate steps per frame (each of dt / substeps).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=flurry::MAX_SUBSTEPS as i64), allow_hyphen_values = true)]
     pub substeps: u32,
     /// Galaxy gravity: massive cores and tracer stars, or all-pairs N-body (≤ 65,536 stars).
     #[arg(long, value_enum, default_value_t = GalaxyMode::Collision)]
@@ -138,7 +138,8 @@ pub struct StatsArgs {
     pub dump: Option<PathBuf>,
     /// Soak: read the pool back every K frames and check its invariants (every slot once in
     /// the alive or dead list, alive + dead = capacity, requested = emitted + dropped,
-    /// killed = emitted - alive, drawn particles alive); exit 1 at the first violation.
+    /// killed = emitted - alive, drawn particles alive, positions and velocities finite);
+    /// exit 1 at the first violation.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
     pub check_every: Option<u32>,
 }

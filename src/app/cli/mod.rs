@@ -225,6 +225,6 @@ pub fn demo_scene(
     }
     let subject = (&desc, capacity, common.seed);
     let mut scene = Scene::demo(gpu, demo, stage, subject, size)?;
-    scene.renderer.set_substeps(common.substeps);
+    scene.renderer.set_substeps(common.substeps)?;
     Ok(scene)
 }

@@ -43,7 +43,7 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         }
         (None, None) => unreachable!("refused above"),
     };
-    scene.renderer.set_substeps(a.common.substeps); // also for --effect files
+    scene.renderer.set_substeps(a.common.substeps)?; // also for --effect files
     let mut clock = Clock::new(dt);
     let mut progress = Progress::new(&name, a.frames);
     for done in 0..a.frames {
