@@ -632,6 +632,185 @@ fn output_files_are_checked_before_the_run() {
 }
 
 #[test]
+fn two_outputs_never_share_a_file() {
+    let json = tmp("shared.json");
+    let dotted = format!("{}/./shared.json", json.parent().unwrap().display());
+    for trace in [json.to_str().unwrap(), dotted.as_str()] {
+        refused(
+            &[
+                "profile",
+                "snow",
+                "--frames",
+                "1",
+                "--json",
+                json.to_str().unwrap(),
+                "--trace",
+                trace,
+            ],
+            2,
+            &["--trace", "a file other than --json's"],
+        );
+    }
+    assert!(!json.exists());
+}
+
+#[test]
+fn a_users_files_beside_an_output_are_never_touched() {
+    // a file named as the old temporary files were, and one named as today's would be
+    // were the process id the same: the output is written, both stay as they were
+    let dir = tmp("beside");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("p.png");
+    let partial = dir.join("p.png.partial");
+    std::fs::write(&partial, b"mine").unwrap();
+    let o = flurry(&[
+        "demo",
+        "snow",
+        "--headless",
+        "--frames",
+        "1",
+        "--particles",
+        "1024",
+        "--size",
+        "32x24",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&partial).unwrap(), b"mine");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["p.png", "p.png.partial"]);
+}
+
+#[test]
+fn a_read_only_output_is_refused_and_kept() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let kept = tmp("read-only.json");
+    let _ = std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o644));
+    std::fs::write(&kept, b"kept").unwrap();
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o444)).unwrap();
+    refused(
+        &[
+            "stats",
+            "snow",
+            "--particles",
+            "1024",
+            "--frames",
+            "1",
+            "--dump",
+            kept.to_str().unwrap(),
+        ],
+        2,
+        &["--dump", "read-only.json", "read-only"],
+    );
+    assert_eq!(std::fs::read(&kept).unwrap(), b"kept");
+}
+
+#[test]
+fn a_run_that_fails_creates_no_folder_and_one_that_succeeds_makes_its_own() {
+    let root = tmp("folders");
+    let _ = std::fs::remove_dir_all(&root);
+    let dump = root.join("a/b/x.json");
+    refused(
+        &[
+            "stats",
+            "--effect",
+            "no-such-effect.ron",
+            "--dump",
+            dump.to_str().unwrap(),
+        ],
+        2,
+        &["no-such-effect.ron"],
+    );
+    assert!(!root.exists(), "a failed run made {}", root.display());
+    let o = flurry(&[
+        "stats",
+        "snow",
+        "--particles",
+        "1024",
+        "--frames",
+        "1",
+        "--dump",
+        dump.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dump.is_file());
+    // a bare name: `.png` alone is no file name
+    refused(
+        &[
+            "demo",
+            "snow",
+            "--headless",
+            "--frames",
+            "1",
+            "--out",
+            ".png",
+        ],
+        2,
+        &["--out = .png", "a file name before .png"],
+    );
+}
+
+#[test]
+fn a_run_ended_by_a_signal_while_writing_leaves_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt as _;
+    // the dump of 65,536 particles (15 MB) is being written when the signal comes: the
+    // test watches the folder for the temporary file and signals the moment it fills
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let dir = tmp(&format!("signalled-{signal}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let dump = dir.join("k.json");
+        let mut caught = false;
+        for _attempt in 0..5 {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_flurry"))
+                .args(["stats", "snow", "--particles", "65536", "--frames", "2"])
+                .arg("--dump")
+                .arg(&dump)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            while child.try_wait().unwrap().is_none() {
+                // (the dump goes into a temporary file first, whatever its name; an empty
+                // one may be the check before the run that a file can be made there)
+                let writing = std::fs::read_dir(&dir).unwrap().any(|e| {
+                    let e = e.unwrap();
+                    let filled = e.metadata().is_ok_and(|m| m.len() > 0);
+                    e.file_name() != "k.json" && filled
+                });
+                if writing {
+                    // SAFETY: signalling our own child, which is still running
+                    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+                    caught = true;
+                    break;
+                }
+            }
+            let status = child.wait().unwrap();
+            if caught {
+                assert_eq!(status.signal(), Some(signal), "{status:?}");
+                break;
+            }
+            let _ = std::fs::remove_file(&dump);
+        }
+        assert!(
+            caught,
+            "signal {signal}: the write was never seen under way"
+        );
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(left.is_empty(), "signal {signal}: left {left:?}");
+    }
+}
+
+#[test]
 fn a_failed_write_to_standard_output_is_an_error_but_a_closed_pipe_is_not() {
     let full = std::fs::OpenOptions::new()
         .write(true)
@@ -828,7 +1007,7 @@ fn a_write_cut_short_by_a_file_size_limit_is_an_error_and_leaves_nothing() {
             .unwrap()
             .filter_map(|e| e.ok())
             .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with(&name))
+            .filter(|n| n.contains(&name))
             .collect();
         assert!(left.is_empty(), "{args}: left {left:?}");
     }

@@ -7,6 +7,7 @@ mod cli;
 mod host;
 mod orbit;
 mod progress;
+mod runtime_dir;
 mod window;
 
 #[cfg(test)]
@@ -26,8 +27,17 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // a run ended by a signal leaves no temporary file behind
+    cli::temp_files::install();
+    runtime_dir::ensure();
+    let matches = match Cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return clap_exit(e),
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(e),
+    };
     if let Err(e) = cli::applies::refuse_inapplicable(&matches) {
         eprintln!("error: {e}");
         return ExitCode::from(2);
@@ -58,6 +68,25 @@ fn main() -> ExitCode {
                 host::AppError::Violation { .. } => ExitCode::from(1),
                 _ => ExitCode::from(2),
             }
+        }
+    }
+}
+
+/// What clap stopped at: `--help` and `--version` printed to standard output (a failed
+/// write is an error, as for any output: `flurry --help > /dev/full` exits 2), anything
+/// else a usage error on standard error.
+fn clap_exit(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    use std::io::Write as _;
+    cli::note_stdout(write!(std::io::stdout(), "{}", e.render()));
+    match cli::stdout_error() {
+        None => ExitCode::SUCCESS,
+        Some(err) => {
+            eprintln!("error: writing to standard output: {err}");
+            ExitCode::from(2)
         }
     }
 }

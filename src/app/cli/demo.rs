@@ -58,15 +58,16 @@ fn headless(
     size: (u32, u32),
     settings: flurry::Settings,
 ) -> Result<(), AppError> {
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("flurry-{}.png", a.demo.name())));
+    super::output::check(&[("--out", Some(&out), "png")])?;
     let gpu = flurry::GpuContext::new_headless()?;
     let mut scene = super::demo_scene(&gpu, a.demo, &a.common, capacity, size, false, effect)?
         .with_settings(settings);
     // headless frames advance at 60 Hz unless --dt says otherwise
     let dt = dt.unwrap_or(a.demo.default_dt());
-    let out = a
-        .out
-        .unwrap_or_else(|| PathBuf::from(format!("flurry-{}.png", a.demo.name())));
-    super::check_writable("--out", Some(&out), "png")?;
     let start = Instant::now();
     let mut progress = Progress::new(a.demo.name(), a.frames);
     for done in 0..a.frames {
@@ -79,7 +80,7 @@ fn headless(
     }
     gpu.wait()?;
     drop(progress);
-    scene.target.save_png(&gpu, &out)?;
+    super::output::write("--out", &out, &scene.target.png(&gpu)?)?;
     out!(
         "{}: {} frames of {} particles at {}x{} on {} in {:.2} s; wrote {}",
         a.demo.name(),

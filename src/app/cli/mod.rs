@@ -36,6 +36,7 @@ pub fn stdout_error() -> Option<std::io::Error> {
 pub mod applies;
 pub mod args;
 pub mod demo;
+pub mod output;
 pub mod profile;
 pub mod profile_effects;
 pub mod profile_instances;
@@ -43,6 +44,7 @@ pub mod profile_sort;
 pub mod profile_suite;
 pub mod stats;
 pub mod suite_plot;
+pub mod temp_files;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -94,76 +96,6 @@ pub fn setup(
     }
     let capacity = ParticleRenderer::check_capacity(&gpu.device, "--particles", requested as u64)?;
     Ok((gpu, capacity, dt))
-}
-
-/// Write `report` as pretty JSON to `path`, when the run was asked for one (`--json`).
-pub fn write_json(
-    path: Option<&std::path::Path>,
-    report: &serde_json::Value,
-) -> Result<(), AppError> {
-    match path {
-        Some(path) => write_file(
-            path,
-            serde_json::to_string_pretty(report).unwrap_or_default(),
-        ),
-        None => Ok(()),
-    }
-}
-
-/// Refuse an output `path` given by `flag` that cannot be written, before a long run
-/// starts: its name must end in `.extension` (what is written there), its directory is
-/// made if missing, and a file beside it must be creatable.
-pub fn check_writable(
-    flag: &str,
-    path: Option<&std::path::Path>,
-    extension: &str,
-) -> Result<(), AppError> {
-    let Some(path) = path else {
-        return Ok(());
-    };
-    let named = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case(extension));
-    if !named {
-        let allowed = format!("a path ending in .{extension} (the file is written as {extension})");
-        return Err(Invalid::new(flag, path.display(), allowed).into());
-    }
-    let refuse = |why: String| -> AppError {
-        Invalid::new(
-            flag,
-            path.display(),
-            format!("a file that can be written ({why})"),
-        )
-        .into()
-    };
-    if path.is_dir() {
-        return Err(refuse("it is a directory".into()));
-    }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| refuse(e.to_string()))?;
-    }
-    let mut probe = path.as_os_str().to_owned();
-    probe.push(".partial");
-    std::fs::write(&probe, b"").map_err(|e| refuse(e.to_string()))?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
-/// Write `contents` to `path` whole: into a temporary file beside it, then renamed over
-/// it, so a reader never sees half a file.
-pub fn write_file(path: &std::path::Path, contents: String) -> Result<(), AppError> {
-    let io = |source| AppError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    // a write cut short (a full disk, a file-size limit) leaves nothing behind
-    let written = std::fs::write(&partial, contents).and_then(|()| std::fs::rename(&partial, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&partial);
-    }
-    written.map_err(io)
 }
 
 /// Frame clock: fixed `dt`, or the real time since the previous frame (capped at 0.1 s).

@@ -5,7 +5,7 @@ use serde_json::json;
 use flurry::{wgpu, EffectDesc, Invalid};
 
 use super::args::{ProfileArgs, ProfileTarget};
-use super::{check_writable, setup, write_file};
+use super::{output, setup};
 use crate::host::demos::Demo;
 use crate::host::scene::check_size;
 use crate::host::timing::{memcpy_gb_s, Timing};
@@ -13,13 +13,16 @@ use crate::host::AppError;
 use crate::progress::Progress;
 
 pub fn run(a: ProfileArgs) -> Result<(), AppError> {
-    check_writable("--json", a.json.as_deref(), "json")?;
-    check_writable("--trace", a.trace.as_deref(), "json")?;
+    output::check(&[
+        ("--json", a.json.as_deref(), "json"),
+        ("--trace", a.trace.as_deref(), "json"),
+        ("--plot", a.plot.as_deref(), "svg"),
+    ])?;
     if a.target == ProfileTarget::Suite {
         return super::profile_suite::run(&a);
     }
     let report = report(&a)?;
-    super::write_json(a.json.as_deref(), &report)
+    output::write_json("--json", a.json.as_deref(), &report)
 }
 
 /// The report (`--json`'s content) of one target but the suite.
@@ -168,7 +171,7 @@ fn passes(a: &ProfileArgs, demo: Demo) -> Result<serde_json::Value, AppError> {
         }
     }
     if let Some(path) = &a.trace {
-        write_file(path, samples.chrome_trace())?;
+        output::write("--trace", path, samples.chrome_trace().as_bytes())?;
     }
     Ok(report)
 }

@@ -127,7 +127,6 @@ pub fn run(a: &ProfileArgs) -> Result<(), AppError> {
         let allowed = "a path ending in .json (required by `profile suite`)";
         return Err(Invalid::new("--json", "none", allowed).into());
     };
-    super::check_writable("--plot", a.plot.as_deref(), "svg")?;
     let start = Instant::now();
     let gpu = GpuContext::new_headless()?;
     let max_particles = ParticleRenderer::max_capacity(&gpu.device) as u64;
@@ -165,9 +164,9 @@ pub fn run(a: &ProfileArgs) -> Result<(), AppError> {
         "\nsuite: {} runs on {adapter} in {seconds:.0} s",
         plan.len()
     );
-    super::write_json(Some(json_path), &suite)?;
+    super::output::write_json("--json", Some(json_path), &suite)?;
     if let Some(path) = a.plot.as_deref() {
-        super::write_file(path, super::suite_plot::svg(&suite))?;
+        super::output::write("--plot", path, super::suite_plot::svg(&suite).as_bytes())?;
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use flurry::effect::EffectDesc;
 use flurry::{glam, Camera, Particle};
 
 use super::args::StatsArgs;
-use super::{check_writable, setup, write_file, Clock};
+use super::{output, setup, Clock};
 use crate::host::demos::Demo;
 use crate::host::{AppError, Scene, Stage};
 use crate::progress::Progress;
@@ -18,7 +18,7 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         let allowed = format!("a demo ({}) or --effect FILE.ron", names.join(", "));
         return Err(flurry::Invalid::new("DEMO", "none", allowed).into());
     }
-    check_writable("--dump", a.dump.as_deref(), "json")?;
+    output::check(&[("--dump", a.dump.as_deref(), "json")])?;
     let file_desc = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
     let demo = a.demo.map(|d| a.common.mode.apply(d)).transpose()?;
     let default_particles = demo.map_or(16_384, Demo::default_particles);
@@ -97,7 +97,7 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         if let Some(crowd) = &crowd {
             dump["map"] = map_json(crowd)?;
         }
-        write_file(path, dump.to_string())?;
+        output::write("--dump", path, dump.to_string().as_bytes())?;
     }
     out!(
         "{}",

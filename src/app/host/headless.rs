@@ -1,8 +1,6 @@
 //! An offscreen host: an sRGB colour target and a depth buffer (no window, no surface),
 //! with a stand-in scene, read back as an image or written as a PNG.
 
-use std::path::Path;
-
 use flurry::{wgpu, FrameTargets, GpuContext, Targets};
 
 use super::error::{AppError, Result};
@@ -162,30 +160,12 @@ impl HeadlessTarget {
             .ok_or_else(|| AppError::Image("the read-back has the wrong size".into()))
     }
 
-    /// Read the colour target back and write it as a PNG (through a temporary file, so a
-    /// reader never sees half of one).
-    pub fn save_png(&self, gpu: &GpuContext, path: &Path) -> Result<()> {
+    /// Read the colour target back as a PNG file's bytes. Blocks.
+    pub fn png(&self, gpu: &GpuContext) -> Result<Vec<u8>> {
         let img = self.read_rgba(gpu)?;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| AppError::Io {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        }
-        let partial = path.with_extension("png.partial");
-        // a write cut short (a full disk, a file-size limit) leaves nothing behind
-        let saved = img
-            .save_with_format(&partial, image::ImageFormat::Png)
-            .map_err(|e| AppError::Image(format!("writing {}: {e}", path.display())))
-            .and_then(|()| {
-                std::fs::rename(&partial, path).map_err(|source| AppError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            });
-        if saved.is_err() {
-            let _ = std::fs::remove_file(&partial);
-        }
-        saved
+        let mut bytes = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut bytes, image::ImageFormat::Png)
+            .map_err(|e| AppError::Image(format!("encoding a PNG: {e}")))?;
+        Ok(bytes.into_inner())
     }
 }
