@@ -1,7 +1,8 @@
 //! A headless GPU context for hosts that have none of their own (tests, tools, offscreen
 //! rendering): adapter and device selection with no window or surface needed.
 //!
-//! * `WGPU_BACKEND` (e.g. `vulkan`, `gl`) restricts the backends, as in every wgpu program.
+//! * `WGPU_BACKEND` (e.g. `vulkan`, `gl`) restricts the backends, as in every wgpu program
+//!   (set to nothing, it is as if unset).
 //! * `FLURRY_ADAPTER=cpu|gpu|<name substring>` forces an adapter; without it the highest
 //!   performance adapter wins (discrete, integrated, virtual, then CPU).
 //! * No adapter at all is an [`Error::NoAdapter`] that says what to install.
@@ -38,9 +39,20 @@ impl GpuContext {
 
     /// As [`GpuContext::new_headless`] with an explicit choice instead of `FLURRY_ADAPTER`.
     pub fn with_adapter(wanted: Option<&str>) -> Result<Self> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        Self::with_instance(instance, wanted, None)
+        let desc = Self::instance_from_env(wgpu::InstanceDescriptor::new_without_display_handle());
+        Self::with_instance(wgpu::Instance::new(desc), wanted, None)
+    }
+
+    /// `desc` with wgpu's environment variables applied (`WGPU_BACKEND`, `WGPU_DEBUG`, …:
+    /// [`wgpu::InstanceDescriptor::with_env`]), except that a `WGPU_BACKEND` set to nothing
+    /// counts as unset (wgpu reads it as no backend at all, and finds no adapter).
+    pub fn instance_from_env(desc: wgpu::InstanceDescriptor) -> wgpu::InstanceDescriptor {
+        let backends = desc.backends;
+        let mut desc = desc.with_env();
+        if backend_variable().is_none() {
+            desc.backends = backends;
+        }
+        desc
     }
 
     /// A device on `instance` whose adapter can present to `surface` (if given);
@@ -95,6 +107,13 @@ impl GpuContext {
     }
 }
 
+/// `WGPU_BACKEND` where it names something (set to blanks it is as good as unset).
+fn backend_variable() -> Option<String> {
+    std::env::var("WGPU_BACKEND")
+        .ok()
+        .filter(|b| !b.trim().is_empty())
+}
+
 fn describe(info: &wgpu::AdapterInfo) -> String {
     format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
 }
@@ -133,7 +152,7 @@ fn pick_adapter(
             .filter(|a| surface.is_none_or(|s| a.is_surface_supported(s)))
             .collect();
     if adapters.is_empty() {
-        let backend = std::env::var("WGPU_BACKEND")
+        let backend = backend_variable()
             .map(|b| format!(" (WGPU_BACKEND={b})"))
             .unwrap_or_default();
         return Err(Error::NoAdapter { detail: backend });

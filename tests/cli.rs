@@ -157,12 +157,78 @@ fn effect_files_that_are_not_text_are_bad_files_and_a_byte_order_mark_is_read() 
 }
 
 #[test]
-fn shipped_effect_files_pass_check() {
+fn shipped_effect_files_pass_check_and_run_or_say_what_their_host_adds() {
+    // every shipped file runs with `stats --effect`, or `check` says what a host must add
+    // (the sword's blade and afterimage), `stats --effect` alone refuses it saying so, and
+    // the demo `check` names runs it
+    let mut needing = 0;
     for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/effects")).unwrap() {
         let path = entry.unwrap().path();
-        let o = flurry(&["check", path.to_str().unwrap()]);
-        assert!(o.status.success(), "{}: {}", path.display(), stderr(&o));
+        let file = path.to_str().unwrap();
+        let o = flurry(&["check", file]);
+        assert!(o.status.success(), "{file}: {}", stderr(&o));
+        let said = String::from_utf8_lossy(&o.stdout).into_owned();
+        let run = ["--effect", file, "--particles", "1024", "--frames", "2"];
+        let alone = flurry(&[&["stats"], &run[..]].concat());
+        let Some(at) = said.find("`flurry demo|stats|profile ") else {
+            assert!(alone.status.success(), "{file}: {}", stderr(&alone));
+            continue;
+        };
+        needing += 1;
+        assert!(said.contains("which a host adds"), "{file}: {said}");
+        let err = stderr(&alone);
+        assert_eq!(alone.status.code(), Some(2), "{file}: {err}");
+        assert!(
+            err.contains("--effect") && err.contains(file),
+            "{file}: {err}"
+        );
+        let demo = said[at..].split_whitespace().nth(2).unwrap();
+        let hosted = flurry(&[&["stats", demo], &run[..]].concat());
+        assert!(
+            hosted.status.success(),
+            "{file} in {demo}: {}",
+            stderr(&hosted)
+        );
     }
+    assert_eq!(
+        needing, 1,
+        "the sword alone needs its host's mesh and image"
+    );
+}
+
+#[test]
+fn help_and_version_that_cannot_be_written_are_errors() {
+    for flag in ["--help", "--version"] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_flurry"))
+            .arg(flag)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {err}");
+        assert!(err.contains("writing to standard output"), "{flag}: {err}");
+        let o = flurry(&[flag]);
+        assert!(o.status.success() && !o.stdout.is_empty(), "{flag}");
+    }
+}
+
+#[test]
+fn an_empty_wgpu_backend_is_unset_and_no_runtime_folder_is_no_warning() {
+    // lavapipe warns "XDG_RUNTIME_DIR is invalid or not set" without one: the program
+    // gives itself a private one, so a newcomer's first line is not an error
+    let o = Command::new(env!("CARGO_BIN_EXE_flurry"))
+        .args(["stats", "snow", "--particles", "1024", "--frames", "1"])
+        .env_remove("XDG_RUNTIME_DIR")
+        .env("WGPU_BACKEND", "")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains("XDG_RUNTIME_DIR"), "{err}");
 }
 
 #[test]

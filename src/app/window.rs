@@ -207,12 +207,11 @@ impl State {
                 .create_window(attributes)
                 .map_err(|e| AppError::Window(format!("cannot open a window: {e}")))?,
         );
-        let instance = wgpu::Instance::new(
+        let instance = wgpu::Instance::new(GpuContext::instance_from_env(
             wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
                 event_loop.owned_display_handle(),
-            ))
-            .with_env(),
-        );
+            )),
+        ));
         let surface = instance
             .create_surface(window.clone())
             .map_err(|e| AppError::Window(format!("cannot create a surface: {e}")))?;

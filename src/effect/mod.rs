@@ -27,6 +27,7 @@
 mod clock;
 mod crowd;
 mod encode;
+mod host_assets;
 mod schema;
 mod validate;
 
@@ -35,6 +36,7 @@ use std::path::Path;
 pub(crate) use clock::{SpawnClock, Spawns};
 pub(crate) use crowd::STATE_TEXELS;
 pub use crowd::{City, Crowd, Gait, WalkerState, MAX_STATES};
+pub use host_assets::HostAssets;
 pub use schema::*;
 
 use crate::error::{Error, Invalid, Result};

@@ -187,6 +187,16 @@ pub enum MeshSource {
     Host(crate::mesh::MeshId),
 }
 
+/// As a file writes it: `Cube`, `Host(0)`.
+impl std::fmt::Display for MeshSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            MeshSource::Host(id) => write!(f, "Host({})", id.0),
+            built_in => write!(f, "{built_in:?}"),
+        }
+    }
+}
+
 /// At the origin.
 impl Default for Shape {
     fn default() -> Self {

@@ -2,7 +2,7 @@
 //! the draw reads them through for ribbons.
 
 use super::{Image, ImageId};
-use crate::effect::{EffectDesc, RenderMode};
+use crate::effect::EffectDesc;
 use crate::error::{Error, Invalid, Result};
 
 /// The host's images and what a ribbon without one binds.
@@ -105,21 +105,12 @@ impl Images {
             0 => "an image added to this renderer (none has been)".to_string(),
             n => format!("0..{n} (the images added to this renderer)"),
         };
-        let mut problems = Vec::new();
-        let renders = desc.emitters.iter().enumerate();
-        let renders =
-            renders.filter_map(|(i, e)| e.render.map(|r| (format!("emitters[{i}].render"), r)));
-        for (field, render) in renders.chain([("render".to_string(), desc.render)]) {
-            if let RenderMode::Ribbon {
-                texture: Some(t), ..
-            } = render
-            {
-                if t.image.0 as usize >= self.views.len() {
-                    let field = format!("{field}.Ribbon.texture.image");
-                    problems.push(Invalid::new(field, t.image.0, allowed.clone()));
-                }
-            }
-        }
+        let problems: Vec<_> = desc
+            .named_images()
+            .into_iter()
+            .filter(|(_, image)| image.0 as usize >= self.views.len())
+            .map(|(field, image)| Invalid::new(field, image.0, allowed.clone()))
+            .collect();
         match problems.is_empty() {
             true => Ok(()),
             false => Err(Error::EffectInvalid {

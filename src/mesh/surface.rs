@@ -6,7 +6,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec4;
 
 use super::{triangle_area, Mesh, MeshId};
-use crate::effect::{EffectDesc, MeshSource, RenderMode, Shape};
+use crate::effect::{EffectDesc, MeshSource};
 use crate::error::{Error, Invalid, Result};
 
 /// One triangle of a sampled surface (`SurfaceTriangle` in common.wgsl).
@@ -167,22 +167,12 @@ impl MeshSet {
     /// Every emitter of `desc` naming a mesh this set lacks (to spawn on or to draw), as
     /// an invalid effect.
     pub fn check(&self, desc: &EffectDesc) -> Result<()> {
-        let missing = |field: String, mesh: MeshSource| {
-            let missing = self.mesh(mesh).is_none();
-            missing.then(|| Invalid::new(field, format!("{mesh:?}"), self.allowed()))
-        };
-        let mut problems = Vec::new();
-        for (i, e) in desc.emitters.iter().enumerate() {
-            if let Shape::Mesh { mesh, .. } = e.shape {
-                problems.extend(missing(format!("emitters[{i}].shape.Mesh.mesh"), mesh));
-            }
-            if let Some(RenderMode::Mesh { mesh, .. }) = e.render {
-                problems.extend(missing(format!("emitters[{i}].render.Mesh.mesh"), mesh));
-            }
-        }
-        if let RenderMode::Mesh { mesh, .. } = desc.render {
-            problems.extend(missing("render.Mesh.mesh".into(), mesh));
-        }
+        let problems: Vec<_> = desc
+            .named_meshes()
+            .into_iter()
+            .filter(|&(_, mesh)| self.mesh(mesh).is_none())
+            .map(|(field, mesh)| Invalid::new(field, mesh, self.allowed()))
+            .collect();
         if problems.is_empty() {
             Ok(())
         } else {

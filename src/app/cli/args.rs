@@ -123,10 +123,10 @@ pub struct DemoArgs {
 
 #[derive(Args)]
 pub struct StatsArgs {
-    /// A built-in demo (or use --effect).
-    #[arg(conflicts_with = "effect")]
+    /// A built-in demo (or --effect alone).
     pub demo: Option<Demo>,
-    /// An effect file in RON.
+    /// An effect file in RON: alone (over an empty scene, or --scene's), or with a demo in
+    /// place of the demo's own effect (its camera, scene, meshes and images stay).
     #[arg(long)]
     pub effect: Option<PathBuf>,
     #[command(flatten)]

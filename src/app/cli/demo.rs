@@ -64,7 +64,8 @@ fn headless(
         .unwrap_or_else(|| PathBuf::from(format!("flurry-{}.png", a.demo.name())));
     super::output::check(&[("--out", Some(&out), "png")])?;
     let gpu = flurry::GpuContext::new_headless()?;
-    let mut scene = super::demo_scene(&gpu, a.demo, &a.common, capacity, size, false, effect)?
+    let file = a.effect.as_deref().zip(effect);
+    let mut scene = super::demo_scene(&gpu, a.demo, &a.common, capacity, size, false, file)?
         .with_settings(settings);
     // headless frames advance at 60 Hz unless --dt says otherwise
     let dt = dt.unwrap_or(a.demo.default_dt());

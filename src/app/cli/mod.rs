@@ -46,6 +46,7 @@ pub mod stats;
 pub mod suite_plot;
 pub mod temp_files;
 
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -62,6 +63,9 @@ pub fn check(file: &std::path::Path) -> ExitCode {
             let n = desc.emitters.len();
             let s = if n == 1 { "" } else { "s" };
             out!("{}: ok ({n} emitter{s})", file.display());
+            if let Some(needs) = host_needs(&desc, file) {
+                out!("{needs}");
+            }
             ExitCode::SUCCESS
         }
         Err(Error::Io { path, source }) => {
@@ -73,6 +77,47 @@ pub fn check(file: &std::path::Path) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// What a host must add before the effect read from `file` (None: nothing), and which
+/// demos add it (they run the file with `--effect`).
+pub fn host_needs(desc: &EffectDesc, file: &Path) -> Option<String> {
+    use clap::ValueEnum as _;
+    let needs = desc.host_assets();
+    if needs.is_empty() {
+        return None;
+    }
+    let count = |n: u32, what: &str| match n {
+        0 => None,
+        1 => Some(format!("1 {what}")),
+        n => Some(format!("{n} {what}s")),
+    };
+    let named: Vec<_> = [count(needs.meshes, "mesh"), count(needs.images, "image")]
+        .into_iter()
+        .flatten()
+        .collect();
+    let hosts: Vec<_> = Demo::value_variants()
+        .iter()
+        .filter(|d| {
+            d.meshes().len() as u32 >= needs.meshes && d.images().len() as u32 >= needs.images
+        })
+        .map(|d| d.name())
+        .collect();
+    let runs = match hosts.first() {
+        Some(demo) => format!(
+            "the {} demo{} add{} them: `flurry demo|stats|profile {demo} --effect {}`",
+            hosts.join(", "),
+            if hosts.len() > 1 { "s" } else { "" },
+            if hosts.len() > 1 { "" } else { "s" },
+            file.display()
+        ),
+        None => "no demo adds as many: only a host of your own can add it".into(),
+    };
+    Some(format!(
+        "it names {} of its host's (MeshSource::Host, a ribbon's image), which a host adds \
+         before the effect; {runs}",
+        named.join(" and ")
+    ))
 }
 
 /// Validated `--particles`, `--dt` and the GPU.
@@ -96,6 +141,21 @@ pub fn setup(
     }
     let capacity = ParticleRenderer::check_capacity(&gpu.device, "--particles", requested as u64)?;
     Ok((gpu, capacity, dt))
+}
+
+/// An error of adding the effect read from `file` that names the file (the renderer knows
+/// only the effect: a mesh or an image it names that the host did not add).
+pub fn in_file(e: AppError, file: &Path) -> AppError {
+    match e {
+        AppError::Flurry(Error::EffectInvalid {
+            path: None,
+            problems,
+        }) => AppError::Flurry(Error::EffectInvalid {
+            path: Some(file.to_path_buf()),
+            problems,
+        }),
+        e => e,
+    }
 }
 
 /// Frame clock: fixed `dt`, or the real time since the previous frame (capped at 0.1 s).
@@ -127,8 +187,8 @@ pub fn has_display() -> bool {
 }
 
 /// A demo's scene as the flags ask: `--scene`, `--bodies`, `--substeps`, an `--effect`
-/// file in place of the demo's own effect, and with `no_collision` its depth collision
-/// left out.
+/// file (its path and effect) in place of the demo's own effect, and with `no_collision`
+/// its depth collision left out.
 pub fn demo_scene(
     gpu: &GpuContext,
     demo: Demo,
@@ -136,11 +196,11 @@ pub fn demo_scene(
     capacity: u32,
     size: (u32, u32),
     no_collision: bool,
-    effect: Option<&EffectDesc>,
+    effect: Option<(&Path, &EffectDesc)>,
 ) -> Result<Scene, AppError> {
     let stage = common.scene.unwrap_or(demo.default_stage());
     let mut desc = match (demo, common.bodies) {
-        _ if effect.is_some() => effect.cloned().unwrap_or_else(|| demo.effect(capacity)),
+        _ if effect.is_some() => effect.map_or_else(|| demo.effect(capacity), |e| e.1.clone()),
         (Demo::Galaxy, Some(m)) => crate::host::demos::galaxy::effect_with(capacity, m),
         (_, Some(_)) => {
             return Err(Invalid::new(
@@ -156,7 +216,11 @@ pub fn demo_scene(
         desc.collision = None;
     }
     let subject = (&desc, capacity, common.seed);
-    let mut scene = Scene::demo(gpu, demo, stage, subject, size)?;
+    let scene = Scene::demo(gpu, demo, stage, subject, size);
+    let mut scene = match effect {
+        Some((file, _)) => scene.map_err(|e| in_file(e, file))?,
+        None => scene?,
+    };
     scene.renderer.set_substeps(common.substeps)?;
     Ok(scene)
 }

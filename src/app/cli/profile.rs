@@ -69,7 +69,7 @@ fn passes(a: &ProfileArgs, demo: Demo) -> Result<serde_json::Value, AppError> {
         capacity,
         size,
         no_collision,
-        effect.as_ref(),
+        a.effect.as_deref().zip(effect.as_ref()),
     );
     let mut scene = scene?.with_settings(settings);
     let dt = dt.unwrap_or(demo.default_dt());

@@ -20,16 +20,26 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
     }
     output::check(&[("--dump", a.dump.as_deref(), "json")])?;
     let file_desc = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
+    // without a demo's host, a file that names the host's meshes or images cannot run
+    if let (None, Some(path), Some(desc)) = (a.demo, a.effect.as_deref(), file_desc.as_ref()) {
+        if let Some(needs) = super::host_needs(desc, path) {
+            let allowed = format!(
+                "an effect naming no mesh or image of its host's, or a demo with it ({needs})"
+            );
+            return Err(flurry::Invalid::new("--effect", path.display(), allowed).into());
+        }
+    }
     let demo = a.demo.map(|d| a.common.mode.apply(d)).transpose()?;
     let default_particles = demo.map_or(16_384, Demo::default_particles);
     let (gpu, capacity, dt) = setup(&a.common, default_particles)?;
     let size = (320, 240);
-    let (mut scene, name) = match (demo, file_desc) {
+    let file = a.effect.as_deref().zip(file_desc.as_ref());
+    let (mut scene, name) = match (demo, file) {
         (Some(d), _) => (
-            super::demo_scene(&gpu, d, &a.common, capacity, size, false, None)?,
+            super::demo_scene(&gpu, d, &a.common, capacity, size, false, file)?,
             d.name().to_string(),
         ),
-        (None, Some(desc)) => {
+        (None, Some((path, desc))) => {
             let stage = a.common.scene.unwrap_or_default();
             let cam = |aspect| match stage {
                 Stage::Empty => {
@@ -37,9 +47,10 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
                 }
                 Stage::Plane | Stage::Terrain => Demo::Snow.camera_in(stage, aspect),
             };
-            let mut scene = Scene::new(&gpu, &desc, capacity, a.common.seed, size, cam)?;
+            let scene = Scene::new(&gpu, desc, capacity, a.common.seed, size, cam);
+            let mut scene = scene.map_err(|e| super::in_file(e, path))?;
             stage.apply(&mut scene.target.scene);
-            (scene, desc.name)
+            (scene, desc.name.clone())
         }
         (None, None) => unreachable!("refused above"),
     };
