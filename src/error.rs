@@ -94,7 +94,7 @@ allows {limit} bytes per storage buffer ({limit_name}); allowed 1..={max} partic
         /// The most the device allows.
         max: u64,
         /// Bytes the pool would need.
-        bytes: u64,
+        bytes: u128,
         /// The device's limit in bytes.
         limit: u64,
         /// The limit's name in `wgpu::Limits`.

@@ -289,7 +289,8 @@ pub(crate) fn check_capacity(device: &wgpu::Device, field: &str, requested: u64)
             field: field.to_string(),
             requested,
             max,
-            bytes: requested.saturating_mul(PARTICLE_SIZE),
+            // (as wide as a u64 count of particles of PARTICLE_SIZE bytes can make it)
+            bytes: requested as u128 * PARTICLE_SIZE as u128,
             limit,
             limit_name,
         });

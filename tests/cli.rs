@@ -995,7 +995,50 @@ fn messages_name_the_flag_or_field_and_the_range() {
     refused(
         &["stats", "snow", "--particles", "abc"],
         2,
-        &["--particles", "not a whole number of particles", "65536"],
+        &[
+            "--particles",
+            "abc",
+            "not a whole number",
+            "allowed 1 up to",
+        ],
+    );
+    // a pool too large for any buffer: its bytes counted without overflow
+    refused(
+        &["stats", "snow", "--particles", "1e18"],
+        2,
+        &[
+            "--particles 1000000000000000000",
+            "64000000000000000000 byte",
+            "allowed 1..=",
+        ],
+    );
+    // numbers that are not: flag, value and range, not Rust's parse text
+    for (args, range) in [
+        (&["stats", "snow", "--dt", "soon"][..], "1e-6..=1 seconds"),
+        (&["demo", "snow", "--scale", "half"], "1, 0.5 or 0.25"),
+        (&["demo", "snow", "--splat", "big"], "0..=16 pixels"),
+        (&["profile", "sort", "--keys", "many"], "allowed 1 up to"),
+        (&["profile", "effects", "--effects", "ten"], "1..=4096"),
+        (
+            &["profile", "instances", "--instances", "x2"],
+            "allowed 1 up to",
+        ),
+        (&["stats", "snow", "--seed", "-1"], "0..=4294967295"),
+        (&["stats", "snow", "--substeps", "0"], "1..=64"),
+    ] {
+        let (flag, value) = (args[2], args[3]);
+        refused(args, 2, &[flag, &format!("'{value}'"), range]);
+        let o = flurry(args);
+        assert!(!stderr(&o).contains("invalid float literal"), "{args:?}");
+        assert!(!stderr(&o).contains("invalid digit"), "{args:?}");
+    }
+    // --keys in exponent form as --particles is, and its range the device's
+    let o = flurry(&["profile", "sort", "--keys", "1e3", "--runs", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let refusal = stderr(&flurry(&["profile", "sort", "--keys", "0"]));
+    assert!(
+        refusal.contains("--keys = 0: allowed 1..=") && !refusal.contains("4294967295"),
+        "{refusal}"
     );
     refused(
         &["stats", "snow", "--frames", "-1"],
@@ -1010,6 +1053,32 @@ fn messages_name_the_flag_or_field_and_the_range() {
         1,
         &["count = 1e30", "0..=4294967295"],
     );
+    // whole-number fields other than counts, and values of the wrong type: the field's
+    // path, the value and what it takes, not only a position
+    for (src, needles) in [
+        (
+            "(emitters: [(bursts: [(time: 0.0, count: 3, cycles: Some(-1))])])",
+            &[
+                "emitters[0].bursts[0].cycles = -1",
+                "0..=4294967295",
+                "line 1",
+            ][..],
+        ),
+        (
+            "(crowd: Some((destinations: 1e20)))",
+            &["crowd.destinations = 1e20", "0..=4294967295"],
+        ),
+        (
+            "(forces: (drag: \"strong\"))",
+            &["forces.drag = \"strong\"", "allowed a number"],
+        ),
+    ] {
+        let file = tmp("field-path.ron");
+        std::fs::write(&file, src).unwrap();
+        let mut all = vec![file.to_str().unwrap()];
+        all.extend(needles);
+        refused(&["check", file.to_str().unwrap()], 1, &all);
+    }
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! The effect parser against mutated files: no input panics, and every refusal of a
-//! parsed file names the field, the value and the allowed range.
+//! The effect parser against mutated files: no input panics, and every refusal of a value
+//! names the field, the value and the allowed range.
 
 use flurry::effect::EffectDesc;
 use flurry::Error;
@@ -90,8 +90,16 @@ fn every_number_replaced_by_minus_1e30_is_refused_by_name_or_accepted() {
                     }
                 }
                 Err(Error::EffectSyntax { message, .. }) => {
-                    // integers cannot hold -1e30: the parser says where
-                    assert!(!message.is_empty(), "{name}");
+                    // whole-number fields cannot hold -1e30: the reader names the field,
+                    // the value and the range, and where
+                    let field = message.split(" = ").next().unwrap_or_default();
+                    assert!(
+                        !field.is_empty()
+                            && message.contains(" = -1e30: allowed ")
+                            && message.contains("0..=4294967295")
+                            && message.contains("(line "),
+                        "{name}: {message}"
+                    );
                 }
                 Err(other) => panic!("{name}: unexpected error {other}"),
             }
@@ -101,6 +109,31 @@ fn every_number_replaced_by_minus_1e30_is_refused_by_name_or_accepted() {
             "{name}: only {refused} of {} refused",
             nums.len()
         );
+    }
+}
+
+#[test]
+fn every_number_replaced_by_a_value_of_another_type_is_refused_by_name() {
+    // a string, a word, a group where a number goes: the field's path, the text found and
+    // what the field takes, not only a position and "Expected float"
+    for (name, src) in shipped() {
+        for &(s, e) in &numbers(&src) {
+            for other in ["\"x\"", "true", "(1)"] {
+                let mutated = format!("{}{other}{}", &src[..s], &src[e..]);
+                match EffectDesc::from_ron(&mutated) {
+                    Err(Error::EffectSyntax { message, .. }) => {
+                        let field = message.split(" = ").next().unwrap_or_default();
+                        assert!(
+                            !field.is_empty()
+                                && message.contains(&format!(" = {other}: allowed "))
+                                && message.contains("(line "),
+                            "{name}: {other} at {s}: {message}"
+                        );
+                    }
+                    other_result => panic!("{name}: {other} at {s}: {other_result:?}"),
+                }
+            }
+        }
     }
 }
 

@@ -28,6 +28,7 @@ mod clock;
 mod crowd;
 mod encode;
 mod host_assets;
+mod parse;
 mod schema;
 mod validate;
 
@@ -84,9 +85,9 @@ impl EffectDesc {
     fn parse(src: &str, path: Option<&Path>) -> Result<Self> {
         // editors on some systems start UTF-8 files with a byte-order mark
         let src = src.strip_prefix('\u{feff}').unwrap_or(src);
-        let desc: EffectDesc = ron::from_str(src).map_err(|e| Error::EffectSyntax {
+        let desc = parse::effect(src).map_err(|message| Error::EffectSyntax {
             path: path.map(Path::to_path_buf),
-            message: e.to_string(),
+            message,
         })?;
         desc.check(path)?;
         Ok(desc)

@@ -4,28 +4,27 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Whole numbers read from a file: a number out of a u32's range or with a fraction is
-/// refused naming the field and the range (not only the line and column).
+/// Whole numbers read from a file, as digits or in exponent form (`1e6`): a number out of a
+/// u32's range or with a fraction is refused with the value and the range (the reader adds
+/// the field's path: `effect::parse`).
 mod whole {
     use serde::de::{Deserializer, Error, Visitor};
 
-    struct Whole(&'static str);
+    struct Whole;
 
     impl Visitor<'_> for Whole {
         type Value = u32;
 
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            write!(f, "{}: a whole number 0..=4294967295", self.0)
+            write!(f, "a whole number 0..=4294967295")
         }
 
         fn visit_u64<E: Error>(self, v: u64) -> Result<u32, E> {
-            u32::try_from(v)
-                .map_err(|_| E::custom(format!("{} = {v}: allowed 0..=4294967295", self.0)))
+            u32::try_from(v).map_err(|_| E::custom(format!("{v}: allowed 0..=4294967295")))
         }
 
         fn visit_i64<E: Error>(self, v: i64) -> Result<u32, E> {
-            u32::try_from(v)
-                .map_err(|_| E::custom(format!("{} = {v}: allowed 0..=4294967295", self.0)))
+            u32::try_from(v).map_err(|_| E::custom(format!("{v}: allowed 0..=4294967295")))
         }
 
         fn visit_f64<E: Error>(self, v: f64) -> Result<u32, E> {
@@ -33,21 +32,15 @@ mod whole {
                 Ok(v as u32)
             } else {
                 Err(E::custom(format!(
-                    "{} = {v:e}: allowed whole numbers 0..=4294967295",
-                    self.0
+                    "{v:e}: allowed whole numbers 0..=4294967295"
                 )))
             }
         }
     }
 
-    /// A particle count.
-    pub fn count<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-        d.deserialize_any(Whole("count"))
-    }
-
-    /// An emitter index.
-    pub fn index<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-        d.deserialize_any(Whole("of"))
+    /// A particle count, or an emitter's index.
+    pub fn number<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        d.deserialize_any(Whole)
     }
 }
 
@@ -300,7 +293,7 @@ pub struct Burst {
     /// Seconds from the effect's start.
     pub time: f32,
     /// Particles per occurrence.
-    #[serde(deserialize_with = "whole::count")]
+    #[serde(deserialize_with = "whole::number")]
     pub count: u32,
     /// Seconds between occurrences; once when absent.
     #[serde(default)]
@@ -333,7 +326,7 @@ pub enum Trigger {
     /// to the surface's side, and its particles never collide themselves.
     OnHit {
         /// Particles per hit.
-        #[serde(deserialize_with = "whole::count")]
+        #[serde(deserialize_with = "whole::number")]
         count: u32,
     },
     /// `count` particles wherever a particle of emitter `of` dies, on the GPU (rockets
@@ -341,10 +334,10 @@ pub enum Trigger {
     /// particles inherit nothing else.
     OnDeath {
         /// The emitter whose particles' deaths are watched.
-        #[serde(deserialize_with = "whole::index")]
+        #[serde(deserialize_with = "whole::number")]
         of: u32,
         /// Particles per death.
-        #[serde(deserialize_with = "whole::count")]
+        #[serde(deserialize_with = "whole::number")]
         count: u32,
     },
     /// A trail behind every particle of emitter `of`: one particle every `every` seconds
@@ -356,7 +349,7 @@ pub enum Trigger {
     /// 4096 points at most: a particle older than 4096 × `every` lays no more.
     Trail {
         /// The emitter whose particles leave trails.
-        #[serde(deserialize_with = "whole::index")]
+        #[serde(deserialize_with = "whole::number")]
         of: u32,
         /// Seconds between two points of a trail (1e-3..=1000).
         every: f32,

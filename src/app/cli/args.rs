@@ -33,13 +33,13 @@ pub enum Command {
 #[derive(Args)]
 pub struct Common {
     /// Pool capacity (particles); 1 up to what the adapter's buffer limits allow.
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_particles)]
+    #[arg(long, allow_hyphen_values = true, value_parser = count("1 up to what the adapter's buffers hold"))]
     pub particles: Option<i64>,
     /// Random seed; the same seed reproduces a run.
-    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 1, value_parser = whole(0, u32::MAX), allow_hyphen_values = true)]
     pub seed: u32,
     /// Fixed time step in seconds (1e-6..=1); without it the clock is real time.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, value_parser = number("1e-6..=1 seconds"), allow_hyphen_values = true)]
     pub dt: Option<f64>,
     /// The host scene: empty, a ground plane at y = 0, or terrain (hills and pillars);
     /// particles collide with it (default: the demo's own; rain and gun have the plane,
@@ -47,10 +47,10 @@ pub struct Common {
     #[arg(long, value_enum)]
     pub scene: Option<Stage>,
     /// Galaxies (massive cores) in the galaxy demo's collision mode.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4), allow_hyphen_values = true)]
+    #[arg(long, value_parser = whole(1, 4), allow_hyphen_values = true)]
     pub bodies: Option<u32>,
     /// Simulate steps per frame (each of dt / substeps).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=flurry::MAX_SUBSTEPS as i64), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 1, value_parser = whole(1, flurry::MAX_SUBSTEPS), allow_hyphen_values = true)]
     pub substeps: u32,
     /// Galaxy gravity: massive cores and tracer stars, or all-pairs N-body (≤ 65,536 stars).
     #[arg(long, value_enum, default_value_t = GalaxyMode::Collision)]
@@ -61,14 +61,14 @@ pub struct Common {
 #[derive(Args)]
 pub struct RenderArgs {
     /// Particle target resolution relative to the output: 1, 0.5 or 0.25.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, value_parser = number("1, 0.5 or 0.25"), allow_hyphen_values = true)]
     pub scale: Option<f64>,
     /// Upsampling of the particle target: nearest-depth or bilinear.
     #[arg(long, value_parser = ["nearest-depth", "bilinear"])]
     pub upsample: Option<String>,
     /// Largest projected radius, in particle-target pixels, drawn by the compute splat
     /// (0..=16; 0: every particle as a triangle). Default 4.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, value_parser = number("0..=16 pixels"), allow_hyphen_values = true)]
     pub splat: Option<f64>,
 }
 
@@ -114,7 +114,7 @@ pub struct DemoArgs {
     #[arg(long, value_parser = ["on", "off"])]
     pub vsync: Option<String>,
     /// Frames to render headless.
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=1_000_000), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 120, value_parser = whole(1, 1_000_000), allow_hyphen_values = true)]
     pub frames: u32,
     /// PNG path for headless output (default flurry-<demo>.png).
     #[arg(long)]
@@ -131,7 +131,7 @@ pub struct StatsArgs {
     pub effect: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 100, value_parser = whole(1, 1_000_000), allow_hyphen_values = true)]
     pub frames: u32,
     /// Write the GPU state after the last frame as JSON.
     #[arg(long)]
@@ -140,7 +140,7 @@ pub struct StatsArgs {
     /// the alive or dead list, alive + dead = capacity, requested = emitted + dropped,
     /// killed = emitted - alive, drawn particles alive, positions and velocities finite);
     /// exit 1 at the first violation.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
+    #[arg(long, value_parser = whole(1, u32::MAX), allow_hyphen_values = true)]
     pub check_every: Option<u32>,
 }
 
@@ -194,28 +194,28 @@ pub struct ProfileArgs {
     /// stay).
     #[arg(long)]
     pub effect: Option<PathBuf>,
-    /// Keys to sort (`profile sort`).
-    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
-    pub keys: u32,
+    /// Keys to sort (`profile sort`): 1 up to what the adapter's buffers hold.
+    #[arg(long, default_value_t = 1 << 20, value_parser = count("1 up to what the adapter's buffers hold"), allow_hyphen_values = true)]
+    pub keys: i64,
     /// Effects added to one renderer (`profile effects`), 1..=4096.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, value_parser = count("1..=4096"), allow_hyphen_values = true)]
     pub effects: Option<i64>,
     /// How the effects of `profile effects` blend: alpha (sorted and drawn together, the
     /// default) or additive.
     #[arg(long, value_parser = ["alpha", "additive"])]
     pub blend: Option<String>,
     /// Instances of one effect (`profile instances`).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, value_parser = count("1 up to as many as one pool holds at --particles each"), allow_hyphen_values = true)]
     pub instances: Option<i64>,
     /// Profile the demo with its depth collision switched off (to measure what it costs).
     #[arg(long)]
     pub no_collision: bool,
     /// Alternating runs of each sort (`profile sort`).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 5, value_parser = whole(1, 1000), allow_hyphen_values = true)]
     pub runs: u32,
     #[command(flatten)]
     pub common: Common,
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 30, value_parser = whole(1, 100_000), allow_hyphen_values = true)]
     pub frames: u32,
     /// Target size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
@@ -239,22 +239,44 @@ pub struct ProfileArgs {
     pub plot: Option<PathBuf>,
 }
 
-/// A particle count: a whole number, written as digits or in exponent form (1e6); its
-/// range is checked against the adapter later.
-pub fn parse_particles(s: &str) -> Result<i64, String> {
-    let whole = s.parse::<i64>().ok().or_else(|| {
+/// A whole number written as digits or in exponent form (1e6), if `s` is one (within
+/// ±9e18).
+fn whole_number(s: &str) -> Option<i64> {
+    s.parse::<i64>().ok().or_else(|| {
         let x = s.parse::<f64>().ok()?;
         (x.fract() == 0.0 && x.abs() < 9e18).then_some(x as i64)
-    });
-    whole.ok_or_else(|| {
-        "not a whole number of particles: allowed 1 up to what the adapter's buffers hold \
-         (e.g. 65536 or 1e6)"
-            .to_string()
     })
 }
 
+/// A count checked later against the adapter or the target (`allowed` says how): any whole
+/// number, as digits or in exponent form (`--particles 1e6`), or a refusal saying so.
+pub fn count(allowed: impl std::fmt::Display) -> impl Fn(&str) -> Result<i64, String> + Clone {
+    let refusal = format!("not a whole number: allowed {allowed} (as digits or as in 1e6)");
+    move |s: &str| whole_number(s).ok_or_else(|| refusal.clone())
+}
+
+/// A whole number in `lo..=hi`, as digits or in exponent form, or a refusal with the range.
+pub fn whole(lo: u32, hi: u32) -> impl Fn(&str) -> Result<u32, String> + Clone {
+    move |s: &str| {
+        whole_number(s)
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| (lo..=hi).contains(n))
+            .ok_or_else(|| format!("allowed whole numbers {lo}..={hi}"))
+    }
+}
+
+/// Any number (its range is checked where it is used: `allowed` says what it is), or a
+/// refusal naming the range.
+pub fn number(allowed: &'static str) -> impl Fn(&str) -> Result<f64, String> + Clone {
+    move |s: &str| {
+        s.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("not a number: allowed {allowed}"))
+    }
+}
+
 pub fn parse_size(s: &str) -> Result<(i64, i64), String> {
-    let err = || format!("--size {s}: expected WIDTHxHEIGHT, e.g. 1280x720");
+    let err = || "allowed WIDTHxHEIGHT, whole numbers of pixels from 1, e.g. 1280x720".to_string();
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(err)?;
     Ok((
         w.trim().parse().map_err(|_| err())?,

@@ -15,7 +15,14 @@ use crate::host::AppError;
 /// The report (`--json`'s content) of one run.
 pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     let gpu = GpuContext::new_headless()?;
-    let n = a.keys;
+    let max = flurry::bench::max_keys(&gpu.device.limits());
+    let n = match u32::try_from(a.keys) {
+        Ok(n) if (1..=max).contains(&(n as u64)) => n,
+        _ => {
+            let allowed = format!("1..={max} on {}", gpu.adapter_name());
+            return Err(flurry::Invalid::new("--keys", a.keys, allowed).into());
+        }
+    };
     let mut bench = SortBench::new(&gpu, n)?;
     let data = random_pairs(n, a.common.seed, u32::MAX);
     let mut expected = data.clone();
