@@ -13,9 +13,10 @@ use crate::error::{Invalid, Result};
 
 /// A host's camera: world to view space, and view space to wgpu's clip space.
 ///
-/// View space is right-handed and the camera looks down −Z, as glam's `look_at_rh` and
-/// `perspective_rh` / `orthographic_rh` give (and wgpu's examples use). Clip space is
-/// wgpu's: x and y in [−1, 1], depth in [0, 1] after the divide by w.
+/// View space is right-handed and the camera looks down −Z, as
+/// [`glam::camera::rh::view::look_at_mat4`] gives (and wgpu's examples use). Clip space is
+/// wgpu's, Direct3D's: x and y in [−1, 1], depth in [0, 1] after the divide by w, as the
+/// projections of [`glam::camera::rh::proj::directx`] give.
 ///
 /// The depth convention is read from `proj` (see [`View::convention`]): standard
 /// (0 = near, 1 = far) or reversed Z (1 = near, 0 = far), a finite or an infinite far
