@@ -212,7 +212,7 @@ fn mesh_effects_are_checked_by_field() {
         .unwrap_err()
         .to_string();
     assert!(
-        text.contains("emitters[0].render.Mesh.mesh = Host(MeshId(2))"),
+        text.contains("emitters[0].render.Mesh.mesh = Host(2)"),
         "{text}"
     );
     let bad = Light {

@@ -63,16 +63,20 @@ fn check_one(flag: &str, path: &Path, extension: &str) -> Result<(), AppError> {
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => return Err(writable("it is a directory".into())),
         Ok(m) if !m.is_file() => return Err(writable("it is not a regular file".into())),
-        Ok(m) if m.permissions().readonly() => {
-            return Err(writable(
-                "it is read-only: flurry never replaces such a file".into(),
-            ))
-        }
-        _ => {}
+        _ => refuse_read_only(flag, path)?,
     }
     let (folder, _) = existing_folder(path).map_err(writable)?;
     // a file of our own, made and removed at once, says whether the folder takes new files
     temp_files::create(&folder, &name).map_err(|e| writable(e.to_string()))?;
+    Ok(())
+}
+
+/// Refuse a read-only file at `path`: a rename would replace it whatever its mode.
+fn refuse_read_only(flag: &str, path: &Path) -> Result<(), AppError> {
+    if std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
+        let allowed = "a file that can be written (it is read-only: flurry never replaces it)";
+        return Err(Invalid::new(flag, path.display(), allowed).into());
+    }
     Ok(())
 }
 
@@ -138,11 +142,7 @@ pub fn write(flag: &str, path: &Path, contents: &[u8]) -> Result<(), AppError> {
         path: path.to_path_buf(),
         source,
     };
-    if std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
-        let allowed =
-            "a file that can be written (it is read-only: flurry never replaces such a file)";
-        return Err(Invalid::new(flag, path.display(), allowed).into());
-    }
+    refuse_read_only(flag, path)?;
     let folder = parent_of(path);
     std::fs::create_dir_all(&folder).map_err(|source| AppError::Io {
         path: folder.clone(),
