@@ -222,7 +222,7 @@ mod tests {
     /// ranges join their free neighbours again, so the chunk ends as it began.
     #[test]
     fn leases_never_overlap_and_come_back_whole() {
-        let gpu = crate::gpu::GpuContext::new_headless().expect("an adapter (lavapipe)");
+        let gpu = crate::tests::gpu();
         let arena = PoolArena::default();
         let a = arena.lease(&gpu.device, 1000);
         let b = arena.lease(&gpu.device, 64);
