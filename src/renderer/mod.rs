@@ -22,9 +22,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use settings::{FrameTargets, Scale, Settings, Targets, Upsample, MAX_SPLAT_RADIUS};
 
-/// Most simulate steps a frame ([`ParticleRenderer::set_substeps`]).
-pub const MAX_SUBSTEPS: u32 = 64;
-
 use crate::effect::{Blend, EffectDesc, Shape, Velocity};
 use crate::error::{Invalid, Result};
 use crate::image::Images;
@@ -41,6 +38,9 @@ use crate::view::{View, ViewModel};
 use batched::Batches;
 use merged::Merged;
 use target::{HostBinds, LowRes};
+
+/// Most simulate steps a frame ([`ParticleRenderer::set_substeps`]).
+pub const MAX_SUBSTEPS: u32 = 64;
 
 /// Names an effect in a [`ParticleRenderer`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -530,7 +530,7 @@ impl ParticleRenderer {
     pub fn set_substeps(&mut self, substeps: u32) -> Result<()> {
         if !(1..=MAX_SUBSTEPS).contains(&substeps) {
             let allowed = format!("1..={MAX_SUBSTEPS}");
-            return Err(crate::error::Invalid::new("substeps", substeps, allowed).into());
+            return Err(Invalid::new("substeps", substeps, allowed).into());
         }
         self.substeps = substeps;
         for e in &mut self.entries {

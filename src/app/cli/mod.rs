@@ -199,10 +199,10 @@ pub fn demo_scene(
     effect: Option<(&Path, &EffectDesc)>,
 ) -> Result<Scene, AppError> {
     let stage = common.scene.unwrap_or(demo.default_stage());
-    let mut desc = match (demo, common.bodies) {
-        _ if effect.is_some() => effect.map_or_else(|| demo.effect(capacity), |e| e.1.clone()),
-        (Demo::Galaxy, Some(m)) => crate::host::demos::galaxy::effect_with(capacity, m),
-        (_, Some(_)) => {
+    let mut desc = match (effect, demo, common.bodies) {
+        (Some((_, file)), ..) => file.clone(),
+        (None, Demo::Galaxy, Some(m)) => crate::host::demos::galaxy::effect_with(capacity, m),
+        (None, _, Some(_)) => {
             return Err(Invalid::new(
                 "--bodies",
                 common.bodies.unwrap_or_default(),
