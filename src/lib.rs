@@ -156,6 +156,7 @@ mod camera;
 #[cfg(test)]
 mod cpu;
 pub mod effect;
+pub mod expr;
 mod error;
 mod gpu;
 mod hash;
