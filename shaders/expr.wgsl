@@ -165,3 +165,43 @@ fn expr_table(row: u32, x: f32) -> vec4<f32> {
     let b = expr_table_texel(base + 2u + i);
     return a + (b - a) * (u - f32(i));
 }
+
+// The inverse trigonometric functions, written out: drivers' own may be far coarser than f32
+// (on lavapipe asin is off by 4e-4 near 0.95), and expressions promise the same value on every
+// device to about 1e-6. Mirrored in src/expr/eval.rs by the exact functions.
+const EXPR_PI: f32 = 3.14159265358979;
+const EXPR_HALF_PI: f32 = 1.57079632679490;
+
+// atan on [0, 1]: Cephes' atanf polynomial after a reduction by pi/4 above tan(pi/8).
+fn expr_atan_unit(t: f32) -> f32 {
+    let big = t > 0.41421356;
+    let x = select(t, (t - 1.0) / (t + 1.0), big);
+    let z = x * x;
+    let p = (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z
+        - 3.33329491539e-1) * z * x + x;
+    return select(p, p + 0.785398163397448, big);
+}
+
+// atan2(y, x) in [-pi, pi]; a zero y counts as positive (atan2(-0, -1) = pi).
+fn expr_atan2(y: f32, x: f32) -> f32 {
+    let ax = abs(x);
+    let ay = abs(y);
+    let hi = max(ax, ay);
+    let t = select(min(ax, ay) / hi, 0.0, hi == 0.0);
+    var a = expr_atan_unit(t);
+    a = select(a, EXPR_HALF_PI - a, ay > ax);
+    a = select(a, EXPR_PI - a, x < 0.0);
+    return select(a, -a, y < 0.0);
+}
+
+fn expr_atan(x: f32) -> f32 {
+    return expr_atan2(x, 1.0);
+}
+
+fn expr_asin(x: f32) -> f32 {
+    return expr_atan2(x, sqrt((1.0 - x) * (1.0 + x)));
+}
+
+fn expr_acos(x: f32) -> f32 {
+    return expr_atan2(sqrt((1.0 - x) * (1.0 + x)), x);
+}

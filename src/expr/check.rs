@@ -160,6 +160,18 @@ impl<'e> Compiler<'e> {
     }
 
     fn add(&mut self, op: Op, args: Vec<NodeId>, ty: Type) -> NodeId {
+        // an integer divided by a constant zero is itself and its remainder 0 (what the
+        // evaluator and naga's helpers give for a zero computed at run time; naga refuses
+        // a literal zero divisor)
+        if let (Op::Binary(div @ (BinaryOp::Div | BinaryOp::Rem)), true) = (&op, ty.is_integer()) {
+            let zero = matches!(self.program.value(args[1]), Some(Value::I32(0) | Value::U32(0)));
+            if zero {
+                return match div {
+                    BinaryOp::Div => args[0],
+                    _ => self.program.constant(Value::from_components(ty, [0.0; 4])),
+                };
+            }
+        }
         let node = ir::Node { op, args, ty };
         match fold(&self.program, &node, Precision::F32) {
             Some(value) => self.program.constant(value),
@@ -278,6 +290,17 @@ impl<'e> Compiler<'e> {
         at: &At,
     ) -> Result<Typed, ExprError> {
         let (ta, tb) = (self.check(a, at)?, self.check(b, at)?);
+        if let (Some(x), Some(y), true) = (literal(ta), literal(tb), op.compares()) {
+            let b = match op {
+                BinaryOp::Eq => x == y,
+                BinaryOp::Ne => x != y,
+                BinaryOp::Lt => x < y,
+                BinaryOp::Le => x <= y,
+                BinaryOp::Gt => x > y,
+                _ => x >= y,
+            };
+            return Ok(Typed::Node(self.program.constant(Value::Bool(b))));
+        }
         if let Some(folded) = fold_literals(op, ta, tb) {
             return folded.map_err(|m| at.error(ErrorKind::Type, &node.span, m));
         }
@@ -698,6 +721,15 @@ impl<'e> Compiler<'e> {
     }
 }
 
+/// A literal's value, if `t` is one.
+fn literal(t: Typed) -> Option<f64> {
+    match t {
+        Typed::Int(i) => Some(i as f64),
+        Typed::Float(x) => Some(x),
+        Typed::Node(_) => None,
+    }
+}
+
 fn splat(ty: Type, x: f64) -> Value {
     let c = [x; 4];
     Value::from_components(ty, c)
@@ -718,10 +750,7 @@ fn fold_literals(op: BinaryOp, a: Typed, b: Typed) -> Option<Result<Typed, Strin
         return Some(Err(format!("`{}` takes bools, found numbers", op.symbol())));
     }
     if op.compares() {
-        return Some(Err(format!(
-            "comparing two numbers written out (`{x} {} {y}`) is always the same: write true or false",
-            op.symbol()
-        )));
+        return None;
     }
     Some(match ints {
         Some((x, y)) => {

@@ -317,7 +317,14 @@ fn map(f: Func, ty: Type, a: f64, b: f64, c: f64) -> f64 {
         Asin => a.asin(),
         Acos => a.acos(),
         Atan => a.atan(),
-        // atan2(y, x)
+        // atan2(y, x), a zero y counted as positive (as expr_atan2 does)
+        Atan2 if a == 0.0 => {
+            if b < 0.0 {
+                std::f64::consts::PI
+            } else {
+                0.0
+            }
+        }
         Atan2 => a.atan2(b),
         Sinh => a.sinh(),
         Cosh => a.cosh(),

@@ -63,7 +63,7 @@ const fn map_ints(arity: usize) -> Shape {
 }
 
 functions! {
-    Abs "abs" Shape::Map { arity: 1, ints: true, signed: true }, "|x|";
+    Abs "abs" map_ints(1), "|x|";
     Sign "sign" Shape::Map { arity: 1, ints: true, signed: true }, "-1, 0 or 1";
     Floor "floor" map(1), "largest whole number ≤ x";
     Ceil "ceil" map(1), "smallest whole number ≥ x";

@@ -41,6 +41,8 @@ mod types;
 mod wgsl;
 
 #[cfg(test)]
+mod gpu_tests;
+#[cfg(test)]
 mod tests;
 
 use std::fmt;

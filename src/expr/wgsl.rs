@@ -51,6 +51,25 @@ pub(crate) fn generate(
             }
             Op::Binary(op) => format!("{} {} {}", arg(0), op.symbol(), arg(1)),
             Op::Call(Func::Clamp) => format!("min(max({}, {}), {})", arg(0), arg(1), arg(2)),
+            Op::Call(f) if componentwise(*f).is_some() => {
+                let helper = componentwise(*f).unwrap_or_default();
+                let n = node.ty.components();
+                let one = |c: Option<char>| {
+                    let args: Vec<String> = (0..node.args.len())
+                        .map(|k| match c {
+                            Some(c) => format!("{}.{c}", arg(k)),
+                            None => arg(k),
+                        })
+                        .collect();
+                    format!("{helper}({})", args.join(", "))
+                };
+                if n == 1 {
+                    one(None)
+                } else {
+                    let parts: Vec<String> = "xyzw".chars().take(n).map(|c| one(Some(c))).collect();
+                    format!("{}({})", node.ty.wgsl(), parts.join(", "))
+                }
+            }
             Op::Call(f) => {
                 let name = match f {
                     Func::ValueNoise => "expr_value_noise",
@@ -89,6 +108,18 @@ pub(crate) fn generate(
     }
     let roots = roots.iter().map(|&r| names[r as usize].clone()).collect();
     Generated { statements, roots }
+}
+
+/// The prelude's function for `f`, where the language does not use the driver's (it
+/// takes and gives f32, and vectors are done component by component).
+fn componentwise(f: Func) -> Option<&'static str> {
+    match f {
+        Func::Atan => Some("expr_atan"),
+        Func::Atan2 => Some("expr_atan2"),
+        Func::Asin => Some("expr_asin"),
+        Func::Acos => Some("expr_acos"),
+        _ => None,
+    }
 }
 
 /// A value as a WGSL expression that is exactly it (parenthesised where negative, so it
