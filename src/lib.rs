@@ -156,8 +156,8 @@ mod camera;
 #[cfg(test)]
 mod cpu;
 pub mod effect;
-pub mod expr;
 mod error;
+pub mod expr;
 mod gpu;
 mod hash;
 pub mod image;

@@ -8,13 +8,17 @@ use std::ops::Range;
 /// Byte offsets into the expression's text.
 pub type Span = Range<usize>;
 
+/// `-x` and `!b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
 pub enum UnaryOp {
     Neg,
     Not,
 }
 
+/// The operators between two values, by their symbols.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
 pub enum BinaryOp {
     Add,
     Sub,
@@ -32,6 +36,7 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// Every operator.
     pub const ALL: [BinaryOp; 13] = [
         BinaryOp::Add,
         BinaryOp::Sub,
@@ -48,6 +53,7 @@ impl BinaryOp {
         BinaryOp::Or,
     ];
 
+    /// As written: `+`, `<=`, `&&`, ...
     pub const fn symbol(self) -> &'static str {
         match self {
             BinaryOp::Add => "+",
@@ -129,7 +135,10 @@ pub enum Kind {
         args: Vec<Node>,
     },
     /// `v.x`, `color.rgb`: components picked by letter.
-    Swizzle { value: Box<Node>, components: String },
+    Swizzle {
+        value: Box<Node>,
+        components: String,
+    },
     Unary(UnaryOp, Box<Node>),
     Binary(BinaryOp, Box<Node>, Box<Node>),
 }

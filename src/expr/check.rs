@@ -83,6 +83,7 @@ impl<'e> Compiler<'e> {
     }
 
     /// Compile `text`; its value must be of `expected` (a literal takes it), if given.
+    #[cfg(test)]
     pub fn compile(&mut self, text: &str, expected: Option<Type>) -> Result<NodeId, ExprError> {
         let node = parse(text)?;
         self.compile_parsed(&node, text, expected)
@@ -164,7 +165,10 @@ impl<'e> Compiler<'e> {
         // evaluator and naga's helpers give for a zero computed at run time; naga refuses
         // a literal zero divisor)
         if let (Op::Binary(div @ (BinaryOp::Div | BinaryOp::Rem)), true) = (&op, ty.is_integer()) {
-            let zero = matches!(self.program.value(args[1]), Some(Value::I32(0) | Value::U32(0)));
+            let zero = matches!(
+                self.program.value(args[1]),
+                Some(Value::I32(0) | Value::U32(0))
+            );
             if zero {
                 return match div {
                     BinaryOp::Div => args[0],
@@ -212,7 +216,10 @@ impl<'e> Compiler<'e> {
                 return Err(at.error(
                     ErrorKind::Cycle,
                     span,
-                    format!("the named nodes refer to one another in a circle: {}", cycle.join(" → ")),
+                    format!(
+                        "the named nodes refer to one another in a circle: {}",
+                        cycle.join(" → ")
+                    ),
                 ));
             }
             self.stack.push(name.to_string());
@@ -251,7 +258,11 @@ impl<'e> Compiler<'e> {
                 .filter(|n| !n.starts_with('$'));
             suggestion(&nearest(name, known))
         };
-        Err(at.error(ErrorKind::UnknownName, span, format!("unknown name `{name}`{hint}")))
+        Err(at.error(
+            ErrorKind::UnknownName,
+            span,
+            format!("unknown name `{name}`{hint}"),
+        ))
     }
 
     fn unary(&mut self, op: UnaryOp, x: &Node, node: &Node, at: &At) -> Result<Typed, ExprError> {
@@ -307,7 +318,10 @@ impl<'e> Compiler<'e> {
         // a literal takes the other side's scalar type
         let scalar = |t: Option<Type>| t.map(|t| if t.is_vector() { Type::F32 } else { t });
         let (ia, ib) = match (self.ty(ta), self.ty(tb)) {
-            (Some(_), Some(_)) => (self.concrete(ta, None, a, at)?, self.concrete(tb, None, b, at)?),
+            (Some(_), Some(_)) => (
+                self.concrete(ta, None, a, at)?,
+                self.concrete(tb, None, b, at)?,
+            ),
             (Some(x), None) => {
                 let want = scalar(Some(x));
                 let ib = self.concrete(tb, want, b, at)?;
@@ -345,9 +359,7 @@ impl<'e> Compiler<'e> {
                 ));
             }
             Type::Bool
-        } else if x == y && x.is_numeric() {
-            x
-        } else if x.is_vector() && y == Type::F32 {
+        } else if (x == y && x.is_numeric()) || (x.is_vector() && y == Type::F32) {
             x
         } else if y.is_vector() && x == Type::F32 {
             y
@@ -358,7 +370,12 @@ impl<'e> Compiler<'e> {
                 format!(
                     "`{}` takes two numbers of one type (or a float vector and an f32), {found}{}",
                     op.symbol(),
-                    if x.is_numeric() && y.is_numeric() && x != y && !x.is_vector() && !y.is_vector() {
+                    if x.is_numeric()
+                        && y.is_numeric()
+                        && x != y
+                        && !x.is_vector()
+                        && !y.is_vector()
+                    {
                         format!(": convert one, as {x}(…) or {y}(…)")
                     } else {
                         String::new()
@@ -411,7 +428,11 @@ impl<'e> Compiler<'e> {
                 Ok(Typed::Node(self.add(op, vec![id], out)))
             }
             _ => {
-                let allowed: String = sets.iter().map(|s| &s[..n]).collect::<Vec<_>>().join(" or ");
+                let allowed: String = sets
+                    .iter()
+                    .map(|s| &s[..n])
+                    .collect::<Vec<_>>()
+                    .join(" or ");
                 Err(at.error(
                     ErrorKind::Type,
                     &field_span,
@@ -436,7 +457,11 @@ impl<'e> Compiler<'e> {
                 Err(at.error(
                     ErrorKind::Type,
                     &node.span,
-                    format!("`{name}` takes {want} argument{}, found {}", if want == 1 { "" } else { "s" }, args.len()),
+                    format!(
+                        "`{name}` takes {want} argument{}, found {}",
+                        if want == 1 { "" } else { "s" },
+                        args.len()
+                    ),
                 ))
             }
         };
@@ -458,17 +483,29 @@ impl<'e> Compiler<'e> {
                     arity(0)?;
                     let seed = self.program.input(SEED_CALL, Type::U32);
                     let site = self.program.next_site();
-                    return Ok(Typed::Node(self.add(Op::Rand { site }, vec![seed], Type::F32)));
+                    return Ok(Typed::Node(self.add(
+                        Op::Rand { site },
+                        vec![seed],
+                        Type::F32,
+                    )));
                 }
                 arity(1)?;
                 let t = self.check(&args[0], at)?;
                 let k = self.finish(t, Some(Type::U32), &args[0], at)?;
                 let seed = self.program.input(SEED_PARTICLE, Type::U32);
-                return Ok(Typed::Node(self.add(Op::ParticleRand, vec![seed, k], Type::F32)));
+                return Ok(Typed::Node(self.add(
+                    Op::ParticleRand,
+                    vec![seed, k],
+                    Type::F32,
+                )));
             }
             "curve" | "gradient" => {
                 arity(2)?;
-                let kind = if name == "curve" { TableKind::Curve } else { TableKind::Gradient };
+                let kind = if name == "curve" {
+                    TableKind::Curve
+                } else {
+                    TableKind::Gradient
+                };
                 let Kind::Name(table) = &args[0].kind else {
                     return Err(at.error(
                         ErrorKind::Type,
@@ -476,7 +513,12 @@ impl<'e> Compiler<'e> {
                         format!("`{name}` takes the {name}'s name first, as {name}(flame, age / lifetime)"),
                     ));
                 };
-                let Some(row) = self.env.tables.iter().position(|(n, k)| n == table && *k == kind) else {
+                let Some(row) = self
+                    .env
+                    .tables
+                    .iter()
+                    .position(|(n, k)| n == table && *k == kind)
+                else {
                     let known = self
                         .env
                         .tables
@@ -564,7 +606,8 @@ impl<'e> Compiler<'e> {
                 } else {
                     "f32 or float vectors, all of one type"
                 };
-                let allowed = call.is_float() || (ints && (call == Type::I32 || (!signed && call == Type::U32)));
+                let allowed = call.is_float()
+                    || (ints && (call == Type::I32 || (!signed && call == Type::U32)));
                 if !allowed {
                     return Err(mismatch(takes));
                 }
@@ -590,7 +633,13 @@ impl<'e> Compiler<'e> {
             Shape::Reduce { arity: n } | Shape::Vector { arity: n, .. } => {
                 arity(n)?;
                 let reduce = matches!(func.shape(), Shape::Reduce { .. });
-                let vec3_only = matches!(func.shape(), Shape::Vector { vec3_only: true, .. });
+                let vec3_only = matches!(
+                    func.shape(),
+                    Shape::Vector {
+                        vec3_only: true,
+                        ..
+                    }
+                );
                 let call = types.iter().flatten().copied().next().unwrap_or(Type::F32);
                 let takes = if vec3_only {
                     "two vec3s"
@@ -632,13 +681,11 @@ impl<'e> Compiler<'e> {
                 arity(3)?;
                 let cond = self.concrete(typed[2], Some(Type::Bool), &args[2], at)?;
                 if self.program.ty(cond) != Type::Bool {
-                    return Err(mismatch("(if_false, if_true, condition: bool), both values of one type"));
+                    return Err(mismatch(
+                        "(if_false, if_true, condition: bool), both values of one type",
+                    ));
                 }
-                let call = types[..2]
-                    .iter()
-                    .flatten()
-                    .copied()
-                    .next();
+                let call = types[..2].iter().flatten().copied().next();
                 let call = call.or(if typed[..2].iter().all(|t| matches!(t, Typed::Int(_))) {
                     Some(Type::I32)
                 } else {
@@ -648,14 +695,22 @@ impl<'e> Compiler<'e> {
                 let t = self.concrete(typed[1], call, &args[1], at)?;
                 let ty = self.program.ty(f);
                 if self.program.ty(t) != ty {
-                    return Err(mismatch("(if_false, if_true, condition: bool), both values of one type"));
+                    return Err(mismatch(
+                        "(if_false, if_true, condition: bool), both values of one type",
+                    ));
                 }
                 Ok(Typed::Node(self.add(Op::Call(func), vec![f, t, cond], ty)))
             }
         }
     }
 
-    fn construct(&mut self, name: &str, args: &[Node], node: &Node, at: &At) -> Result<Typed, ExprError> {
+    fn construct(
+        &mut self,
+        name: &str,
+        args: &[Node],
+        node: &Node,
+        at: &At,
+    ) -> Result<Typed, ExprError> {
         let n = match name {
             "vec2" => 2,
             "vec3" => 3,

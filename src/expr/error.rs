@@ -23,11 +23,13 @@ pub enum ErrorKind {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("column {column}: {message}")]
 pub struct ExprError {
+    /// What went wrong.
     pub kind: ErrorKind,
     /// 1-based, in characters, of the start of the offending part.
     pub column: usize,
     /// Byte offsets of the offending part in the text.
     pub span: Span,
+    /// What was found and what was expected there (the nearest names for an unknown one).
     pub message: String,
 }
 

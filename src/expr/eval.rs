@@ -11,6 +11,13 @@ use super::noise;
 use super::types::{Type, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    not(test),
+    expect(
+        dead_code,
+        reason = "the f64 reference is the random-expression test's"
+    )
+)]
 pub(crate) enum Precision {
     F32,
     F64,
@@ -74,7 +81,12 @@ fn comp(arg: &(Components, Type), i: usize) -> f64 {
     }
 }
 
-fn apply(node: &Node, args: &[(Components, Type)], p: Precision, ctx: Option<&Context>) -> Components {
+fn apply(
+    node: &Node,
+    args: &[(Components, Type)],
+    p: Precision,
+    ctx: Option<&Context>,
+) -> Components {
     let ty = node.ty;
     let n = ty.components();
     let r = |x: f64| if ty.is_float() { round(p, x) } else { x };
@@ -86,8 +98,6 @@ fn apply(node: &Node, args: &[(Components, Type)], p: Precision, ctx: Option<&Co
         out
     };
     let a = |i: usize| comp(&args[0], i);
-    let b = |i: usize| comp(&args[1], i);
-    let c = |i: usize| comp(&args[2], i);
     match &node.op {
         Op::Const(words) => Value::from_words(ty, *words).components(),
         Op::Input(i) => ctx.map_or([0.0; 4], |c| c.inputs[*i as usize]),
@@ -226,7 +236,11 @@ fn call(f: Func, args: &[(Components, Type)], ty: Type, p: Precision) -> Compone
     match f {
         Length => out[0] = r(dot(&vec(0), &vec(0)).sqrt()),
         Distance => {
-            let d: Vec<f64> = vec(0).iter().zip(vec(1)).map(|(x, y)| round(p, x - y)).collect();
+            let d: Vec<f64> = vec(0)
+                .iter()
+                .zip(vec(1))
+                .map(|(x, y)| round(p, x - y))
+                .collect();
             out[0] = r(dot(&d, &d).sqrt());
         }
         Dot => out[0] = r(dot(&vec(0), &vec(1))),
@@ -239,15 +253,15 @@ fn call(f: Func, args: &[(Components, Type)], ty: Type, p: Precision) -> Compone
         Normalize => {
             let x = vec(0);
             let len = dot(&x, &x).sqrt();
-            for i in 0..n {
-                out[i] = r(x[i] / len);
+            for (o, x) in out.iter_mut().zip(&x) {
+                *o = r(x / len);
             }
         }
         Reflect => {
             let (d, nn) = (vec(0), vec(1));
             let k = 2.0 * dot(&nn, &d);
-            for i in 0..n {
-                out[i] = r(d[i] - k * nn[i]);
+            for ((o, d), nn) in out.iter_mut().zip(&d).zip(&nn) {
+                *o = r(d - k * nn);
             }
         }
         ValueNoise | Noise | CurlNoise => {
@@ -274,8 +288,10 @@ fn call(f: Func, args: &[(Components, Type)], ty: Type, p: Precision) -> Compone
             out = args[pick].0;
         }
         _ => {
-            for i in 0..n {
-                out[i] = r(map(f, ty, a(i), if args.len() > 1 { b(i) } else { 0.0 }, if args.len() > 2 { c(i) } else { 0.0 }));
+            for (i, o) in out.iter_mut().enumerate().take(n) {
+                let b = if args.len() > 1 { b(i) } else { 0.0 };
+                let c = if args.len() > 2 { c(i) } else { 0.0 };
+                *o = r(map(f, ty, a(i), b, c));
             }
         }
     }

@@ -9,7 +9,11 @@ pub(crate) enum Shape {
     /// Component by component over one type shared by every argument, which is the result's;
     /// an f32 argument is spread over a vector call's components. `ints`: i32 and u32 are
     /// allowed too (`signed`: i32 only).
-    Map { arity: usize, ints: bool, signed: bool },
+    Map {
+        arity: usize,
+        ints: bool,
+        signed: bool,
+    },
     /// Float vectors (or f32) of one type in, f32 out: length, distance, dot.
     Reduce { arity: usize },
     /// Float vectors of one type in and out (normalize, reflect, cross: vec3 only).

@@ -113,7 +113,11 @@ impl Trees {
         if self.rng.chance(0.25) {
             return self.literal(ty);
         }
-        let names: Vec<&str> = INPUTS.iter().filter(|(_, t)| *t == ty).map(|(n, _)| *n).collect();
+        let names: Vec<&str> = INPUTS
+            .iter()
+            .filter(|(_, t)| *t == ty)
+            .map(|(n, _)| *n)
+            .collect();
         if names.is_empty() {
             return self.literal(ty);
         }
@@ -136,14 +140,32 @@ impl Trees {
     fn boolean(&mut self, d: usize) -> Node {
         match self.rng.below(5) {
             0 => {
-                let ops = [BinaryOp::Lt, BinaryOp::Le, BinaryOp::Gt, BinaryOp::Ge, BinaryOp::Eq, BinaryOp::Ne];
+                let ops = [
+                    BinaryOp::Lt,
+                    BinaryOp::Le,
+                    BinaryOp::Gt,
+                    BinaryOp::Ge,
+                    BinaryOp::Eq,
+                    BinaryOp::Ne,
+                ];
                 let op = ops[self.rng.below(ops.len())];
                 let ty = [Type::F32, Type::I32, Type::U32][self.rng.below(3)];
                 bin(op, self.tree(ty, d), self.tree(ty, d))
             }
-            1 => bin(BinaryOp::And, self.tree(Type::Bool, d), self.tree(Type::Bool, d)),
-            2 => bin(BinaryOp::Or, self.tree(Type::Bool, d), self.tree(Type::Bool, d)),
-            3 => node(Kind::Unary(UnaryOp::Not, Box::new(self.tree(Type::Bool, d)))),
+            1 => bin(
+                BinaryOp::And,
+                self.tree(Type::Bool, d),
+                self.tree(Type::Bool, d),
+            ),
+            2 => bin(
+                BinaryOp::Or,
+                self.tree(Type::Bool, d),
+                self.tree(Type::Bool, d),
+            ),
+            3 => node(Kind::Unary(
+                UnaryOp::Not,
+                Box::new(self.tree(Type::Bool, d)),
+            )),
             _ => {
                 let from = [Type::I32, Type::U32][self.rng.below(2)];
                 call("bool", vec![self.tree(from, d)])
@@ -155,12 +177,19 @@ impl Trees {
         let signed = ty == Type::I32;
         match self.rng.below(9) {
             0..=2 => {
-                let ops = [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Rem];
+                let ops = [
+                    BinaryOp::Add,
+                    BinaryOp::Sub,
+                    BinaryOp::Mul,
+                    BinaryOp::Div,
+                    BinaryOp::Rem,
+                ];
                 bin(ops[self.rng.below(5)], self.tree(ty, d), self.tree(ty, d))
             }
             3 if signed => node(Kind::Unary(UnaryOp::Neg, Box::new(self.tree(ty, d)))),
             4 => {
-                let f = ["abs", "min", "max", "clamp", "sign"][self.rng.below(if signed { 5 } else { 4 })];
+                let f = ["abs", "min", "max", "clamp", "sign"]
+                    [self.rng.below(if signed { 5 } else { 4 })];
                 let n = match f {
                     "abs" | "sign" => 1,
                     "clamp" => 3,
@@ -168,7 +197,10 @@ impl Trees {
                 };
                 call(f, (0..n).map(|_| self.tree(ty, d)).collect())
             }
-            5 => call("select", vec![self.tree(ty, d), self.tree(ty, d), self.tree(Type::Bool, d)]),
+            5 => call(
+                "select",
+                vec![self.tree(ty, d), self.tree(ty, d), self.tree(Type::Bool, d)],
+            ),
             6 => {
                 // from a float of a modest size (saturation is tested apart)
                 let x = self.tree(Type::F32, d);
@@ -189,7 +221,13 @@ impl Trees {
         let choice = self.rng.below(16);
         match choice {
             0..=3 => {
-                let ops = [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Rem];
+                let ops = [
+                    BinaryOp::Add,
+                    BinaryOp::Sub,
+                    BinaryOp::Mul,
+                    BinaryOp::Div,
+                    BinaryOp::Rem,
+                ];
                 let op = ops[self.rng.below(5)];
                 // a vector with an f32 on either side now and then
                 let (ta, tb) = match (vector, self.rng.below(3)) {
@@ -208,7 +246,10 @@ impl Trees {
             }
             4 => node(Kind::Unary(UnaryOp::Neg, Box::new(self.tree(ty, d)))),
             5..=8 => self.map(ty, d),
-            9 => call("select", vec![self.tree(ty, d), self.tree(ty, d), self.tree(Type::Bool, d)]),
+            9 => call(
+                "select",
+                vec![self.tree(ty, d), self.tree(ty, d), self.tree(Type::Bool, d)],
+            ),
             10 if vector => self.construct(ty, d),
             11 if vector => {
                 let from = [Type::Vec2, Type::Vec3, Type::Vec4][self.rng.below(3)];
@@ -217,15 +258,24 @@ impl Trees {
                 let picks: String = (0..ty.components())
                     .map(|_| letters.as_bytes()[self.rng.below(n)] as char)
                     .collect();
-                node(Kind::Swizzle { value: Box::new(self.tree(from, d)), components: picks })
+                node(Kind::Swizzle {
+                    value: Box::new(self.tree(from, d)),
+                    components: picks,
+                })
             }
             12 if ty == Type::Vec3 => match self.rng.below(3) {
                 0 => call("cross", vec![self.tree(ty, d), self.tree(ty, d)]),
                 1 => call("curl_noise", vec![self.tree(ty, d)]),
                 _ => call("normalize", vec![self.tree(ty, d)]),
             },
-            12 if vector => call("reflect", vec![self.tree(ty, d), call("normalize", vec![self.tree(ty, d)])]),
-            13 if ty == Type::Vec4 => call("gradient", vec![node(Kind::Name("steps".into())), self.tree(Type::F32, d)]),
+            12 if vector => call(
+                "reflect",
+                vec![self.tree(ty, d), call("normalize", vec![self.tree(ty, d)])],
+            ),
+            13 if ty == Type::Vec4 => call(
+                "gradient",
+                vec![node(Kind::Name("steps".into())), self.tree(Type::F32, d)],
+            ),
             10..=13 if !vector => {
                 // f32 from elsewhere: a reduction, a noise, a component, a table, a conversion
                 match self.rng.below(9) {
@@ -235,8 +285,14 @@ impl Trees {
                         let n = if f == "length" { 1 } else { 2 };
                         call(f, (0..n).map(|_| self.tree(v, d)).collect())
                     }
-                    1 => call(["noise", "value_noise"][self.rng.below(2)], vec![self.tree(Type::Vec3, d)]),
-                    2 => call("curve", vec![node(Kind::Name("ramp".into())), self.tree(Type::F32, d)]),
+                    1 => call(
+                        ["noise", "value_noise"][self.rng.below(2)],
+                        vec![self.tree(Type::Vec3, d)],
+                    ),
+                    2 => call(
+                        "curve",
+                        vec![node(Kind::Name("ramp".into())), self.tree(Type::F32, d)],
+                    ),
                     3 => call("rand", vec![]),
                     4 => call("particle_rand", vec![self.tree(Type::U32, d)]),
                     5 => {
@@ -246,7 +302,10 @@ impl Trees {
                     6 => {
                         let v = [Type::Vec2, Type::Vec3, Type::Vec4][self.rng.below(3)];
                         let c = ["x", "y", "r", "g"][self.rng.below(4)];
-                        node(Kind::Swizzle { value: Box::new(self.tree(v, d)), components: c.into() })
+                        node(Kind::Swizzle {
+                            value: Box::new(self.tree(v, d)),
+                            components: c.into(),
+                        })
                     }
                     _ => self.map(ty, d),
                 }
@@ -297,11 +356,17 @@ impl Trees {
                 vec![lo, hi, a]
             }
             f => {
-                let Shape::Map { arity, .. } = f.shape() else { unreachable!() };
+                let Shape::Map { arity, .. } = f.shape() else {
+                    unreachable!()
+                };
                 let mut args = vec![a];
                 for _ in 1..arity {
                     // now and then an f32 spread over a vector call
-                    let t = if ty.is_vector() && self.rng.chance(0.3) { Type::F32 } else { ty };
+                    let t = if ty.is_vector() && self.rng.chance(0.3) {
+                        Type::F32
+                    } else {
+                        ty
+                    };
                     args.push(self.tree(t, d));
                 }
                 args
@@ -345,9 +410,19 @@ fn agrees(g: f64, c: f64, scale: f64) -> bool {
 fn scales(program: &Program, values: &[Components]) -> Vec<f64> {
     let mut out = vec![0.0f64; values.len()];
     for (i, node) in program.nodes().iter().enumerate() {
-        let own = values[i].iter().take(node.ty.components()).fold(0.0f64, |m, x| m.max(x.abs()));
-        let args = node.args.iter().fold(0.0f64, |m, &a| m.max(out[a as usize]));
-        out[i] = if node.ty.is_float() { own.max(args) } else { 0.0 };
+        let own = values[i]
+            .iter()
+            .take(node.ty.components())
+            .fold(0.0f64, |m, x| m.max(x.abs()));
+        let args = node
+            .args
+            .iter()
+            .fold(0.0f64, |m, &a| m.max(out[a as usize]));
+        out[i] = if node.ty.is_float() {
+            own.max(args)
+        } else {
+            0.0
+        };
     }
     out
 }
@@ -356,7 +431,9 @@ fn scales(program: &Program, values: &[Components]) -> Vec<f64> {
 fn random_expressions_agree_on_gpu_and_cpu() {
     let gpu = crate::tests::gpu();
     let env = env();
-    let mut trees = Trees { rng: Rng(0x5eed_f100_77aa_0001) };
+    let mut trees = Trees {
+        rng: Rng(0x5eed_f100_77aa_0001),
+    };
     let mut rng = Rng(0x1234_5678_9abc_def1);
 
     // the inputs of each invocation, and a table of two rows: a ramp and steps
@@ -403,7 +480,8 @@ fn random_expressions_agree_on_gpu_and_cpu() {
     table[TABLE_STRIDE as usize] = [-1.0, 0.5, 1.0, 0.0];
     for i in 0..TABLE_SAMPLES as usize {
         table[1 + i] = [((i as f32) * 0.37).sin(), 0.0, 0.0, 0.0];
-        table[TABLE_STRIDE as usize + 1 + i] = std::array::from_fn(|c| rng.unit() as f32 * (c + 1) as f32);
+        table[TABLE_STRIDE as usize + 1 + i] =
+            std::array::from_fn(|c| rng.unit() as f32 * (c + 1) as f32);
     }
 
     let hidden = [SEED_CALL, SEED_PARTICLE, TABLE_BASE];
@@ -437,14 +515,23 @@ fn random_expressions_agree_on_gpu_and_cpu() {
                 Op::Binary(op) => format!("{op:?}"),
                 Op::Unary(op) => format!("{op:?}"),
                 Op::Convert => format!("Convert to {}", node.ty),
-                op => format!("{op:?}").split([' ', '(', '{']).next().unwrap_or("").to_string(),
+                op => format!("{op:?}")
+                    .split([' ', '(', '{'])
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
             });
         }
         // each program input is one of the declared inputs, by name
         let slot: Vec<usize> = program
             .inputs
             .iter()
-            .map(|i| all_names.iter().position(|n| *n == i.name).expect("declared"))
+            .map(|i| {
+                all_names
+                    .iter()
+                    .position(|n| *n == i.name)
+                    .expect("declared")
+            })
             .collect();
         let read = |i: usize| {
             let s = slot[i];
@@ -499,11 +586,29 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
         let gpu_out = run(&gpu, &source, &inputs, &table, input_types.len());
         for (inv, row) in inputs.iter().enumerate() {
             let values: Vec<Components> = slot.iter().map(|&s| row[s]).collect();
-            let ctx = |v: &[Components]| evaluate(program, &Context { inputs: v, table: &table }, Precision::F64);
-            let f32s = evaluate(program, &Context { inputs: &values, table: &table }, Precision::F32);
+            let ctx = |v: &[Components]| {
+                evaluate(
+                    program,
+                    &Context {
+                        inputs: v,
+                        table: &table,
+                    },
+                    Precision::F64,
+                )
+            };
+            let f32s = evaluate(
+                program,
+                &Context {
+                    inputs: &values,
+                    table: &table,
+                },
+                Precision::F32,
+            );
             let f64s = ctx(&values);
             let kinds: Vec<Type> = program.inputs.iter().map(|i| i.ty).collect();
-            let nudged: Vec<Vec<Components>> = (0..2).map(|_| ctx(&nudge(&values, &kinds, &mut rng))).collect();
+            let nudged: Vec<Vec<Components>> = (0..2)
+                .map(|_| ctx(&nudge(&values, &kinds, &mut rng)))
+                .collect();
             let scale = scales(program, &f32s);
             for (t, (root, text)) in roots.iter().enumerate() {
                 let r = *root as usize;
@@ -537,11 +642,20 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
                         _ => f32::from_bits(words[c]) as f64,
                     };
                     let cpu = f32s[r][c];
-                    let ok = if ty.is_float() { agrees(g, cpu, scale[r]) } else { g == cpu };
+                    let ok = if ty.is_float() {
+                        agrees(g, cpu, scale[r])
+                    } else {
+                        g == cpu
+                    };
                     if !ok {
                         bad += 1;
                     }
-                    if !ok && failures.len() < 40 && !failures.iter().any(|f: &String| f.starts_with(&format!("`{text}`"))) {
+                    if !ok
+                        && failures.len() < 40
+                        && !failures
+                            .iter()
+                            .any(|f: &String| f.starts_with(&format!("`{text}`")))
+                    {
                         failures.push(format!("`{text}` ({ty}) at invocation {inv}, component {c}: GPU {g:e}, CPU {cpu:e} (f64 {:e}, scale {:e})", f64s[r][c], scale[r]));
                     }
                 }
@@ -549,22 +663,53 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
         }
         trees_compared += CHUNK;
     }
-    assert!(failures.is_empty(), "{bad} disagreements, in these trees (and more):\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{bad} disagreements, in these trees (and more):\n{}",
+        failures.join("\n")
+    );
     let total = compared + ill;
     eprintln!("{trees_compared} trees, {compared} of {total} (tree, input) pairs compared, {ill} ill-conditioned");
     assert!(trees_compared >= 1000);
     let never = per_tree.iter().filter(|&&n| n == 0).count();
     eprintln!("{never} trees never compared");
-    assert!(never * 20 <= TREES, "{never} of {TREES} trees ill-conditioned on every input");
-    assert!(ill * 5 <= total, "{ill} of {total} pairs ill-conditioned: the trees test rounding, not the compiler");
+    assert!(
+        never * 20 <= TREES,
+        "{never} of {TREES} trees ill-conditioned on every input"
+    );
+    assert!(
+        ill * 5 <= total,
+        "{ill} of {total} pairs ill-conditioned: the trees test rounding, not the compiler"
+    );
     for f in Func::ALL {
-        assert!(used_ops.contains(&format!("{f:?}")), "{f:?} never generated");
+        assert!(
+            used_ops.contains(&format!("{f:?}")),
+            "{f:?} never generated"
+        );
     }
     for op in BinaryOp::ALL {
-        assert!(used_ops.contains(&format!("{op:?}")), "{op:?} never generated");
+        assert!(
+            used_ops.contains(&format!("{op:?}")),
+            "{op:?} never generated"
+        );
     }
-    for what in ["Neg", "Not", "Construct", "Swizzle", "Rand", "ParticleRand", "Table", "Convert to f32", "Convert to i32", "Convert to u32", "Convert to bool"] {
-        assert!(used_ops.contains(what), "{what} never generated: {used_ops:?}");
+    for what in [
+        "Neg",
+        "Not",
+        "Construct",
+        "Swizzle",
+        "Rand",
+        "ParticleRand",
+        "Table",
+        "Convert to f32",
+        "Convert to i32",
+        "Convert to u32",
+        "Convert to bool",
+    ] {
+        assert!(
+            used_ops.contains(what),
+            "{what} never generated: {used_ops:?}"
+        );
     }
 }
 
@@ -577,7 +722,11 @@ fn run(
     per_invocation: usize,
 ) -> Vec<[u32; 4]> {
     let device = &gpu.device;
-    let types: Vec<Type> = INPUTS.iter().map(|&(_, t)| t).chain([Type::U32; 3]).collect();
+    let types: Vec<Type> = INPUTS
+        .iter()
+        .map(|&(_, t)| t)
+        .chain([Type::U32; 3])
+        .collect();
     let mut words: Vec<[u32; 4]> = Vec::new();
     for row in inputs {
         assert_eq!(row.len(), per_invocation);
@@ -618,9 +767,18 @@ fn run(
         label: None,
         layout: &pipeline.get_bind_group_layout(0),
         entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: input_buffer.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: table_buffer.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: out.as_entire_binding() },
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: input_buffer.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: table_buffer.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: out.as_entire_binding(),
+            },
         ],
     });
     let mut encoder = device.create_command_encoder(&Default::default());

@@ -26,16 +26,23 @@ pub(crate) enum Op {
     /// A scalar converted to the node's type.
     Convert,
     /// Components picked by index (`len` of them).
-    Swizzle { picks: [u8; 4], len: u8 },
+    Swizzle {
+        picks: [u8; 4],
+        len: u8,
+    },
     /// Uniform in [0, 1): a new number at each evaluation and call site; argument: the
     /// evaluation's seed (u32).
-    Rand { site: u32 },
+    Rand {
+        site: u32,
+    },
     /// Uniform in [0, 1), the same for a particle's whole life; arguments: the particle's
     /// seed and the stream (u32).
     ParticleRand,
     /// A curve's (f32) or gradient's (vec4) baked row, relative to the effect's first;
     /// arguments: the effect's first row (u32) and where to read it (f32).
-    Table { row: u32 },
+    Table {
+        row: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

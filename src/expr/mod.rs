@@ -37,6 +37,8 @@ mod functions;
 mod ir;
 mod noise;
 mod parse;
+mod scope;
+mod tables;
 mod types;
 mod wgsl;
 
@@ -50,9 +52,9 @@ use std::ops;
 
 pub use ast::{BinaryOp, UnaryOp};
 pub use error::{ErrorKind, ExprError};
+pub use scope::Scope;
+pub use tables::{Curve, Gradient, Interpolation, Key, KeysError};
 pub use types::{Type, Value};
-
-pub(crate) use check::{Compiler, Env, TableKind};
 
 /// Every function an expression can call: (name and arguments, what it does).
 pub fn functions() -> Vec<(&'static str, &'static str)> {
@@ -115,7 +117,11 @@ impl Expr {
     }
 
     fn binary(self, op: BinaryOp, other: Expr) -> Expr {
-        Expr::built(ast::Kind::Binary(op, Box::new(self.root), Box::new(other.root)))
+        Expr::built(ast::Kind::Binary(
+            op,
+            Box::new(self.root),
+            Box::new(other.root),
+        ))
     }
 
     /// `self < other`
@@ -194,6 +200,12 @@ impl From<f32> for Expr {
         // the f32's shortest text, read as the number written
         let x: f64 = format!("{x:?}").parse().unwrap_or(x as f64);
         Expr::built(ast::Kind::Literal(ast::Literal::Float(x)))
+    }
+}
+
+impl From<bool> for Expr {
+    fn from(b: bool) -> Expr {
+        Expr::built(ast::Kind::Literal(ast::Literal::Bool(b)))
     }
 }
 

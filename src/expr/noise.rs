@@ -164,7 +164,12 @@ pub(crate) fn noise_d<R: Real>(p: [R; 3]) -> [R; 4] {
     };
     let k = ks(v);
     let blend = |k: [R; 8]| {
-        k[0] + k[1] * ux + k[2] * uy + k[3] * uz + k[4] * ux * uy + k[5] * uy * uz + k[6] * uz * ux
+        k[0] + k[1] * ux
+            + k[2] * uy
+            + k[3] * uz
+            + k[4] * ux * uy
+            + k[5] * uy * uz
+            + k[6] * uz * ux
             + k[7] * ux * uy * uz
     };
     let value = blend(k);
@@ -197,11 +202,21 @@ pub(crate) const TABLE_STRIDE: u32 = TABLE_SAMPLES + 1;
 /// before `x` for a row of steps; outside the domain the end samples.
 pub(crate) fn table<R: Real>(table: &[[f32; 4]], row: u32, x: R) -> [R; 4] {
     let base = row as usize * TABLE_STRIDE as usize;
-    let texel = |i: usize| table.get(base + i).copied().unwrap_or([0.0; 4]).map(|c| R::of(c as f64));
+    let texel = |i: usize| {
+        table
+            .get(base + i)
+            .copied()
+            .unwrap_or([0.0; 4])
+            .map(|c| R::of(c as f64))
+    };
     let head = texel(0);
     let t = (x - head[0]) * head[1];
     let clamped = if t.get() > 0.0 { t } else { R::of(0.0) };
-    let clamped = if clamped.get() < 1.0 { clamped } else { R::of(1.0) };
+    let clamped = if clamped.get() < 1.0 {
+        clamped
+    } else {
+        R::of(1.0)
+    };
     let u = clamped * R::of((TABLE_SAMPLES - 1) as f64);
     let whole = u.floor();
     let i = (whole.get() as u32).min(TABLE_SAMPLES - 2) as usize;

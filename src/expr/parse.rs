@@ -178,7 +178,10 @@ impl<'a> Lexer<'a> {
             }
             Some(b'u') if !float => {
                 let x: u32 = body.parse().map_err(|_| {
-                    bad(&format!("{body}u is out of range: allowed 0..=4294967295"), start..after(1))
+                    bad(
+                        &format!("{body}u is out of range: allowed 0..=4294967295"),
+                        start..after(1),
+                    )
                 })?;
                 (Literal::U32(x), after(1))
             }
@@ -193,7 +196,10 @@ impl<'a> Lexer<'a> {
                 (Literal::Int(x), end)
             }
         };
-        if bytes.get(end).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') {
+        if bytes
+            .get(end)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        {
             let rest = bytes[end..]
                 .iter()
                 .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
@@ -234,7 +240,10 @@ impl Parser<'_> {
 
     fn expected(&self, what: &str) -> ExprError {
         let (token, span) = self.peek();
-        self.error(span.clone(), format!("expected {what}, found {}", token.describe()))
+        self.error(
+            span.clone(),
+            format!("expected {what}, found {}", token.describe()),
+        )
     }
 
     fn expect(&mut self, token: Token, what: &str) -> Result<Span, ExprError> {
@@ -396,14 +405,23 @@ mod tests {
         round_trip("-x.y", "-x.y");
         round_trip("(-x).y", "(-x).y");
         round_trip("-(a + b)", "-(a + b)");
-        round_trip("mix(a, b, age / lifetime).rgb", "mix(a, b, age / lifetime).rgb");
-        round_trip("gradient(flame, age / lifetime) * heat", "gradient(flame, age / lifetime) * heat");
+        round_trip(
+            "mix(a, b, age / lifetime).rgb",
+            "mix(a, b, age / lifetime).rgb",
+        );
+        round_trip(
+            "gradient(flame, age / lifetime) * heat",
+            "gradient(flame, age / lifetime) * heat",
+        );
         round_trip("f()", "f()");
     }
 
     #[test]
     fn numbers() {
-        round_trip("1.5 + .5 + 2. + 1e3 + 7u + 7i + 2.5f", "1.5 + 0.5 + 2.0 + 1000.0 + 7u + 7i + 2.5f");
+        round_trip(
+            "1.5 + .5 + 2. + 1e3 + 7u + 7i + 2.5f",
+            "1.5 + 0.5 + 2.0 + 1000.0 + 7u + 7i + 2.5f",
+        );
         round_trip("1e-7", "1e-7");
         assert_eq!(
             parse("4294967296").unwrap_err().message,
@@ -422,10 +440,17 @@ mod tests {
         );
         let e = parse("mix(a, b c)").unwrap_err();
         assert_eq!(e.column, 10);
-        assert_eq!(e.message, "expected `,` or `)` after an argument, found the name `c`");
+        assert_eq!(
+            e.message,
+            "expected `,` or `)` after an argument, found the name `c`"
+        );
         let e = parse("a < b < c").unwrap_err();
         assert_eq!(e.column, 7);
-        assert!(e.message.starts_with("comparisons do not chain"), "{}", e.message);
+        assert!(
+            e.message.starts_with("comparisons do not chain"),
+            "{}",
+            e.message
+        );
         let e = parse("x = 1").unwrap_err();
         assert_eq!(e.column, 3);
         assert!(e.message.contains("compare with `==`"), "{}", e.message);

@@ -24,7 +24,10 @@ fn env() -> Env {
             ("b".into(), "c * 2".into()),
             ("c".into(), "a - 1".into()),
         ],
-        tables: vec![("flame".into(), TableKind::Gradient), ("puff".into(), TableKind::Curve)],
+        tables: vec![
+            ("flame".into(), TableKind::Gradient),
+            ("puff".into(), TableKind::Curve),
+        ],
         random: true,
     }
 }
@@ -34,7 +37,9 @@ fn env() -> Env {
 fn value(text: &str) -> Value {
     let env = env();
     let mut c = Compiler::new(&env);
-    let root = c.compile(text, None).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let root = c
+        .compile(text, None)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
     let inputs: Vec<[f64; 4]> = c
         .program
         .inputs
@@ -72,10 +77,16 @@ fn literals_take_the_type_their_use_asks_for() {
     assert_eq!(value("count + 1"), Value::I32(-2));
     assert_eq!(value("id + 1"), Value::U32(8));
     assert_eq!(value("position * 2 + 1").ty(), Type::Vec3);
-    assert_eq!(value("position * 2 + 1"), Value::Vec3(glam::vec3(3.0, 5.0, 7.0)));
+    assert_eq!(
+        value("position * 2 + 1"),
+        Value::Vec3(glam::vec3(3.0, 5.0, 7.0))
+    );
     assert_eq!(value("1.0 / 2"), Value::F32(0.5));
     assert_eq!(value("6 / 3 * age"), Value::F32(2.0));
-    assert_eq!(value("clamp(color, 0, 0.5)"), Value::Vec4(glam::vec4(0.5, 0.5, 0.25, 0.5)));
+    assert_eq!(
+        value("clamp(color, 0, 0.5)"),
+        Value::Vec4(glam::vec4(0.5, 0.5, 0.25, 0.5))
+    );
     assert_eq!(value("vec4(position, 1).w"), Value::F32(1.0));
     assert_eq!(value("color.rgb.z"), Value::F32(0.25));
     assert_eq!(value("select(1, 2, age > 0.5)"), Value::I32(2));
@@ -104,7 +115,7 @@ fn constants_fold() {
     let id = c.compile("sin(0.5) * 2 + vec3(1, 2, 3).y", None).unwrap();
     assert_eq!(
         c.program.value(id),
-        Some(Value::F32(((0.5f64.sin() as f32 * 2.0) + 2.0) as f32))
+        Some(Value::F32((0.5f64.sin() as f32 * 2.0) + 2.0))
     );
     // only the constant is left
     assert_eq!(c.program.reachable(&[id]).iter().filter(|u| **u).count(), 1);
@@ -138,19 +149,31 @@ fn type_errors_say_what_was_found() {
         "`*` takes two numbers of one type (or a float vector and an f32), found vec2 and vec3"
     );
     let (_, _, message) = error("count + id");
-    assert!(message.ends_with("found i32 and u32: convert one, as i32(…) or u32(…)"), "{message}");
+    assert!(
+        message.ends_with("found i32 and u32: convert one, as i32(…) or u32(…)"),
+        "{message}"
+    );
     let (_, column, message) = error("position < velocity");
     assert_eq!(column, 1);
     assert!(message.contains("compare components"), "{message}");
     let (_, column, message) = error("velocity.xw");
     assert_eq!(column, 10);
-    assert_eq!(message, "`.xw` is no swizzle of a vec3: 1 to 4 letters of xyz or rgb");
+    assert_eq!(
+        message,
+        "`.xw` is no swizzle of a vec3: 1 to 4 letters of xyz or rgb"
+    );
     let (_, _, message) = error("mix(color, position, 0.5)");
-    assert_eq!(message, "`mix` takes f32 or float vectors, all of one type; found (vec4, vec3, a number)");
+    assert_eq!(
+        message,
+        "`mix` takes f32 or float vectors, all of one type; found (vec4, vec3, a number)"
+    );
     let (_, _, message) = error("1 / 2");
     assert!(message.contains("write 1.0 / 2 for 0.5"), "{message}");
     let (_, _, message) = error("vec3(1, 2)");
-    assert_eq!(message, "`vec3` needs 3 components (or one f32 for all); found 2");
+    assert_eq!(
+        message,
+        "`vec3` needs 3 components (or one f32 for all); found 2"
+    );
     let (_, _, message) = error("sin(age, 2)");
     assert_eq!(message, "`sin` takes 1 argument, found 2");
     let (_, _, message) = error("u32(-1)");
@@ -161,16 +184,25 @@ fn type_errors_say_what_was_found() {
 fn unknown_names_list_the_nearest_known_ones() {
     let (kind, column, message) = error("age / lifetme");
     assert_eq!((kind, column), (ErrorKind::UnknownName, 7));
-    assert_eq!(message, "unknown name `lifetme`; did you mean `lifetime` or `life`?");
+    assert_eq!(
+        message,
+        "unknown name `lifetme`; did you mean `lifetime` or `life`?"
+    );
     let (_, column, message) = error("1 + smoothstop(0, 1, age)");
     assert_eq!(column, 5);
-    assert_eq!(message, "unknown function `smoothstop`; did you mean `smoothstep`?");
+    assert_eq!(
+        message,
+        "unknown function `smoothstop`; did you mean `smoothstep`?"
+    );
     let (_, _, message) = error("gradient(flam, life)");
     assert_eq!(message, "unknown gradient `flam`; did you mean `flame`?");
     let (_, _, message) = error("curve(flame, life)");
     assert_eq!(message, "unknown curve `flame`");
     let (_, _, message) = error("sin + 1");
-    assert_eq!(message, "unknown name `sin`; `sin` is a function: call it as sin(…)");
+    assert_eq!(
+        message,
+        "unknown name `sin`; `sin` is a function: call it as sin(…)"
+    );
 }
 
 #[test]

@@ -5,12 +5,19 @@ use std::fmt;
 /// The type of an expression: a scalar or a float vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
+    /// true or false
     Bool,
+    /// 32-bit signed integer (wrapping)
     I32,
+    /// 32-bit unsigned integer (wrapping)
     U32,
+    /// 32-bit float
     F32,
+    /// two f32s (x, y)
     Vec2,
+    /// three f32s (x, y, z)
     Vec3,
+    /// four f32s (x, y, z, w; r, g, b, a for colours)
     Vec4,
 }
 
@@ -102,6 +109,7 @@ impl fmt::Display for Type {
 
 /// A value of one of the language's types: a parameter's default or what a host sets it to.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(missing_docs)]
 pub enum Value {
     Bool(bool),
     I32(i32),
@@ -113,6 +121,7 @@ pub enum Value {
 }
 
 impl Value {
+    /// Its type.
     pub const fn ty(&self) -> Type {
         match self {
             Value::Bool(_) => Type::Bool,
