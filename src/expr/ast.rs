@@ -36,7 +36,7 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
-    /// Every operator.
+    /// Every operator, the five arithmetic ones first.
     pub const ALL: [BinaryOp; 13] = [
         BinaryOp::Add,
         BinaryOp::Sub,

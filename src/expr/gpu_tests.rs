@@ -177,14 +177,8 @@ impl Trees {
         let signed = ty == Type::I32;
         match self.rng.below(9) {
             0..=2 => {
-                let ops = [
-                    BinaryOp::Add,
-                    BinaryOp::Sub,
-                    BinaryOp::Mul,
-                    BinaryOp::Div,
-                    BinaryOp::Rem,
-                ];
-                bin(ops[self.rng.below(5)], self.tree(ty, d), self.tree(ty, d))
+                let ops = &BinaryOp::ALL[..5];
+                bin(ops[self.rng.below(ops.len())], self.tree(ty, d), self.tree(ty, d))
             }
             3 if signed => node(Kind::Unary(UnaryOp::Neg, Box::new(self.tree(ty, d)))),
             4 => {
@@ -221,14 +215,8 @@ impl Trees {
         let choice = self.rng.below(16);
         match choice {
             0..=3 => {
-                let ops = [
-                    BinaryOp::Add,
-                    BinaryOp::Sub,
-                    BinaryOp::Mul,
-                    BinaryOp::Div,
-                    BinaryOp::Rem,
-                ];
-                let op = ops[self.rng.below(5)];
+                let ops = &BinaryOp::ALL[..5];
+                let op = ops[self.rng.below(ops.len())];
                 // a vector with an f32 on either side now and then
                 let (ta, tb) = match (vector, self.rng.below(3)) {
                     (true, 1) => (ty, Type::F32),
