@@ -178,7 +178,11 @@ impl Trees {
         match self.rng.below(9) {
             0..=2 => {
                 let ops = &BinaryOp::ALL[..5];
-                bin(ops[self.rng.below(ops.len())], self.tree(ty, d), self.tree(ty, d))
+                bin(
+                    ops[self.rng.below(ops.len())],
+                    self.tree(ty, d),
+                    self.tree(ty, d),
+                )
             }
             3 if signed => node(Kind::Unary(UnaryOp::Neg, Box::new(self.tree(ty, d)))),
             4 => {

@@ -31,6 +31,7 @@ enum Token {
 impl Token {
     fn describe(&self) -> String {
         match self {
+            Token::Number(l @ Literal::Bool(_)) => format!("`{l}`"),
             Token::Number(l) => format!("the number `{l}`"),
             Token::Name(n) => format!("the name `{n}`"),
             Token::Op(op) => format!("`{}`", op.symbol()),
