@@ -267,7 +267,7 @@ impl Parser<'_> {
             if p < min {
                 return Ok(left);
             }
-            let op_span = self.bump().1;
+            self.bump();
             let right = self.binary(p + 1, depth + 1)?;
             if op.compares() {
                 if let (Token::Op(next), span) = self.peek() {
@@ -283,7 +283,6 @@ impl Parser<'_> {
                     }
                 }
             }
-            let _ = op_span;
             let span = left.span.start..right.span.end;
             left = Node::new(Kind::Binary(op, Box::new(left), Box::new(right)), span);
         }
