@@ -4,6 +4,8 @@
 
 use std::ops::{Add, Mul, Neg, Sub};
 
+pub(crate) use crate::hash::pcg_hash;
+
 /// The float type a twin computes in.
 pub(crate) trait Real:
     Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Neg<Output = Self>
@@ -35,13 +37,6 @@ impl Real for f64 {
     fn floor(self) -> Self {
         f64::floor(self)
     }
-}
-
-/// PCG hash (the WGSL `pcg_hash` of common.wgsl).
-pub(crate) fn pcg_hash(v: u32) -> u32 {
-    let state = v.wrapping_mul(747796405).wrapping_add(2891336453);
-    let word = ((state >> ((state >> 28) + 4)) ^ state).wrapping_mul(277803737);
-    (word >> 22) ^ word
 }
 
 /// Uniform in [0, 1) from the top 24 bits.
