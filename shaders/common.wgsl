@@ -450,6 +450,11 @@ struct EmitterParams {
     end: mat4x4<f32>,
 }
 
+// An effect's parameters (src/effect/graph): one 16-byte slot each, its value's words.
+struct GraphParams {
+    slots: array<vec4<u32>, 16>,
+}
+
 struct EmitUniforms {
     request: u32,            // spawns requested this frame, all emitters (and instances)
     id_base: u32,            // id of the first spawn this frame (spawns requested before it)
@@ -458,7 +463,7 @@ struct EmitUniforms {
     frame: f32,              // seconds of the frame the spawns are born over
     instances: u32,          // instances of the effect (0: not instanced, src/instances.rs)
     per_instance: u32,       // spawns each instance asks for (the emitters' spawn_count sum)
-    _pad0: u32,
+    time: f32,               // seconds since the effect started, at the frame's start
     emitters: array<EmitterParams, MAX_EMITTERS>,
 }
 

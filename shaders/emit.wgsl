@@ -20,6 +20,17 @@
 @group(0) @binding(8) var<storage, read> surface: array<SurfaceTriangle>;
 // the effect's instances (emit.instances of them; src/instances.rs)
 @group(0) @binding(9) var<storage, read> instances: array<InstanceGpu>;
+// what the effect's init stacks read (graph.wgsl): its parameters, its curves and gradients
+@group(0) @binding(10) var<uniform> graph_params: GraphParams;
+@group(0) @binding(11) var<storage, read> graph_table: array<vec4<f32>>;
+
+fn graph_time() -> f32 {
+    return emit.time;
+}
+
+fn graph_dt() -> f32 {
+    return emit.step;
+}
 
 var<workgroup> wg_emitted: atomic<u32>;
 var<workgroup> wg_dropped: atomic<u32>;

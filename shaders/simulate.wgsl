@@ -32,6 +32,17 @@ override DEATHS: u32 = 1u;      // some emitter's deaths are events
 @group(0) @binding(8) var<storage, read_write> hit_events: array<HitEvent>;
 // per particle slot: gravity.wgsl's all-pairs pull or flock.wgsl's steering
 @group(0) @binding(9) var<storage, read> pass_accel: array<vec4<f32>>;
+// what the effect's update stacks read (graph.wgsl): its parameters, its curves and gradients
+@group(0) @binding(10) var<uniform> graph_params: GraphParams;
+@group(0) @binding(11) var<storage, read> graph_table: array<vec4<f32>>;
+
+fn graph_time() -> f32 {
+    return frame.time;
+}
+
+fn graph_dt() -> f32 {
+    return frame.dt;
+}
 
 // Depth collision against the previous frame's host depth (at the particle target's
 // resolution: the farthest and nearest distance of each footprint, downsample.wgsl) seen

@@ -232,6 +232,9 @@ fn spawn_from(e: u32, id: u32) -> Particle {
     p.emitter = e;
     p.flags = NO_INSTANCE << FLAG_INSTANCE_SHIFT;
     p.settled_at = 0.0;
+    if GRAPH_INIT == 1u {
+        graph_init(&p, spawning.seed);
+    }
     return p;
 }
 

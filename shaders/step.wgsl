@@ -89,12 +89,21 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
         (*p).age = (*p).age + dt;
         return (*p).age < (*p).lifetime;
     }
+    // the update stack first (graph.wgsl): what it writes, the force it adds, its kills
+    var force = vec3<f32>(0.0);
+    var kept = true;
+    if GRAPH_UPDATE == 1u {
+        kept = graph_update(p, &force, effect.seed);
+    }
     let v = (*p).vel;
     var wind = effect.wind;
     if TURBULENCE == 1u {
         wind += turbulence((*p).pos, frame.time);
     }
-    let a = effect.gravity + effect.drag * (wind - v) + pull((*p).pos, slot);
+    var a = effect.gravity + effect.drag * (wind - v) + pull((*p).pos, slot);
+    if GRAPH_UPDATE == 1u {
+        a += force;
+    }
     let v_new = v + a * (dt * drag_share(effect.drag * dt));
     // (a select, not a branch: CPU drivers pay for every branch of the step, taken or not)
     let symplectic = effect.integrator == INTEGRATOR_SYMPLECTIC;
@@ -102,7 +111,7 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     (*p).age = (*p).age + dt;
     var v_out = v_new;
     // (the scene first: its response runs whether or not the particle's life is over)
-    let alive = meet_scene(p, &x, &v_out) && (*p).age < (*p).lifetime;
+    let alive = meet_scene(p, &x, &v_out) && (*p).age < (*p).lifetime && kept;
     (*p).vel = v_out;
     if !alive {
         on_death(*p, x, v_out);
@@ -135,9 +144,13 @@ fn advance(slot: u32, at: u32, found: bool, particle: Particle) -> bool {
         survives = step(&p, slot);
         particles[at].motion = vec4<f32>(p.pos, p.age);
         particles[at].velocity = vec4<f32>(p.vel, select(-p.lifetime, p.lifetime, survives));
-        if COLLIDE == 1u {
+        if GRAPH_LOOK == 1u {
+            particles[at].look = vec4<f32>(bitcast<f32>(p.color), p.size, p.rotation, p.spin);
+        } else if COLLIDE == 1u {
             particles[at].look.z = p.rotation;
             particles[at].look.w = p.spin;
+        }
+        if COLLIDE == 1u {
             particles[at].identity.z = p.flags;
             particles[at].identity.w = bitcast<u32>(p.settled_at);
         }

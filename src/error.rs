@@ -124,6 +124,35 @@ allows {limit} bytes per storage buffer ({limit_name}); allowed 1..={max} partic
         problems: Vec<Invalid>,
     },
 
+    /// An expression or a line of an effect's stacks that does not compile: the file and
+    /// the line and column where it is written (where known), the field, its text, and the
+    /// column inside it with what was expected there.
+    #[error("effect{}{}: {error}",
+        path.as_ref().map(|p| format!(" file {}", p.display())).unwrap_or_default(),
+        place.map(|(l, c)| format!(" (line {l}, column {c})")).unwrap_or_default())]
+    EffectGraph {
+        /// The file, if the effect came from one.
+        path: Option<PathBuf>,
+        /// Line and column (1-based) of the text in the file.
+        place: Option<(usize, usize)>,
+        /// What does not compile.
+        error: Box<crate::effect::GraphError>,
+    },
+
+    /// The code generated from an effect's stacks was refused by the shader validator: a
+    /// fault of flurry's, reported rather than handed to wgpu.
+    #[error(
+        "effect `{effect}`: the code generated for its {stage} stacks does not validate: {message}"
+    )]
+    GeneratedCode {
+        /// The effect's name.
+        effect: String,
+        /// `init` or `update`.
+        stage: String,
+        /// The validator's message.
+        message: String,
+    },
+
     /// A file that could not be read.
     #[error("{path}: {source}")]
     Io {

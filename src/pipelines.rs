@@ -9,9 +9,12 @@
 //! host's targets. The sort's
 //! pipelines serve every list length (a length is a plan of buffers, not a pipeline).
 
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::effect::Blend;
+use crate::error::{Error, Result};
 use crate::passes::{
     args::ArgsPass,
     batch_emit::BatchEmitPass,
@@ -39,6 +42,7 @@ use crate::passes::{
     splat::SplatPass,
 };
 use crate::renderer::Targets;
+use crate::shaders::Shader;
 
 /// The passes of one renderer, each built the first time it is asked for.
 pub(crate) struct Pipelines {
@@ -87,6 +91,12 @@ pub(crate) struct Pipelines {
     splat: OnceLock<SplatPass>,
     downsample: OnceLock<DownsamplePass>,
     composite: OnceLock<CompositePass>,
+    /// The emits of effects with init stacks, by their generated block.
+    graph_emit: Mutex<HashMap<String, Arc<EmitPass>>>,
+    /// The simulates of effects with update stacks, by variant and generated block.
+    graph_simulate: Mutex<HashMap<(usize, String), Arc<SimulatePass>>>,
+    /// Pipelines built for effects' stacks so far (each distinct block once).
+    graph_builds: AtomicU64,
     /// Simulate's group 1 for recording without a renderer's depth: nothing to collide with.
     #[cfg(test)]
     no_collision: OnceLock<(wgpu::Buffer, wgpu::BindGroup)>,
@@ -133,13 +143,78 @@ impl Pipelines {
             splat: OnceLock::new(),
             downsample: OnceLock::new(),
             composite: OnceLock::new(),
+            graph_emit: Mutex::default(),
+            graph_simulate: Mutex::default(),
+            graph_builds: AtomicU64::new(0),
             #[cfg(test)]
             no_collision: OnceLock::new(),
         }
     }
 
     pub fn emit(&self) -> &EmitPass {
-        self.emit.get_or_init(|| EmitPass::new(&self.device))
+        self.emit.get_or_init(|| EmitPass::new(&self.device, None))
+    }
+
+    /// The emit of an effect whose init stacks generated `block`
+    /// ([`crate::effect::graph::Graph::wgsl`]): built the first time a block is seen, then
+    /// shared by every effect that generates the same text.
+    /// A block the validator refuses is an error naming `effect`.
+    pub fn graph_emit(&self, effect: &str, block: &str) -> Result<Arc<EmitPass>> {
+        let mut built = self.graph_emit.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(pass) = built.get(block) {
+            return Ok(pass.clone());
+        }
+        let source = Shader::Emit.generated(&[], block);
+        crate::shaders::validate(&source).map_err(|message| Error::GeneratedCode {
+            effect: effect.to_string(),
+            stage: "init".into(),
+            message,
+        })?;
+        self.graph_builds.fetch_add(1, Ordering::Relaxed);
+        let pass = Arc::new(EmitPass::new(&self.device, Some(block)));
+        built.insert(block.to_string(), pass.clone());
+        Ok(pass)
+    }
+
+    /// Simulate of `variant` for an effect whose update stacks generated `block`, built the
+    /// first time the pair is seen.
+    pub fn graph_simulate(
+        &self,
+        effect: &str,
+        variant: SimulateVariant,
+        block: &str,
+    ) -> Result<Arc<SimulatePass>> {
+        let mut built = self
+            .graph_simulate
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let key = (variant.index(), block.to_string());
+        if let Some(pass) = built.get(&key) {
+            return Ok(pass.clone());
+        }
+        let source = Shader::Simulate.generated(&variant.consts(), block);
+        crate::shaders::validate(&source).map_err(|message| Error::GeneratedCode {
+            effect: effect.to_string(),
+            stage: "update".into(),
+            message,
+        })?;
+        self.graph_builds.fetch_add(1, Ordering::Relaxed);
+        let device = &self.device;
+        let layout = self
+            .simulate_layout
+            .get_or_init(|| crate::passes::simulate::simulate_layout(device));
+        let collision = self.collision_layout();
+        let pass = SimulatePass::new(device, (variant, Some(block)), layout, collision);
+        let pass = Arc::new(pass);
+        built.insert(key, pass.clone());
+        Ok(pass)
+    }
+
+    /// How many pipelines effects' stacks have needed built so far: adding an effect whose
+    /// stacks another already generated, or setting a parameter, builds none.
+    #[cfg(test)]
+    pub fn graph_builds(&self) -> u64 {
+        self.graph_builds.load(Ordering::Relaxed)
     }
 
     pub fn args(&self) -> &ArgsPass {
@@ -153,7 +228,7 @@ impl Pipelines {
             let layout = self
                 .simulate_layout
                 .get_or_init(|| crate::passes::simulate::simulate_layout(device));
-            SimulatePass::new(device, variant, layout, self.collision_layout())
+            SimulatePass::new(device, (variant, None), layout, self.collision_layout())
         })
     }
 

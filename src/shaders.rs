@@ -42,6 +42,10 @@ const STEP: &str = include_str!("../shaders/step.wgsl");
 /// emits: of one effect and of many batched.
 const SPAWN: &str = include_str!("../shaders/spawn.wgsl");
 
+/// The hooks an effect's stacks are generated into, empty (an effect without stacks),
+/// composed into both emits and both simulates.
+const GRAPH: &str = crate::effect::graph::wgsl::NO_GRAPH;
+
 /// Where a pool is in its chunk of the arena, composed into the batched passes.
 const BATCH: &str = include_str!("../shaders/batch.wgsl");
 
@@ -188,8 +192,8 @@ impl Shader {
         match self {
             Shader::Draw => &[("ribbon", RIBBON), ("members", MEMBERS)],
             Shader::Splat => &[("members", MEMBERS)],
-            Shader::Emit => &[("spawn", SPAWN)],
-            Shader::BatchEmit => &[("batch", BATCH), ("spawn", SPAWN)],
+            Shader::Emit => &[("graph", GRAPH), ("spawn", SPAWN)],
+            Shader::BatchEmit => &[("batch", BATCH), ("graph", GRAPH), ("spawn", SPAWN)],
             Shader::Cull => &[("cull_test", CULL_TEST)],
             Shader::Merge => &[("cull_test", CULL_TEST), ("merge_list", MERGE_LIST)],
             Shader::BatchMerge => &[
@@ -198,8 +202,8 @@ impl Shader {
                 ("merge_list", MERGE_LIST),
             ],
             Shader::Args | Shader::Relist => &[("survivors", SURVIVORS)],
-            Shader::Simulate => &[("step", STEP)],
-            Shader::BatchSimulate => &[("batch", BATCH), ("step", STEP)],
+            Shader::Simulate => &[("graph", GRAPH), ("step", STEP)],
+            Shader::BatchSimulate => &[("batch", BATCH), ("graph", GRAPH), ("step", STEP)],
             Shader::BatchRelist => &[("batch", BATCH)],
             Shader::Grid | Shader::Flock | Shader::Crowd => &[("grid_cells", GRID_CELLS)],
             Shader::Gravity | Shader::GravitySubgroups => &[("gravity_pairs", GRAVITY_PAIRS)],
@@ -250,11 +254,33 @@ impl Shader {
 
     /// Create the module of [`Shader::specialised`]`(consts)` on `device`.
     pub fn module(self, device: &wgpu::Device, consts: &[(&str, u32)]) -> wgpu::ShaderModule {
+        self.module_of(device, self.specialised(consts))
+    }
+
+    /// Create a module of this pass from `source` (its specialised source, changed).
+    pub fn module_of(self, device: &wgpu::Device, source: String) -> wgpu::ShaderModule {
         device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(self.name()),
-            source: wgpu::ShaderSource::Wgsl(self.specialised(consts).into()),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
         })
     }
+
+    /// [`Shader::specialised`]`(consts)` with an effect's generated stacks (`block`, from
+    /// [`crate::effect::graph::Graph::wgsl`]) in place of the empty hooks (graph.wgsl).
+    pub fn generated(self, consts: &[(&str, u32)], block: &str) -> String {
+        self.specialised(consts).replacen(GRAPH, block, 1)
+    }
+}
+
+/// Whether `source` parses and validates as wgpu would check it, else the validator's
+/// message: code generated from an effect is checked so before wgpu sees it.
+pub(crate) fn validate(source: &str) -> Result<(), String> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| e.emit_to_string(source))?;
+    let flags = naga::valid::ValidationFlags::all();
+    naga::valid::Validator::new(flags, naga::valid::Capabilities::default())
+        .validate(&module)
+        .map_err(|e| e.emit_to_string(source))?;
+    Ok(())
 }
 
 #[cfg(test)]

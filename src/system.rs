@@ -7,6 +7,7 @@
 //! cull → args → sort into compute passes; [`ParticleSystem::record_draw`] records the
 //! indirect draw. Nothing here submits or waits.
 
+use crate::effect::graph::{Graph, Stage};
 use crate::effect::{EffectDesc, Shape, SpawnClock, Velocity};
 use crate::error::{Invalid, Result};
 use crate::image::Images;
@@ -16,15 +17,17 @@ use crate::passes::args::After;
 use crate::passes::batch_simulate::StepClock;
 use crate::passes::cull::CullVariant;
 use crate::passes::draw::{DrawArgs, DrawBinding, DrawKinds};
-use crate::passes::simulate::SimulateVariant;
+use crate::passes::emit::EmitPass;
+use crate::passes::simulate::{SimulatePass, SimulateVariant};
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::passes::splat::SplatVariant;
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Sizing, Stats};
-use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms};
+use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms, GraphParams};
 use crate::uniform_pages::{Binding, BufferRange, UniformPages, UniformSlot};
 use crate::view::ViewModel;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use wgpu::util::DeviceExt;
 
 /// The compute steps of one frame, in order.
@@ -157,6 +160,15 @@ pub(crate) struct ParticleSystem {
     instances: Instances,
     /// Particle ids given out so far (each instance's spawns take their own).
     ids_taken: u64,
+    /// Its stacks, compiled (empty for an effect without).
+    graph: Graph,
+    /// Its parameters' values now, staged with its uniforms at each update.
+    parameters: GraphParams,
+    /// Its curves and gradients, baked (a zero texel for an effect without).
+    table: wgpu::Buffer,
+    /// Its emit and simulate where its stacks generated code (else the shared ones).
+    graph_emit: Option<Arc<EmitPass>>,
+    graph_simulate: Option<Arc<SimulatePass>>,
 }
 
 /// Which of a pool's passes the renderer records in a batch with other small pools.
@@ -240,7 +252,41 @@ impl ParticleSystem {
         let (frame, effect) = (&uniforms.frame, &effect_buf);
         let simulate_variant = SimulateVariant::of(&params);
         let cull_variant = CullVariant::of(&params);
-        let simulate = p.simulate(simulate_variant);
+        // (validated above: its stacks compile)
+        let graph = Graph::compile(desc).map_err(|error| crate::Error::EffectGraph {
+            path: None,
+            place: None,
+            error: Box::new(error),
+        })?;
+        let stacks = |stage| graph.stage(stage).iter().any(Option::is_some);
+        let graph_emit = match stacks(Stage::Init) {
+            true => Some(p.graph_emit(&desc.name, &graph.wgsl(Stage::Init))?),
+            false => None,
+        };
+        let graph_simulate = match stacks(Stage::Update) {
+            true => {
+                let block = graph.wgsl(Stage::Update);
+                Some(p.graph_simulate(&desc.name, simulate_variant, &block)?)
+            }
+            false => None,
+        };
+        let simulate = graph_simulate
+            .as_deref()
+            .unwrap_or_else(|| p.simulate(simulate_variant));
+        let emit_pass = graph_emit.as_deref().unwrap_or_else(|| p.emit());
+        let texels: &[[f32; 4]] = match graph.table.is_empty() {
+            true => &[[0.0; 4]],
+            false => &graph.table,
+        };
+        let table = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("flurry.graph_table"),
+            contents: bytemuck::cast_slice(texels),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let parameters = GraphParams {
+            slots: graph.default_block().map(glam::UVec4::from_array),
+        };
+        let graph_inputs: (&dyn Binding, &wgpu::Buffer) = (&uniforms.graph, &table);
         let entries = crate::pool::visible_entries(capacity, most_pieces) as u32;
         let sort = desc.sorts().then(|| {
             let plan = SortPlan::bitonic(device, entries);
@@ -304,15 +350,15 @@ impl ParticleSystem {
             mesh,
             closed_mesh,
             ribbon,
-            emit_bind: p.emit().bind(
+            emit_bind: emit_pass.bind(
                 device,
                 &pool,
                 &uniforms.emit,
-                effect,
-                &bodies,
+                (effect, &bodies),
                 (meshes.surface(), instances.buffer()),
+                graph_inputs,
             ),
-            simulate_bind: simulate.bind(device, &pool, 0, frame, effect, &bodies),
+            simulate_bind: simulate.bind(device, &pool, 0, frame, (effect, &bodies), graph_inputs),
             simulate_variant,
             relist_bind: p.relist().bind(device, &pool),
             gravity_bind: desc
@@ -359,7 +405,56 @@ impl ParticleSystem {
             light: crate::Light::default(),
             instances,
             ids_taken: 0,
+            graph,
+            parameters,
+            table,
+            graph_emit,
+            graph_simulate,
         })
+    }
+
+    /// Its emit: the shared one, or its own where its init stacks generated code.
+    fn emit_pass<'a>(&'a self, p: &'a Pipelines) -> &'a EmitPass {
+        self.graph_emit.as_deref().unwrap_or_else(|| p.emit())
+    }
+
+    /// Its simulate: the shared variant, or its own where its update stacks generated code.
+    fn simulate_pass<'a>(&'a self, p: &'a Pipelines) -> &'a SimulatePass {
+        self.graph_simulate
+            .as_deref()
+            .unwrap_or_else(|| p.simulate(self.simulate_variant))
+    }
+
+    /// Set parameter `name` to `value` from the next update on: a write into its staged
+    /// uniforms, nothing compiled. A name it does not declare, or a value of another type
+    /// or out of its range, is an error naming it and what it takes.
+    pub fn set_parameter(&mut self, name: &str, value: crate::expr::Value) -> Result<()> {
+        let Some((slot, parameter)) = self.graph.parameter(name) else {
+            let names: Vec<&str> = self
+                .graph
+                .parameters
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect();
+            let allowed = match names.is_empty() {
+                true => "none: the effect declares no parameters".to_string(),
+                false => format!("one of the effect's parameters: {}", names.join(", ")),
+            };
+            return Err(Invalid::new("parameter", name, allowed).into());
+        };
+        if !parameter.admits(value) {
+            let field = format!("parameter {name}");
+            return Err(Invalid::new(field, value, parameter.allowed()).into());
+        }
+        self.parameters.slots[slot] = glam::UVec4::from_array(value.to_words());
+        Ok(())
+    }
+
+    /// Parameter `name`'s value now (None: the effect does not declare it).
+    pub fn parameter(&self, name: &str) -> Option<crate::expr::Value> {
+        let (slot, p) = self.graph.parameter(name)?;
+        let words = self.parameters.slots[slot].to_array();
+        Some(crate::expr::Value::from_words(p.default.ty(), words))
     }
 
     pub fn desc(&self) -> &EffectDesc {
@@ -486,7 +581,8 @@ impl ParticleSystem {
     pub fn batch_variant(&self) -> Option<SimulateVariant> {
         let batches = self.pool.sizing == Sizing::PerSlot
             && self.pool.lease.is_some()
-            && self.simulate_variant.batches();
+            && self.simulate_variant.batches()
+            && self.graph_simulate.is_none();
         batches.then_some(self.simulate_variant)
     }
 
@@ -498,6 +594,7 @@ impl ParticleSystem {
             && self.pool.lease.is_some()
             && self.instances.count() == 0
             && self.desc.bodies.is_none()
+            && self.graph_emit.is_none()
     }
 
     /// The spawns the last update asked of its emit (at most its capacity).
@@ -531,9 +628,15 @@ impl ParticleSystem {
     pub fn rebind_meshes(&mut self, device: &wgpu::Device, p: &Pipelines, meshes: &Meshes) {
         let (emit, effect) = (&self.uniforms.emit, &self.effect_buf);
         let inputs = (meshes.surface(), self.instances.buffer());
-        self.emit_bind = p
-            .emit()
-            .bind(device, &self.pool, emit, effect, &self.bodies, inputs);
+        let graph: (&dyn Binding, &wgpu::Buffer) = (&self.uniforms.graph, &self.table);
+        self.emit_bind = self.emit_pass(p).bind(
+            device,
+            &self.pool,
+            emit,
+            (effect, &self.bodies),
+            inputs,
+            graph,
+        );
     }
 
     /// Place the effect at every one of `list` from the next update on (empty: once, at its
@@ -636,7 +739,11 @@ impl ParticleSystem {
             ambient: self.light.ambient.into(),
             ..Default::default()
         };
-        pages.write(&self.uniforms, &frame, &emit);
+        let emit = EmitUniforms {
+            time: frame.time,
+            ..emit
+        };
+        pages.write(&self.uniforms, (&frame, &emit, &self.parameters));
         self.step_clock = StepClock {
             eye: frame.eye.into(),
             dt: frame.dt,
@@ -686,7 +793,7 @@ impl ParticleSystem {
                 // (a batched pool's spawns are recorded with its batch's)
                 self.emit_recorded.store(true, Ordering::Relaxed);
                 if !self.batched.emit {
-                    p.emit()
+                    self.emit_pass(p)
                         .record(pass, &self.emit_bind, self.request, self.pool.sizing);
                 }
                 if self.pool.sizing == Sizing::Counted {
@@ -715,7 +822,7 @@ impl ParticleSystem {
                 }
             }
             Step::Simulate => {
-                let simulate = p.simulate(self.simulate_variant);
+                let simulate = self.simulate_pass(p);
                 for sub in 0..self.substeps {
                     if sub > 0 {
                         // later substeps need the pull of the particles where they are now,
@@ -738,7 +845,8 @@ impl ParticleSystem {
                     if self.desc.trail().is_some() {
                         // the live list lays its trails: each step its own stretch of them
                         args(pass, After::BeforeTrails);
-                        p.emit().record_trails(pass, &self.emit_bind, &self.pool);
+                        self.emit_pass(p)
+                            .record_trails(pass, &self.emit_bind, &self.pool);
                         args(pass, After::Spawn);
                     }
                     if let Some(bind) = &self.bodies_bind {
@@ -746,7 +854,8 @@ impl ParticleSystem {
                     }
                 }
                 if self.desc.hit_emitter().is_some() {
-                    p.emit().record_on_hit(pass, &self.emit_bind, &self.pool);
+                    self.emit_pass(p)
+                        .record_on_hit(pass, &self.emit_bind, &self.pool);
                     args(pass, After::Spawn);
                 }
             }
@@ -973,7 +1082,8 @@ impl ParticleSystem {
     #[cfg(test)]
     pub fn record_hit_spawns(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
         self.record_arguments(p, pass, After::Simulate);
-        p.emit().record_on_hit(pass, &self.emit_bind, &self.pool);
+        self.emit_pass(p)
+            .record_on_hit(pass, &self.emit_bind, &self.pool);
         self.record_arguments(p, pass, After::Spawn);
     }
 

@@ -517,6 +517,13 @@ pub(crate) struct EmitterParams {
     pub end: Mat4,
 }
 
+/// An effect's parameters as its stacks read them (`GraphParams` in common.wgsl): one
+/// 16-byte slot each, holding its value's words ([`crate::expr::Value::to_words`]).
+#[derive(Clone, Copy, Debug, Default, ShaderType)]
+pub(crate) struct GraphParams {
+    pub slots: [glam::UVec4; crate::effect::MAX_PARAMETERS],
+}
+
 /// This frame's spawn request.
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct EmitUniforms {
@@ -530,7 +537,9 @@ pub(crate) struct EmitUniforms {
     /// Instances of the effect (0: not instanced): each spawns `per_instance` of the request.
     pub instances: u32,
     pub per_instance: u32,
-    pub _pad0: u32,
+    /// Seconds since the effect started, at the frame's start (what init stacks read as
+    /// `time`).
+    pub time: f32,
     pub emitters: [EmitterParams; MAX_EMITTERS],
 }
 
@@ -1232,6 +1241,11 @@ mod tests {
                 ("height", |v| v.height = 1),
             ],
         );
+        check_uniform::<GraphParams>(
+            &l,
+            "GraphParams",
+            &[("slots", |v| v.slots[0] = glam::UVec4::ONE)],
+        );
         check_uniform::<EmitUniforms>(
             &l,
             "EmitUniforms",
@@ -1243,6 +1257,7 @@ mod tests {
                 ("frame", |v| v.frame = 1.0),
                 ("instances", |v| v.instances = 1),
                 ("per_instance", |v| v.per_instance = 1),
+                ("time", |v| v.time = 1.0),
                 ("emitters", |v| v.emitters[0].shape = 1),
             ],
         );

@@ -15,11 +15,12 @@ use encase::internal::WriteInto;
 use encase::ShaderType;
 
 use crate::types::{
-    CollisionFrame, CompositeParams, DownsampleParams, EmitUniforms, FrameUniforms,
+    CollisionFrame, CompositeParams, DownsampleParams, EmitUniforms, FrameUniforms, GraphParams,
 };
 
-/// Effects per page (a slot is the frame uniforms and the emit uniforms, each at an aligned
-/// offset: 3,072 bytes where uniform offsets align to 256, so a page holds 384 KiB).
+/// Effects per page (a slot is the frame uniforms, the emit uniforms and the parameters,
+/// each at an aligned offset: 3,328 bytes where uniform offsets align to 256, so a page holds
+/// 416 KiB).
 pub(crate) const SLOTS_PER_PAGE: usize = 128;
 
 /// What a bind group entry binds: a whole buffer, or a range of one.
@@ -51,13 +52,15 @@ impl Binding for BufferRange {
     }
 }
 
-/// One effect's place in the pages: its frame and emit uniforms.
+/// One effect's place in the pages: its frame and emit uniforms, and its parameters (what
+/// its stacks read: [`crate::effect::Parameter`]).
 #[derive(Clone, Debug)]
 pub(crate) struct UniformSlot {
     page: usize,
     index: usize,
     pub frame: BufferRange,
     pub emit: BufferRange,
+    pub graph: BufferRange,
 }
 
 struct Page {
@@ -75,6 +78,8 @@ pub(crate) struct UniformPages {
     pages: Vec<Page>,
     /// Bytes from a slot's start to its emit uniforms (the frame's size, aligned).
     emit_offset: u64,
+    /// Bytes from a slot's start to its parameters.
+    graph_offset: u64,
     /// Bytes between two slots.
     stride: u64,
 }
@@ -83,13 +88,15 @@ fn align(n: u64, to: u64) -> u64 {
     n.div_ceil(to) * to
 }
 
-/// Where a slot's emit uniforms start, and the bytes between two slots, for uniform
-/// offsets aligned to `to`.
-fn slot_layout(to: u64) -> (u64, u64) {
+/// Where a slot's emit uniforms and parameters start, and the bytes between two slots, for
+/// uniform offsets aligned to `to`.
+fn slot_layout(to: u64) -> (u64, u64, u64) {
     let emit_offset = align(FrameUniforms::min_size().get(), to);
+    let graph_offset = align(emit_offset + EmitUniforms::min_size().get(), to);
     (
         emit_offset,
-        align(emit_offset + EmitUniforms::min_size().get(), to),
+        graph_offset,
+        align(graph_offset + GraphParams::min_size().get(), to),
     )
 }
 
@@ -97,10 +104,11 @@ impl UniformPages {
     /// No pages yet; slots aligned for `device`'s uniform offsets.
     pub fn new(device: &wgpu::Device) -> Self {
         let to = device.limits().min_uniform_buffer_offset_alignment as u64;
-        let (emit_offset, stride) = slot_layout(to);
+        let (emit_offset, graph_offset, stride) = slot_layout(to);
         UniformPages {
             pages: Vec::new(),
             emit_offset,
+            graph_offset,
             stride,
         }
     }
@@ -142,6 +150,7 @@ impl UniformPages {
             index,
             frame: range(0, FrameUniforms::min_size().get()),
             emit: range(self.emit_offset, EmitUniforms::min_size().get()),
+            graph: range(self.graph_offset, GraphParams::min_size().get()),
         }
     }
 
@@ -158,10 +167,15 @@ impl UniformPages {
     }
 
     /// Stage `slot`'s uniforms for the next [`UniformPages::flush`].
-    pub fn write(&mut self, slot: &UniformSlot, frame: &FrameUniforms, emit: &EmitUniforms) {
+    pub fn write(
+        &mut self,
+        slot: &UniformSlot,
+        (frame, emit, graph): (&FrameUniforms, &EmitUniforms, &GraphParams),
+    ) {
         let p = &mut self.pages[slot.page];
         stage(&mut p.bytes, &slot.frame, frame);
         stage(&mut p.bytes, &slot.emit, emit);
+        stage(&mut p.bytes, &slot.graph, graph);
         p.dirty = true;
     }
 
@@ -274,9 +288,9 @@ mod tests {
 
     /// What [`SLOTS_PER_PAGE`] says a slot and a page take.
     #[test]
-    fn a_slot_takes_3072_bytes_where_offsets_align_to_256() {
-        assert_eq!(slot_layout(256), (512, 3072));
-        assert_eq!(3072 * SLOTS_PER_PAGE, 384 << 10);
+    fn a_slot_takes_3328_bytes_where_offsets_align_to_256() {
+        assert_eq!(slot_layout(256), (512, 3072, 3328));
+        assert_eq!(3328 * SLOTS_PER_PAGE, 416 << 10);
     }
 
     /// Slots fill a page, then the next; a slot given back is handed out again, and each
@@ -299,6 +313,8 @@ mod tests {
             assert_eq!(s.frame.offset % align, 0, "frame offsets are bindable");
             assert_eq!(s.emit.offset % align, 0, "emit offsets are bindable");
             assert!(s.emit.offset >= s.frame.offset + s.frame.size.get());
+            assert_eq!(s.graph.offset % align, 0, "parameter offsets are bindable");
+            assert!(s.graph.offset >= s.emit.offset + s.emit.size.get());
         }
         pages.release(&slots[3]);
         let again = pages.slot(&gpu.device);
@@ -309,9 +325,9 @@ mod tests {
         );
         let emit = EmitUniforms::default();
         for (k, s) in slots.iter().enumerate().filter(|(k, _)| *k != 3) {
-            pages.write(s, &frame(k as f32), &emit);
+            pages.write(s, (&frame(k as f32), &emit, &GraphParams::default()));
         }
-        pages.write(&again, &frame(1000.0), &emit);
+        pages.write(&again, (&frame(1000.0), &emit, &GraphParams::default()));
         pages.flush(&gpu.queue);
         for (k, s) in slots.iter().enumerate().filter(|(k, _)| *k != 3) {
             let want = crate::types::uniform_bytes(&frame(k as f32));

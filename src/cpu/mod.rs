@@ -13,6 +13,8 @@ use std::f32::consts::TAU;
 
 use glam::{Vec3, Vec4};
 
+use crate::effect::graph::cpu::Surroundings;
+use crate::effect::graph::{Graph, Stage, MAX_PARAMETERS};
 use crate::effect::{EffectDesc, SpawnClock};
 use crate::hash::pcg_hash;
 use crate::mesh::surface::{pick, surface_point};
@@ -94,12 +96,13 @@ fn birth_fraction(em: &EmitterParams, k: u32) -> f32 {
 }
 
 /// The particle the emit pass creates for spawn `ordinal` of this frame (`surface`: the
-/// renderer's mesh triangles).
+/// renderer's mesh triangles), its emitter's init stack run on it (with `around`).
 pub fn spawn(
     emit: &EmitUniforms,
     effect: &EffectParams,
-    surface: &[SurfaceTriangle],
+    (surface, graph): (&[SurfaceTriangle], &Graph),
     ordinal: u32,
+    around: &Surroundings,
 ) -> Particle {
     let e = (1..emit.emitter_count as usize)
         .rfind(|&i| ordinal >= emit.emitters[i].spawn_first)
@@ -119,16 +122,6 @@ pub fn spawn(
         let z = rng.range(em.vel_mean.z, em.vel_var.z);
         Vec3::new(x, y, z)
     };
-    // born at its own time in the frame, where the host's transform had the emitter then
-    let f = birth_fraction(em, ordinal - em.spawn_first);
-    let pos = em
-        .start
-        .transform_point3(pos)
-        .lerp(em.end.transform_point3(pos), f);
-    let vel = em
-        .start
-        .transform_vector3(vel)
-        .lerp(em.end.transform_vector3(vel), f);
     let lifetime = rng.range(em.life_size.x, em.life_size.y).max(1e-6);
     let r = rng.range(em.color_mean.x, em.color_var.x);
     let g = rng.range(em.color_mean.y, em.color_var.y);
@@ -137,12 +130,9 @@ pub fn spawn(
     let size = rng.range(em.life_size.z, em.life_size.w).max(0.0);
     let rotation = rng.range(em.rot_spin.x, em.rot_spin.y);
     let spin = rng.range(em.rot_spin.z, em.rot_spin.w);
-    // stepped by the whole frame like the rest: younger and further back by its lateness
-    let late = f * emit.frame;
-    let anchored = effect.looks[e].anchored == 1;
-    Particle {
-        pos: if anchored { pos } else { pos - vel * late },
-        age: -late,
+    let mut p = Particle {
+        pos,
+        age: 0.0,
         vel,
         lifetime,
         color: pack4x8unorm(Vec4::new(r, g, b, a)),
@@ -153,6 +143,29 @@ pub fn spawn(
         emitter: e as u32,
         flags: crate::instances::MAX_INSTANCES << crate::instances::FLAG_INSTANCE_SHIFT,
         settled_at: 0.0,
+    };
+    // its init stack, in the emitter's own space (before the transform places it)
+    if let Some(init) = &graph.init[e] {
+        init.run(Stage::Init, &mut p, around);
+    }
+    // born at its own time in the frame, where the host's transform had the emitter then
+    let f = birth_fraction(em, ordinal - em.spawn_first);
+    let pos = em
+        .start
+        .transform_point3(p.pos)
+        .lerp(em.end.transform_point3(p.pos), f);
+    let vel = em
+        .start
+        .transform_vector3(p.vel)
+        .lerp(em.end.transform_vector3(p.vel), f);
+    // stepped by the whole frame like the rest: younger and further back by its lateness
+    let late = f * emit.frame;
+    let anchored = effect.looks[e].anchored == 1;
+    Particle {
+        pos: if anchored { pos } else { pos - vel * late },
+        age: -late,
+        vel,
+        ..p
     }
 }
 
@@ -196,27 +209,38 @@ pub fn drag_share(x: f32) -> f32 {
 }
 
 /// One simulate step of one particle at clock `time` with the bounds moved by `offset`
-/// ([`EffectDesc::camera_offset`]) and `steering` added to its forces (a flock's), as
-/// `step` in simulate.wgsl; false when it dies.
+/// ([`EffectDesc::camera_offset`]) and `steering` added to its forces (a flock's), its
+/// emitter's update stack (if any) run first with `around`, as `step` in simulate.wgsl;
+/// false when it dies.
 pub fn step(
     p: &mut Particle,
-    effect: &EffectParams,
-    dt: f32,
-    time: f32,
-    offset: Vec3,
-    steering: Vec3,
+    (effect, graph): (&EffectParams, &Graph),
+    (dt, time): (f32, f32),
+    (offset, steering): (Vec3, Vec3),
+    around: &Surroundings,
 ) -> bool {
     if effect.looks[(p.emitter as usize).min(MAX_EMITTERS - 1)].anchored == 1 {
         p.vel = Vec3::ZERO;
         p.age += dt;
         return p.age < p.lifetime;
     }
+    let update = graph
+        .update
+        .get(p.emitter as usize)
+        .and_then(Option::as_ref);
+    let (force, kept) = match update {
+        Some(stack) => stack.run(Stage::Update, p, around),
+        None => (Vec3::ZERO, true),
+    };
     let v = p.vel;
     let mut wind = effect.wind;
     if effect.turbulence > 0.0 {
         wind += turbulence(p.pos, time, effect);
     }
-    let a = effect.gravity + effect.drag * (wind - v) + steering;
+    let mut a = effect.gravity + effect.drag * (wind - v) + steering;
+    if update.is_some_and(|s| s.force.is_some()) {
+        a += force;
+    }
     let v_new = v + a * (dt * drag_share(effect.drag * dt));
     let mut x = if effect.integrator == INTEGRATOR_SYMPLECTIC {
         p.pos + v_new * dt
@@ -225,7 +249,7 @@ pub fn step(
     };
     p.vel = v_new;
     p.age += dt;
-    let mut alive = p.age < p.lifetime;
+    let mut alive = p.age < p.lifetime && kept;
     let (lo, hi) = (effect.bounds_min + offset, effect.bounds_max + offset);
     match effect.bounds_mode {
         BOUNDS_KILL => alive = alive && x.cmpge(lo).all() && x.cmple(hi).all(),
@@ -257,6 +281,9 @@ pub struct CpuTwin {
     pub motion: Vec<(glam::Mat4, glam::Mat4)>,
     /// The meshes Mesh-shaped emitters name (the built-ins unless a test adds its own).
     pub meshes: MeshSet,
+    /// The effect's stacks, and its parameters' values.
+    graph: Graph,
+    pub parameters: [[u32; 4]; MAX_PARAMETERS],
 }
 
 impl CpuTwin {
@@ -272,6 +299,10 @@ impl CpuTwin {
             eye: Vec3::ZERO,
             motion: Vec::new(),
             meshes: MeshSet::default(),
+            graph: Graph::compile(desc).expect("the twin's effect compiles"),
+            parameters: Graph::compile(desc)
+                .map(|g| g.default_block())
+                .unwrap_or_default(),
         }
     }
 
@@ -291,9 +322,18 @@ impl CpuTwin {
             )
         };
         self.clock.take();
+        let time = self.clock.time as f32;
+        let around = Surroundings {
+            time,
+            dt,
+            seed: self.effect.seed,
+            params: &self.parameters,
+            table: &self.graph.table,
+        };
+        let sources = (self.meshes.triangles(), &self.graph);
         for ordinal in 0..emit.request {
             if self.particles.len() < self.capacity as usize {
-                let p = spawn(&emit, &self.effect, self.meshes.triangles(), ordinal);
+                let p = spawn(&emit, &self.effect, sources, ordinal, &around);
                 self.particles.insert(p.id, p);
                 self.emitted += 1;
             } else {
@@ -301,12 +341,12 @@ impl CpuTwin {
             }
         }
         let effect = self.effect;
-        let time = self.clock.time as f32;
         let steering = self.steering(dt);
         let mut steering = steering.into_iter();
+        let graph = &self.graph;
         self.particles.retain(|_, p| {
             let s = steering.next().unwrap_or_default();
-            step(p, &effect, dt, time, offset, s)
+            step(p, (&effect, graph), (dt, time), (offset, s), &around)
         });
     }
 

@@ -27,6 +27,7 @@
 mod clock;
 mod crowd;
 mod encode;
+pub(crate) mod graph;
 mod host_assets;
 mod parse;
 mod schema;
@@ -37,6 +38,7 @@ use std::path::Path;
 pub(crate) use clock::{SpawnClock, Spawns};
 pub(crate) use crowd::STATE_TEXELS;
 pub use crowd::{City, Crowd, Gait, WalkerState, MAX_STATES};
+pub use graph::{inputs, GraphError, Parameter, MAX_PARAMETERS};
 pub use host_assets::HostAssets;
 pub use schema::*;
 
@@ -89,7 +91,13 @@ impl EffectDesc {
             path: path.map(Path::to_path_buf),
             message,
         })?;
-        desc.check(path)?;
+        desc.check(path).map_err(|e| match e {
+            Error::EffectGraph { path, error, .. } => {
+                let place = parse::place_of(src, &error.text);
+                Error::EffectGraph { path, place, error }
+            }
+            e => e,
+        })?;
         Ok(desc)
     }
 
@@ -106,14 +114,18 @@ impl EffectDesc {
 
     fn check(&self, path: Option<&Path>) -> Result<()> {
         let problems = self.problems();
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::EffectInvalid {
+        if !problems.is_empty() {
+            return Err(Error::EffectInvalid {
                 path: path.map(Path::to_path_buf),
                 problems,
-            })
+            });
         }
+        graph::Graph::compile(self).map_err(|error| Error::EffectGraph {
+            path: path.map(Path::to_path_buf),
+            place: None,
+            error: Box::new(error),
+        })?;
+        Ok(())
     }
 
     /// Every out-of-range field, with its path (`emitters[0].lifetime`), value and allowed

@@ -174,6 +174,21 @@ fn group_len(text: &[char]) -> usize {
     end.map_or(text.len(), |i| i + 1)
 }
 
+/// Line and column (1-based, in characters) where `text` is written in `src` as a quoted
+/// string (an expression or a stack's line), or as a bare name (a declaration's key); the
+/// first place it is, if anywhere.
+pub(super) fn place_of(src: &str, text: &str) -> Option<(usize, usize)> {
+    let quoted = format!("{text:?}");
+    let at = src.find(&quoted).or_else(|| src.find(text))?;
+    let before = &src[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before[before.rfind('\n').map_or(0, |n| n + 1)..]
+        .chars()
+        .count()
+        + 1;
+    Some((line, column))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,8 @@
 //! values and as RON files (serde). Every field has a default, so an effect names only what
 //! differs from it, in Rust (`..Default::default()`) and in a file (fields left out).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// Whole numbers read from a file, as digits or in exponent form (`1e6`): a number out of a
@@ -390,6 +392,15 @@ pub struct EmitterDesc {
     pub sprite: Option<Sprite>,
     /// Its particles stay where they are born, untouched by forces (ripples, marks).
     pub anchored: bool,
+    /// Lines run once as each particle is born, after its ranges are drawn, in order
+    /// (`"size = 0.1 + 0.05 * particle_rand(1)"`): its position and velocity in the
+    /// emitter's own space, before the emitter's transform places them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub init: Vec<crate::expr::Statement>,
+    /// Lines run every step before its forces are applied, in order: `attribute = …`,
+    /// `force += …` (an acceleration, m/s², added to gravity and drag), `kill if …`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub update: Vec<crate::expr::Statement>,
 }
 
 /// A point at the origin spawning nothing; particles at rest, living 1 s, 0.1 m across,
@@ -411,6 +422,8 @@ impl Default for EmitterDesc {
             render: None,
             sprite: None,
             anchored: false,
+            init: Vec::new(),
+            update: Vec::new(),
         }
     }
 }
@@ -763,6 +776,20 @@ pub struct EffectDesc {
     pub render: RenderMode,
     /// What is drawn on the quad (emitters may have their own).
     pub sprite: Sprite,
+    /// Values the host sets while the effect runs, by name
+    /// (at most [`MAX_PARAMETERS`](super::MAX_PARAMETERS)).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameters: BTreeMap<String, super::Parameter>,
+    /// Named expressions every stack reads by name (`heat: "1 - age / lifetime"`); they
+    /// read the particle as it entered the stack.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub nodes: BTreeMap<String, crate::expr::Expr>,
+    /// Curves (keyed f32 values) read as `curve(name, x)`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub curves: BTreeMap<String, crate::expr::Curve>,
+    /// Gradients (keyed colours) read as `gradient(name, x)`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub gradients: BTreeMap<String, crate::expr::Gradient>,
 }
 
 impl Default for EffectDesc {
@@ -785,6 +812,10 @@ impl Default for EffectDesc {
             crowd: None,
             render: RenderMode::default(),
             sprite: Sprite::default(),
+            parameters: BTreeMap::new(),
+            nodes: BTreeMap::new(),
+            curves: BTreeMap::new(),
+            gradients: BTreeMap::new(),
         }
     }
 }

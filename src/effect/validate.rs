@@ -68,7 +68,52 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
     }
     gravity(&mut v, desc);
     triggers(&mut v, desc);
+    declarations(&mut v, desc);
     v.0
+}
+
+/// The graph's declarations: parameters (how many, their bounds and defaults), curves' and
+/// gradients' keys. (Its expressions are checked when the graph compiles.)
+fn declarations(v: &mut Checker, desc: &EffectDesc) {
+    let n = desc.parameters.len();
+    if n > super::MAX_PARAMETERS {
+        let allowed = format!("at most {} parameters", super::MAX_PARAMETERS);
+        v.fail("parameters", format!("{n} parameters"), allowed);
+    }
+    for (name, p) in &desc.parameters {
+        let at = |f: &str| format!("parameters.{name}.{f}");
+        for (field, bound) in [("min", p.min), ("max", p.max)] {
+            if let Some(b) = bound.filter(|b| !b.is_finite()) {
+                v.fail(&at(field), b, "a finite number");
+            }
+        }
+        if let (Some(lo), Some(hi)) = (p.min, p.max) {
+            if lo > hi {
+                v.fail(&at("min"), lo, format!("at most max ({hi})"));
+            }
+        }
+        if !p.admits(p.default) {
+            v.fail(&at("default"), p.default, p.allowed());
+        }
+    }
+    for (name, c) in &desc.curves {
+        if let Err(e) = c.check() {
+            v.fail(
+                &format!("curves.{name}.keys"),
+                e,
+                "at least one key, in ascending positions, all finite",
+            );
+        }
+    }
+    for (name, g) in &desc.gradients {
+        if let Err(e) = g.check() {
+            v.fail(
+                &format!("gradients.{name}.keys"),
+                e,
+                "at least one key, in ascending positions, all finite",
+            );
+        }
+    }
 }
 
 /// Where an emitter spawns; `bodies`: how many massive bodies a galaxy disk may name.

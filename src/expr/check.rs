@@ -54,6 +54,8 @@ pub(crate) struct Compiler<'e> {
     lets: HashMap<String, NodeId>,
     /// Named nodes being compiled (for cycles).
     stack: Vec<String>,
+    /// Names bound to nodes by [`Compiler::bind`] (a stack's line writing an attribute).
+    bound: HashMap<String, NodeId>,
 }
 
 /// Where checking is: the text (for columns) and the named node it belongs to.
@@ -79,7 +81,34 @@ impl<'e> Compiler<'e> {
             program: Program::default(),
             lets: HashMap::new(),
             stack: Vec::new(),
+            bound: HashMap::new(),
         }
+    }
+
+    /// From now on `name`, read by the expressions compiled next (not by named nodes, which
+    /// read the inputs as they came), is the value of node `id`: what a stack's line wrote.
+    pub fn bind(&mut self, name: &str, id: NodeId) {
+        self.bound.insert(name.to_string(), id);
+    }
+
+    /// `a op b` for two nodes of one type (a stack's forces summed, its kills joined).
+    pub fn combine(&mut self, op: BinaryOp, a: NodeId, b: NodeId) -> NodeId {
+        let ty = match op {
+            BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge => Type::Bool,
+            _ => self.program.ty(a),
+        };
+        self.add(Op::Binary(op), vec![a, b], ty)
+    }
+
+    /// `-a`.
+    pub fn negate(&mut self, a: NodeId) -> NodeId {
+        let ty = self.program.ty(a);
+        self.add(Op::Unary(UnaryOp::Neg), vec![a], ty)
     }
 
     /// Compile `text`; its value must be of `expected` (a literal takes it), if given.
@@ -206,6 +235,9 @@ impl<'e> Compiler<'e> {
     }
 
     fn name(&mut self, name: &str, span: &Span, at: &At) -> Result<NodeId, ExprError> {
+        if let (Some(&id), true) = (self.bound.get(name), at.within.is_none()) {
+            return Ok(id);
+        }
         if let Some(&id) = self.lets.get(name) {
             return Ok(id);
         }

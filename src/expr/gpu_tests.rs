@@ -527,16 +527,7 @@ fn random_expressions_agree_on_gpu_and_cpu() {
             .collect();
         let read = |i: usize| {
             let s = slot[i];
-            let word = format!("inputs[base + {s}u]");
-            match input_types[s] {
-                Type::F32 => format!("bitcast<f32>({word}.x)"),
-                Type::Vec2 => format!("bitcast<vec2<f32>>({word}.xy)"),
-                Type::Vec3 => format!("bitcast<vec3<f32>>({word}.xyz)"),
-                Type::Vec4 => format!("bitcast<vec4<f32>>({word})"),
-                Type::I32 => format!("bitcast<i32>({word}.x)"),
-                Type::U32 => format!("{word}.x"),
-                Type::Bool => format!("({word}.x != 0u)"),
-            }
+            super::wgsl::from_words(&format!("inputs[base + {s}u]"), input_types[s])
         };
         let ids: Vec<NodeId> = roots.iter().map(|(r, _)| *r).collect();
         let generated = generate(program, &ids, &read, "e");

@@ -38,6 +38,7 @@ mod ir;
 mod noise;
 mod parse;
 mod scope;
+mod statement;
 mod tables;
 mod types;
 mod wgsl;
@@ -53,8 +54,22 @@ use std::ops;
 pub use ast::{BinaryOp, UnaryOp};
 pub use error::{ErrorKind, ExprError};
 pub use scope::Scope;
+pub use statement::{Action, Statement};
 pub use tables::{Curve, Gradient, Interpolation, Key, KeysError};
 pub use types::{Type, Value};
+
+pub(crate) use ast::{Kind, Node};
+pub(crate) use check::{Compiler, Env, TableKind, SEED_CALL, SEED_PARTICLE, TABLE_BASE};
+#[cfg(test)]
+pub(crate) use eval::{evaluate, Components, Context, Precision};
+pub(crate) use ir::{NodeId, Program};
+pub(crate) use wgsl::{from_words, generate, PRELUDE};
+
+/// "; did you mean `a` or `b`?" for the names of `known` nearest to `name` (empty if none is
+/// near).
+pub(crate) fn nearest_names<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    error::suggestion(&error::nearest(name, known))
+}
 
 /// Every function an expression can call: (name and arguments, what it does).
 pub fn functions() -> Vec<(&'static str, &'static str)> {

@@ -219,3 +219,50 @@ macro_rules! value_from {
 }
 value_from!(bool => Bool, i32 => I32, u32 => U32, f32 => F32, glam::Vec2 => Vec2,
     glam::Vec3 => Vec3, glam::Vec4 => Vec4);
+
+/// In an effect file: a number (f32), `true` or `false`, or the text of an expression of
+/// constants (`"vec3(1.0, 0.5, 0.2)"`, `"3u"`), which is evaluated.
+impl serde::Serialize for Value {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Value::F32(x) => s.serialize_f32(x),
+            Value::Bool(b) => s.serialize_bool(b),
+            other => s.serialize_str(&other.to_string()),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Value;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number, true or false, or a constant expression in quotes")
+            }
+
+            fn visit_f64<E: serde::de::Error>(self, x: f64) -> Result<Value, E> {
+                Ok(Value::F32(x as f32))
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, x: i64) -> Result<Value, E> {
+                Ok(Value::F32(x as f32))
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, x: u64) -> Result<Value, E> {
+                Ok(Value::F32(x as f32))
+            }
+
+            fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<Value, E> {
+                Ok(Value::Bool(b))
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Value, E> {
+                let e = super::Expr::parse(text).map_err(E::custom)?;
+                e.evaluate(&super::Scope::new(), &[]).map_err(E::custom)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}

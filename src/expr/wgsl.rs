@@ -1,13 +1,6 @@
 //! A [`Program`]'s nodes as WGSL: one `let` per operation, in order, constants written in
 //! place, inputs as the text the pass reads them with. The text is the pipeline's key: equal
 //! programs generate equal text.
-#![cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "the passes generate from it once effects carry modules; the GPU test uses it now"
-    )
-)]
 
 use std::fmt::Write;
 
@@ -115,6 +108,20 @@ pub(crate) fn generate(
     }
     let roots = roots.iter().map(|&r| names[r as usize].clone()).collect();
     Generated { statements, roots }
+}
+
+/// The WGSL that reads a value of type `ty` from `word`, a `vec4<u32>` holding its words
+/// ([`Value::to_words`]): a parameter's uniform slot, a test's input.
+pub(crate) fn from_words(word: &str, ty: Type) -> String {
+    match ty {
+        Type::F32 => format!("bitcast<f32>({word}.x)"),
+        Type::Vec2 => format!("bitcast<vec2<f32>>({word}.xy)"),
+        Type::Vec3 => format!("bitcast<vec3<f32>>({word}.xyz)"),
+        Type::Vec4 => format!("bitcast<vec4<f32>>({word})"),
+        Type::I32 => format!("bitcast<i32>({word}.x)"),
+        Type::U32 => format!("{word}.x"),
+        Type::Bool => format!("({word}.x != 0u)"),
+    }
 }
 
 /// The prelude's function for `f`, where the language does not use the driver's (it

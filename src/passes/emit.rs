@@ -2,7 +2,7 @@
 //! `spawn_on_hit` does the same at the GPU events simulate wrote.
 
 use super::Binding;
-use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_write, uniform};
+use super::{bind_buffers, buffer_layout, module_pipeline, read_only, read_write, uniform};
 use super::{dispatch_from_args, BufferSlot};
 use crate::mesh::SurfaceTriangle;
 use crate::pool::{ParticlePool, Sizing};
@@ -10,7 +10,7 @@ use crate::shaders::Shader;
 use crate::types::*;
 
 /// emit.wgsl's group 0, in binding order (`main` leaves the hit events unused).
-pub(super) fn slots() -> [BufferSlot; 10] {
+pub(super) fn slots() -> [BufferSlot; 12] {
     [
         read_write::<Particle>(),
         read_only::<u32>(),
@@ -22,6 +22,8 @@ pub(super) fn slots() -> [BufferSlot; 10] {
         read_only::<HitEvent>(),
         read_only::<SurfaceTriangle>(),
         read_only::<InstanceGpu>(),
+        uniform::<GraphParams>(),
+        read_only::<[f32; 4]>(),
     ]
 }
 
@@ -33,9 +35,17 @@ pub(crate) struct EmitPass {
 }
 
 impl EmitPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    /// The emit with an effect's init stacks (`graph`: a block of
+    /// [`crate::effect::graph::Graph::wgsl`], or None for the empty hooks).
+    pub fn new(device: &wgpu::Device, graph: Option<&str>) -> Self {
         let layout = buffer_layout(device, "emit", wgpu::ShaderStages::COMPUTE, &slots());
-        let pipeline = |entry| compute_pipeline(device, Shader::Emit, entry, &[Some(&layout)], &[]);
+        let source = match graph {
+            Some(block) => Shader::Emit.generated(&[], block),
+            None => Shader::Emit.specialised(&[]),
+        };
+        let module = Shader::Emit.module_of(device, source);
+        let layouts = [Some(&layout)];
+        let pipeline = |entry| module_pipeline(device, (&module, "emit"), entry, &layouts);
         EmitPass {
             pipeline: pipeline("main"),
             on_hit: pipeline("spawn_on_hit"),
@@ -51,9 +61,9 @@ impl EmitPass {
         device: &wgpu::Device,
         pool: &ParticlePool,
         emit: &dyn Binding,
-        effect: &wgpu::Buffer,
-        bodies: &wgpu::Buffer,
+        (effect, bodies): (&wgpu::Buffer, &wgpu::Buffer),
         (surface, instances): (&wgpu::Buffer, &wgpu::Buffer),
+        (params, table): (&dyn Binding, &wgpu::Buffer),
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,
@@ -70,6 +80,8 @@ impl EmitPass {
                 &pool.hit_events,
                 surface,
                 instances,
+                params,
+                table,
             ],
         )
     }

@@ -243,15 +243,26 @@ pub(crate) fn compute_pipeline(
     consts: &[(&str, u32)],
 ) -> wgpu::ComputePipeline {
     let module = shader.module(device, consts);
+    module_pipeline(device, (&module, shader.name()), entry, layouts)
+}
+
+/// A compute pipeline for `entry` of `module` (labelled `label`), bind groups 0.. from
+/// `layouts`.
+pub(crate) fn module_pipeline(
+    device: &wgpu::Device,
+    (module, label): (&wgpu::ShaderModule, &str),
+    entry: &str,
+    layouts: &[Option<&wgpu::BindGroupLayout>],
+) -> wgpu::ComputePipeline {
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(shader.name()),
+        label: Some(label),
         bind_group_layouts: layouts,
         immediate_size: 0,
     });
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(shader.name()),
+        label: Some(label),
         layout: Some(&pipeline_layout),
-        module: &module,
+        module,
         entry_point: Some(entry),
         compilation_options: Default::default(),
         cache: None,

@@ -4,7 +4,7 @@
 //! the features it uses ([`SimulateVariant`]).
 
 use super::Binding;
-use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool};
+use super::{bind, bind_buffers, buffer_layout, dispatch_over_pool, module_pipeline};
 use super::{layout, read_only, read_write, texture, uniform, uniform_array, BufferSlot};
 use crate::pool::{ParticlePool, Sizing};
 use crate::shaders::Shader;
@@ -13,7 +13,7 @@ use crate::types::*;
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
 /// simulate.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 10] {
+pub(super) fn slots() -> [BufferSlot; 12] {
     [
         read_write::<Particle>(),
         read_write::<u32>(),
@@ -24,6 +24,8 @@ pub(super) fn slots() -> [BufferSlot; 10] {
         uniform::<EffectParams>(),
         uniform_array::<Body>(MAX_BODIES),
         read_write::<HitEvent>(),
+        read_only::<[f32; 4]>(),
+        uniform::<GraphParams>(),
         read_only::<[f32; 4]>(),
     ]
 }
@@ -165,17 +167,24 @@ pub(crate) struct SimulatePass {
 }
 
 impl SimulatePass {
-    /// `variant`'s pipeline, its group 0 laid out by `layout` ([`simulate_layout`]) and its
-    /// group 1 by `collision` ([`collision_layout`]).
+    /// `variant`'s pipeline with an effect's update stacks (`graph`: a block of
+    /// [`crate::effect::graph::Graph::wgsl`], or None for the empty hooks), its group 0
+    /// laid out by `layout` ([`simulate_layout`]) and its group 1 by `collision`
+    /// ([`collision_layout`]).
     pub fn new(
         device: &wgpu::Device,
-        variant: SimulateVariant,
+        (variant, graph): (SimulateVariant, Option<&str>),
         layout: &wgpu::BindGroupLayout,
         collision: &wgpu::BindGroupLayout,
     ) -> Self {
         let layouts = [Some(layout), Some(collision)];
         let consts = variant.consts();
-        let pipeline = |entry| compute_pipeline(device, Shader::Simulate, entry, &layouts, &consts);
+        let source = match graph {
+            Some(block) => Shader::Simulate.generated(&consts, block),
+            None => Shader::Simulate.specialised(&consts),
+        };
+        let module = Shader::Simulate.module_of(device, source);
+        let pipeline = |entry| module_pipeline(device, (&module, "simulate"), entry, &layouts);
         SimulatePass {
             layout: layout.clone(),
             pipeline: pipeline("main"),
@@ -191,8 +200,8 @@ impl SimulatePass {
         pool: &ParticlePool,
         current: usize,
         frame: &dyn Binding,
-        effect: &wgpu::Buffer,
-        bodies: &wgpu::Buffer,
+        (effect, bodies): (&wgpu::Buffer, &wgpu::Buffer),
+        (params, table): (&dyn Binding, &wgpu::Buffer),
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,
@@ -209,6 +218,8 @@ impl SimulatePass {
                 bodies,
                 &pool.hit_events,
                 &pool.accel,
+                params,
+                table,
             ],
         )
     }

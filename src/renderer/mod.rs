@@ -488,6 +488,34 @@ impl ParticleRenderer {
         Ok(())
     }
 
+    /// Set parameter `name` of effect `id` (declared in its `parameters`) to `value` from
+    /// the next update on. It costs a write into the effect's staged uniforms: nothing is
+    /// compiled or validated again, so a game may set it every frame. An unknown effect or
+    /// parameter, or a value of another type or outside the parameter's range, is an error
+    /// naming it and what it takes, and changes nothing.
+    ///
+    /// ```no_run
+    /// # fn f(r: &mut flurry::ParticleRenderer, fire: flurry::EffectId) -> flurry::Result<()> {
+    /// use flurry::expr::Value;
+    /// r.set_parameter(fire, "intensity", Value::F32(2.5))?;
+    /// r.set_parameter(fire, "tint", flurry::glam::vec3(1.0, 0.4, 0.1).into())?;
+    /// # Ok(()) }
+    /// ```
+    pub fn set_parameter(
+        &mut self,
+        id: EffectId,
+        name: &str,
+        value: crate::expr::Value,
+    ) -> Result<()> {
+        self.system_mut(id)?.set_parameter(name, value)
+    }
+
+    /// The value of parameter `name` of effect `id` now (None: no such effect or
+    /// parameter).
+    pub fn parameter(&self, id: EffectId, name: &str) -> Option<crate::expr::Value> {
+        self.system(id)?.parameter(name)
+    }
+
     /// Place emitter `index` of effect `id` within the effect (after the effect's own
     /// transform), from the next update on, as [`ParticleRenderer::set_transform`] does.
     pub fn set_emitter_transform(

@@ -6,6 +6,7 @@
 mod batch;
 mod dispatch;
 mod flock;
+mod graph;
 mod grid;
 mod nbody;
 mod pipelines;

@@ -213,8 +213,16 @@ fn twin_effect() -> EffectDesc {
     }
 }
 
-pub(super) fn compare_with_twin(desc: &EffectDesc, capacity: u32, seed: u32, frames: u32, dt: f32) {
-    compare_moving_with_twin(desc, (capacity, seed), frames, dt, |_| glam::Mat4::IDENTITY);
+/// Run `desc` for `frames` on the GPU and its CPU twin, compare them particle by particle,
+/// and give the GPU's pool at the end.
+pub(super) fn compare_with_twin(
+    desc: &EffectDesc,
+    capacity: u32,
+    seed: u32,
+    frames: u32,
+    dt: f32,
+) -> crate::PoolSnapshot {
+    compare_moving_with_twin(desc, (capacity, seed), frames, dt, |_| glam::Mat4::IDENTITY)
 }
 
 /// As [`compare_with_twin`], the effect placed by the host at `placed(frame)` every frame.
@@ -224,7 +232,7 @@ fn compare_moving_with_twin(
     frames: u32,
     dt: f32,
     placed: impl Fn(u32) -> glam::Mat4,
-) {
+) -> crate::PoolSnapshot {
     let mut solo = Solo::new(desc, capacity, seed);
     let mut twin = CpuTwin::new(desc, capacity, seed);
     twin.eye = camera().eye; // bounds that follow the camera follow it on both sides
@@ -304,6 +312,7 @@ fn compare_moving_with_twin(
             c.emitter
         );
     }
+    snap
 }
 
 #[test]

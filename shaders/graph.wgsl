@@ -1,0 +1,20 @@
+// graph.wgsl — the hooks an effect's stacks (src/effect/graph) are generated into: this
+// file is what an effect without stacks composes, and what a generated block replaces.
+// The pass that composes it declares `graph_params` (the effect's parameters, a uniform of
+// GraphParams) and `graph_table` (its curves and gradients), and supplies graph_time() and
+// graph_dt() (the clock its stacks read).
+
+// init hook: a newborn particle's init stack (spawn.wgsl calls it in spawn_from)
+const GRAPH_INIT: u32 = 0u;
+fn graph_init(p: ptr<function, Particle>, seed: u32) {
+}
+// end
+
+// update hook: a particle's update stack (step.wgsl calls it before the forces): what it
+// writes, the acceleration it adds (`force`), false where it kills the particle
+const GRAPH_UPDATE: u32 = 0u;
+const GRAPH_LOOK: u32 = 0u;     // it writes the size, colour, rotation or spin
+fn graph_update(p: ptr<function, Particle>, force: ptr<function, vec3<f32>>, seed: u32) -> bool {
+    return true;
+}
+// end

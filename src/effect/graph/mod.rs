@@ -1,0 +1,487 @@
+//! The effect graph: an effect's parameters, named nodes, curves and gradients, and each
+//! emitter's stacks of lines (`init`: once at birth; `update`: every step), compiled into
+//! one typed program per emitter and stage that both the WGSL generator (the specialised
+//! emit and simulate) and the CPU evaluator (the CPU twin) read.
+//!
+//! A stack's lines run in order: each reads what the lines before it wrote (`size *= 2`
+//! after `size = 0.1` reads 0.1), while the named nodes read the particle as it entered the
+//! stage. `force += …` sums accelerations the step then applies with gravity and drag;
+//! `kill if …` joins its conditions: the particle dies where any holds.
+
+pub(crate) mod attributes;
+#[cfg(test)]
+pub(crate) mod cpu;
+pub(crate) mod wgsl;
+
+use serde::{Deserialize, Serialize};
+
+use crate::expr::{
+    Action, BinaryOp, Compiler, Curve, Env, ErrorKind, ExprError, Gradient, Kind, Node, NodeId,
+    Program, Statement, TableKind, Type, Value, SEED_CALL, SEED_PARTICLE, TABLE_BASE,
+};
+use attributes::{Attribute, Clock};
+
+use super::EffectDesc;
+
+/// Most parameters an effect may declare (each takes one 16-byte slot of its uniform block).
+pub const MAX_PARAMETERS: usize = 16;
+
+/// A value the host sets while the effect runs
+/// ([`ParticleRenderer::set_parameter`](crate::ParticleRenderer::set_parameter)), read by
+/// name in expressions. Its type is its default's; a value set outside `min..=max` (each
+/// component of a vector, each bound where given) is refused.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parameter {
+    /// Its value until the host sets one: a number, `true`/`false`, or a constant
+    /// expression in quotes (`"vec3(1.0, 0.5, 0.2)"`, `"3u"`).
+    pub default: Value,
+    /// The least value of each component (none: no bound); a file writes the number.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "bound")]
+    pub min: Option<f32>,
+    /// The greatest value of each component (none: no bound); a file writes the number.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "bound")]
+    pub max: Option<f32>,
+}
+
+/// A bound as a file writes it: the number (left out: none).
+mod bound {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<f32>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f32(v.unwrap_or(f32::NAN))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
+        f32::deserialize(d).map(Some)
+    }
+}
+
+impl Parameter {
+    /// A parameter of `default`'s type, unbounded.
+    pub fn new(default: impl Into<Value>) -> Self {
+        Parameter {
+            default: default.into(),
+            min: None,
+            max: None,
+        }
+    }
+
+    /// Bounded to `min..=max` (each component).
+    pub fn range(self, min: f32, max: f32) -> Self {
+        Parameter {
+            min: Some(min),
+            max: Some(max),
+            ..self
+        }
+    }
+
+    /// What values it takes, in words: `f32 in 0..=4`.
+    pub fn allowed(&self) -> String {
+        let ty = self.default.ty();
+        let lo = self.min.map_or(String::new(), |m| format!("{m}"));
+        let hi = self.max.map_or(String::new(), |m| format!("{m}"));
+        match (self.min, self.max, ty) {
+            (None, None, _) | (_, _, Type::Bool) => format!("a value of type {ty}"),
+            _ if ty.is_vector() => format!("a {ty} with each component in {lo}..={hi}"),
+            _ => format!("a value of type {ty} in {lo}..={hi}"),
+        }
+    }
+
+    /// Whether `value` is one it takes: its type, finite, every component in range.
+    pub fn admits(&self, value: Value) -> bool {
+        if value.ty() != self.default.ty() {
+            return false;
+        }
+        if value.ty() == Type::Bool {
+            return true;
+        }
+        let n = value.ty().components();
+        value.components()[..n].iter().all(|&c| {
+            c.is_finite()
+                && self.min.is_none_or(|m| c >= m as f64)
+                && self.max.is_none_or(|m| c <= m as f64)
+        })
+    }
+}
+
+/// What a stack's expressions can read besides the effect's own declarations: each
+/// attribute of a particle and the clock, as (name, type, what it is).
+pub fn inputs() -> Vec<(&'static str, Type, &'static str)> {
+    let attributes = Attribute::ALL.map(|a| (a.name(), a.ty(), a.doc()));
+    let clock = Clock::ALL.map(|c| (c.name(), Type::F32, c.doc()));
+    attributes.into_iter().chain(clock).collect()
+}
+
+/// Where a stack runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    /// Once, as a particle is born (the emit pass), after its ranges are drawn.
+    Init,
+    /// Every step (the simulate pass), before the step's forces are applied.
+    Update,
+}
+
+impl Stage {
+    /// Its field in an emitter.
+    pub const fn field(self) -> &'static str {
+        match self {
+            Stage::Init => "init",
+            Stage::Update => "update",
+        }
+    }
+}
+
+/// What an input of a stage's program reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    Attribute(Attribute),
+    Clock(Clock),
+    /// The effect's parameter of this slot.
+    Parameter(usize),
+    /// The seed of `rand()`: new at each evaluation.
+    CallSeed,
+    /// The seed of `particle_rand(k)`: the particle's for its life.
+    ParticleSeed,
+    /// The effect's first row of the table.
+    TableBase,
+}
+
+/// One emitter's stack of one stage, compiled.
+#[derive(Clone, Debug)]
+pub(crate) struct StageProgram {
+    pub program: Program,
+    /// What each of the program's inputs reads.
+    pub sources: Vec<Source>,
+    /// The attributes the stack writes, each with its final value, in attribute order.
+    pub writes: Vec<(Attribute, NodeId)>,
+    /// The acceleration its `force` lines add (m/s²).
+    pub force: Option<NodeId>,
+    /// Where the particle dies.
+    pub kill: Option<NodeId>,
+}
+
+/// An effect's graph, compiled: what its passes generate code from and its twin evaluates.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Graph {
+    /// The parameters in slot order (by name), with their declarations.
+    pub parameters: Vec<(String, Parameter)>,
+    /// The curves' and gradients' baked rows, in the order expressions index them.
+    pub table: Vec<[f32; 4]>,
+    /// Per emitter: its init stack, if it has one.
+    pub init: Vec<Option<StageProgram>>,
+    /// Per emitter: its update stack, if it has one.
+    pub update: Vec<Option<StageProgram>>,
+}
+
+/// A part of an effect's graph that does not compile: the field it is written in
+/// (`emitters[0].update[2]`, `nodes.heat`), its text, and what is wrong at which column of
+/// that text.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{field} `{text}`: {error}")]
+pub struct GraphError {
+    /// The field's path.
+    pub field: String,
+    /// The line or expression as written.
+    pub text: String,
+    /// What is wrong, and the column inside `text`.
+    pub error: ExprError,
+}
+
+impl Graph {
+    /// The stacks of `stage`, per emitter.
+    pub fn stage(&self, stage: Stage) -> &[Option<StageProgram>] {
+        match stage {
+            Stage::Init => &self.init,
+            Stage::Update => &self.update,
+        }
+    }
+
+    /// The slot of parameter `name`, and its declaration.
+    pub fn parameter(&self, name: &str) -> Option<(usize, &Parameter)> {
+        self.parameters
+            .iter()
+            .enumerate()
+            .find(|(_, (n, _))| n == name)
+            .map(|(slot, (_, p))| (slot, p))
+    }
+
+    /// The parameters' default values, as the uniform block holds them.
+    pub fn default_block(&self) -> [[u32; 4]; MAX_PARAMETERS] {
+        let mut block = [[0; 4]; MAX_PARAMETERS];
+        for (slot, (_, p)) in self.parameters.iter().enumerate().take(MAX_PARAMETERS) {
+            block[slot] = p.default.to_words();
+        }
+        block
+    }
+
+    /// Compile `desc`'s graph; the first part that does not compile is the error.
+    pub fn compile(desc: &EffectDesc) -> Result<Graph, GraphError> {
+        let env = environment(desc)?;
+        // every named node compiles on its own, used or not
+        for (name, expr) in &desc.nodes {
+            // (by name, so that a cycle is named from this node round)
+            let mut c = Compiler::new(&env);
+            let by_name = Node::new(Kind::Name(name.clone()), 0..name.len());
+            c.compile_parsed(&by_name, name, None)
+                .map_err(|error| GraphError {
+                    field: format!("nodes.{name}"),
+                    text: expr.text().to_string(),
+                    error,
+                })?;
+        }
+        let mut graph = Graph {
+            parameters: desc
+                .parameters
+                .iter()
+                .map(|(n, p)| (n.clone(), p.clone()))
+                .collect(),
+            table: table(desc),
+            ..Graph::default()
+        };
+        for (i, e) in desc.emitters.iter().enumerate() {
+            for (stage, lines) in [(Stage::Init, &e.init), (Stage::Update, &e.update)] {
+                let prefix = format!("emitters[{i}].{}", stage.field());
+                let compiled = stack(&env, desc, lines, stage, &prefix)?;
+                match stage {
+                    Stage::Init => graph.init.push(compiled),
+                    Stage::Update => graph.update.push(compiled),
+                }
+            }
+        }
+        Ok(graph)
+    }
+}
+
+/// The hidden inputs every stage's program may read, after the named ones.
+const HIDDEN: [(&str, Source); 3] = [
+    (SEED_CALL, Source::CallSeed),
+    (SEED_PARTICLE, Source::ParticleSeed),
+    (TABLE_BASE, Source::TableBase),
+];
+
+/// What the effect's expressions can name: the attributes, the clock, the parameters (by
+/// name), the named nodes, the curves and gradients. A name declared twice, or a
+/// declaration that takes an attribute's or the clock's name, is refused.
+fn environment(desc: &EffectDesc) -> Result<Env, GraphError> {
+    let mut env = Env {
+        random: true,
+        ..Env::default()
+    };
+    for a in Attribute::ALL {
+        env.inputs.push((a.name().to_string(), a.ty()));
+    }
+    for c in Clock::ALL {
+        env.inputs.push((c.name().to_string(), Type::F32));
+    }
+    let taken = |name: &str| {
+        Attribute::by_name(name).is_some()
+            || Clock::ALL.iter().any(|c| c.name() == name)
+            || name == "force"
+    };
+    let declared = desc
+        .parameters
+        .keys()
+        .map(|n| ("parameters", n))
+        .chain(desc.nodes.keys().map(|n| ("nodes", n)))
+        .chain(desc.curves.keys().map(|n| ("curves", n)))
+        .chain(desc.gradients.keys().map(|n| ("gradients", n)));
+    let mut seen: Vec<(&str, &String)> = Vec::new();
+    for (section, name) in declared {
+        let clash = if taken(name) {
+            Some("an attribute's or the clock's name".to_string())
+        } else {
+            seen.iter()
+                .find(|(_, n)| *n == name)
+                .map(|(s, _)| format!("the name of one of the {s} too"))
+        };
+        let valid = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        let problem = match (clash, valid) {
+            (_, false) => {
+                Some("not a name (letters, digits and _, not starting with a digit)".into())
+            }
+            (Some(c), _) => Some(format!("a name already taken: {c}")),
+            _ => None,
+        };
+        if let Some(problem) = problem {
+            return Err(GraphError {
+                field: format!("{section}.{name}"),
+                text: name.clone(),
+                error: ExprError::new(ErrorKind::NotAllowed, name, 0..name.len(), problem),
+            });
+        }
+        seen.push((section, name));
+    }
+    for (name, p) in &desc.parameters {
+        env.inputs.push((name.clone(), p.default.ty()));
+    }
+    for (name, ty) in HIDDEN.map(|(n, _)| (n, Type::U32)) {
+        env.inputs.push((name.to_string(), ty));
+    }
+    for (name, expr) in &desc.nodes {
+        env.lets.push((name.clone(), expr.text().to_string()));
+    }
+    for name in desc.curves.keys() {
+        env.tables.push((name.clone(), TableKind::Curve));
+    }
+    for name in desc.gradients.keys() {
+        env.tables.push((name.clone(), TableKind::Gradient));
+    }
+    Ok(env)
+}
+
+/// The baked rows of the curves, then the gradients, by name (the order of
+/// [`environment`]'s tables).
+fn table(desc: &EffectDesc) -> Vec<[f32; 4]> {
+    let curves = desc.curves.values().map(Curve::bake);
+    let gradients = desc.gradients.values().map(Gradient::bake);
+    curves.chain(gradients).flatten().collect()
+}
+
+/// One emitter's stack of `stage` compiled (None when it has no lines).
+fn stack(
+    env: &Env,
+    desc: &EffectDesc,
+    lines: &[Statement],
+    stage: Stage,
+    prefix: &str,
+) -> Result<Option<StageProgram>, GraphError> {
+    if lines.is_empty() {
+        return Ok(None);
+    }
+    let mut c = Compiler::new(env);
+    let mut writes: Vec<(Attribute, NodeId)> = Vec::new();
+    let mut force: Option<NodeId> = None;
+    let mut kill: Option<NodeId> = None;
+    for (k, line) in lines.iter().enumerate() {
+        let fail = |error: ExprError| GraphError {
+            field: format!("{prefix}[{k}]"),
+            text: line.text().to_string(),
+            error,
+        };
+        let value = line.value();
+        match line.action() {
+            Action::Kill => {
+                if stage == Stage::Init {
+                    let message =
+                        "`kill if` belongs in the update stack (a particle is born alive)";
+                    return Err(fail(
+                        line.target_error(ErrorKind::NotAllowed, message.into()),
+                    ));
+                }
+                let id = c
+                    .compile_parsed(value.root(), value.text(), Some(Type::Bool))
+                    .map_err(|e| fail(line.locate(e)))?;
+                kill = Some(match kill {
+                    None => id,
+                    Some(before) => c.combine(BinaryOp::Or, before, id),
+                });
+            }
+            Action::Set { target, op } if target == "force" => {
+                let message = match (stage, op) {
+                    (Stage::Init, _) => {
+                        Some("`force` belongs in the update stack (forces act on steps)")
+                    }
+                    (_, Some(BinaryOp::Add | BinaryOp::Sub)) => None,
+                    _ => Some("`force` only adds up: write `force += acceleration` (or `-=`)"),
+                };
+                if let Some(message) = message {
+                    return Err(fail(
+                        line.target_error(ErrorKind::NotAllowed, message.into()),
+                    ));
+                }
+                let id = c
+                    .compile_parsed(value.root(), value.text(), Some(Type::Vec3))
+                    .map_err(|e| fail(line.locate(e)))?;
+                let id = match op {
+                    Some(BinaryOp::Sub) => c.negate(id),
+                    _ => id,
+                };
+                force = Some(match force {
+                    None => id,
+                    Some(before) => c.combine(BinaryOp::Add, before, id),
+                });
+            }
+            Action::Set { target, op } => {
+                let Some(attribute) = Attribute::by_name(target) else {
+                    return Err(fail(unknown_target(line, target, desc)));
+                };
+                if !attribute.writable() {
+                    let message = format!(
+                        "`{target}` is read only (the engine keeps a particle's age, id and emitter)"
+                    );
+                    return Err(fail(line.target_error(ErrorKind::NotAllowed, message)));
+                }
+                let root = match op {
+                    None => value.root().clone(),
+                    Some(op) => {
+                        let span = value.root().span.clone();
+                        let name = Node::new(Kind::Name(target.clone()), span.clone());
+                        let both =
+                            Kind::Binary(*op, Box::new(name), Box::new(value.root().clone()));
+                        Node::new(both, span)
+                    }
+                };
+                let id = c
+                    .compile_parsed(&root, value.text(), Some(attribute.ty()))
+                    .map_err(|e| fail(line.locate(e)))?;
+                c.bind(target, id);
+                writes.retain(|(a, _)| *a != attribute);
+                writes.push((attribute, id));
+            }
+        }
+    }
+    writes.sort_by_key(|(a, _)| Attribute::ALL.iter().position(|b| b == a));
+    let sources = c
+        .program
+        .inputs
+        .iter()
+        .map(|input| source(&input.name, desc))
+        .collect();
+    Ok(Some(StageProgram {
+        program: c.program,
+        sources,
+        writes,
+        force,
+        kill,
+    }))
+}
+
+/// What the input named `name` reads (every input a program has was declared by
+/// [`environment`]).
+fn source(name: &str, desc: &EffectDesc) -> Source {
+    if let Some(a) = Attribute::by_name(name) {
+        return Source::Attribute(a);
+    }
+    if let Some(&c) = Clock::ALL.iter().find(|c| c.name() == name) {
+        return Source::Clock(c);
+    }
+    if let Some(&(_, s)) = HIDDEN.iter().find(|(n, _)| *n == name) {
+        return s;
+    }
+    let slot = desc.parameters.keys().position(|n| n == name);
+    Source::Parameter(slot.unwrap_or_else(|| unreachable!("`{name}` is declared")))
+}
+
+/// A line that writes something that is no attribute: the nearest attributes, or why a
+/// parameter or node cannot be written.
+fn unknown_target(line: &Statement, target: &str, desc: &EffectDesc) -> ExprError {
+    let message = if desc.parameters.contains_key(target) {
+        format!("`{target}` is a parameter: the host sets it (set_parameter); a stack reads it")
+    } else if desc.nodes.contains_key(target) {
+        format!("`{target}` is a named node: it is computed, not written")
+    } else {
+        let known = Attribute::ALL
+            .iter()
+            .filter(|a| a.writable())
+            .map(|a| a.name())
+            .chain(["force"]);
+        let near = crate::expr::nearest_names(target, known);
+        format!("`{target}` is no attribute a line can write{near}")
+    };
+    line.target_error(ErrorKind::UnknownName, message)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,230 @@
+//! The effect graph's refusals, each with its message, and what its stacks compile to.
+
+use super::*;
+use crate::effect::EmitterDesc;
+use crate::error::Error;
+
+/// An effect of one emitter whose update stack is `update`, with a parameter `heat`, a node
+/// `cooling` and a curve `fade`.
+fn effect(init: &[&str], update: &[&str]) -> EffectDesc {
+    let lines = |v: &[&str]| v.iter().map(|l| l.parse().unwrap()).collect();
+    let mut desc = EffectDesc {
+        emitters: vec![EmitterDesc {
+            rate: 10.0,
+            init: lines(init),
+            update: lines(update),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    desc.parameters
+        .insert("heat".into(), Parameter::new(1.0).range(0.0, 4.0));
+    desc.nodes
+        .insert("cooling".into(), "heat * age / lifetime".parse().unwrap());
+    desc.curves.insert(
+        "fade".into(),
+        crate::expr::Curve {
+            keys: vec![crate::expr::Key(0.0, 1.0), crate::expr::Key(1.0, 0.0)],
+            interpolation: Default::default(),
+        },
+    );
+    desc
+}
+
+fn refusal(desc: &EffectDesc) -> GraphError {
+    Graph::compile(desc).expect_err("refused")
+}
+
+#[test]
+fn stacks_compile_to_their_writes_force_and_kill() {
+    let desc = effect(
+        &["size = 0.2 * curve(fade, particle_rand(1))"],
+        &[
+            "force += vec3(0, heat, 0)",
+            "force -= velocity * 0.5",
+            "size *= 0.99",
+            "kill if cooling > 0.9",
+            "kill if position.y < 0",
+        ],
+    );
+    let graph = Graph::compile(&desc).unwrap();
+    let update = graph.update[0].as_ref().unwrap();
+    assert_eq!(update.writes.len(), 1, "size, once");
+    assert!(update.force.is_some() && update.kill.is_some());
+    assert!(graph.init[0].as_ref().unwrap().force.is_none());
+    assert_eq!(graph.table.len(), 128, "one curve: one row");
+    let block = graph.wgsl(Stage::Update);
+    assert!(block.contains("const GRAPH_UPDATE: u32 = 1u;"));
+    assert!(
+        block.contains("const GRAPH_LOOK: u32 = 1u;"),
+        "size is written"
+    );
+    assert!(
+        block.contains("const GRAPH_INIT: u32 = 0u;"),
+        "the other hook is empty"
+    );
+    // both passes' sources with the blocks validate
+    for (shader, stage) in [
+        (crate::shaders::Shader::Simulate, Stage::Update),
+        (crate::shaders::Shader::Emit, Stage::Init),
+    ] {
+        let consts = match shader {
+            crate::shaders::Shader::Simulate => crate::passes::simulate::SimulateVariant::default()
+                .consts()
+                .to_vec(),
+            _ => Vec::new(),
+        };
+        let source = shader.generated(&consts, &graph.wgsl(stage));
+        crate::shaders::validate(&source).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
+    }
+}
+
+#[test]
+fn an_effect_without_stacks_keeps_the_empty_hooks() {
+    let graph = Graph::compile(&effect(&[], &[])).unwrap();
+    assert_eq!(graph.wgsl(Stage::Init), wgsl::NO_GRAPH);
+    assert_eq!(graph.wgsl(Stage::Update), wgsl::NO_GRAPH);
+}
+
+#[test]
+fn equal_stacks_generate_equal_text() {
+    let a = Graph::compile(&effect(&[], &["force += vec3(0, heat, 0)"])).unwrap();
+    let b = Graph::compile(&effect(&[], &["force += vec3(0.0, heat, 0.0)"])).unwrap();
+    assert_eq!(a.wgsl(Stage::Update), b.wgsl(Stage::Update));
+}
+
+#[test]
+fn each_error_kind_names_its_field_column_and_what_was_expected() {
+    // a type error: the column inside the line
+    let e = refusal(&effect(&[], &["size = velocity * 2"]));
+    assert_eq!(e.field, "emitters[0].update[0]");
+    assert_eq!(e.error.kind, ErrorKind::Type);
+    assert_eq!(e.error.column, 8, "{e}");
+    assert!(
+        e.error
+            .message
+            .contains("expected a value of type f32, found vec3"),
+        "{e}"
+    );
+    // an unknown name with the nearest known ones
+    let e = refusal(&effect(&[], &["size = hete * 0.1"]));
+    assert_eq!(e.error.kind, ErrorKind::UnknownName);
+    assert_eq!(e.error.message, "unknown name `hete`; did you mean `heat`?");
+    assert_eq!(e.error.column, 8);
+    // an unknown target
+    let e = refusal(&effect(&[], &["sise = 0.1"]));
+    assert_eq!(e.error.kind, ErrorKind::UnknownName);
+    assert!(e.error.message.contains("did you mean `size`?"), "{e}");
+    // the engine's attributes are read only; so are parameters
+    let e = refusal(&effect(&[], &["age = 0"]));
+    assert_eq!(e.error.kind, ErrorKind::NotAllowed);
+    assert!(e.error.message.starts_with("`age` is read only"), "{e}");
+    let e = refusal(&effect(&[], &["heat = 2"]));
+    assert!(e.error.message.contains("is a parameter"), "{e}");
+    // what belongs in the update stack
+    let e = refusal(&effect(&["force += vec3(0, 1, 0)"], &[]));
+    assert_eq!(
+        (e.field.as_str(), e.error.kind),
+        ("emitters[0].init[0]", ErrorKind::NotAllowed)
+    );
+    let e = refusal(&effect(&["kill if age > 1"], &[]));
+    assert!(e.error.message.contains("update stack"), "{e}");
+    let e = refusal(&effect(&[], &["force = vec3(0, 1, 0)"]));
+    assert!(e.error.message.contains("force += "), "{e}");
+    // a cycle among named nodes
+    let mut cyclic = effect(&[], &["size = a"]);
+    cyclic.nodes.insert("a".into(), "b + 1".parse().unwrap());
+    cyclic.nodes.insert("b".into(), "a * 2".parse().unwrap());
+    let e = refusal(&cyclic);
+    assert_eq!(e.error.kind, ErrorKind::Cycle);
+    assert!(e.error.message.contains("a → b → a"), "{e}");
+    // a declaration that takes an attribute's name
+    let mut clash = effect(&[], &[]);
+    clash
+        .nodes
+        .insert("velocity".into(), "1.0".parse().unwrap());
+    let e = refusal(&clash);
+    assert_eq!(e.field, "nodes.velocity");
+    assert!(e.error.message.contains("already taken"), "{e}");
+}
+
+#[test]
+fn parameters_take_their_type_and_range() {
+    let p = Parameter::new(1.0).range(0.0, 4.0);
+    assert!(p.admits(Value::F32(4.0)));
+    assert!(!p.admits(Value::F32(4.5)));
+    assert!(!p.admits(Value::F32(f32::NAN)));
+    assert!(!p.admits(Value::I32(1)));
+    assert_eq!(p.allowed(), "a value of type f32 in 0..=4");
+    let tint = Parameter::new(glam::Vec3::ONE).range(0.0, 1.0);
+    assert!(tint.admits(glam::vec3(0.2, 0.5, 1.0).into()));
+    assert!(!tint.admits(glam::vec3(0.2, 1.5, 1.0).into()));
+    assert_eq!(tint.allowed(), "a vec3 with each component in 0..=1");
+    // a default outside its own range is refused when the effect is validated
+    let mut desc = effect(&[], &[]);
+    desc.parameters
+        .insert("wind".into(), Parameter::new(5.0).range(0.0, 4.0));
+    let problems = desc.problems();
+    assert_eq!(problems.len(), 1);
+    assert_eq!(
+        problems[0].to_string(),
+        "parameters.wind.default = 5.0: allowed a value of type f32 in 0..=4"
+    );
+}
+
+#[test]
+fn a_broken_expression_in_a_file_names_its_line_and_column() {
+    let src = r#"(
+    name: "broken",
+    parameters: { "heat": (default: 1.0, min: 0.0, max: 2.0) },
+    emitters: [(
+        rate: 10.0,
+        update: [
+            "force += vec3(0.0, heat, 0.0)",
+            "size = hieght * 0.1",
+        ],
+    )],
+)"#;
+    let err = EffectDesc::from_ron(src).unwrap_err();
+    let Error::EffectGraph { place, error, .. } = &err else {
+        panic!("{err}");
+    };
+    assert_eq!(*place, Some((8, 13)), "{err}");
+    assert_eq!(error.field, "emitters[0].update[1]");
+    assert_eq!(error.error.column, 8);
+    assert_eq!(
+        err.to_string(),
+        "effect (line 8, column 13): emitters[0].update[1] `size = hieght * 0.1`: column 8: \
+         unknown name `hieght`; did you mean `heat`?"
+    );
+    // a line that does not parse is refused as the file is read, with its place
+    let err = EffectDesc::from_ron(&src.replace("hieght * 0.1", "0.1 +")).unwrap_err();
+    let message = err.to_string();
+    assert!(message.contains("emitters[0].update[1]"), "{message}");
+    assert!(message.contains("line 8"), "{message}");
+    assert!(message.contains("column 13: expected"), "{message}");
+}
+
+#[test]
+fn parameters_and_stacks_read_back_from_a_file() {
+    let desc = effect(&["size = 0.1"], &["force += vec3(0, heat, 0)"]);
+    let text = desc.to_ron();
+    let back = EffectDesc::from_ron(&text).unwrap();
+    assert_eq!(back, desc);
+    // an effect without them writes none of the new sections
+    let plain = EffectDesc {
+        emitters: vec![EmitterDesc::default()],
+        ..Default::default()
+    };
+    let text = plain.to_ron();
+    for section in [
+        "parameters",
+        "nodes",
+        "curves",
+        "gradients",
+        "init",
+        "update",
+    ] {
+        assert!(!text.contains(section), "{section} in {text}");
+    }
+}
