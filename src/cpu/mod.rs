@@ -288,6 +288,7 @@ pub struct CpuTwin {
 
 impl CpuTwin {
     pub fn new(desc: &EffectDesc, capacity: u32, seed: u32) -> Self {
+        let graph = Graph::compile(desc).expect("the twin's effect compiles");
         CpuTwin {
             desc: desc.clone(),
             effect: desc.effect_params(seed, capacity),
@@ -299,10 +300,8 @@ impl CpuTwin {
             eye: Vec3::ZERO,
             motion: Vec::new(),
             meshes: MeshSet::default(),
-            graph: Graph::compile(desc).expect("the twin's effect compiles"),
-            parameters: Graph::compile(desc)
-                .map(|g| g.default_block())
-                .unwrap_or_default(),
+            parameters: graph.default_block(),
+            graph,
         }
     }
 
