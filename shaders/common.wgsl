@@ -453,6 +453,10 @@ struct EmitterParams {
 // An effect's parameters (src/effect/graph): one 16-byte slot each, its value's words.
 struct GraphParams {
     slots: array<vec4<u32>, 16>,
+    origin: vec3<f32>,       // where the effect is: its transform's translation (world)
+    _pad0: u32,
+    eye: vec3<f32>,          // the camera's position (world)
+    _pad1: u32,
 }
 
 struct EmitUniforms {

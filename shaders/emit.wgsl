@@ -23,6 +23,8 @@
 // what the effect's init stacks read (graph.wgsl): its parameters, its curves and gradients
 @group(0) @binding(10) var<uniform> graph_params: GraphParams;
 @group(0) @binding(11) var<storage, read> graph_table: array<vec4<f32>>;
+// the effect's own attributes, GRAPH_STRIDE words a slot (one word where it has none)
+@group(0) @binding(12) var<storage, read_write> graph_attributes: array<u32>;
 
 fn graph_time() -> f32 {
     return emit.time;
@@ -147,6 +149,7 @@ fn main(
     if ordinal < emit.request {
         slot = pop_dead();
         if slot != NO_SLOT {
+            graph_slot = slot;
             particles[slot] = spawn_particle(ordinal);
             local = atomicAdd(&wg_emitted, 1u);
             emitted = true;
@@ -188,6 +191,7 @@ fn spawn_on_hit(
             // the first hit_count spawns of an event by hit_emitter, the rest by hit_emitter2
             let first = i % per_event < effect.hit_count;
             let emitter = select(effect.hit_emitter2, effect.hit_emitter, first);
+            graph_slot = slot;
             var p = spawn_from(emitter, 0x80000000u | (n & 0x7fffffffu));
             p.pos = ev.pos + p.pos;
             let into = dot(p.vel, ev.normal);
@@ -239,6 +243,7 @@ fn spawn_trails(
                 asked += 1u;
                 let slot = pop_dead();
                 if slot != NO_SLOT {
+                    graph_slot = slot;
                     var q = spawn_from(effect.trail_emitter, trail_key(parent.id, k));
                     q.pos += parent.pos - parent.vel * (parent.age - f32(k) * every);
                     // the parent's start colour, tinted by the trail emitter's own

@@ -2,7 +2,13 @@
 // file is what an effect without stacks composes, and what a generated block replaces.
 // The pass that composes it declares `graph_params` (the effect's parameters, a uniform of
 // GraphParams) and `graph_table` (its curves and gradients), and supplies graph_time() and
-// graph_dt() (the clock its stacks read).
+// graph_dt() (the clock its stacks read); emit and simulate also declare
+// `graph_attributes` (the effect's own attributes, GRAPH_STRIDE words a slot).
+
+// The slot of the particle a hook runs for: the pass sets it before the call (the hooks
+// read and write the particle's own attributes there).
+var<private> graph_slot: u32;
+const GRAPH_STRIDE: u32 = 0u;
 
 // init hook: a newborn particle's init stack (spawn.wgsl calls it in spawn_from)
 const GRAPH_INIT: u32 = 0u;

@@ -35,6 +35,8 @@ override DEATHS: u32 = 1u;      // some emitter's deaths are events
 // what the effect's update stacks read (graph.wgsl): its parameters, its curves and gradients
 @group(0) @binding(10) var<uniform> graph_params: GraphParams;
 @group(0) @binding(11) var<storage, read> graph_table: array<vec4<f32>>;
+// the effect's own attributes, GRAPH_STRIDE words a slot (one word where it has none)
+@group(0) @binding(12) var<storage, read_write> graph_attributes: array<u32>;
 
 fn graph_time() -> f32 {
     return frame.time;

@@ -93,6 +93,7 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
     var force = vec3<f32>(0.0);
     var kept = true;
     if GRAPH_UPDATE == 1u {
+        graph_slot = slot;
         kept = graph_update(p, &force, effect.seed);
     }
     let v = (*p).vel;

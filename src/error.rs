@@ -6,6 +6,18 @@ use std::path::PathBuf;
 pub const INSTALL_HINT: &str = "on a CPU-only Linux machine install Mesa's Vulkan drivers \
 (lavapipe): apt-get update && apt-get install -y mesa-vulkan-drivers";
 
+/// An import an effect names that could not be read ([`Error::Import`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{field} `{import}`: {reason}")]
+pub struct ImportError {
+    /// `imports[k]`.
+    pub field: String,
+    /// The import as written.
+    pub import: String,
+    /// Why it was refused (the file that is missing, the module's parse error).
+    pub reason: String,
+}
+
 /// One invalid value: the field or flag, the value given and what is allowed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Invalid {
@@ -137,6 +149,19 @@ allows {limit} bytes per storage buffer ({limit_name}); allowed 1..={max} partic
         place: Option<(usize, usize)>,
         /// What does not compile.
         error: Box<crate::effect::GraphError>,
+    },
+
+    /// A module file an effect imports could not be read or is no module.
+    #[error("effect{}{}: {error}",
+        path.as_ref().map(|p| format!(" file {}", p.display())).unwrap_or_default(),
+        place.map(|(l, c)| format!(" (line {l}, column {c})")).unwrap_or_default())]
+    Import {
+        /// The effect file, if the effect came from one.
+        path: Option<PathBuf>,
+        /// Line and column (1-based) of the import in the effect file.
+        place: Option<(usize, usize)>,
+        /// Which import, and why it was refused.
+        error: Box<ImportError>,
     },
 
     /// The code generated from an effect's stacks was refused by the shader validator: a

@@ -184,7 +184,7 @@ mod view;
 
 pub use camera::Camera;
 pub use effect::EffectDesc;
-pub use error::{Error, Invalid, Result, INSTALL_HINT};
+pub use error::{Error, ImportError, Invalid, Result, INSTALL_HINT};
 pub use gpu::GpuContext;
 pub use image::{Image, ImageId};
 pub use instances::{Instance, MAX_INSTANCES};

@@ -155,12 +155,22 @@ pub struct PoolSnapshot {
     pub bodies: Vec<Body>,
     /// A crowd's walkers, one per slot (none for other effects).
     pub walkers: Vec<crate::Walker>,
+    /// The effect's own attributes (declared in its file), by name, each one's value in
+    /// every slot (a free slot holds what its last particle left); none for an effect that
+    /// declares none. [`PoolSnapshot::attribute`] finds one by name.
+    pub attributes: Vec<(String, Vec<crate::expr::Value>)>,
     /// The indirect arguments the GPU wrote last (for the pool tests).
     #[cfg(test)]
     pub(crate) args: IndirectArgs,
 }
 
 impl PoolSnapshot {
+    /// The effect's own attribute `name` in every slot, if it declares one so named.
+    pub fn attribute(&self, name: &str) -> Option<&[crate::expr::Value]> {
+        let found = self.attributes.iter().find(|(n, _)| n == name);
+        found.map(|(_, values)| &values[..])
+    }
+
     /// The pool's invariants, as they hold after every submitted frame: every slot in the
     /// alive or the dead list exactly once, alive + dead = capacity, requested = emitted +
     /// dropped, killed = emitted − alive, every particle drawn or splatted alive, and every
@@ -569,6 +579,7 @@ impl ParticlePool {
             splat: bytemuck::pod_collect_to_vec(&splat),
             hit_events: bytemuck::pod_collect_to_vec(&events),
             walkers: Vec::new(),
+            attributes: Vec::new(),
             #[cfg(test)]
             args,
         })

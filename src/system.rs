@@ -21,6 +21,7 @@ use crate::passes::emit::EmitPass;
 use crate::passes::simulate::{SimulatePass, SimulateVariant};
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::passes::splat::SplatVariant;
+use crate::passes::GraphInputs;
 use crate::pipelines::Pipelines;
 use crate::pool::{ParticlePool, PoolSnapshot, Sizing, Stats};
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms, GraphParams};
@@ -166,6 +167,9 @@ pub(crate) struct ParticleSystem {
     parameters: GraphParams,
     /// Its curves and gradients, baked (a zero texel for an effect without).
     table: wgpu::Buffer,
+    /// Its particles' own attributes, [`Graph::stride`] words a slot (one word for an
+    /// effect without).
+    attributes: wgpu::Buffer,
     /// Its emit and simulate where its stacks generated code (else the shared ones).
     graph_emit: Option<Arc<EmitPass>>,
     graph_simulate: Option<Arc<SimulatePass>>,
@@ -258,12 +262,11 @@ impl ParticleSystem {
             place: None,
             error: Box::new(error),
         })?;
-        let stacks = |stage| graph.stage(stage).iter().any(Option::is_some);
-        let graph_emit = match stacks(Stage::Init) {
+        let graph_emit = match graph.generates(Stage::Init) {
             true => Some(p.graph_emit(&desc.name, &graph.wgsl(Stage::Init))?),
             false => None,
         };
-        let graph_simulate = match stacks(Stage::Update) {
+        let graph_simulate = match graph.generates(Stage::Update) {
             true => {
                 let block = graph.wgsl(Stage::Update);
                 Some(p.graph_simulate(&desc.name, simulate_variant, &block)?)
@@ -285,8 +288,17 @@ impl ParticleSystem {
         });
         let parameters = GraphParams {
             slots: graph.default_block().map(glam::UVec4::from_array),
+            ..Default::default()
         };
-        let graph_inputs: (&dyn Binding, &wgpu::Buffer) = (&uniforms.graph, &table);
+        // (MAX_ATTRIBUTE_WORDS words a slot at most: never more bytes than the particles)
+        let words = (capacity as u64 * graph.stride() as u64).max(1);
+        let attributes = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flurry.graph_attributes"),
+            size: words * 4,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let graph_inputs: GraphInputs = (&uniforms.graph, &table, &attributes);
         let entries = crate::pool::visible_entries(capacity, most_pieces) as u32;
         let sort = desc.sorts().then(|| {
             let plan = SortPlan::bitonic(device, entries);
@@ -408,6 +420,7 @@ impl ParticleSystem {
             graph,
             parameters,
             table,
+            attributes,
             graph_emit,
             graph_simulate,
         })
@@ -628,7 +641,7 @@ impl ParticleSystem {
     pub fn rebind_meshes(&mut self, device: &wgpu::Device, p: &Pipelines, meshes: &Meshes) {
         let (emit, effect) = (&self.uniforms.emit, &self.effect_buf);
         let inputs = (meshes.surface(), self.instances.buffer());
-        let graph: (&dyn Binding, &wgpu::Buffer) = (&self.uniforms.graph, &self.table);
+        let graph: GraphInputs = (&self.uniforms.graph, &self.table, &self.attributes);
         self.emit_bind = self.emit_pass(p).bind(
             device,
             &self.pool,
@@ -743,7 +756,12 @@ impl ParticleSystem {
             time: frame.time,
             ..emit
         };
-        pages.write(&self.uniforms, (&frame, &emit, &self.parameters));
+        let graph = GraphParams {
+            origin: self.transform.transform_point3(glam::Vec3::ZERO),
+            eye: view.eye,
+            ..self.parameters
+        };
+        pages.write(&self.uniforms, (&frame, &emit, &graph));
         self.step_clock = StepClock {
             eye: frame.eye.into(),
             dt: frame.dt,
@@ -965,6 +983,26 @@ impl ParticleSystem {
         let mut snapshot = self.pool.snapshot(device, queue, lists, bodies, stats)?;
         if let Some(walkers) = &self.walkers {
             snapshot.walkers = walkers.read(device, queue)?;
+        }
+        let stride = self.graph.stride() as usize;
+        if stride > 0 {
+            let bytes = self.pool.capacity as u64 * stride as u64 * 4;
+            let words = crate::readback::read_buffer(device, queue, &self.attributes, 0, bytes)?;
+            let words: Vec<u32> = bytemuck::pod_collect_to_vec(&words);
+            snapshot.attributes = self
+                .graph
+                .attributes
+                .iter()
+                .map(|c| {
+                    let ty = c.initial.ty();
+                    let values = words.chunks_exact(stride).map(|record| {
+                        let mut w = [0; 4];
+                        w[..c.words().len()].copy_from_slice(&record[c.words()]);
+                        crate::expr::Value::from_words(ty, w)
+                    });
+                    (c.name.clone(), values.collect())
+                })
+                .collect();
         }
         Ok(snapshot)
     }

@@ -522,6 +522,12 @@ pub(crate) struct EmitterParams {
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct GraphParams {
     pub slots: [glam::UVec4; crate::effect::MAX_PARAMETERS],
+    /// Where the effect is: its transform's translation (world).
+    pub origin: Vec3,
+    pub _pad0: u32,
+    /// The camera's position (world).
+    pub eye: Vec3,
+    pub _pad1: u32,
 }
 
 /// This frame's spawn request.
@@ -1244,7 +1250,11 @@ mod tests {
         check_uniform::<GraphParams>(
             &l,
             "GraphParams",
-            &[("slots", |v| v.slots[0] = glam::UVec4::ONE)],
+            &[
+                ("slots", |v| v.slots[0] = glam::UVec4::ONE),
+                ("origin", |v| v.origin = Vec3::ONE),
+                ("eye", |v| v.eye = Vec3::ONE),
+            ],
         );
         check_uniform::<EmitUniforms>(
             &l,

@@ -29,7 +29,7 @@ use crate::host::{AppError, HostSetup, Result};
 use crate::orbit::OrbitController;
 
 /// What a windowed demo shows.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct WindowOptions {
     pub demo: Demo,
     pub stage: Stage,
@@ -45,6 +45,8 @@ pub struct WindowOptions {
     pub size: (u32, u32),
     /// Present at the display's refresh (`--vsync on`, the default) or at once.
     pub vsync: bool,
+    /// The `--param`s, set on every effect the window adds.
+    pub params: Vec<(String, flurry::expr::Value)>,
 }
 
 /// What a key asks of a windowed demo beyond the settings it changes.
@@ -305,7 +307,7 @@ impl State {
                 .add_effect(&gpu.device, &gpu.queue, &desc, capacity, options.seed)?;
         self.effect_id = Some(id);
         self.renderer.set_substeps(options.substeps)?;
-        Ok(())
+        crate::cli::set_params(&mut self.renderer, id, &options.params)
     }
 
     /// Look at the `--effect` file: a good edit replaces the effect (its pool starts
@@ -541,7 +543,7 @@ impl ApplicationHandler for App {
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
-        let options = self.options;
+        let options = self.options.clone();
         let Some(state) = self.state.as_mut() else {
             return;
         };

@@ -96,14 +96,15 @@ fn birth_fraction(em: &EmitterParams, k: u32) -> f32 {
 }
 
 /// The particle the emit pass creates for spawn `ordinal` of this frame (`surface`: the
-/// renderer's mesh triangles), its emitter's init stack run on it (with `around`).
+/// renderer's mesh triangles), its emitter's init stack run on it (with `around`), and its
+/// record of the effect's own attributes.
 pub fn spawn(
     emit: &EmitUniforms,
     effect: &EffectParams,
     (surface, graph): (&[SurfaceTriangle], &Graph),
     ordinal: u32,
     around: &Surroundings,
-) -> Particle {
+) -> (Particle, Vec<u32>) {
     let e = (1..emit.emitter_count as usize)
         .rfind(|&i| ordinal >= emit.emitters[i].spawn_first)
         .unwrap_or(0);
@@ -145,8 +146,9 @@ pub fn spawn(
         settled_at: 0.0,
     };
     // its init stack, in the emitter's own space (before the transform places it)
+    let mut record = graph.initial_record();
     if let Some(init) = &graph.init[e] {
-        init.run(Stage::Init, &mut p, around);
+        init.run(Stage::Init, (&mut p, &mut record), around);
     }
     // born at its own time in the frame, where the host's transform had the emitter then
     let f = birth_fraction(em, ordinal - em.spawn_first);
@@ -161,12 +163,13 @@ pub fn spawn(
     // stepped by the whole frame like the rest: younger and further back by its lateness
     let late = f * emit.frame;
     let anchored = effect.looks[e].anchored == 1;
-    Particle {
+    let p = Particle {
         pos: if anchored { pos } else { pos - vel * late },
         age: -late,
         vel,
         ..p
-    }
+    };
+    (p, record)
 }
 
 fn wrap1(x: f32, lo: f32, hi: f32) -> f32 {
@@ -210,10 +213,10 @@ pub fn drag_share(x: f32) -> f32 {
 
 /// One simulate step of one particle at clock `time` with the bounds moved by `offset`
 /// ([`EffectDesc::camera_offset`]) and `steering` added to its forces (a flock's), its
-/// emitter's update stack (if any) run first with `around`, as `step` in simulate.wgsl;
-/// false when it dies.
+/// emitter's update stack (if any) run first with `around` on it and its `record` of the
+/// effect's own attributes, as `step` in simulate.wgsl; false when it dies.
 pub fn step(
-    p: &mut Particle,
+    (p, record): (&mut Particle, &mut [u32]),
     (effect, graph): (&EffectParams, &Graph),
     (dt, time): (f32, f32),
     (offset, steering): (Vec3, Vec3),
@@ -229,7 +232,7 @@ pub fn step(
         .get(p.emitter as usize)
         .and_then(Option::as_ref);
     let (force, kept) = match update {
-        Some(stack) => stack.run(Stage::Update, p, around),
+        Some(stack) => stack.run(Stage::Update, (p, record), around),
         None => (Vec3::ZERO, true),
     };
     let v = p.vel;
@@ -273,10 +276,14 @@ pub struct CpuTwin {
     capacity: u32,
     clock: SpawnClock,
     pub particles: BTreeMap<u32, Particle>,
+    /// Each living particle's record of the effect's own attributes, by id.
+    pub attributes: BTreeMap<u32, Vec<u32>>,
     pub emitted: u64,
     pub dropped: u64,
     /// The camera's position (bounds that follow the camera move with it).
     pub eye: Vec3,
+    /// Where the effect is (its transform's translation), as its stacks read it.
+    pub origin: Vec3,
     /// Each emitter's (start, end) world transform in the next frame (identity if absent).
     pub motion: Vec<(glam::Mat4, glam::Mat4)>,
     /// The meshes Mesh-shaped emitters name (the built-ins unless a test adds its own).
@@ -295,9 +302,11 @@ impl CpuTwin {
             capacity,
             clock: SpawnClock::default(),
             particles: BTreeMap::new(),
+            attributes: BTreeMap::new(),
             emitted: 0,
             dropped: 0,
             eye: Vec3::ZERO,
+            origin: Vec3::ZERO,
             motion: Vec::new(),
             meshes: MeshSet::default(),
             parameters: graph.default_block(),
@@ -328,11 +337,15 @@ impl CpuTwin {
             seed: self.effect.seed,
             params: &self.parameters,
             table: &self.graph.table,
+            customs: &self.graph.attributes,
+            origin: self.origin,
+            eye: self.eye,
         };
         let sources = (self.meshes.triangles(), &self.graph);
         for ordinal in 0..emit.request {
             if self.particles.len() < self.capacity as usize {
-                let p = spawn(&emit, &self.effect, sources, ordinal, &around);
+                let (p, record) = spawn(&emit, &self.effect, sources, ordinal, &around);
+                self.attributes.insert(p.id, record);
                 self.particles.insert(p.id, p);
                 self.emitted += 1;
             } else {
@@ -343,9 +356,21 @@ impl CpuTwin {
         let steering = self.steering(dt);
         let mut steering = steering.into_iter();
         let graph = &self.graph;
-        self.particles.retain(|_, p| {
+        let records = &mut self.attributes;
+        self.particles.retain(|id, p| {
             let s = steering.next().unwrap_or_default();
-            step(p, (&effect, graph), (dt, time), (offset, s), &around)
+            let record = records.get_mut(id).map_or(&mut [][..], |r| &mut r[..]);
+            let alive = step(
+                (p, record),
+                (&effect, graph),
+                (dt, time),
+                (offset, s),
+                &around,
+            );
+            if !alive {
+                records.remove(id);
+            }
+            alive
         });
     }
 

@@ -38,7 +38,8 @@ use std::path::Path;
 pub(crate) use clock::{SpawnClock, Spawns};
 pub(crate) use crowd::STATE_TEXELS;
 pub use crowd::{City, Crowd, Gait, WalkerState, MAX_STATES};
-pub use graph::{inputs, GraphError, Parameter, MAX_PARAMETERS};
+pub use graph::module::{Function, Module};
+pub use graph::{inputs, GraphError, Parameter, MAX_ATTRIBUTE_WORDS, MAX_PARAMETERS};
 pub use host_assets::HostAssets;
 pub use schema::*;
 
@@ -87,10 +88,27 @@ impl EffectDesc {
     fn parse(src: &str, path: Option<&Path>) -> Result<Self> {
         // editors on some systems start UTF-8 files with a byte-order mark
         let src = src.strip_prefix('\u{feff}').unwrap_or(src);
-        let desc = parse::effect(src).map_err(|message| Error::EffectSyntax {
+        let mut desc = parse::effect(src).map_err(|message| Error::EffectSyntax {
             path: path.map(Path::to_path_buf),
             message,
         })?;
+        // a file's modules lie relative to it
+        if let Some(path) = path {
+            let folder = path.parent().unwrap_or(Path::new("")).to_path_buf();
+            let read = |import: &str| {
+                let file = folder.join(import);
+                std::fs::read_to_string(&file)
+                    .map_err(|e| format!("cannot read {}: {e}", file.display()))
+            };
+            desc.resolve_imports(read).map_err(|e| match e {
+                Error::Import { error, .. } => Error::Import {
+                    path: Some(path.to_path_buf()),
+                    place: parse::place_of(src, &error.import),
+                    error,
+                },
+                e => e,
+            })?;
+        }
         desc.check(path).map_err(|e| match e {
             Error::EffectGraph { path, error, .. } => {
                 let place = parse::place_of(src, &error.text);
@@ -99,6 +117,35 @@ impl EffectDesc {
             e => e,
         })?;
         Ok(desc)
+    }
+
+    /// Read the module files of `imports` through `read` (given each import as written;
+    /// it gives the file's text or why it cannot): an effect parsed from text, or built in
+    /// code, whose stacks call imported functions. [`EffectDesc::from_file`] reads them
+    /// relative to the effect's file. A module that cannot be read or parsed is an
+    /// [`Error::Import`] naming the import.
+    pub fn resolve_imports(
+        &mut self,
+        mut read: impl FnMut(&str) -> std::result::Result<String, String>,
+    ) -> Result<()> {
+        let mut modules = Vec::with_capacity(self.imports.len());
+        for (k, import) in self.imports.iter().enumerate() {
+            let refused = |reason: String| Error::Import {
+                path: None,
+                place: None,
+                error: Box::new(crate::error::ImportError {
+                    field: format!("imports[{k}]"),
+                    import: import.clone(),
+                    reason,
+                }),
+            };
+            let text = read(import).map_err(refused)?;
+            let module =
+                Module::from_ron(&text).map_err(|e| refused(format!("not a module file: {e}")))?;
+            modules.push(module);
+        }
+        self.imported = modules;
+        Ok(())
     }
 
     /// The effect as pretty RON, which [`EffectDesc::from_ron`] reads back.

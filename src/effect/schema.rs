@@ -780,6 +780,24 @@ pub struct EffectDesc {
     /// (at most [`MAX_PARAMETERS`](super::MAX_PARAMETERS)).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub parameters: BTreeMap<String, super::Parameter>,
+    /// The effect's own attributes, by name, each with the value a particle is born with
+    /// (its type is that value's: `heat: 1.0`, `home: "vec3(0.0)"`). Stored per particle
+    /// only for an effect that declares them (at most
+    /// [`MAX_ATTRIBUTE_WORDS`](super::MAX_ATTRIBUTE_WORDS) components in all); stacks read
+    /// and write them as they do the built-in ones.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub attributes: BTreeMap<String, crate::expr::Value>,
+    /// Module files (`effects/modules/*.ron`) whose functions the stacks call, each by its
+    /// path relative to the effect file ([`EffectDesc::from_file`] reads them; an effect
+    /// parsed from text reads them with [`EffectDesc::resolve_imports`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub imports: Vec<String>,
+    /// Functions the stacks call by name, declared in the effect itself.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub functions: BTreeMap<String, super::Function>,
+    /// The modules of `imports` as read, one per import in order (empty until read).
+    #[serde(skip)]
+    pub imported: Vec<super::Module>,
     /// Named expressions every stack reads by name (`heat: "1 - age / lifetime"`); they
     /// read the particle as it entered the stack.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -813,6 +831,10 @@ impl Default for EffectDesc {
             render: RenderMode::default(),
             sprite: Sprite::default(),
             parameters: BTreeMap::new(),
+            attributes: BTreeMap::new(),
+            imports: Vec::new(),
+            functions: BTreeMap::new(),
+            imported: Vec::new(),
             nodes: BTreeMap::new(),
             curves: BTreeMap::new(),
             gradients: BTreeMap::new(),

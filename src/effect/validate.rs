@@ -96,6 +96,20 @@ fn declarations(v: &mut Checker, desc: &EffectDesc) {
             v.fail(&at("default"), p.default, p.allowed());
         }
     }
+    let words: usize = desc.attributes.values().map(|v| v.ty().components()).sum();
+    if words > super::MAX_ATTRIBUTE_WORDS {
+        let allowed = format!(
+            "at most {} components in all (a vec3 takes three)",
+            super::MAX_ATTRIBUTE_WORDS
+        );
+        v.fail("attributes", format!("{words} components"), allowed);
+    }
+    for (name, initial) in &desc.attributes {
+        let n = initial.ty().components();
+        if initial.ty().is_float() && !initial.components()[..n].iter().all(|c| c.is_finite()) {
+            v.fail(&format!("attributes.{name}"), initial, "finite components");
+        }
+    }
     for (name, c) in &desc.curves {
         if let Err(e) = c.check() {
             v.fail(

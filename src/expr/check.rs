@@ -36,6 +36,16 @@ pub(crate) struct Env {
     pub tables: Vec<(String, TableKind)>,
     /// Whether `rand()` and `particle_rand(k)` may be used here (the pass seeds them).
     pub random: bool,
+    /// Functions the effect declares or imports, called by name.
+    pub functions: Vec<UserFunction>,
+}
+
+/// A function an effect declares or imports: its parameters and its body's text.
+#[derive(Clone, Debug)]
+pub(crate) struct UserFunction {
+    pub name: String,
+    pub parameters: Vec<(String, Type)>,
+    pub body: String,
 }
 
 /// During checking: a node, or a literal (folded) that has not yet taken a type.
@@ -56,6 +66,8 @@ pub(crate) struct Compiler<'e> {
     stack: Vec<String>,
     /// Names bound to nodes by [`Compiler::bind`] (a stack's line writing an attribute).
     bound: HashMap<String, NodeId>,
+    /// The arguments of the function whose body is being compiled, by parameter name.
+    arguments: HashMap<String, NodeId>,
 }
 
 /// Where checking is: the text (for columns) and the named node it belongs to.
@@ -82,7 +94,35 @@ impl<'e> Compiler<'e> {
             lets: HashMap::new(),
             stack: Vec::new(),
             bound: HashMap::new(),
+            arguments: HashMap::new(),
         }
+    }
+
+    /// Compile function `f`'s body with its parameters as inputs of their types (checked
+    /// on its own, called or not); the error is in the body's text.
+    pub fn check_function(&mut self, f: &UserFunction) -> Result<NodeId, ExprError> {
+        let arguments = f
+            .parameters
+            .iter()
+            .map(|(n, ty)| {
+                (
+                    n.clone(),
+                    self.program.input(&format!("{}.{n}", f.name), *ty),
+                )
+            })
+            .collect();
+        let saved = std::mem::replace(&mut self.arguments, arguments);
+        let node = parse(&f.body);
+        let result = node.and_then(|node| {
+            let at = At {
+                text: &f.body,
+                within: None,
+            };
+            let typed = self.check(&node, &at)?;
+            self.finish(typed, None, &node, &at)
+        });
+        self.arguments = saved;
+        result
     }
 
     /// From now on `name`, read by the expressions compiled next (not by named nodes, which
@@ -235,6 +275,9 @@ impl<'e> Compiler<'e> {
     }
 
     fn name(&mut self, name: &str, span: &Span, at: &At) -> Result<NodeId, ExprError> {
+        if let Some(&id) = self.arguments.get(name) {
+            return Ok(id);
+        }
         if let (Some(&id), true) = (self.bound.get(name), at.within.is_none()) {
             return Ok(id);
         }
@@ -255,6 +298,7 @@ impl<'e> Compiler<'e> {
                 ));
             }
             self.stack.push(name.to_string());
+            let arguments = std::mem::take(&mut self.arguments);
             let result = parse(text)
                 .map_err(|mut e| {
                     e.message = format!("in `{name}`: {}", e.message);
@@ -269,6 +313,7 @@ impl<'e> Compiler<'e> {
                     self.finish(typed, None, &node, &inner)
                 });
             self.stack.pop();
+            self.arguments = arguments;
             let id = result?;
             self.lets.insert(name.to_string(), id);
             return Ok(id);
@@ -282,10 +327,10 @@ impl<'e> Compiler<'e> {
             format!("; `{name}` is a curve or gradient: read it with curve({name}, x) or gradient({name}, x)")
         } else {
             let known = self
-                .env
-                .lets
-                .iter()
-                .map(|(n, _)| n.as_str())
+                .arguments
+                .keys()
+                .map(String::as_str)
+                .chain(self.env.lets.iter().map(|(n, _)| n.as_str()))
                 .chain(self.env.inputs.iter().map(|(n, _)| n.as_str()))
                 .filter(|n| !n.starts_with('$'));
             suggestion(&nearest(name, known))
@@ -581,13 +626,18 @@ impl<'e> Compiler<'e> {
             }
             _ => {}
         }
+        if let Some(f) = self.env.functions.iter().find(|f| f.name == name) {
+            return self.call_function(f, args, node, at).map(Typed::Node);
+        }
         let Some(func) = Func::by_name(name) else {
             let hint = if self.env.inputs.iter().any(|(n, _)| n == name)
                 || self.env.lets.iter().any(|(n, _)| n == name)
             {
                 format!("; `{name}` is a value, not a function")
             } else {
-                suggestion(&nearest(name, callable()))
+                let mut known: Vec<&str> = callable().collect();
+                known.extend(self.env.functions.iter().map(|f| f.name.as_str()));
+                suggestion(&nearest(name, known))
             };
             return Err(at.error(
                 ErrorKind::UnknownName,
@@ -734,6 +784,80 @@ impl<'e> Compiler<'e> {
                 Ok(Typed::Node(self.add(Op::Call(func), vec![f, t, cond], ty)))
             }
         }
+    }
+
+    /// A call of function `f`, compiled in place: the arguments (each of its parameter's
+    /// type) stand for the parameters in its body.
+    fn call_function(
+        &mut self,
+        f: &UserFunction,
+        args: &[Node],
+        node: &Node,
+        at: &At,
+    ) -> Result<NodeId, ExprError> {
+        let name = &f.name;
+        let want = f.parameters.len();
+        if args.len() != want {
+            let list: Vec<String> = f
+                .parameters
+                .iter()
+                .map(|(n, t)| format!("{n}: {t}"))
+                .collect();
+            return Err(at.error(
+                ErrorKind::Type,
+                &node.span,
+                format!(
+                    "`{name}` takes {want} argument{} ({}), found {}",
+                    if want == 1 { "" } else { "s" },
+                    list.join(", "),
+                    args.len()
+                ),
+            ));
+        }
+        let mut arguments = HashMap::new();
+        for ((param, ty), arg) in f.parameters.iter().zip(args) {
+            let t = self.check(arg, at)?;
+            let id = self.finish(t, Some(*ty), arg, at).map_err(|mut e| {
+                e.message = format!("{} (`{name}`'s parameter `{param}`)", e.message);
+                e
+            })?;
+            arguments.insert(param.clone(), id);
+        }
+        let call = format!("{name}()");
+        if let Some(start) = self.stack.iter().position(|n| *n == call) {
+            let mut cycle: Vec<&str> = self.stack[start..].iter().map(String::as_str).collect();
+            cycle.push(&call);
+            return Err(at.error(
+                ErrorKind::Cycle,
+                &node.span,
+                format!(
+                    "the functions call one another in a circle: {}",
+                    cycle.join(" → ")
+                ),
+            ));
+        }
+        self.stack.push(call);
+        let saved = std::mem::replace(&mut self.arguments, arguments);
+        // (within a named node, the body too reads the particle as it entered)
+        let result = parse(&f.body)
+            .and_then(|body| {
+                let inner = At {
+                    text: &f.body,
+                    within: at.within,
+                };
+                let typed = self.check(&body, &inner)?;
+                self.finish(typed, None, &body, &inner)
+            })
+            .map_err(|mut e| {
+                e.message = format!(
+                    "in function `{name}` (column {} of its body): {}",
+                    e.column, e.message
+                );
+                e
+            });
+        self.arguments = saved;
+        self.stack.pop();
+        result
     }
 
     fn construct(

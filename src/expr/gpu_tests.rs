@@ -65,6 +65,7 @@ fn env() -> Env {
             ("steps".into(), TableKind::Gradient),
         ],
         random: true,
+        functions: Vec::new(),
     }
 }
 

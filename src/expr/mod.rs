@@ -59,9 +59,12 @@ pub use tables::{Curve, Gradient, Interpolation, Key, KeysError};
 pub use types::{Type, Value};
 
 pub(crate) use ast::{Kind, Node};
-pub(crate) use check::{Compiler, Env, TableKind, SEED_CALL, SEED_PARTICLE, TABLE_BASE};
+pub(crate) use check::{
+    Compiler, Env, TableKind, UserFunction, SEED_CALL, SEED_PARTICLE, TABLE_BASE,
+};
 #[cfg(test)]
 pub(crate) use eval::{evaluate, Components, Context, Precision};
+pub(crate) use functions::callable;
 pub(crate) use ir::{NodeId, Program};
 pub(crate) use wgsl::{from_words, generate, PRELUDE};
 

@@ -29,6 +29,28 @@ fn env() -> Env {
             ("puff".into(), TableKind::Curve),
         ],
         random: true,
+        functions: vec![
+            function("twice", &[("x", Type::F32)], "x * 2"),
+            function(
+                "swirl",
+                &[("axis", Type::Vec3), ("k", Type::F32)],
+                "cross(axis, position) * k + vec3(twice(age))",
+            ),
+            function("ping", &[("x", Type::F32)], "pong(x) + 1"),
+            function("pong", &[("x", Type::F32)], "ping(x) * 2"),
+            function("broken", &[], "x + nosuch"),
+        ],
+    }
+}
+
+fn function(name: &str, parameters: &[(&str, Type)], body: &str) -> super::check::UserFunction {
+    super::check::UserFunction {
+        name: name.into(),
+        parameters: parameters
+            .iter()
+            .map(|&(n, t)| (n.to_string(), t))
+            .collect(),
+        body: body.into(),
     }
 }
 
@@ -232,4 +254,40 @@ fn an_expected_type_is_checked() {
     assert!(c.compile("2", Some(Type::Vec4)).is_ok());
     let e = c.compile("position", Some(Type::Vec4)).unwrap_err();
     assert_eq!(e.message, "expected a value of type vec4, found vec3");
+}
+
+#[test]
+fn functions_are_called_with_their_parameters_in_place() {
+    // age 1, position (1, 2, 3): cross(y, p) * 2 + twice(age)
+    assert_eq!(value("twice(age + 0.5)"), Value::F32(3.0));
+    let v = glam::Vec3::new(8.0, 2.0, 0.0);
+    assert_eq!(value("swirl(vec3(0, 1, 0), 2)"), Value::Vec3(v));
+    assert_eq!(value("twice(3)"), Value::F32(6.0));
+}
+
+#[test]
+fn function_calls_are_checked() {
+    let (kind, _, message) = error("twice(position)");
+    assert_eq!(kind, ErrorKind::Type);
+    assert!(
+        message.contains("expected a value of type f32, found vec3")
+            && message.contains("`twice`'s parameter `x`"),
+        "{message}"
+    );
+    let (_, _, message) = error("swirl(vec3(1))");
+    assert!(
+        message.contains("takes 2 arguments (axis: vec3, k: f32), found 1"),
+        "{message}"
+    );
+    let (kind, _, message) = error("ping(1)");
+    assert_eq!(kind, ErrorKind::Cycle);
+    assert!(message.contains("ping() → pong() → ping()"), "{message}");
+    let (kind, _, message) = error("broken()");
+    assert_eq!(kind, ErrorKind::UnknownName);
+    assert!(
+        message.starts_with("in function `broken` (column 1 of its body)"),
+        "{message}"
+    );
+    let (_, _, message) = error("twicee(1)");
+    assert!(message.contains("did you mean `twice`"), "{message}");
 }

@@ -220,6 +220,16 @@ macro_rules! value_from {
 value_from!(bool => Bool, i32 => I32, u32 => U32, f32 => F32, glam::Vec2 => Vec2,
     glam::Vec3 => Vec3, glam::Vec4 => Vec4);
 
+/// The value of a constant expression: `2.5`, `true`, `vec3(1.0, 0.5, 0.2)`, `3u`,
+/// `-2i`, `0.5 * pi`.
+impl std::str::FromStr for Value {
+    type Err = super::ExprError;
+
+    fn from_str(text: &str) -> Result<Value, Self::Err> {
+        super::Expr::parse(text)?.evaluate(&super::Scope::new(), &[])
+    }
+}
+
 /// In an effect file: a number (f32), `true` or `false`, or the text of an expression of
 /// constants (`"vec3(1.0, 0.5, 0.2)"`, `"3u"`), which is evaluated.
 impl serde::Serialize for Value {
@@ -259,8 +269,7 @@ impl<'de> serde::Deserialize<'de> for Value {
             }
 
             fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Value, E> {
-                let e = super::Expr::parse(text).map_err(E::custom)?;
-                e.evaluate(&super::Scope::new(), &[]).map_err(E::custom)
+                text.parse().map_err(E::custom)
             }
         }
         d.deserialize_any(Visitor)

@@ -1,16 +1,16 @@
 //! Emit pass (`shaders/emit.wgsl`): pop dead indices, initialise, append to the alive list;
 //! `spawn_on_hit` does the same at the GPU events simulate wrote.
 
-use super::Binding;
 use super::{bind_buffers, buffer_layout, module_pipeline, read_only, read_write, uniform};
 use super::{dispatch_from_args, BufferSlot};
+use super::{Binding, GraphInputs};
 use crate::mesh::SurfaceTriangle;
 use crate::pool::{ParticlePool, Sizing};
 use crate::shaders::Shader;
 use crate::types::*;
 
 /// emit.wgsl's group 0, in binding order (`main` leaves the hit events unused).
-pub(super) fn slots() -> [BufferSlot; 12] {
+pub(super) fn slots() -> [BufferSlot; 13] {
     [
         read_write::<Particle>(),
         read_only::<u32>(),
@@ -24,6 +24,7 @@ pub(super) fn slots() -> [BufferSlot; 12] {
         read_only::<InstanceGpu>(),
         uniform::<GraphParams>(),
         read_only::<[f32; 4]>(),
+        read_write::<u32>(),
     ]
 }
 
@@ -63,7 +64,7 @@ impl EmitPass {
         emit: &dyn Binding,
         (effect, bodies): (&wgpu::Buffer, &wgpu::Buffer),
         (surface, instances): (&wgpu::Buffer, &wgpu::Buffer),
-        (params, table): (&dyn Binding, &wgpu::Buffer),
+        (params, table, attributes): GraphInputs,
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,
@@ -82,6 +83,7 @@ impl EmitPass {
                 instances,
                 params,
                 table,
+                attributes,
             ],
         )
     }

@@ -35,6 +35,10 @@ pub(crate) mod splat;
 use crate::shaders::Shader;
 pub(crate) use crate::uniform_pages::Binding;
 
+/// What an effect's stacks read and write in emit and simulate: its parameters' uniform
+/// block, its baked curves and gradients, its particles' own attributes.
+pub(crate) type GraphInputs<'a> = (&'a dyn Binding, &'a wgpu::Buffer, &'a wgpu::Buffer);
+
 /// One buffer binding: how the shader uses it and the least bytes it must hold.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BufferSlot {

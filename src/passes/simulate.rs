@@ -3,9 +3,9 @@
 //! dead list, events to the hit-event buffer. Each effect's simulate is specialised for
 //! the features it uses ([`SimulateVariant`]).
 
-use super::Binding;
 use super::{bind, bind_buffers, buffer_layout, dispatch_over_pool, module_pipeline};
 use super::{layout, read_only, read_write, texture, uniform, uniform_array, BufferSlot};
+use super::{Binding, GraphInputs};
 use crate::pool::{ParticlePool, Sizing};
 use crate::shaders::Shader;
 use crate::types::*;
@@ -13,7 +13,7 @@ use crate::types::*;
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
 /// simulate.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 12] {
+pub(super) fn slots() -> [BufferSlot; 13] {
     [
         read_write::<Particle>(),
         read_write::<u32>(),
@@ -27,6 +27,7 @@ pub(super) fn slots() -> [BufferSlot; 12] {
         read_only::<[f32; 4]>(),
         uniform::<GraphParams>(),
         read_only::<[f32; 4]>(),
+        read_write::<u32>(),
     ]
 }
 
@@ -201,7 +202,7 @@ impl SimulatePass {
         current: usize,
         frame: &dyn Binding,
         (effect, bodies): (&wgpu::Buffer, &wgpu::Buffer),
-        (params, table): (&dyn Binding, &wgpu::Buffer),
+        (params, table, attributes): GraphInputs,
     ) -> wgpu::BindGroup {
         bind_buffers(
             device,
@@ -220,6 +221,7 @@ impl SimulatePass {
                 &pool.accel,
                 params,
                 table,
+                attributes,
             ],
         )
     }

@@ -14,7 +14,8 @@ fn lines(v: &[&str]) -> Vec<crate::expr::Statement> {
 }
 
 /// Two emitters, one with both stacks (a swirl round y that a parameter drives, a size
-/// curve, a colour gradient over life, kills outside a ball), one without.
+/// curve, a colour gradient over life, kills outside a ball, the effect's own attributes
+/// of every type read and written), one without.
 fn swirl() -> EffectDesc {
     let stacked = EmitterDesc {
         shape: Shape::Sphere {
@@ -32,6 +33,8 @@ fn swirl() -> EffectDesc {
             "velocity += vec3(0.0, heat, 0.0)",
             "color = gradient(flame, rand())",
             "spin = 2.0 * particle_rand(4) - 1.0",
+            "home = position",
+            "warmth = 0.5 + particle_rand(5)",
         ]),
         update: lines(&[
             "force += cross(vec3(0.0, 1.0, 0.0), position) * swirl",
@@ -39,6 +42,13 @@ fn swirl() -> EffectDesc {
             "size *= 0.995",
             "color = gradient(flame, age / lifetime)",
             "kill if length(position) > 3.0",
+            "warmth -= dt * 0.5",
+            "force += (home - position) * 0.2 * warmth",
+            "steps += 1u",
+            "lit = warmth > 0.8",
+            "drift = vec2(position.x, position.z) - vec2(home.x, home.z)",
+            "turns = -i32(steps)",
+            "force += pull(origin, 0.05) + pull(eye, 0.01)",
         ]),
         ..Default::default()
     };
@@ -65,6 +75,23 @@ fn swirl() -> EffectDesc {
         .insert("heat".into(), Parameter::new(1.5).range(0.0, 4.0));
     desc.nodes
         .insert("swirl".into(), "heat * 2.0".parse().unwrap());
+    desc.functions.insert(
+        "pull".into(),
+        Function {
+            parameters: vec!["to: vec3".into(), "k: f32".into()],
+            body: "(to - position) * k".parse().unwrap(),
+        },
+    );
+    for (name, initial) in [
+        ("warmth", Value::F32(1.0)),
+        ("home", Value::Vec3(Vec3::new(0.0, -1.0, 0.0))),
+        ("steps", Value::U32(0)),
+        ("lit", Value::Bool(true)),
+        ("drift", Value::Vec2(glam::Vec2::ZERO)),
+        ("turns", Value::I32(-7)),
+    ] {
+        desc.attributes.insert(name.into(), initial);
+    }
     desc.curves.insert(
         "fade".into(),
         Curve {
@@ -109,6 +136,29 @@ fn stacks_on_the_gpu_match_the_cpu_twin() {
     assert!(sizes.len() > stacked.len() / 2, "sizes drawn per particle");
     let white = stacked.iter().filter(|p| p.color == u32::MAX).count();
     assert_eq!(white, 0, "every colour from the gradient");
+    // the effect's own attributes: born with their initial values where no stack writes
+    // them, stepped where one does
+    let value = |name: &str, slot: u32| snap.attribute(name).unwrap()[slot as usize];
+    for &i in &snap.alive {
+        let p = snap.particles[i as usize];
+        let (warmth, steps, lit) = (value("warmth", i), value("steps", i), value("lit", i));
+        if p.emitter == 1 {
+            assert_eq!(warmth, Value::F32(1.0));
+            assert_eq!(value("home", i), Value::Vec3(Vec3::new(0.0, -1.0, 0.0)));
+            assert_eq!((steps, lit), (Value::U32(0), Value::Bool(true)));
+            assert_eq!(value("turns", i), Value::I32(-7));
+        } else {
+            let (Value::F32(w), Value::U32(n)) = (warmth, steps) else {
+                panic!("types kept: {warmth:?} {steps:?}");
+            };
+            assert!(n >= 1 && w < 1.5, "slot {i}: {n} steps, warmth {w}");
+            assert_eq!(lit, Value::Bool(w > 0.8), "slot {i}");
+        }
+    }
+    assert!(
+        snap.attribute("heat").is_none(),
+        "a parameter is no attribute"
+    );
 }
 
 fn camera() -> Camera {

@@ -312,6 +312,30 @@ fn compare_moving_with_twin(
             c.emitter
         );
     }
+    // the effect's own attributes, slot by slot against the twin's records
+    let mut first = 0;
+    for (name, initial) in &desc.attributes {
+        let n = initial.ty().components();
+        let values = snap
+            .attribute(name)
+            .expect("every declared attribute is read back");
+        for &i in &snap.alive {
+            let id = snap.particles[i as usize].id;
+            let mut words = [0; 4];
+            words[..n].copy_from_slice(&twin.attributes[&id][first..first + n]);
+            let c = crate::expr::Value::from_words(initial.ty(), words);
+            let g = values[i as usize];
+            let near = g.components().iter().zip(c.components()).all(|(a, b)| {
+                let (a, b) = (*a as f32, b as f32);
+                close(a, b, 1e-4) || a == b
+            });
+            assert!(
+                near && g.ty() == c.ty(),
+                "id {id}: {name} {g:?} vs cpu {c:?}"
+            );
+        }
+        first += n;
+    }
     snap
 }
 

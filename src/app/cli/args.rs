@@ -55,6 +55,11 @@ pub struct Common {
     /// Galaxy gravity: massive cores and tracer stars, or all-pairs N-body (≤ 65,536 stars).
     #[arg(long, value_enum, default_value_t = GalaxyMode::Collision)]
     pub mode: GalaxyMode,
+    /// Set a parameter the effect declares, NAME=VALUE (repeatable): the value a number,
+    /// true or false, or a constant expression of the parameter's type (`vec3(1, 0.5, 0)`,
+    /// `3u`).
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    pub params: Vec<(String, flurry::expr::Value)>,
 }
 
 /// How particles reach the host's image.
@@ -273,6 +278,20 @@ pub fn number(allowed: &'static str) -> impl Fn(&str) -> Result<f64, String> + C
             .parse::<f64>()
             .map_err(|_| format!("not a number: allowed {allowed}"))
     }
+}
+
+pub fn parse_param(s: &str) -> Result<(String, flurry::expr::Value), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| "allowed NAME=VALUE, e.g. heat=2.5 or tint=vec3(1, 0.5, 0)".to_string())?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err("allowed NAME=VALUE: the parameter's name before the =".to_string());
+    }
+    let value = value
+        .parse()
+        .map_err(|e| format!("allowed NAME=VALUE with a constant value: {e}"))?;
+    Ok((name.to_string(), value))
 }
 
 pub fn parse_size(s: &str) -> Result<(i64, i64), String> {

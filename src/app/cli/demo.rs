@@ -35,6 +35,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), AppError> {
                 substeps: a.common.substeps,
                 galaxies: a.common.bodies,
                 vsync: a.vsync.as_deref() != Some("off"),
+                params: a.common.params.clone(),
             };
             drop(gpu);
             match window::run(options, live) {

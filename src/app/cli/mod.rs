@@ -222,5 +222,34 @@ pub fn demo_scene(
         None => scene?,
     };
     scene.renderer.set_substeps(common.substeps)?;
+    let id = scene.effect;
+    set_params(&mut scene.renderer, id, &common.params)?;
     Ok(scene)
+}
+
+/// Set the `--param`s on effect `id`: a name the effect does not declare, or a value its
+/// declaration does not admit, is refused naming the flag.
+pub fn set_params(
+    renderer: &mut flurry::ParticleRenderer,
+    id: flurry::EffectId,
+    params: &[(String, flurry::expr::Value)],
+) -> Result<(), AppError> {
+    for (name, value) in params {
+        let declared = renderer.effect(id).map(|d| d.parameters.clone());
+        let declared = declared.unwrap_or_default();
+        let Some(p) = declared.get(name) else {
+            let names: Vec<&str> = declared.keys().map(String::as_str).collect();
+            let allowed = match names.is_empty() {
+                true => "none: the effect declares no parameters".to_string(),
+                false => format!("one of the effect's parameters: {}", names.join(", ")),
+            };
+            return Err(Invalid::new("--param", name, allowed).into());
+        };
+        if !p.admits(*value) {
+            let allowed = format!("{name} = {}", p.allowed());
+            return Err(Invalid::new("--param", format!("{name}={value}"), allowed).into());
+        }
+        renderer.set_parameter(id, name, *value)?;
+    }
+    Ok(())
 }

@@ -50,6 +50,8 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
             let scene = Scene::new(&gpu, desc, capacity, a.common.seed, size, cam);
             let mut scene = scene.map_err(|e| super::in_file(e, path))?;
             stage.apply(&mut scene.target.scene);
+            let id = scene.effect;
+            super::set_params(&mut scene.renderer, id, &a.common.params)?;
             (scene, desc.name.clone())
         }
         (None, None) => unreachable!("refused above"),
@@ -88,6 +90,10 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
                 let mut entry = json!({"index": i, "id": p.id, "pos": p.pos.to_array(),
                        "vel": p.vel.to_array(), "age": p.age, "lifetime": p.lifetime,
                        "settled": p.flags & Particle::SETTLED != 0});
+                // the effect's own attributes, by name
+                for (name, values) in &snap.attributes {
+                    entry[name.as_str()] = value_json(values[i as usize]);
+                }
                 if let (Some(crowd), Some(w)) = (&crowd, snap.walkers.get(i as usize)) {
                     let state = crowd.states.get(w.state as usize).map(|s| s.name.as_str());
                     entry["state"] = json!(state);
@@ -119,6 +125,20 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
                "settled": settled})
     );
     Ok(())
+}
+
+/// An attribute's value as the dump writes it: a number, a bool, or an array of numbers.
+fn value_json(v: flurry::expr::Value) -> serde_json::Value {
+    use flurry::expr::Value;
+    match v {
+        Value::Bool(b) => json!(b),
+        Value::I32(i) => json!(i),
+        Value::U32(u) => json!(u),
+        Value::F32(x) => json!(x),
+        Value::Vec2(v) => json!(v.to_array()),
+        Value::Vec3(v) => json!(v.to_array()),
+        Value::Vec4(v) => json!(v.to_array()),
+    }
 }
 
 /// A crowd's map as the dump writes it: cell size, cells along x and z, every cell blocked

@@ -102,6 +102,41 @@ impl Attribute {
     }
 }
 
+/// Where the effect and the camera are this frame, read by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// The effect's transform's translation.
+    Origin,
+    /// The camera's position.
+    Eye,
+}
+
+impl Place {
+    pub const ALL: [Place; 2] = [Place::Origin, Place::Eye];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Place::Origin => "origin",
+            Place::Eye => "eye",
+        }
+    }
+
+    pub const fn doc(self) -> &'static str {
+        match self {
+            Place::Origin => "where the effect is now: its transform's translation, world metres",
+            Place::Eye => "the camera's position, world metres",
+        }
+    }
+
+    /// The WGSL that reads it (graph.wgsl's `graph_params`).
+    pub const fn wgsl_read(self) -> &'static str {
+        match self {
+            Place::Origin => "graph_params.origin",
+            Place::Eye => "graph_params.eye",
+        }
+    }
+}
+
 /// The frame's clock, read by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Clock {

@@ -4,9 +4,9 @@
 
 use glam::{Vec3, Vec4};
 
-use super::attributes::{Attribute, Clock};
+use super::attributes::{Attribute, Clock, Place};
 use super::wgsl::{CALL_SALT, PARTICLE_SALT};
-use super::{Source, Stage, StageProgram, MAX_PARAMETERS};
+use super::{Custom, Source, Stage, StageProgram, MAX_PARAMETERS};
 use crate::expr::{evaluate, Components, Context, Precision, Value};
 use crate::hash::pcg_hash;
 use crate::types::Particle;
@@ -23,6 +23,11 @@ pub(crate) struct Surroundings<'a> {
     pub params: &'a [[u32; 4]; MAX_PARAMETERS],
     /// The baked curves and gradients.
     pub table: &'a [[f32; 4]],
+    /// The effect's own attributes.
+    pub customs: &'a [Custom],
+    /// Where the effect and the camera are.
+    pub origin: Vec3,
+    pub eye: Vec3,
 }
 
 /// WGSL `unpack4x8unorm`.
@@ -40,9 +45,15 @@ fn scalar(x: f32) -> Components {
 }
 
 impl StageProgram {
-    /// Run the stack of `stage` on `p`: its writes applied; the acceleration it adds and
-    /// whether the particle lives on (always, for an init stack).
-    pub fn run(&self, stage: Stage, p: &mut Particle, s: &Surroundings) -> (Vec3, bool) {
+    /// Run the stack of `stage` on `p` whose own attributes are `record`: its writes
+    /// applied; the acceleration it adds and whether the particle lives on (always, for an
+    /// init stack).
+    pub fn run(
+        &self,
+        stage: Stage,
+        (p, record): (&mut Particle, &mut [u32]),
+        s: &Surroundings,
+    ) -> (Vec3, bool) {
         let inputs: Vec<Components> = self
             .sources
             .iter()
@@ -62,7 +73,15 @@ impl StageProgram {
                 },
                 Source::Clock(Clock::Time) => scalar(s.time),
                 Source::Clock(Clock::Dt) => scalar(s.dt),
+                Source::Place(Place::Origin) => vector(s.origin),
+                Source::Place(Place::Eye) => vector(s.eye),
                 Source::Parameter(slot) => Value::from_words(input.ty, s.params[slot]).components(),
+                Source::Custom(index) => {
+                    let mut words = [0; 4];
+                    let at = s.customs[index].words();
+                    words[..at.len()].copy_from_slice(&record[at]);
+                    Value::from_words(input.ty, words).components()
+                }
                 Source::CallSeed => {
                     let salt = match stage {
                         Stage::Init => s.seed,
@@ -99,6 +118,12 @@ impl StageProgram {
                 }
                 Attribute::Age | Attribute::Id | Attribute::Emitter => {}
             }
+        }
+        for &(index, id) in &self.stores {
+            let at = s.customs[index].words();
+            let ty = s.customs[index].initial.ty();
+            let words = Value::from_components(ty, values[id as usize]).to_words();
+            record[at.clone()].copy_from_slice(&words[..at.len()]);
         }
         let force = self.force.map_or(Vec3::ZERO, |id| {
             let v = f32s(id);

@@ -11,20 +11,25 @@
 pub(crate) mod attributes;
 #[cfg(test)]
 pub(crate) mod cpu;
+pub(crate) mod module;
 pub(crate) mod wgsl;
 
 use serde::{Deserialize, Serialize};
 
 use crate::expr::{
     Action, BinaryOp, Compiler, Curve, Env, ErrorKind, ExprError, Gradient, Kind, Node, NodeId,
-    Program, Statement, TableKind, Type, Value, SEED_CALL, SEED_PARTICLE, TABLE_BASE,
+    Program, Statement, TableKind, Type, UserFunction, Value, SEED_CALL, SEED_PARTICLE, TABLE_BASE,
 };
-use attributes::{Attribute, Clock};
+use attributes::{Attribute, Clock, Place};
 
 use super::EffectDesc;
 
 /// Most parameters an effect may declare (each takes one 16-byte slot of its uniform block).
 pub const MAX_PARAMETERS: usize = 16;
+
+/// Most components an effect's own attributes may have in all (a vec3 takes three): 64
+/// bytes a particle, so that they never need a larger buffer than the particles do.
+pub const MAX_ATTRIBUTE_WORDS: usize = 16;
 
 /// A value the host sets while the effect runs
 /// ([`ParticleRenderer::set_parameter`](crate::ParticleRenderer::set_parameter)), read by
@@ -110,7 +115,8 @@ impl Parameter {
 pub fn inputs() -> Vec<(&'static str, Type, &'static str)> {
     let attributes = Attribute::ALL.map(|a| (a.name(), a.ty(), a.doc()));
     let clock = Clock::ALL.map(|c| (c.name(), Type::F32, c.doc()));
-    attributes.into_iter().chain(clock).collect()
+    let places = Place::ALL.map(|p| (p.name(), Type::Vec3, p.doc()));
+    attributes.into_iter().chain(clock).chain(places).collect()
 }
 
 /// Where a stack runs.
@@ -137,8 +143,11 @@ impl Stage {
 pub(crate) enum Source {
     Attribute(Attribute),
     Clock(Clock),
+    Place(Place),
     /// The effect's parameter of this slot.
     Parameter(usize),
+    /// The effect's own attribute of this index ([`Graph::attributes`]).
+    Custom(usize),
     /// The seed of `rand()`: new at each evaluation.
     CallSeed,
     /// The seed of `particle_rand(k)`: the particle's for its life.
@@ -155,6 +164,8 @@ pub(crate) struct StageProgram {
     pub sources: Vec<Source>,
     /// The attributes the stack writes, each with its final value, in attribute order.
     pub writes: Vec<(Attribute, NodeId)>,
+    /// The effect's own attributes it writes (their index), each with its final value.
+    pub stores: Vec<(usize, NodeId)>,
     /// The acceleration its `force` lines add (m/s²).
     pub force: Option<NodeId>,
     /// Where the particle dies.
@@ -168,10 +179,29 @@ pub(crate) struct Graph {
     pub parameters: Vec<(String, Parameter)>,
     /// The curves' and gradients' baked rows, in the order expressions index them.
     pub table: Vec<[f32; 4]>,
+    /// The effect's own attributes (by name), each stored per particle.
+    pub attributes: Vec<Custom>,
     /// Per emitter: its init stack, if it has one.
     pub init: Vec<Option<StageProgram>>,
     /// Per emitter: its update stack, if it has one.
     pub update: Vec<Option<StageProgram>>,
+}
+
+/// One of an effect's own attributes: its name, the value a particle is born with (its
+/// type), and its first word in a particle's record of them.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Custom {
+    pub name: String,
+    pub initial: Value,
+    pub offset: u32,
+}
+
+impl Custom {
+    /// Its words in a particle's record.
+    pub fn words(&self) -> std::ops::Range<usize> {
+        let start = self.offset as usize;
+        start..start + self.initial.ty().components()
+    }
 }
 
 /// A part of an effect's graph that does not compile: the field it is written in
@@ -206,6 +236,30 @@ impl Graph {
             .map(|(slot, (_, p))| (slot, p))
     }
 
+    /// Words of a particle's record of the effect's own attributes (0: it declares none).
+    pub fn stride(&self) -> u32 {
+        self.attributes.iter().map(|c| c.words().len() as u32).sum()
+    }
+
+    /// Whether the passes of `stage` need generated code: some emitter has a stack of it,
+    /// or (born with their initial values) the effect declares attributes of its own.
+    pub fn generates(&self, stage: Stage) -> bool {
+        let stacks = self.stage(stage).iter().any(Option::is_some);
+        stacks || (stage == Stage::Init && !self.attributes.is_empty())
+    }
+
+    /// A particle's record of the effect's own attributes as it is born (before its init
+    /// stack runs).
+    pub fn initial_record(&self) -> Vec<u32> {
+        let mut record = vec![0; self.stride() as usize];
+        for c in &self.attributes {
+            let words = c.words();
+            let n = words.len();
+            record[words].copy_from_slice(&c.initial.to_words()[..n]);
+        }
+        record
+    }
+
     /// The parameters' default values, as the uniform block holds them.
     pub fn default_block(&self) -> [[u32; 4]; MAX_PARAMETERS] {
         let mut block = [[0; 4]; MAX_PARAMETERS];
@@ -218,6 +272,16 @@ impl Graph {
     /// Compile `desc`'s graph; the first part that does not compile is the error.
     pub fn compile(desc: &EffectDesc) -> Result<Graph, GraphError> {
         let env = environment(desc)?;
+        // every function compiles on its own, called or not
+        for (field, f) in functions(desc)? {
+            Compiler::new(&env)
+                .check_function(&f)
+                .map_err(|error| GraphError {
+                    field: format!("{field}.body"),
+                    text: f.body.clone(),
+                    error,
+                })?;
+        }
         // every named node compiles on its own, used or not
         for (name, expr) in &desc.nodes {
             // (by name, so that a cycle is named from this node round)
@@ -237,6 +301,7 @@ impl Graph {
                 .map(|(n, p)| (n.clone(), p.clone()))
                 .collect(),
             table: table(desc),
+            attributes: customs(desc),
             ..Graph::default()
         };
         for (i, e) in desc.emitters.iter().enumerate() {
@@ -274,15 +339,20 @@ fn environment(desc: &EffectDesc) -> Result<Env, GraphError> {
     for c in Clock::ALL {
         env.inputs.push((c.name().to_string(), Type::F32));
     }
+    for p in Place::ALL {
+        env.inputs.push((p.name().to_string(), Type::Vec3));
+    }
     let taken = |name: &str| {
         Attribute::by_name(name).is_some()
             || Clock::ALL.iter().any(|c| c.name() == name)
+            || Place::ALL.iter().any(|p| p.name() == name)
             || name == "force"
     };
     let declared = desc
         .parameters
         .keys()
         .map(|n| ("parameters", n))
+        .chain(desc.attributes.keys().map(|n| ("attributes", n)))
         .chain(desc.nodes.keys().map(|n| ("nodes", n)))
         .chain(desc.curves.keys().map(|n| ("curves", n)))
         .chain(desc.gradients.keys().map(|n| ("gradients", n)));
@@ -316,6 +386,9 @@ fn environment(desc: &EffectDesc) -> Result<Env, GraphError> {
     for (name, p) in &desc.parameters {
         env.inputs.push((name.clone(), p.default.ty()));
     }
+    for (name, initial) in &desc.attributes {
+        env.inputs.push((name.clone(), initial.ty()));
+    }
     for (name, ty) in HIDDEN.map(|(n, _)| (n, Type::U32)) {
         env.inputs.push((name.to_string(), ty));
     }
@@ -328,7 +401,63 @@ fn environment(desc: &EffectDesc) -> Result<Env, GraphError> {
     for name in desc.gradients.keys() {
         env.tables.push((name.clone(), TableKind::Gradient));
     }
+    env.functions = functions(desc)?.into_iter().map(|(_, f)| f).collect();
     Ok(env)
+}
+
+/// The functions the effect declares and imports, each with the field it is declared in
+/// (`functions.orbit`, `imports[0].vortex`). A module not read, a function named as a
+/// built-in one or declared twice, and a parameter written wrong are refused.
+fn functions(desc: &EffectDesc) -> Result<Vec<(String, UserFunction)>, GraphError> {
+    if let Some((k, import)) = desc.imports.iter().enumerate().nth(desc.imported.len()) {
+        let message = "the module file is not read: load the effect with \
+            EffectDesc::from_file (which reads it relative to the file), or call \
+            EffectDesc::resolve_imports";
+        return Err(GraphError {
+            field: format!("imports[{k}]"),
+            text: import.clone(),
+            error: ExprError::new(ErrorKind::NotAllowed, import, 0..import.len(), message),
+        });
+    }
+    let own = desc
+        .functions
+        .iter()
+        .map(|(name, f)| (format!("functions.{name}"), name, f));
+    let imported = desc.imported.iter().enumerate().flat_map(|(k, m)| {
+        m.functions
+            .iter()
+            .map(move |(name, f)| (format!("imports[{k}].{name}"), name, f))
+    });
+    let mut out: Vec<(String, UserFunction)> = Vec::new();
+    for (field, name, f) in own.chain(imported) {
+        let clash = if crate::expr::callable().any(|n| n == name) {
+            Some("the name of a built-in function".to_string())
+        } else {
+            out.iter()
+                .find(|(_, g)| g.name == *name)
+                .map(|(other, _)| format!("declared as {other} too"))
+        };
+        if let Some(clash) = clash {
+            let message = format!("a function name already taken: {clash}");
+            return Err(GraphError {
+                field,
+                text: name.clone(),
+                error: ExprError::new(ErrorKind::NotAllowed, name, 0..name.len(), message),
+            });
+        }
+        let parameters = f.signature().map_err(|(index, error)| GraphError {
+            field: format!("{field}.parameters[{index}]"),
+            text: f.parameters[index].clone(),
+            error,
+        })?;
+        let function = UserFunction {
+            name: name.clone(),
+            parameters,
+            body: f.body.text().to_string(),
+        };
+        out.push((field, function));
+    }
+    Ok(out)
 }
 
 /// The baked rows of the curves, then the gradients, by name (the order of
@@ -337,6 +466,21 @@ fn table(desc: &EffectDesc) -> Vec<[f32; 4]> {
     let curves = desc.curves.values().map(Curve::bake);
     let gradients = desc.gradients.values().map(Gradient::bake);
     curves.chain(gradients).flatten().collect()
+}
+
+/// The effect's own attributes in name order, each after the one before in the record.
+fn customs(desc: &EffectDesc) -> Vec<Custom> {
+    let mut offset = 0;
+    let mut out = Vec::new();
+    for (name, &initial) in &desc.attributes {
+        out.push(Custom {
+            name: name.clone(),
+            initial,
+            offset,
+        });
+        offset += initial.ty().components() as u32;
+    }
+    out
 }
 
 /// One emitter's stack of `stage` compiled (None when it has no lines).
@@ -352,6 +496,7 @@ fn stack(
     }
     let mut c = Compiler::new(env);
     let mut writes: Vec<(Attribute, NodeId)> = Vec::new();
+    let mut stores: Vec<(usize, NodeId)> = Vec::new();
     let mut force: Option<NodeId> = None;
     let mut kill: Option<NodeId> = None;
     for (k, line) in lines.iter().enumerate() {
@@ -404,10 +549,14 @@ fn stack(
                 });
             }
             Action::Set { target, op } => {
-                let Some(attribute) = Attribute::by_name(target) else {
-                    return Err(fail(unknown_target(line, target, desc)));
+                let custom = desc.attributes.get(target);
+                let builtin = Attribute::by_name(target);
+                let ty = match (builtin, custom) {
+                    (Some(a), _) => a.ty(),
+                    (None, Some(initial)) => initial.ty(),
+                    (None, None) => return Err(fail(unknown_target(line, target, desc))),
                 };
-                if !attribute.writable() {
+                if builtin.is_some_and(|a| !a.writable()) {
                     let message = format!(
                         "`{target}` is read only (the engine keeps a particle's age, id and emitter)"
                     );
@@ -424,15 +573,26 @@ fn stack(
                     }
                 };
                 let id = c
-                    .compile_parsed(&root, value.text(), Some(attribute.ty()))
+                    .compile_parsed(&root, value.text(), Some(ty))
                     .map_err(|e| fail(line.locate(e)))?;
                 c.bind(target, id);
-                writes.retain(|(a, _)| *a != attribute);
-                writes.push((attribute, id));
+                match builtin {
+                    Some(attribute) => {
+                        writes.retain(|(a, _)| *a != attribute);
+                        writes.push((attribute, id));
+                    }
+                    None => {
+                        let index = desc.attributes.keys().position(|n| n == target);
+                        let index = index.unwrap_or_else(|| unreachable!("declared above"));
+                        stores.retain(|(i, _)| *i != index);
+                        stores.push((index, id));
+                    }
+                }
             }
         }
     }
     writes.sort_by_key(|(a, _)| Attribute::ALL.iter().position(|b| b == a));
+    stores.sort_by_key(|&(i, _)| i);
     let sources = c
         .program
         .inputs
@@ -443,6 +603,7 @@ fn stack(
         program: c.program,
         sources,
         writes,
+        stores,
         force,
         kill,
     }))
@@ -457,8 +618,14 @@ fn source(name: &str, desc: &EffectDesc) -> Source {
     if let Some(&c) = Clock::ALL.iter().find(|c| c.name() == name) {
         return Source::Clock(c);
     }
+    if let Some(&p) = Place::ALL.iter().find(|p| p.name() == name) {
+        return Source::Place(p);
+    }
     if let Some(&(_, s)) = HIDDEN.iter().find(|(n, _)| *n == name) {
         return s;
+    }
+    if let Some(index) = desc.attributes.keys().position(|n| n == name) {
+        return Source::Custom(index);
     }
     let slot = desc.parameters.keys().position(|n| n == name);
     Source::Parameter(slot.unwrap_or_else(|| unreachable!("`{name}` is declared")))
@@ -476,6 +643,7 @@ fn unknown_target(line: &Statement, target: &str, desc: &EffectDesc) -> ExprErro
             .iter()
             .filter(|a| a.writable())
             .map(|a| a.name())
+            .chain(desc.attributes.keys().map(String::as_str))
             .chain(["force"]);
         let near = crate::expr::nearest_names(target, known);
         format!("`{target}` is no attribute a line can write{near}")

@@ -109,7 +109,10 @@ fn each_error_kind_names_its_field_column_and_what_was_expected() {
     // an unknown name with the nearest known ones
     let e = refusal(&effect(&[], &["size = hete * 0.1"]));
     assert_eq!(e.error.kind, ErrorKind::UnknownName);
-    assert_eq!(e.error.message, "unknown name `hete`; did you mean `heat`?");
+    assert_eq!(
+        e.error.message,
+        "unknown name `hete`; did you mean `eye` or `heat`?"
+    );
     assert_eq!(e.error.column, 8);
     // an unknown target
     let e = refusal(&effect(&[], &["sise = 0.1"]));
@@ -227,4 +230,205 @@ fn parameters_and_stacks_read_back_from_a_file() {
     ] {
         assert!(!text.contains(section), "{section} in {text}");
     }
+}
+
+#[test]
+fn the_effects_own_attributes_are_stored_typed_and_refused_by_name() {
+    let mut desc = effect(
+        &["home = position"],
+        &["heat_left -= dt", "force += (home - position) * heat_left"],
+    );
+    desc.attributes.insert("heat_left".into(), Value::F32(1.0));
+    desc.attributes
+        .insert("home".into(), Value::Vec3(glam::Vec3::ZERO));
+    let graph = Graph::compile(&desc).unwrap();
+    // in name order, each after the one before
+    assert_eq!(graph.stride(), 4);
+    assert_eq!(graph.attributes[0].name, "heat_left");
+    assert_eq!(graph.attributes[1].words(), 1..4);
+    assert_eq!(graph.initial_record(), vec![1.0f32.to_bits(), 0, 0, 0]);
+    assert_eq!(graph.update[0].as_ref().unwrap().stores.len(), 1);
+    for (shader, stage) in [
+        (crate::shaders::Shader::Simulate, Stage::Update),
+        (crate::shaders::Shader::Emit, Stage::Init),
+    ] {
+        let consts = match shader {
+            crate::shaders::Shader::Simulate => crate::passes::simulate::SimulateVariant::default()
+                .consts()
+                .to_vec(),
+            _ => Vec::new(),
+        };
+        let block = graph.wgsl(stage);
+        assert!(block.contains("const GRAPH_STRIDE: u32 = 4u;"), "{block}");
+        let source = shader.generated(&consts, &block);
+        crate::shaders::validate(&source).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
+    }
+    // an effect with attributes but no init stack still writes their initial values
+    let mut bare = effect(&[], &[]);
+    bare.attributes.insert("heat_left".into(), Value::F32(1.0));
+    let graph = Graph::compile(&bare).unwrap();
+    assert!(graph.generates(Stage::Init) && !graph.generates(Stage::Update));
+    let block = graph.wgsl(Stage::Init);
+    assert!(block.contains(&format!("graph_store(0u, {}u);", 1.0f32.to_bits())));
+    // a value of another type
+    let e = refusal(&{
+        let mut d = desc.clone();
+        d.emitters[0].update[0] = "heat_left = home".parse().unwrap();
+        d
+    });
+    assert_eq!(e.error.kind, ErrorKind::Type, "{e}");
+    assert!(
+        e.to_string()
+            .contains("expected a value of type f32, found vec3"),
+        "{e}"
+    );
+    // a name an attribute or a parameter has
+    for taken in ["size", "heat"] {
+        let mut d = bare.clone();
+        d.attributes.insert(taken.into(), Value::F32(0.0));
+        let e = refusal(&d);
+        assert_eq!(e.field, format!("attributes.{taken}"), "{e}");
+        assert!(e.to_string().contains("a name already taken"), "{e}");
+    }
+    // a misspelt target suggests the effect's own
+    let mut d = desc.clone();
+    d.emitters[0].update[0] = "heat_lft -= dt".parse().unwrap();
+    let e = refusal(&d);
+    assert!(e.to_string().contains("did you mean `heat_left`"), "{e}");
+}
+
+#[test]
+fn too_many_attribute_components_are_refused_when_validated() {
+    let mut desc = effect(&[], &[]);
+    for k in 0..5 {
+        desc.attributes
+            .insert(format!("a{k}"), Value::Vec4(glam::Vec4::ZERO));
+    }
+    let e = desc.validate().expect_err("20 components");
+    let text = e.to_string();
+    assert!(
+        text.contains("attributes") && text.contains("20 components"),
+        "{text}"
+    );
+    assert!(text.contains("at most 16 components"), "{text}");
+}
+
+/// A folder of its own under the system's temporary one, emptied.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("flurry-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("modules")).unwrap();
+    dir
+}
+
+const IMPORTING: &str = r#"(
+    name: "whirl",
+    imports: ["modules/whirl.ron"],
+    emitters: [(
+        rate: 10.0,
+        update: ["force += whirl(vec3(0.0, 1.0, 0.0), 2.0)"],
+    )],
+)"#;
+
+const WHIRL: &str = r#"(
+    functions: {
+        "whirl": (
+            parameters: ["axis: vec3", "strength: f32"],
+            body: "cross(axis, position) * strength",
+        ),
+    },
+)"#;
+
+#[test]
+fn module_files_are_read_relative_to_the_effect_and_their_functions_called() {
+    let dir = scratch("modules");
+    std::fs::write(dir.join("modules/whirl.ron"), WHIRL).unwrap();
+    let path = dir.join("whirl.ron");
+    std::fs::write(&path, IMPORTING).unwrap();
+    let desc = EffectDesc::from_file(&path).unwrap();
+    assert_eq!(desc.imported.len(), 1);
+    let graph = Graph::compile(&desc).unwrap();
+    assert!(graph.update[0].as_ref().unwrap().force.is_some());
+    // the same effect from text: the module is read through the caller's reader
+    let err = EffectDesc::from_ron(IMPORTING).unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "imports[0] `modules/whirl.ron`: column 1: the module file is not read: load the \
+             effect with EffectDesc::from_file"
+        ),
+        "{err}"
+    );
+    let mut desc: EffectDesc = ron::from_str(IMPORTING).unwrap();
+    desc.resolve_imports(|import| {
+        assert_eq!(import, "modules/whirl.ron");
+        Ok(WHIRL.to_string())
+    })
+    .unwrap();
+    desc.validate().unwrap();
+    // the imports, not the functions read, are written back
+    let back = EffectDesc::from_ron(&desc.to_ron().replace("modules/whirl.ron", "x"));
+    assert!(back.is_err(), "imports written back");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_module_file_missing_or_broken_is_refused_naming_the_import() {
+    let dir = scratch("missing");
+    let path = dir.join("whirl.ron");
+    std::fs::write(&path, IMPORTING).unwrap();
+    let err = EffectDesc::from_file(&path).unwrap_err();
+    let Error::Import { place, error, .. } = &err else {
+        panic!("{err}");
+    };
+    assert_eq!(
+        (*place, error.field.as_str()),
+        (Some((3, 15)), "imports[0]"),
+        "{err}"
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains("(line 3, column 15): imports[0] `modules/whirl.ron`: cannot read ")
+            && message.contains("modules/whirl.ron"),
+        "{message}"
+    );
+    // a module that does not parse
+    std::fs::write(
+        dir.join("modules/whirl.ron"),
+        "(functions: {\"whirl\": (body: 3)})",
+    )
+    .unwrap();
+    let message = EffectDesc::from_file(&path).unwrap_err().to_string();
+    assert!(message.contains("not a module file"), "{message}");
+    // a parameter written wrong, a function named as a built-in one
+    let broken = WHIRL.replace("axis: vec3", "axis vec3");
+    std::fs::write(dir.join("modules/whirl.ron"), broken).unwrap();
+    let message = EffectDesc::from_file(&path).unwrap_err().to_string();
+    assert!(
+        message.contains(
+            "imports[0].whirl.parameters[0] `axis vec3`: column 1: expected `name: type`"
+        ),
+        "{message}"
+    );
+    std::fs::write(
+        dir.join("modules/whirl.ron"),
+        WHIRL.replace("\"whirl\"", "\"mix\""),
+    )
+    .unwrap();
+    let message = EffectDesc::from_file(&path).unwrap_err().to_string();
+    assert!(
+        message.contains("imports[0].mix `mix`: column 1: a function name already taken: the name of a built-in function"),
+        "{message}"
+    );
+    // an error in a function's body names the function and the column in its body
+    std::fs::write(
+        dir.join("modules/whirl.ron"),
+        WHIRL.replace("* strength", "* strenth"),
+    )
+    .unwrap();
+    let message = EffectDesc::from_file(&path).unwrap_err().to_string();
+    assert!(
+        message.contains("imports[0].whirl.body `cross(axis, position) * strenth`: column 25: unknown name `strenth`; did you mean `strength`?"),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
