@@ -164,6 +164,9 @@ fn shipped_effect_files_pass_check_and_run_or_say_what_their_host_adds() {
     let mut needing = 0;
     for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/effects")).unwrap() {
         let path = entry.unwrap().path();
+        if path.is_dir() {
+            continue; // effects/modules: module files, which effects import
+        }
         let file = path.to_str().unwrap();
         let o = flurry(&["check", file]);
         assert!(o.status.success(), "{file}: {}", stderr(&o));
@@ -1145,5 +1148,126 @@ fn a_write_cut_short_by_a_file_size_limit_is_an_error_and_leaves_nothing() {
             .filter(|n| n.contains(&name))
             .collect();
         assert!(left.is_empty(), "{args}: left {left:?}");
+    }
+}
+
+#[test]
+fn params_set_an_effects_parameters_and_refusals_name_the_flag() {
+    let o = flurry(&[
+        "stats",
+        "spell",
+        "--frames",
+        "2",
+        "--dt",
+        "0.016",
+        "--param",
+        "radius=2",
+        "--param",
+        "tint=vec3(1.0, 0.5, 0.0)",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    refused(
+        &["stats", "spell", "--frames", "1", "--param", "radius=9"],
+        2,
+        &["--param", "radius=9", "a value of type f32 in 0.1..=5"],
+    );
+    refused(
+        &["stats", "spell", "--frames", "1", "--param", "radios=1"],
+        2,
+        &[
+            "--param",
+            "radios",
+            "one of the effect's parameters: radius, tint",
+        ],
+    );
+    refused(
+        &["stats", "spell", "--frames", "1", "--param", "tint=true"],
+        2,
+        &[
+            "--param",
+            "tint=true",
+            "expected a value of type vec3, found bool",
+        ],
+    );
+    refused(
+        &[
+            "demo",
+            "snow",
+            "--headless",
+            "--frames",
+            "1",
+            "--param",
+            "x=1",
+        ],
+        2,
+        &["--param", "x", "the effect declares no parameters"],
+    );
+    refused(
+        &["profile", "snow", "--frames", "1", "--param", "=1"],
+        2,
+        &["--param", "NAME=VALUE"],
+    );
+    refused(
+        &["profile", "sort", "--param", "x=1"],
+        2,
+        &[
+            "--param",
+            "only with a demo, not with `flurry profile sort`",
+        ],
+    );
+}
+
+#[test]
+fn check_names_the_line_of_a_broken_expression_and_of_a_missing_module() {
+    let campfire = include_str!("../effects/campfire.ron");
+    let file = tmp("broken-campfire.ron");
+    std::fs::write(
+        &file,
+        campfire.replace("heat *= exp(-0.5 * dt)", "heat *= exq(-0.5 * dt)"),
+    )
+    .unwrap();
+    refused(
+        &["check", file.to_str().unwrap()],
+        1,
+        &[
+            "(line 80, column 17)",
+            "emitters[2].update[0]",
+            "column 9: unknown function `exq`; did you mean `exp`",
+        ],
+    );
+    let dir = tmp("lonely-vortex");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("vortex.ron");
+    std::fs::write(&file, include_str!("../effects/vortex.ron")).unwrap();
+    refused(
+        &["check", file.to_str().unwrap()],
+        1,
+        &[
+            "(line 8, column 15)",
+            "imports[0] `modules/vortex.ron`: cannot read",
+        ],
+    );
+}
+
+#[test]
+fn the_dump_holds_the_effects_own_attributes_by_name() {
+    let dump = tmp("campfire-dump.json");
+    let o = flurry(&[
+        "stats",
+        "campfire",
+        "--frames",
+        "30",
+        "--dt",
+        "0.016",
+        "--dump",
+        dump.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&dump).unwrap()).unwrap();
+    let alive = v["alive"].as_array().unwrap();
+    assert!(alive.len() > 100);
+    for p in alive {
+        let heat = p["heat"].as_f64().unwrap_or_else(|| panic!("no heat: {p}"));
+        assert!((0.0..=1.2).contains(&heat), "{p}");
     }
 }

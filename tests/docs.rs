@@ -1,5 +1,6 @@
 //! What the documentation promises a reader: a README short enough to be read (the
-//! embedding reference lives in the crate docs), and no name of glam's that glam 0.34, the
+//! embedding reference lives in the crate docs), a language reference with a row for every
+//! function and input the expressions have, and no name of glam's that glam 0.34, the
 //! version flurry re-exports, does not have.
 
 use std::path::Path;
@@ -58,5 +59,25 @@ fn no_text_names_a_glam_constructor_glam_no_longer_has() {
             });
             assert!(!named, "{} names {name}", path.display());
         }
+    }
+}
+
+#[test]
+fn the_language_reference_lists_every_function_and_input() {
+    let reference = std::fs::read_to_string(Path::new(ROOT).join("docs/expressions.md")).unwrap();
+    let rows: Vec<&str> = reference.lines().filter(|l| l.starts_with("| `")).collect();
+    let listed = |name: &str| {
+        let quoted = format!("`{name}`");
+        rows.iter()
+            .any(|row| row.split('|').nth(1).is_some_and(|c| c.contains(&quoted)))
+    };
+    for (name, _) in flurry::expr::functions() {
+        assert!(
+            listed(name),
+            "docs/expressions.md has no row for the function `{name}`"
+        );
+    }
+    for (name, _, _) in flurry::effect::inputs() {
+        assert!(listed(name), "docs/expressions.md has no row for `{name}`");
     }
 }

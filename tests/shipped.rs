@@ -202,3 +202,23 @@ fn crowd_demo_is_the_shipped_file_with_its_city_sized_to_the_pool() {
         }
     ));
 }
+
+#[test]
+fn the_demos_written_as_stacks_are_their_shipped_files() {
+    let campfire = shipped("campfire.ron");
+    assert_eq!(Demo::Campfire.effect(16_384), campfire);
+    assert_eq!(campfire.emitters.len(), 3, "flame, sparks, smoke");
+    assert!(
+        campfire.gradients["flame"].keys.len() >= 4,
+        "a multi-key gradient"
+    );
+    assert!(campfire.attributes.contains_key("heat"));
+    // the vortex's forces come from the module file, read by the program as from the disk
+    let vortex = shipped("vortex.ron");
+    assert_eq!(vortex.imports, ["modules/vortex.ron"]);
+    assert_eq!(vortex.imported.len(), 1);
+    assert_eq!(Demo::Vortex.effect(65_536), vortex);
+    let spell = shipped("spell.ron");
+    assert_eq!(Demo::Spell.effect(16_384), spell);
+    assert!(spell.parameters.contains_key("tint"));
+}

@@ -46,7 +46,7 @@ pub struct WindowOptions {
     /// Present at the display's refresh (`--vsync on`, the default) or at once.
     pub vsync: bool,
     /// The `--param`s, set on every effect the window adds.
-    pub params: Vec<(String, flurry::expr::Value)>,
+    pub params: Vec<(String, String)>,
 }
 
 /// What a key asks of a windowed demo beyond the settings it changes.

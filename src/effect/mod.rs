@@ -56,6 +56,9 @@ pub const MAX_EVENT_SPAWN: u32 = 4096;
 /// Most extra pieces per span of a [`RenderMode::Ribbon`].
 pub const MAX_SUBDIVISIONS: u32 = 16;
 
+/// What reads an effect's module files: given an import as written, its text or why not.
+type Reader<'a> = dyn FnMut(&str) -> std::result::Result<String, String> + 'a;
+
 impl EffectDesc {
     /// Whether the visible list is sorted back to front each frame: the effect's `sort`,
     /// else for alpha-blended effects only.
@@ -63,12 +66,24 @@ impl EffectDesc {
         self.sort.unwrap_or(self.blend == Blend::Alpha)
     }
 
-    /// Parse and validate RON source.
+    /// Parse and validate RON source (an effect that imports module files needs
+    /// [`EffectDesc::from_ron_importing`] or [`EffectDesc::from_file`]).
     pub fn from_ron(src: &str) -> Result<Self> {
-        Self::parse(src, None)
+        Self::parse(src, None, None)
     }
 
-    /// Read, parse and validate a RON file.
+    /// Parse and validate RON source whose `imports` are read through `read` (given each
+    /// import as written; it gives the module's text, or why it cannot): an effect built
+    /// into a program together with its modules.
+    pub fn from_ron_importing(
+        src: &str,
+        mut read: impl FnMut(&str) -> std::result::Result<String, String>,
+    ) -> Result<Self> {
+        Self::parse(src, None, Some(&mut read))
+    }
+
+    /// Read, parse and validate a RON file, and the module files it imports (relative to
+    /// it).
     pub fn from_file(path: &Path) -> Result<Self> {
         let bytes = std::fs::read(path).map_err(|source| Error::Io {
             path: path.to_path_buf(),
@@ -82,27 +97,29 @@ impl EffectDesc {
                 e.utf8_error().valid_up_to()
             ),
         })?;
-        Self::parse(&src, Some(path))
+        // a file's modules lie relative to it
+        let folder = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let mut read = |import: &str| {
+            let file = folder.join(import);
+            std::fs::read_to_string(&file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))
+        };
+        Self::parse(&src, Some(path), Some(&mut read))
     }
 
-    fn parse(src: &str, path: Option<&Path>) -> Result<Self> {
+    /// Parse `src` (from the file at `path`, if any), read its imports through `read` (if
+    /// given), and validate it.
+    fn parse(src: &str, path: Option<&Path>, read: Option<&mut Reader>) -> Result<Self> {
         // editors on some systems start UTF-8 files with a byte-order mark
         let src = src.strip_prefix('\u{feff}').unwrap_or(src);
         let mut desc = parse::effect(src).map_err(|message| Error::EffectSyntax {
             path: path.map(Path::to_path_buf),
             message,
         })?;
-        // a file's modules lie relative to it
-        if let Some(path) = path {
-            let folder = path.parent().unwrap_or(Path::new("")).to_path_buf();
-            let read = |import: &str| {
-                let file = folder.join(import);
-                std::fs::read_to_string(&file)
-                    .map_err(|e| format!("cannot read {}: {e}", file.display()))
-            };
+        if let Some(read) = read {
             desc.resolve_imports(read).map_err(|e| match e {
                 Error::Import { error, .. } => Error::Import {
-                    path: Some(path.to_path_buf()),
+                    path: path.map(Path::to_path_buf),
                     place: parse::place_of(src, &error.import),
                     error,
                 },

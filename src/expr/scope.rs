@@ -99,8 +99,19 @@ impl Expr {
     /// `values` for its inputs; `rand()` and `particle_rand(k)` draw from a stream seeded 0.
     /// An input without a value, or a value of another type, is an error naming it.
     pub fn evaluate(&self, scope: &Scope, values: &[(&str, Value)]) -> Result<Value, ExprError> {
+        self.value(scope, values, None)
+    }
+
+    /// As [`Expr::evaluate`], the value of type `ty` (a number written without a suffix
+    /// takes it; another type is an error saying so).
+    pub(crate) fn value(
+        &self,
+        scope: &Scope,
+        values: &[(&str, Value)],
+        ty: Option<Type>,
+    ) -> Result<Value, ExprError> {
         let mut compiler = Compiler::new(&scope.env);
-        let root = compiler.compile_parsed(self.root(), self.text(), None)?;
+        let root = compiler.compile_parsed(self.root(), self.text(), ty)?;
         let program = &compiler.program;
         let mut inputs = Vec::new();
         for input in &program.inputs {

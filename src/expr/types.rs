@@ -230,6 +230,15 @@ impl std::str::FromStr for Value {
     }
 }
 
+impl Value {
+    /// The value of the constant expression `text` as type `ty`: a number written without a
+    /// suffix takes it (`"2"` as f32 is 2.0, as u32 2u); a value of another type is an error
+    /// saying which was expected.
+    pub fn parse_as(text: &str, ty: Type) -> Result<Value, super::ExprError> {
+        super::Expr::parse(text)?.value(&super::Scope::new(), &[], Some(ty))
+    }
+}
+
 /// In an effect file: a number (f32), `true` or `false`, or the text of an expression of
 /// constants (`"vec3(1.0, 0.5, 0.2)"`, `"3u"`), which is evaluated.
 impl serde::Serialize for Value {

@@ -9,8 +9,9 @@ use super::args::ProfileTarget;
 use crate::host::demos::Demo;
 
 /// Flags of every profile target but the demos'.
-const DEMO_ONLY: [&str; 12] = [
+const DEMO_ONLY: [&str; 13] = [
     "particles",
+    "param",
     "effect",
     "dt",
     "scene",
@@ -55,6 +56,7 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
                 }
                 ProfileTarget::Effects | ProfileTarget::Instances => vec![
                     "effect",
+                    "param",
                     "keys",
                     "runs",
                     "scene",
@@ -126,7 +128,7 @@ fn applies_to(id: &str) -> &'static str {
         "instances" => "`flurry profile instances`",
         "quick" | "plot" => "`flurry profile suite`",
         "bodies" | "mode" => "the galaxy demo",
-        "timing" | "trace" | "no_collision" | "scene" | "substeps" | "effect" => "a demo",
+        "timing" | "trace" | "no_collision" | "scene" | "substeps" | "effect" | "param" => "a demo",
         _ => "a demo, `flurry profile effects` or `flurry profile instances`",
     }
 }

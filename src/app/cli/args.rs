@@ -58,8 +58,8 @@ pub struct Common {
     /// Set a parameter the effect declares, NAME=VALUE (repeatable): the value a number,
     /// true or false, or a constant expression of the parameter's type (`vec3(1, 0.5, 0)`,
     /// `3u`).
-    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
-    pub params: Vec<(String, flurry::expr::Value)>,
+    #[arg(id = "param", long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    pub params: Vec<(String, String)>,
 }
 
 /// How particles reach the host's image.
@@ -280,7 +280,9 @@ pub fn number(allowed: &'static str) -> impl Fn(&str) -> Result<f64, String> + C
     }
 }
 
-pub fn parse_param(s: &str) -> Result<(String, flurry::expr::Value), String> {
+/// `NAME=VALUE` as its two sides (the value is read as the parameter's type once the
+/// effect is known: `set_params`).
+pub fn parse_param(s: &str) -> Result<(String, String), String> {
     let (name, value) = s
         .split_once('=')
         .ok_or_else(|| "allowed NAME=VALUE, e.g. heat=2.5 or tint=vec3(1, 0.5, 0)".to_string())?;
@@ -288,10 +290,10 @@ pub fn parse_param(s: &str) -> Result<(String, flurry::expr::Value), String> {
     if name.is_empty() {
         return Err("allowed NAME=VALUE: the parameter's name before the =".to_string());
     }
-    let value = value
-        .parse()
-        .map_err(|e| format!("allowed NAME=VALUE with a constant value: {e}"))?;
-    Ok((name.to_string(), value))
+    if value.trim().is_empty() {
+        return Err("allowed NAME=VALUE: the value after the =".to_string());
+    }
+    Ok((name.to_string(), value.trim().to_string()))
 }
 
 pub fn parse_size(s: &str) -> Result<(i64, i64), String> {

@@ -232,9 +232,9 @@ pub fn demo_scene(
 pub fn set_params(
     renderer: &mut flurry::ParticleRenderer,
     id: flurry::EffectId,
-    params: &[(String, flurry::expr::Value)],
+    params: &[(String, String)],
 ) -> Result<(), AppError> {
-    for (name, value) in params {
+    for (name, text) in params {
         let declared = renderer.effect(id).map(|d| d.parameters.clone());
         let declared = declared.unwrap_or_default();
         let Some(p) = declared.get(name) else {
@@ -245,11 +245,14 @@ pub fn set_params(
             };
             return Err(Invalid::new("--param", name, allowed).into());
         };
-        if !p.admits(*value) {
+        let given = format!("{name}={text}");
+        let value = flurry::expr::Value::parse_as(text, p.default.ty())
+            .map_err(|e| Invalid::new("--param", &given, format!("{}: {e}", p.allowed())))?;
+        if !p.admits(value) {
             let allowed = format!("{name} = {}", p.allowed());
-            return Err(Invalid::new("--param", format!("{name}={value}"), allowed).into());
+            return Err(Invalid::new("--param", given, allowed).into());
         }
-        renderer.set_parameter(id, name, *value)?;
+        renderer.set_parameter(id, name, value)?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! An effect file that reloads when it changes on disk (`flurry demo NAME --effect FILE` in
 //! a window): the host polls it; a good edit replaces the effect, a bad one is reported
-//! (field, value, range) and the last good effect keeps running.
+//! (field, value, range) and the last good effect keeps running. The module files it
+//! imports are watched with it.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -36,20 +37,29 @@ pub enum Reload {
 /// An effect file and the last good effect read from it.
 pub struct LiveEffect {
     path: PathBuf,
-    seen: Option<Stamp>,
+    /// The file's stamp, then its imports' (as the last good effect names them).
+    seen: Vec<Option<Stamp>>,
     good: EffectDesc,
 }
 
 impl LiveEffect {
     /// The file's effect as it is now (an error when it cannot be used at all).
     pub fn open(path: &Path) -> flurry::Result<Self> {
-        let seen = stamp(path);
         let good = EffectDesc::from_file(path)?;
-        Ok(LiveEffect {
+        let mut live = LiveEffect {
             path: path.to_path_buf(),
-            seen,
+            seen: Vec::new(),
             good,
-        })
+        };
+        live.seen = live.stamps();
+        Ok(live)
+    }
+
+    /// The stamps of the file and of the module files its last good effect imports.
+    fn stamps(&self) -> Vec<Option<Stamp>> {
+        let folder = self.path.parent().unwrap_or(Path::new(""));
+        let imports = self.good.imports.iter().map(|i| stamp(&folder.join(i)));
+        std::iter::once(stamp(&self.path)).chain(imports).collect()
     }
 
     /// The last good effect.
@@ -62,21 +72,23 @@ impl LiveEffect {
         &self.path
     }
 
-    /// Read the file again if it changed since the last look. A file that cannot be read
-    /// right now (an editor replacing it) is looked at again at the next poll.
+    /// Read the file again if it or a module it imports changed since the last look. A
+    /// file that cannot be read right now (an editor replacing it) is looked at again at
+    /// the next poll.
     pub fn poll(&mut self) -> Reload {
-        let now = stamp(&self.path);
-        if now.is_none() || now == self.seen {
+        let now = self.stamps();
+        if now[0].is_none() || now == self.seen {
             return Reload::Unchanged;
         }
         self.seen = now;
         match EffectDesc::from_file(&self.path) {
             Ok(desc) => {
                 self.good = desc;
+                self.seen = self.stamps();
                 Reload::Reloaded
             }
             Err(flurry::Error::Io { .. }) => {
-                self.seen = None; // try again
+                self.seen = Vec::new(); // try again
                 Reload::Unchanged
             }
             Err(e) => Reload::Refused(e.to_string()),

@@ -359,7 +359,7 @@ fn environment(desc: &EffectDesc) -> Result<Env, GraphError> {
     let mut seen: Vec<(&str, &String)> = Vec::new();
     for (section, name) in declared {
         let clash = if taken(name) {
-            Some("an attribute's or the clock's name".to_string())
+            Some("the name of an attribute, of the clock or of origin or eye".to_string())
         } else {
             seen.iter()
                 .find(|(_, n)| *n == name)

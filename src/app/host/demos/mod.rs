@@ -1,5 +1,6 @@
 //! Built-in demos: an effect sized to the pool, a camera and a background.
 
+mod campfire;
 pub mod crowd;
 mod fireworks;
 pub mod flock;
@@ -7,7 +8,9 @@ pub mod galaxy;
 pub mod gun;
 mod rain;
 mod snow;
+mod spell;
 pub mod sword;
+mod vortex;
 
 use flurry::effect::EffectDesc;
 use flurry::glam::Vec3;
@@ -34,6 +37,12 @@ pub enum Demo {
     Flock,
     /// A city's crowd: walkers between doors along GPU flow fields, kept off the buildings by the map's distance field and apart through the neighbour grid, each in a state of the effect's state table, drawn as figures with a walk cycle.
     Crowd,
+    /// A campfire written as stacks of expressions: a flame along a multi-key gradient, sparks bright while fast, smoke lifted by a heat of its own that cools.
+    Campfire,
+    /// Dust spun up a funnel by force functions imported from a module file (effects/modules/vortex.ron).
+    Vortex,
+    /// A spell's motes orbiting their walking caster in a colour the host sets (--param tint=…).
+    Spell,
     /// The galaxy's N-body mode (`--mode nbody`): two self-gravitating star clusters.
     #[value(skip)]
     Nbody,
@@ -76,6 +85,9 @@ impl Demo {
             Demo::Sword => "sword",
             Demo::Flock => "flock",
             Demo::Crowd => "crowd",
+            Demo::Campfire => "campfire",
+            Demo::Vortex => "vortex",
+            Demo::Spell => "spell",
         }
     }
 
@@ -91,6 +103,9 @@ impl Demo {
             Demo::Sword => sword::effect(),
             Demo::Flock => flock::effect(capacity),
             Demo::Crowd => crowd::effect(capacity),
+            Demo::Campfire => campfire::effect(),
+            Demo::Vortex => vortex::effect(capacity),
+            Demo::Spell => spell::effect(),
         }
     }
 
@@ -114,6 +129,7 @@ impl Demo {
     pub fn motion(self) -> Option<fn(f64) -> flurry::glam::Mat4> {
         match self {
             Demo::Sword => Some(sword::blade_at),
+            Demo::Spell => Some(spell::caster_at),
             _ => None,
         }
     }
@@ -133,7 +149,10 @@ impl Demo {
                 | Demo::Gun
                 | Demo::Sword
                 | Demo::Flock
-                | Demo::Crowd,
+                | Demo::Crowd
+                | Demo::Campfire
+                | Demo::Vortex
+                | Demo::Spell,
                 Stage::Plane,
             ) => self.effect(capacity),
         }
@@ -160,7 +179,10 @@ impl Demo {
                 | Demo::Gun
                 | Demo::Sword
                 | Demo::Flock
-                | Demo::Crowd,
+                | Demo::Crowd
+                | Demo::Campfire
+                | Demo::Vortex
+                | Demo::Spell,
                 Stage::Plane,
             ) => self.camera(aspect),
         }
@@ -177,6 +199,9 @@ impl Demo {
             Demo::Sword => sword::camera(aspect),
             Demo::Flock => flock::camera(aspect),
             Demo::Crowd => crowd::camera(aspect),
+            Demo::Campfire => campfire::camera(aspect),
+            Demo::Vortex => vortex::camera(aspect),
+            Demo::Spell => spell::camera(aspect),
         }
     }
 
@@ -193,6 +218,10 @@ impl Demo {
             Demo::Flock => [0.32, 0.36, 0.45, 1.0],
             // a hazy day
             Demo::Crowd => [0.5, 0.56, 0.65, 1.0],
+            // night
+            Demo::Campfire | Demo::Spell => [0.004, 0.005, 0.01, 1.0],
+            // a dusky plain
+            Demo::Vortex => [0.03, 0.03, 0.04, 1.0],
         }
     }
 
@@ -208,6 +237,8 @@ impl Demo {
             Demo::Sword => 65_536,
             Demo::Flock => 262_144,
             Demo::Crowd => 131_072,
+            Demo::Campfire | Demo::Spell => 16_384,
+            Demo::Vortex => 65_536,
         }
     }
 
@@ -215,6 +246,7 @@ impl Demo {
     pub fn default_stage(self) -> Stage {
         match self {
             Demo::Rain | Demo::Gun | Demo::Sword => Stage::Plane,
+            Demo::Campfire | Demo::Vortex | Demo::Spell => Stage::Plane,
             Demo::Snow => Stage::Terrain,
             _ => Stage::Empty,
         }
