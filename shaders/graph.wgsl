@@ -24,3 +24,11 @@ fn graph_update(p: ptr<function, Particle>, force: ptr<function, vec3<f32>>, see
     return true;
 }
 // end
+
+// draw hook: what the particle's draw stack sets of how it is drawn (its colour, size and
+// rotation), from what it is (kept in its record meanwhile): the init hook calls it last,
+// step.wgsl's advance after every step
+const GRAPH_DRAW: u32 = 0u;
+fn graph_draw(p: ptr<function, Particle>) {
+}
+// end

@@ -143,6 +143,11 @@ fn advance(slot: u32, at: u32, found: bool, particle: Particle) -> bool {
     var survives = false;
     if found {
         survives = step(&p, slot);
+        if GRAPH_DRAW == 1u {
+            // how it is drawn now (graph.wgsl): the look word the draw stacks set
+            graph_slot = slot;
+            graph_draw(&p);
+        }
         particles[at].motion = vec4<f32>(p.pos, p.age);
         particles[at].velocity = vec4<f32>(p.vel, select(-p.lifetime, p.lifetime, survives));
         if GRAPH_LOOK == 1u {

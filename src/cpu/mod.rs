@@ -147,8 +147,18 @@ pub fn spawn(
     };
     // its init stack, in the emitter's own space (before the transform places it)
     let mut record = graph.initial_record();
+    for &(a, k) in &graph.kept {
+        record[k as usize] = match a {
+            crate::effect::graph::attributes::Attribute::Color => p.color,
+            crate::effect::graph::attributes::Attribute::Size => p.size.to_bits(),
+            _ => p.rotation.to_bits(),
+        };
+    }
     if let Some(init) = &graph.init[e] {
         init.run(Stage::Init, (&mut p, &mut record), around);
+    }
+    if graph.generates(Stage::Draw) {
+        crate::effect::graph::cpu::draw(graph, &mut p, &mut record, around);
     }
     // born at its own time in the frame, where the host's transform had the emitter then
     let f = birth_fraction(em, ordinal - em.spawn_first);
@@ -340,6 +350,7 @@ impl CpuTwin {
             customs: &self.graph.attributes,
             origin: self.origin,
             eye: self.eye,
+            kept: &self.graph.kept,
         };
         let sources = (self.meshes.triangles(), &self.graph);
         for ordinal in 0..emit.request {
@@ -357,16 +368,21 @@ impl CpuTwin {
         let mut steering = steering.into_iter();
         let graph = &self.graph;
         let records = &mut self.attributes;
+        let draws = graph.generates(Stage::Draw);
         self.particles.retain(|id, p| {
             let s = steering.next().unwrap_or_default();
             let record = records.get_mut(id).map_or(&mut [][..], |r| &mut r[..]);
             let alive = step(
-                (p, record),
+                (p, &mut *record),
                 (&effect, graph),
                 (dt, time),
                 (offset, s),
                 &around,
             );
+            if draws {
+                // how it is drawn now (graph.wgsl's draw hook, after every step)
+                crate::effect::graph::cpu::draw(graph, p, record, &around);
+            }
             if !alive {
                 records.remove(id);
             }

@@ -401,6 +401,12 @@ pub struct EmitterDesc {
     /// `force += …` (an acceleration, m/s², added to gravity and drag), `kill if …`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub update: Vec<crate::expr::Statement>,
+    /// The render stage: lines that say how each particle is drawn, run as it is born and
+    /// after every step: `color`, `alpha`, `size` and `rotation` set (`"alpha = 1.0 - age /
+    /// lifetime"`) from what the particle is, which they never change: the other stacks
+    /// keep reading the particle's own values.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub draw: Vec<crate::expr::Statement>,
 }
 
 /// A point at the origin spawning nothing; particles at rest, living 1 s, 0.1 m across,
@@ -424,6 +430,7 @@ impl Default for EmitterDesc {
             anchored: false,
             init: Vec::new(),
             update: Vec::new(),
+            draw: Vec::new(),
         }
     }
 }

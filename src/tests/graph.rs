@@ -13,9 +13,9 @@ fn lines(v: &[&str]) -> Vec<crate::expr::Statement> {
     v.iter().map(|l| l.parse().unwrap()).collect()
 }
 
-/// Two emitters, one with both stacks (a swirl round y that a parameter drives, a size
+/// Two emitters, one with every stack (a swirl round y that a parameter drives, a size
 /// curve, a colour gradient over life, kills outside a ball, the effect's own attributes
-/// of every type read and written), one without.
+/// of every type read and written, how it is drawn), one without.
 fn swirl() -> EffectDesc {
     let stacked = EmitterDesc {
         shape: Shape::Sphere {
@@ -49,6 +49,12 @@ fn swirl() -> EffectDesc {
             "drift = vec2(position.x, position.z) - vec2(home.x, home.z)",
             "turns = -i32(steps)",
             "force += pull(origin, 0.05) + pull(eye, 0.01)",
+        ]),
+        // how it is drawn: never fed back (the update's `size *= 0.995` reads its own size)
+        draw: lines(&[
+            "size *= 1.5",
+            "alpha = 1.0 - age / lifetime",
+            "rotation = rotation + 1.0",
         ]),
         ..Default::default()
     };
@@ -129,9 +135,11 @@ fn stacks_on_the_gpu_match_the_cpu_twin() {
     assert!(plain
         .iter()
         .all(|p| p.size == 0.1 && p.color == u32::MAX && p.spin == 0.0));
+    // drawn half as big again as they are, which their update never sees (it would grow
+    // them by half every step)
     assert!(stacked
         .iter()
-        .all(|p| p.size < 0.15 && p.pos.length() <= 3.0 + 0.1));
+        .all(|p| p.size < 0.15 * 1.5 && p.pos.length() <= 3.0 + 0.1));
     let sizes: std::collections::BTreeSet<u32> = stacked.iter().map(|p| p.size.to_bits()).collect();
     assert!(sizes.len() > stacked.len() / 2, "sizes drawn per particle");
     let white = stacked.iter().filter(|p| p.color == u32::MAX).count();

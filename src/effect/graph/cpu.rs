@@ -28,6 +28,37 @@ pub(crate) struct Surroundings<'a> {
     /// Where the effect and the camera are.
     pub origin: Vec3,
     pub eye: Vec3,
+    /// The attributes a draw stack sets, and the record's word that keeps each.
+    pub kept: &'a [(Attribute, u32)],
+}
+
+/// `p` with the attributes `record` keeps (where a draw stack sets them) as the particle's
+/// own values: what the stacks read and write.
+fn own(p: &Particle, record: &[u32], kept: &[(Attribute, u32)]) -> Particle {
+    let mut own = *p;
+    for &(a, k) in kept {
+        let word = record[k as usize];
+        match a {
+            Attribute::Color => own.color = word,
+            Attribute::Size => own.size = f32::from_bits(word),
+            _ => own.rotation = f32::from_bits(word),
+        }
+    }
+    own
+}
+
+/// How `p` is drawn now, as graph.wgsl's draw hook sets it: its look from its own values
+/// (`record`), then what its emitter's draw stack sets.
+pub(crate) fn draw(graph: &super::Graph, p: &mut Particle, record: &mut [u32], s: &Surroundings) {
+    *p = Particle {
+        color: own(p, record, s.kept).color,
+        size: own(p, record, s.kept).size,
+        rotation: own(p, record, s.kept).rotation,
+        ..*p
+    };
+    if let Some(Some(stack)) = graph.draw.get(p.emitter as usize) {
+        stack.run(Stage::Draw, (p, record), s);
+    }
 }
 
 /// WGSL `unpack4x8unorm`.
@@ -46,14 +77,16 @@ fn scalar(x: f32) -> Components {
 
 impl StageProgram {
     /// Run the stack of `stage` on `p` whose own attributes are `record`: its writes
-    /// applied; the acceleration it adds and whether the particle lives on (always, for an
-    /// init stack).
+    /// applied (a draw stack's to the particle's look, the others' to its own values); the
+    /// acceleration it adds and whether the particle lives on (always, for an init stack).
     pub fn run(
         &self,
         stage: Stage,
-        (p, record): (&mut Particle, &mut [u32]),
+        (drawn, record): (&mut Particle, &mut [u32]),
         s: &Surroundings,
     ) -> (Vec3, bool) {
+        let mut own = own(drawn, record, s.kept);
+        let p = &mut own;
         let inputs: Vec<Components> = self
             .sources
             .iter()
@@ -85,7 +118,7 @@ impl StageProgram {
                 Source::CallSeed => {
                     let salt = match stage {
                         Stage::Init => s.seed,
-                        Stage::Update => p.age.to_bits() ^ s.seed,
+                        Stage::Update | Stage::Draw => p.age.to_bits() ^ s.seed,
                     };
                     let seed = pcg_hash(p.id ^ pcg_hash(salt ^ CALL_SALT));
                     [seed as f64, 0.0, 0.0, 0.0]
@@ -102,6 +135,8 @@ impl StageProgram {
             table: s.table,
         };
         let values = evaluate(&self.program, &ctx, Precision::F32);
+        // a draw stack sets the look; the others the particle's own values
+        let p = if stage == Stage::Draw { &mut *drawn } else { p };
         let f32s = |id: u32| values[id as usize].map(|c| c as f32);
         for &(attribute, id) in &self.writes {
             let v = f32s(id);
@@ -124,6 +159,28 @@ impl StageProgram {
             let ty = s.customs[index].initial.ty();
             let words = Value::from_components(ty, values[id as usize]).to_words();
             record[at.clone()].copy_from_slice(&words[..at.len()]);
+        }
+        if stage != Stage::Draw {
+            let look = (drawn.color, drawn.size, drawn.rotation);
+            *drawn = own;
+            (drawn.color, drawn.size, drawn.rotation) = look;
+            for &(a, k) in s.kept {
+                record[k as usize] = match a {
+                    Attribute::Color => own.color,
+                    Attribute::Size => own.size.to_bits(),
+                    _ => own.rotation.to_bits(),
+                };
+            }
+            // where nothing keeps them, the look is the particle's own
+            for a in [Attribute::Color, Attribute::Size, Attribute::Rotation] {
+                if !s.kept.iter().any(|&(k, _)| k == a) {
+                    match a {
+                        Attribute::Color => drawn.color = own.color,
+                        Attribute::Size => drawn.size = own.size,
+                        _ => drawn.rotation = own.rotation,
+                    }
+                }
+            }
         }
         let force = self.force.map_or(Vec3::ZERO, |id| {
             let v = f32s(id);

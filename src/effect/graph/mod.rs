@@ -126,6 +126,9 @@ pub(crate) enum Stage {
     Init,
     /// Every step (the simulate pass), before the step's forces are applied.
     Update,
+    /// The render stage: how the particle is drawn, as it is born (emit) and after every
+    /// step (simulate); it sets what is drawn, never the particle the other stages read.
+    Draw,
 }
 
 impl Stage {
@@ -134,9 +137,13 @@ impl Stage {
         match self {
             Stage::Init => "init",
             Stage::Update => "update",
+            Stage::Draw => "draw",
         }
     }
 }
+
+/// What a draw stack may set: the look word's colour (or its alpha alone), size, rotation.
+const DRAWN: [Attribute; 3] = [Attribute::Color, Attribute::Size, Attribute::Rotation];
 
 /// What an input of a stage's program reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,6 +192,12 @@ pub(crate) struct Graph {
     pub init: Vec<Option<StageProgram>>,
     /// Per emitter: its update stack, if it has one.
     pub update: Vec<Option<StageProgram>>,
+    /// Per emitter: its draw stack, if it has one.
+    pub draw: Vec<Option<StageProgram>>,
+    /// The attributes some draw stack sets, each with the word of a particle's record that
+    /// holds its own value meanwhile (the look word holds the drawn one): colour packed as
+    /// the look word packs it, size, rotation at age 0.
+    pub kept: Vec<(Attribute, u32)>,
 }
 
 /// One of an effect's own attributes: its name, the value a particle is born with (its
@@ -224,7 +237,16 @@ impl Graph {
         match stage {
             Stage::Init => &self.init,
             Stage::Update => &self.update,
+            Stage::Draw => &self.draw,
         }
+    }
+
+    /// The record's word that keeps `attribute`'s own value, where a draw stack sets it.
+    pub fn kept(&self, attribute: Attribute) -> Option<u32> {
+        self.kept
+            .iter()
+            .find(|(a, _)| *a == attribute)
+            .map(|&(_, k)| k)
     }
 
     /// The slot of parameter `name`, and its declaration.
@@ -236,20 +258,28 @@ impl Graph {
             .map(|(slot, (_, p))| (slot, p))
     }
 
-    /// Words of a particle's record of the effect's own attributes (0: it declares none).
+    /// Words of a particle's record: the effect's own attributes, then the attributes a
+    /// draw stack sets kept (0: none of either).
     pub fn stride(&self) -> u32 {
-        self.attributes.iter().map(|c| c.words().len() as u32).sum()
+        let own: u32 = self.attributes.iter().map(|c| c.words().len() as u32).sum();
+        own + self.kept.len() as u32
     }
 
-    /// Whether the passes of `stage` need generated code: some emitter has a stack of it,
-    /// or (born with their initial values) the effect declares attributes of its own.
+    /// Whether the pass of `stage` (emit for `Init`, simulate for `Update`) needs generated
+    /// code: some emitter has a stack of it or a draw stack (run by both), or (born with
+    /// their initial values) the effect declares attributes of its own.
     pub fn generates(&self, stage: Stage) -> bool {
-        let stacks = self.stage(stage).iter().any(Option::is_some);
-        stacks || (stage == Stage::Init && !self.attributes.is_empty())
+        let stacks = |stage| self.stage(stage).iter().any(Option::is_some);
+        let draws = stacks(Stage::Draw);
+        match stage {
+            Stage::Init => stacks(Stage::Init) || draws || !self.attributes.is_empty(),
+            Stage::Update => stacks(Stage::Update) || draws,
+            Stage::Draw => draws,
+        }
     }
 
     /// A particle's record of the effect's own attributes as it is born (before its init
-    /// stack runs).
+    /// stack runs; the kept attributes' words are then filled from the particle).
     pub fn initial_record(&self) -> Vec<u32> {
         let mut record = vec![0; self.stride() as usize];
         for c in &self.attributes {
@@ -304,16 +334,42 @@ impl Graph {
             attributes: customs(desc),
             ..Graph::default()
         };
+        // (random numbers are drawn where particles are born and step, not where drawn)
+        let drawn = Env {
+            random: false,
+            ..env.clone()
+        };
         for (i, e) in desc.emitters.iter().enumerate() {
-            for (stage, lines) in [(Stage::Init, &e.init), (Stage::Update, &e.update)] {
+            let stages = [
+                (Stage::Init, &e.init, &env),
+                (Stage::Update, &e.update, &env),
+                (Stage::Draw, &e.draw, &drawn),
+            ];
+            for (stage, lines, env) in stages {
                 let prefix = format!("emitters[{i}].{}", stage.field());
-                let compiled = stack(&env, desc, lines, stage, &prefix)?;
+                let compiled = stack(env, desc, lines, stage, &prefix)?;
                 match stage {
                     Stage::Init => graph.init.push(compiled),
                     Stage::Update => graph.update.push(compiled),
+                    Stage::Draw => graph.draw.push(compiled),
                 }
             }
         }
+        // what the draw stacks set is kept in the record after the effect's own attributes
+        let first = graph.stride();
+        let set = |a: Attribute| {
+            graph
+                .draw
+                .iter()
+                .flatten()
+                .any(|s| s.writes.iter().any(|(w, _)| *w == a))
+        };
+        let kept: Vec<Attribute> = DRAWN.into_iter().filter(|&a| set(a)).collect();
+        graph.kept = kept
+            .into_iter()
+            .enumerate()
+            .map(|(k, a)| (a, first + k as u32))
+            .collect();
         Ok(graph)
     }
 }
@@ -506,7 +562,55 @@ fn stack(
             error,
         };
         let value = line.value();
-        match line.action() {
+        if stage == Stage::Draw {
+            if let Some(refusal) = drawn_target(line) {
+                return Err(fail(refusal));
+            }
+        }
+        // `alpha = a` in a draw stack: the colour with its alpha set
+        let alpha: Node;
+        let (action, value_root) = match line.action() {
+            Action::Set { target, op } if stage == Stage::Draw && target == "alpha" => {
+                let span = value.root().span.clone();
+                let color = Node::new(Kind::Name("color".into()), span.clone());
+                let old = Node::new(
+                    Kind::Swizzle {
+                        value: Box::new(color.clone()),
+                        components: "a".into(),
+                    },
+                    span.clone(),
+                );
+                let a = match op {
+                    None => value.root().clone(),
+                    Some(op) => Node::new(
+                        Kind::Binary(*op, Box::new(old), Box::new(value.root().clone())),
+                        span.clone(),
+                    ),
+                };
+                let rgb = Node::new(
+                    Kind::Swizzle {
+                        value: Box::new(color),
+                        components: "rgb".into(),
+                    },
+                    span.clone(),
+                );
+                let call = Kind::Call {
+                    name: "vec4".into(),
+                    name_span: span.clone(),
+                    args: vec![rgb, a],
+                };
+                alpha = Node::new(call, span);
+                (
+                    Action::Set {
+                        target: "color".into(),
+                        op: None,
+                    },
+                    &alpha,
+                )
+            }
+            other => (other.clone(), value.root()),
+        };
+        match &action {
             Action::Kill => {
                 if stage == Stage::Init {
                     let message =
@@ -563,12 +667,11 @@ fn stack(
                     return Err(fail(line.target_error(ErrorKind::NotAllowed, message)));
                 }
                 let root = match op {
-                    None => value.root().clone(),
+                    None => value_root.clone(),
                     Some(op) => {
-                        let span = value.root().span.clone();
+                        let span = value_root.span.clone();
                         let name = Node::new(Kind::Name(target.clone()), span.clone());
-                        let both =
-                            Kind::Binary(*op, Box::new(name), Box::new(value.root().clone()));
+                        let both = Kind::Binary(*op, Box::new(name), Box::new(value_root.clone()));
                         Node::new(both, span)
                     }
                 };
@@ -607,6 +710,26 @@ fn stack(
         force,
         kill,
     }))
+}
+
+/// Why a draw stack's `line` is refused, if it is: a draw stack sets only what is drawn.
+fn drawn_target(line: &Statement) -> Option<ExprError> {
+    let what = "a draw stack says how a particle is drawn (color, alpha, size, rotation) and \
+        never changes the particle";
+    let message = match line.action() {
+        Action::Kill => format!("`kill if` belongs in the update stack: {what}"),
+        Action::Set { target, .. } if target == "force" => {
+            format!("`force` belongs in the update stack: {what}")
+        }
+        Action::Set { target, .. } => {
+            let drawn = DRAWN.iter().any(|a| a.name() == target) || target == "alpha";
+            if drawn {
+                return None;
+            }
+            format!("`{target}` cannot be written in the render stage: {what}; set it in the update stack")
+        }
+    };
+    Some(line.target_error(ErrorKind::NotAllowed, message))
 }
 
 /// What the input named `name` reads (every input a program has was declared by

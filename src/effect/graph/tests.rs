@@ -432,3 +432,57 @@ fn a_module_file_missing_or_broken_is_refused_naming_the_import() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_draw_stack_sets_only_how_a_particle_is_drawn() {
+    let drawn = |lines: &[&str]| {
+        let mut desc = effect(&[], &["size *= 0.99"]);
+        desc.emitters[0].draw = lines.iter().map(|l| l.parse().unwrap()).collect();
+        desc
+    };
+    // writing an attribute in the render stage
+    let e = refusal(&drawn(&["alpha = 0.5", "velocity = vec3(0.0)"]));
+    assert_eq!(e.field, "emitters[0].draw[1]");
+    assert_eq!(e.error.kind, ErrorKind::NotAllowed);
+    assert_eq!(e.error.column, 1);
+    assert!(
+        e.to_string().contains(
+            "`velocity` cannot be written in the render stage: a draw stack says how a \
+             particle is drawn (color, alpha, size, rotation) and never changes the particle"
+        ),
+        "{e}"
+    );
+    for (line, said) in [
+        ("kill if age > 1.0", "`kill if` belongs in the update stack"),
+        ("force += vec3(1.0)", "`force` belongs in the update stack"),
+    ] {
+        let e = refusal(&drawn(&[line]));
+        assert!(e.to_string().contains(said), "{e}");
+    }
+    // no random numbers where particles are drawn
+    let e = refusal(&drawn(&["size = rand()"]));
+    assert!(
+        e.to_string().contains("`rand` is not available here"),
+        "{e}"
+    );
+    // what it sets is kept in the record; its code validates in both passes
+    let graph = Graph::compile(&drawn(&["alpha *= 0.5", "size = size * 2.0"])).unwrap();
+    let kept: Vec<_> = graph.kept.iter().map(|(a, k)| (a.name(), *k)).collect();
+    assert_eq!(kept, [("color", 0), ("size", 1)]);
+    assert!(graph.generates(Stage::Init) && graph.generates(Stage::Update));
+    for (shader, stage) in [
+        (crate::shaders::Shader::Simulate, Stage::Update),
+        (crate::shaders::Shader::Emit, Stage::Init),
+    ] {
+        let consts = match shader {
+            crate::shaders::Shader::Simulate => crate::passes::simulate::SimulateVariant::default()
+                .consts()
+                .to_vec(),
+            _ => Vec::new(),
+        };
+        let block = graph.wgsl(stage);
+        assert!(block.contains("const GRAPH_DRAW: u32 = 1u;"), "{block}");
+        let source = shader.generated(&consts, &block);
+        crate::shaders::validate(&source).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
+    }
+}
