@@ -230,7 +230,15 @@ impl ParticleSystem {
         };
         let sizing = Sizing::of(capacity, 1, spawns_after_simulate(desc));
         let pool = ParticlePool::new((device, queue), capacity, needs, sizing, arena);
+        // (validated above: its stacks compile)
+        let graph = Graph::compile(desc).map_err(|error| crate::Error::EffectGraph {
+            path: None,
+            place: None,
+            error: Box::new(error),
+        })?;
         let mut params = desc.effect_params(seed, capacity);
+        // forces its stacks add that are a gravity and a drag: the step's own
+        graph.fold_into(&mut params);
         for look in &mut params.looks {
             if look.render_mode == crate::types::RENDER_MESH {
                 look.mesh_radius = mesh.map_or(0.0, crate::Mesh::bounding_radius);
@@ -256,12 +264,6 @@ impl ParticleSystem {
         let (frame, effect) = (&uniforms.frame, &effect_buf);
         let simulate_variant = SimulateVariant::of(&params);
         let cull_variant = CullVariant::of(&params);
-        // (validated above: its stacks compile)
-        let graph = Graph::compile(desc).map_err(|error| crate::Error::EffectGraph {
-            path: None,
-            place: None,
-            error: Box::new(error),
-        })?;
         let graph_emit = match graph.generates(Stage::Init) {
             true => Some(p.graph_emit(&desc.name, &graph.wgsl(Stage::Init))?),
             false => None,

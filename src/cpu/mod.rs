@@ -306,9 +306,11 @@ pub struct CpuTwin {
 impl CpuTwin {
     pub fn new(desc: &EffectDesc, capacity: u32, seed: u32) -> Self {
         let graph = Graph::compile(desc).expect("the twin's effect compiles");
+        let mut effect = desc.effect_params(seed, capacity);
+        graph.fold_into(&mut effect);
         CpuTwin {
             desc: desc.clone(),
-            effect: desc.effect_params(seed, capacity),
+            effect,
             capacity,
             clock: SpawnClock::default(),
             particles: BTreeMap::new(),

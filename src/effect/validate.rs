@@ -87,12 +87,15 @@ fn declarations(v: &mut Checker, desc: &EffectDesc) {
                 v.fail(&at(field), b, "a finite number");
             }
         }
-        if let (Some(lo), Some(hi)) = (p.min, p.max) {
-            if lo > hi {
-                v.fail(&at("min"), lo, format!("at most max ({hi})"));
+        let ordered = match (p.min, p.max) {
+            (Some(lo), Some(hi)) if lo > hi => {
+                v.fail(&at("max"), hi, format!("at least min ({lo})"));
+                false
             }
-        }
-        if !p.admits(p.default) {
+            _ => true,
+        };
+        // (bounds the wrong way round admit nothing: said once, above)
+        if ordered && !p.admits(p.default) {
             v.fail(&at("default"), p.default, p.allowed());
         }
     }

@@ -65,7 +65,7 @@ pub(crate) use check::{
 #[cfg(test)]
 pub(crate) use eval::{evaluate, Components, Context, Precision};
 pub(crate) use functions::callable;
-pub(crate) use ir::{NodeId, Program};
+pub(crate) use ir::{NodeId, Op, Program};
 pub(crate) use wgsl::{from_words, generate, PRELUDE};
 
 /// "; did you mean `a` or `b`?" for the names of `known` nearest to `name` (empty if none is

@@ -278,7 +278,12 @@ impl<'de> serde::Deserialize<'de> for Value {
             }
 
             fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Value, E> {
-                text.parse().map_err(E::custom)
+                // (as the effect reader words a value refused: `value: allowed …`)
+                text.parse().map_err(|e| {
+                    E::custom(format!(
+                        "{text:?}: allowed a number, true or false, or a constant expression ({e})"
+                    ))
+                })
             }
         }
         d.deserialize_any(Visitor)

@@ -299,3 +299,132 @@ fn a_parameter_the_host_sets_drives_the_particles() {
         assert!((v - 2.0 * 10.0 * dt).abs() < 1e-5, "vy {v}");
     }
 }
+
+/// A fountain whose gravity and drag towards a breeze are the built-in fields, and the same
+/// fountain with them written as force functions in its update stack.
+fn fountains() -> (EffectDesc, EffectDesc) {
+    let built_in = EffectDesc {
+        name: "fountain".into(),
+        emitters: vec![EmitterDesc {
+            rate: 8_000.0,
+            velocity: Velocity::Linear {
+                mean: [0.0, 5.0, 0.0],
+                variance: [1.0, 1.0, 1.0],
+            },
+            lifetime: Range::new(1.5, 0.3),
+            ..Default::default()
+        }],
+        forces: Forces {
+            gravity: [0.0, -9.81, 0.0],
+            wind: [1.5, 0.0, 0.5],
+            drag: 0.4,
+            turbulence: None,
+        },
+        ..Default::default()
+    };
+    let mut modules = EffectDesc {
+        forces: Forces {
+            gravity: [0.0; 3],
+            wind: [0.0; 3],
+            drag: 0.0,
+            turbulence: None,
+        },
+        ..built_in.clone()
+    };
+    let function = |parameters: &[&str], body: &str| Function {
+        parameters: parameters.iter().map(|p| p.to_string()).collect(),
+        body: body.parse().unwrap(),
+    };
+    modules
+        .functions
+        .insert("gravity".into(), function(&["g: vec3"], "g"));
+    modules.functions.insert(
+        "drag".into(),
+        function(&["k: f32", "wind: vec3"], "(wind - velocity) * k"),
+    );
+    modules.emitters[0].update = lines(&[
+        "force += gravity(vec3(0.0, -9.81, 0.0))",
+        "force += drag(0.4, vec3(1.5, 0.0, 0.5))",
+    ]);
+    (built_in, modules)
+}
+
+#[test]
+fn forces_written_as_functions_compile_to_the_built_in_step() {
+    let (built_in, modules) = fountains();
+    // folded into the effect's gravity, drag and wind: no stack is left to generate
+    let graph = crate::effect::graph::Graph::compile(&modules).unwrap();
+    assert!(graph.update.iter().all(Option::is_none));
+    let mut folded = modules.effect_params(1, 4096);
+    graph.fold_into(&mut folded);
+    let own = built_in.effect_params(1, 4096);
+    // the same acceleration g + d·(w − v) at any velocity, and the same drag (which the
+    // step integrates exactly)
+    assert_eq!(folded.drag, own.drag);
+    let accel = |e: &crate::types::EffectParams, v: Vec3| e.gravity + e.drag * (e.wind - v);
+    for v in [
+        Vec3::ZERO,
+        Vec3::new(3.0, -7.0, 2.0),
+        Vec3::new(-20.0, 40.0, 1.0),
+    ] {
+        let (x, y) = (accel(&folded, v), accel(&own, v));
+        assert!(x.abs_diff_eq(y, 1e-5), "at {v}: {x} vs {y}");
+    }
+    // a force that is no gravity or drag is kept (and so is one where the stack moves the
+    // particle itself)
+    let mut kept = modules.clone();
+    kept.emitters[0]
+        .update
+        .push("force += position * 0.1".parse().unwrap());
+    let graph = crate::effect::graph::Graph::compile(&kept).unwrap();
+    assert!(graph.update[0].as_ref().unwrap().force.is_some());
+    let mut moved = modules.clone();
+    moved.emitters[0]
+        .update
+        .push("velocity *= 0.99".parse().unwrap());
+    let graph = crate::effect::graph::Graph::compile(&moved).unwrap();
+    assert!(graph.update[0].as_ref().unwrap().force.is_some());
+
+    // on the GPU: the built-in passes, nothing generated, the same particles
+    let gpu = gpu();
+    let mut host = Hosted::new(&gpu);
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let a = host
+        .renderer
+        .add_effect(device, queue, &built_in, 16_384, 5)
+        .unwrap();
+    let b = host
+        .renderer
+        .add_effect(device, queue, &modules, 16_384, 5)
+        .unwrap();
+    assert_eq!(
+        host.renderer.pipelines().graph_builds(),
+        0,
+        "no code generated"
+    );
+    for _ in 0..40 {
+        host.frame(&gpu, 0.016, camera());
+    }
+    let snap = |id| host.renderer.snapshot(device, queue, id).unwrap();
+    let (sa, sb) = (snap(a), snap(b));
+    assert!(sa.alive.len() > 1000);
+    let by_id = |s: &crate::PoolSnapshot| -> std::collections::BTreeMap<u32, crate::Particle> {
+        s.alive
+            .iter()
+            .map(|&i| (s.particles[i as usize].id, s.particles[i as usize]))
+            .collect()
+    };
+    let (pa, pb) = (by_id(&sa), by_id(&sb));
+    assert_eq!(pa.keys().collect::<Vec<_>>(), pb.keys().collect::<Vec<_>>());
+    for (id, p) in &pa {
+        let q = &pb[id];
+        assert!(
+            p.pos.abs_diff_eq(q.pos, 1e-4) && p.vel.abs_diff_eq(q.vel, 1e-4),
+            "id {id}: {:?} {:?} vs {:?} {:?}",
+            p.pos,
+            p.vel,
+            q.pos,
+            q.vel
+        );
+    }
+}

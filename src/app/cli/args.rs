@@ -160,6 +160,9 @@ pub enum ProfileTarget {
     Sword,
     Flock,
     Crowd,
+    Campfire,
+    Vortex,
+    Spell,
     /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
     Sort,
     /// Many small effects in one renderer (--effects N, --blend alpha|additive): what adding
@@ -184,6 +187,9 @@ impl ProfileTarget {
             ProfileTarget::Sword => Some(Demo::Sword),
             ProfileTarget::Flock => Some(Demo::Flock),
             ProfileTarget::Crowd => Some(Demo::Crowd),
+            ProfileTarget::Campfire => Some(Demo::Campfire),
+            ProfileTarget::Vortex => Some(Demo::Vortex),
+            ProfileTarget::Spell => Some(Demo::Spell),
             ProfileTarget::Sort
             | ProfileTarget::Effects
             | ProfileTarget::Instances

@@ -170,10 +170,41 @@ fn passes(a: &ProfileArgs, demo: Demo) -> Result<serde_json::Value, AppError> {
             );
         }
     }
+    if let Some(us) = set_parameter_us(&mut scene)? {
+        out!("set_parameter: {us:.3} µs a call (the CPU, {PARAMETER_CALLS} calls)");
+        report["set_parameter_us"] = json!(us);
+    }
     if let Some(path) = &a.trace {
         output::write("--trace", path, samples.chrome_trace().as_bytes())?;
     }
     Ok(report)
+}
+
+/// Calls `set_parameter_us` times.
+const PARAMETER_CALLS: u32 = 100_000;
+
+/// What setting the effect's first parameter costs the CPU a call (its value as it is, so
+/// the run's figures stay as measured), if it declares one.
+fn set_parameter_us(scene: &mut crate::host::Scene) -> Result<Option<f64>, AppError> {
+    let id = scene.effect;
+    let Some(name) = scene
+        .renderer
+        .effect(id)
+        .and_then(|d| d.parameters.keys().next().cloned())
+    else {
+        return Ok(None);
+    };
+    let value = scene.renderer.parameter(id, &name);
+    let value = value.unwrap_or_else(|| unreachable!("`{name}` is declared"));
+    let start = std::time::Instant::now();
+    for _ in 0..PARAMETER_CALLS {
+        scene
+            .renderer
+            .set_parameter(id, std::hint::black_box(&name), value)?;
+    }
+    Ok(Some(
+        start.elapsed().as_secs_f64() * 1e6 / PARAMETER_CALLS as f64,
+    ))
 }
 
 /// The roofline of a profile: the ceilings, and for every timed pass its bytes and flops

@@ -11,6 +11,7 @@
 pub(crate) mod attributes;
 #[cfg(test)]
 pub(crate) mod cpu;
+mod fold;
 pub(crate) mod module;
 pub(crate) mod wgsl;
 
@@ -198,6 +199,9 @@ pub(crate) struct Graph {
     /// holds its own value meanwhile (the look word holds the drawn one): colour packed as
     /// the look word packs it, size, rotation at age 0.
     pub kept: Vec<(Attribute, u32)>,
+    /// The force the update stacks add where it is a gravity and a drag, folded into the
+    /// effect's own (`fold.rs`).
+    pub folded: Option<fold::Linear>,
 }
 
 /// One of an effect's own attributes: its name, the value a particle is born with (its
@@ -355,6 +359,7 @@ impl Graph {
                 }
             }
         }
+        graph.fold_forces(desc.forces.drag);
         // what the draw stacks set is kept in the record after the effect's own attributes
         let first = graph.stride();
         let set = |a: Attribute| {

@@ -1,0 +1,139 @@
+//! Forces a stack adds that the step's own forces already are: an acceleration that is a
+//! constant and a multiple of the velocity (`force += vec3(0.0, -9.81, 0.0)`, `force +=
+//! (wind - velocity) * 0.5`: a gravity, a drag towards a wind) is folded into the effect's
+//! gravity, drag and wind when the effect is compiled, and its lines generate no code: an
+//! effect written with such force modules compiles to the same passes, and costs the same,
+//! as the one written with the built-in fields. The drag so folded is integrated exactly over
+//! each step, as the built-in one is.
+
+use glam::Vec3;
+
+use super::{Graph, Stage, StageProgram};
+use crate::expr::{BinaryOp, Op, Program, Type, UnaryOp, Value};
+use crate::types::EffectParams;
+
+/// `a + b·velocity`: what an acceleration is where it is one of those.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Linear {
+    pub a: Vec3,
+    pub b: f32,
+}
+
+impl Linear {
+    fn add(self, o: Linear) -> Linear {
+        Linear {
+            a: self.a + o.a,
+            b: self.b + o.b,
+        }
+    }
+
+    fn scale(self, k: f32) -> Linear {
+        Linear {
+            a: self.a * k,
+            b: self.b * k,
+        }
+    }
+}
+
+/// Node `id` of `program` as `a + b·velocity`, if it is one (by its operations: constants,
+/// the velocity, sums, differences, negations and products or quotients by an f32
+/// constant).
+fn linear(program: &Program, id: u32) -> Option<Linear> {
+    let node = program.node(id);
+    let scalar = |k: u32| match program.value(k) {
+        Some(Value::F32(x)) => Some(x),
+        _ => None,
+    };
+    if node.ty != Type::Vec3 {
+        return None;
+    }
+    match (&node.op, node.args.as_slice()) {
+        (Op::Const(_), []) => match program.value(id) {
+            Some(Value::Vec3(v)) => Some(Linear { a: v, b: 0.0 }),
+            _ => None,
+        },
+        (Op::Input(i), []) if program.inputs[*i as usize].name == "velocity" => Some(Linear {
+            a: Vec3::ZERO,
+            b: 1.0,
+        }),
+        (Op::Unary(UnaryOp::Neg), &[x]) => linear(program, x).map(|l| l.scale(-1.0)),
+        (Op::Binary(BinaryOp::Add), &[x, y]) => Some(linear(program, x)?.add(linear(program, y)?)),
+        (Op::Binary(BinaryOp::Sub), &[x, y]) => {
+            Some(linear(program, x)?.add(linear(program, y)?.scale(-1.0)))
+        }
+        (Op::Binary(BinaryOp::Mul), &[x, y]) => match (scalar(x), scalar(y)) {
+            (Some(k), None) => linear(program, y).map(|l| l.scale(k)),
+            (None, Some(k)) => linear(program, x).map(|l| l.scale(k)),
+            _ => None,
+        },
+        (Op::Binary(BinaryOp::Div), &[x, y]) => match scalar(y) {
+            Some(k) if k != 0.0 => linear(program, x).map(|l| l.scale(1.0 / k)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl Graph {
+    /// Fold the forces every emitter's update stack adds, where they are one `a +
+    /// b·velocity` for all of them and the drag stays a drag (`b` no more than the effect's
+    /// drag), out of the stacks: what is left of a stack without other work is no stack.
+    /// The folded force is kept ([`Graph::folded`]) for [`Graph::fold_into`].
+    pub(super) fn fold_forces(&mut self, drag: f32) {
+        let force = |s: &Option<StageProgram>| match s {
+            Some(s) => s.force.map(|f| linear(&s.program, f)),
+            None => Some(Some(Linear {
+                a: Vec3::ZERO,
+                b: 0.0,
+            })),
+        };
+        let forces: Vec<Option<Option<Linear>>> = self.update.iter().map(force).collect();
+        let Some(Some(Some(first))) = forces.first().copied() else {
+            return;
+        };
+        let same = forces.iter().all(|f| *f == Some(Some(first)));
+        let any = self.update.iter().flatten().any(|s| s.force.is_some());
+        // (the step's drag acts on the velocity as the stack left it: a stack that writes it
+        // keeps its force)
+        let moved = self.update.iter().flatten().any(|s| {
+            s.writes
+                .iter()
+                .any(|(a, _)| *a == super::attributes::Attribute::Velocity)
+        });
+        if !same || !any || moved || first.b > drag {
+            return;
+        }
+        for stack in &mut self.update {
+            if let Some(s) = stack {
+                s.force = None;
+                if s.writes.is_empty() && s.stores.is_empty() && s.kill.is_none() {
+                    *stack = None;
+                }
+            }
+        }
+        self.folded = Some(first);
+        debug_assert!(self
+            .stage(Stage::Update)
+            .iter()
+            .all(|s| s.as_ref().is_none_or(|s| s.force.is_none())));
+    }
+
+    /// The effect's gravity, drag and wind in `params` with the folded force added:
+    /// `g + d·(w − v) + a + b·v = (g + a) + (d − b)·(w' − v)` with `(d − b)·w' = d·w`.
+    pub fn fold_into(&self, params: &mut EffectParams) {
+        let Some(f) = self.folded else {
+            return;
+        };
+        let (d, w) = (params.drag, params.wind);
+        let folded = d - f.b;
+        params.gravity += f.a;
+        if folded > 0.0 {
+            params.wind = w * (d / folded);
+        } else {
+            // no drag left: what the wind gave is a constant
+            params.gravity += w * d;
+            params.wind = Vec3::ZERO;
+        }
+        params.drag = folded.max(0.0);
+    }
+}
