@@ -714,7 +714,18 @@ impl ParticleSystem {
         // the clock runs for one instance, on its share of the pool
         let copies = self.instances.count().max(1);
         let share = self.pool.capacity / copies;
-        let dropped = self.clock.advance(&self.desc, dt, share);
+        // the spawn stage: each emitter's rate and bursts by this frame
+        let spawning = self.graph.spawning(
+            &self.desc,
+            &crate::effect::graph::spawn::SpawnInputs {
+                time: self.clock.time as f32,
+                dt,
+                params: &self.parameters.slots.map(|s| s.to_array()),
+                origin: self.transform.transform_point3(glam::Vec3::ZERO),
+                eye: view.eye,
+            },
+        );
+        let dropped = self.clock.advance(&self.desc, dt, share, &spawning);
         self.dropped_on_cpu += dropped * copies as u64;
         let offset = self.desc.camera_offset(view.eye);
         let id_base = self.ids_taken as u32;

@@ -328,7 +328,17 @@ impl CpuTwin {
 
     /// One frame of `dt` seconds: emit, then simulate everything alive.
     pub fn frame(&mut self, dt: f32) {
-        self.dropped += self.clock.advance(&self.desc, dt, self.capacity);
+        let spawning = self.graph.spawning(
+            &self.desc,
+            &crate::effect::graph::spawn::SpawnInputs {
+                time: self.clock.time as f32,
+                dt,
+                params: &self.parameters,
+                origin: self.origin,
+                eye: self.eye,
+            },
+        );
+        self.dropped += self.clock.advance(&self.desc, dt, self.capacity, &spawning);
         let offset = self.desc.camera_offset(self.eye);
         let id_base = self.clock.taken_total as u32;
         let emit = EmitUniforms {

@@ -10,6 +10,7 @@
 //! per frame). Spawns left pending by a frame nobody recorded are overdue: their bursts are
 //! born at the start of the frame that takes them.
 
+use super::graph::spawn::Spawning;
 use super::schema::{Burst, EffectDesc, Trigger};
 
 /// The per-frame spawn clock: continuous rate with fractional carry plus scheduled bursts in
@@ -60,10 +61,18 @@ impl Pending {
 
 impl SpawnClock {
     /// Advance the clock by `dt` seconds, adding what each emitter asks for to the
-    /// pending spawns, and limit them to `capacity` (more cannot spawn in one frame; later
-    /// emitters lose first). Returns how many were dropped so.
-    pub fn advance(&mut self, desc: &EffectDesc, dt: f32, capacity: u32) -> u64 {
-        let counts = self.counts(desc, dt);
+    /// pending spawns (at the rate and burst factor `spawning` gives it, where it gives one:
+    /// the spawn stage's; else its `rate` and its bursts' counts), and limit them to
+    /// `capacity` (more cannot spawn in one frame; later emitters lose first). Returns how
+    /// many were dropped so.
+    pub fn advance(
+        &mut self,
+        desc: &EffectDesc,
+        dt: f32,
+        capacity: u32,
+        spawning: &[Spawning],
+    ) -> u64 {
+        let counts = self.counts(desc, dt, spawning);
         self.pending.resize(counts.len(), Pending::default());
         for (p, c) in self.pending.iter_mut().zip(&counts) {
             // bursts left by a frame nobody recorded are overdue: born at this one's start
@@ -102,7 +111,7 @@ impl SpawnClock {
     }
 
     /// What each emitter asks for in a step of `dt` seconds, advancing the clock.
-    fn counts(&mut self, desc: &EffectDesc, dt: f32) -> Vec<Pending> {
+    fn counts(&mut self, desc: &EffectDesc, dt: f32, spawning: &[Spawning]) -> Vec<Pending> {
         let dt = dt as f64;
         let (t0, t1) = (self.time, self.time + dt);
         self.carry.resize(desc.emitters.len(), 0.0);
@@ -110,18 +119,20 @@ impl SpawnClock {
             .emitters
             .iter()
             .zip(self.carry.iter_mut())
-            .map(|(e, carry)| {
+            .enumerate()
+            .map(|(i, (e, carry))| {
                 if e.trigger != Trigger::Schedule {
                     return Pending::default(); // spawned on the GPU, at events
                 }
-                let exact = e.rate as f64 * dt + *carry;
+                let (rate, factor) = spawning.get(i).map_or((e.rate, 1.0), |s| (s.rate, s.burst));
+                let exact = rate as f64 * dt + *carry;
                 let whole = exact.floor();
                 *carry = exact - whole;
                 let mut burst = 0;
                 let mut first_due = t1;
                 for b in &e.bursts {
                     if let Some((hits, due)) = burst_hits(b, t0, t1) {
-                        burst += hits * b.count as u64;
+                        burst += hits * scaled(b.count, factor);
                         first_due = first_due.min(due);
                     }
                 }
@@ -144,6 +155,14 @@ impl SpawnClock {
 }
 
 /// How many occurrences of `b` fall in `[t0, t1)`, and when the first does; `None` if none.
+/// A burst's `count` times the spawn stage's `factor` (1: as written), to the nearest whole.
+fn scaled(count: u32, factor: f32) -> u64 {
+    if factor == 1.0 {
+        return count as u64;
+    }
+    (count as f64 * factor as f64).round().min(u32::MAX as f64) as u64
+}
+
 fn burst_hits(b: &Burst, t0: f64, t1: f64) -> Option<(u64, f64)> {
     let start = b.time as f64;
     let (hits, due) = match b.every {
@@ -200,7 +219,7 @@ mod tests {
         let mut clock = SpawnClock::default();
         let total: u64 = (0..100)
             .map(|_| {
-                assert_eq!(clock.advance(&d, 0.03, 1000), 0);
+                assert_eq!(clock.advance(&d, 0.03, 1000, &[]), 0);
                 let n = clock.pending()[0].total() as u64;
                 clock.take();
                 n
@@ -223,8 +242,8 @@ mod tests {
             ..Default::default()
         };
         let mut clock = SpawnClock::default();
-        clock.advance(&d, 0.1, 1000); // the t = 0 burst and 10, never recorded
-        clock.advance(&d, 0.1, 1000);
+        clock.advance(&d, 0.1, 1000, &[]); // the t = 0 burst and 10, never recorded
+        clock.advance(&d, 0.1, 1000, &[]);
         // the overdue burst is born at the start of the frame that takes it
         let due = Spawns {
             burst: 50,
@@ -236,7 +255,7 @@ mod tests {
         assert_eq!(clock.pending_total(), 0);
         assert_eq!(clock.taken_total, 70);
         // more than the pool holds is dropped, not kept for later
-        let dropped = clock.advance(&d, 1.0, 60);
+        let dropped = clock.advance(&d, 1.0, 60, &[]);
         assert_eq!((clock.pending()[0].total(), dropped), (60, 40));
         assert_eq!(clock.requested_total, 170);
     }
@@ -260,7 +279,7 @@ mod tests {
         };
         let mut clock = SpawnClock::default();
         let frame = |clock: &mut SpawnClock| {
-            clock.advance(&d, 0.1, 1000);
+            clock.advance(&d, 0.1, 1000, &[]);
             let s = clock.pending()[0];
             clock.take();
             s

@@ -407,6 +407,12 @@ pub struct EmitterDesc {
     /// keep reading the particle's own values.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub draw: Vec<crate::expr::Statement>,
+    /// The spawn stage: lines run once a frame, before the emitter spawns, that set its
+    /// `rate` (particles per second; it starts as the `rate` above) and `burst` (what each
+    /// burst due in the frame spawns, times its count; it starts at 1) from the clock, the
+    /// effect's parameters, `origin` and `eye` (`"rate = 2000.0 * intensity"`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spawn: Vec<crate::expr::Statement>,
 }
 
 /// A point at the origin spawning nothing; particles at rest, living 1 s, 0.1 m across,
@@ -431,6 +437,7 @@ impl Default for EmitterDesc {
             init: Vec::new(),
             update: Vec::new(),
             draw: Vec::new(),
+            spawn: Vec::new(),
         }
     }
 }

@@ -62,7 +62,6 @@ pub(crate) use ast::{Kind, Node};
 pub(crate) use check::{
     Compiler, Env, TableKind, UserFunction, SEED_CALL, SEED_PARTICLE, TABLE_BASE,
 };
-#[cfg(test)]
 pub(crate) use eval::{evaluate, Components, Context, Precision};
 pub(crate) use functions::callable;
 pub(crate) use ir::{NodeId, Op, Program};

@@ -428,3 +428,64 @@ fn forces_written_as_functions_compile_to_the_built_in_step() {
         );
     }
 }
+
+/// An emitter whose rate and bursts the spawn stage sets from a parameter: what reaches the
+/// GPU follows the host's value frame by frame, and the twin spawns the same.
+#[test]
+fn the_spawn_stage_follows_a_parameter_the_host_sets() {
+    let gpu = gpu();
+    let mut host = Hosted::new(&gpu);
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut desc = EffectDesc {
+        name: "dial".into(),
+        emitters: vec![EmitterDesc {
+            rate: 1024.0,
+            bursts: vec![Burst {
+                time: 0.0,
+                count: 50,
+                every: None,
+                cycles: None,
+            }],
+            lifetime: Range::new(10.0, 0.0),
+            spawn: lines(&["rate *= level", "burst = 2.0 * level"]),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    desc.parameters
+        .insert("level".into(), Parameter::new(1.0).range(0.0, 10.0));
+    let id = host
+        .renderer
+        .add_effect(device, queue, &desc, 16_384, 3)
+        .unwrap();
+    let emitted = |h: &Hosted| {
+        h.renderer
+            .snapshot(device, queue, id)
+            .unwrap()
+            .stats
+            .emitted_total
+    };
+    let dt = 1.0 / 64.0;
+    host.frame(&gpu, dt, camera());
+    // the burst of 50 twice over, and 1024 a second for a 64th of one
+    assert_eq!(emitted(&host), 100 + 16);
+    host.renderer
+        .set_parameter(id, "level", Value::F32(3.0))
+        .unwrap();
+    for _ in 0..10 {
+        host.frame(&gpu, dt, camera());
+    }
+    assert_eq!(
+        emitted(&host),
+        116 + 10 * 48,
+        "3072 a second for ten 64ths of one"
+    );
+    // the CPU twin, told the same, spawns the same
+    let mut twin = crate::cpu::CpuTwin::new(&desc, 16_384, 3);
+    twin.frame(dt);
+    twin.parameters[0] = Value::F32(3.0).to_words();
+    for _ in 0..10 {
+        twin.frame(dt);
+    }
+    assert_eq!(twin.emitted, 596);
+}

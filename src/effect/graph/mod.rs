@@ -13,6 +13,7 @@ pub(crate) mod attributes;
 pub(crate) mod cpu;
 mod fold;
 pub(crate) mod module;
+pub(crate) mod spawn;
 pub(crate) mod wgsl;
 
 use serde::{Deserialize, Serialize};
@@ -195,6 +196,8 @@ pub(crate) struct Graph {
     pub update: Vec<Option<StageProgram>>,
     /// Per emitter: its draw stack, if it has one.
     pub draw: Vec<Option<StageProgram>>,
+    /// Per emitter: its spawn lines, if it has any.
+    pub spawn: Vec<Option<spawn::SpawnProgram>>,
     /// The attributes some draw stack sets, each with the word of a particle's record that
     /// holds its own value meanwhile (the look word holds the drawn one): colour packed as
     /// the look word packs it, size, rotation at age 0.
@@ -243,6 +246,26 @@ impl Graph {
             Stage::Update => &self.update,
             Stage::Draw => &self.draw,
         }
+    }
+
+    /// What each emitter spawns this frame: its rate and burst factor as its spawn lines set
+    /// them from `inputs` (its `rate` and 1 without lines; none at all where no emitter has
+    /// spawn lines).
+    pub fn spawning(&self, desc: &EffectDesc, inputs: &spawn::SpawnInputs) -> Vec<spawn::Spawning> {
+        if self.spawn.iter().all(Option::is_none) {
+            return Vec::new(); // (the clock reads the emitters' own)
+        }
+        desc.emitters
+            .iter()
+            .zip(&self.spawn)
+            .map(|(e, program)| match program {
+                Some(p) => p.run(e.rate, inputs, &self.table),
+                None => spawn::Spawning {
+                    rate: e.rate,
+                    burst: 1.0,
+                },
+            })
+            .collect()
     }
 
     /// The record's word that keeps `attribute`'s own value, where a draw stack sets it.
@@ -344,6 +367,8 @@ impl Graph {
             ..env.clone()
         };
         for (i, e) in desc.emitters.iter().enumerate() {
+            let prefix = format!("emitters[{i}].spawn");
+            graph.spawn.push(spawn::compile(desc, &env, e, &prefix)?);
             let stages = [
                 (Stage::Init, &e.init, &env),
                 (Stage::Update, &e.update, &env),

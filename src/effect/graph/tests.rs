@@ -486,3 +486,59 @@ fn a_draw_stack_sets_only_how_a_particle_is_drawn() {
         crate::shaders::validate(&source).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
     }
 }
+
+#[test]
+fn the_spawn_stage_sets_rate_and_burst_from_the_clock_and_parameters() {
+    let mut desc = effect(&[], &[]);
+    desc.emitters[0].rate = 10.0;
+    desc.emitters[0].spawn = [
+        "rate *= heat * (1.0 + time)",
+        "burst = 2.0 + step(1.0, origin.y)",
+    ]
+    .iter()
+    .map(|l| l.parse().unwrap())
+    .collect();
+    let graph = Graph::compile(&desc).unwrap();
+    let mut params = graph.default_block();
+    params[0] = Value::F32(3.0).to_words();
+    let inputs = spawn::SpawnInputs {
+        time: 1.0,
+        dt: 0.1,
+        params: &params,
+        origin: glam::Vec3::new(0.0, 2.0, 0.0),
+        eye: glam::Vec3::ZERO,
+    };
+    let s = graph.spawning(&desc, &inputs);
+    assert_eq!(
+        s,
+        [spawn::Spawning {
+            rate: 60.0,
+            burst: 3.0
+        }]
+    );
+    // a rate below zero spawns nothing
+    desc.emitters[0].spawn = vec!["rate = -5.0".parse().unwrap()];
+    let graph = Graph::compile(&desc).unwrap();
+    assert_eq!(graph.spawning(&desc, &inputs)[0].rate, 0.0);
+    // refusals: a particle's attribute, anything but rate and burst, kills
+    for (line, said) in [
+        (
+            "rate = 100.0 * age",
+            "`age` is a particle's: the spawn stage runs for the emitter, once a frame",
+        ),
+        (
+            "size = 1.0",
+            "`size` is not set by the spawn stage: it sets `rate`",
+        ),
+        (
+            "kill if time > 1.0",
+            "`kill if` belongs in the update stack",
+        ),
+        ("rate = rand()", "`rand` is not available here"),
+    ] {
+        desc.emitters[0].spawn = vec![line.parse().unwrap()];
+        let e = refusal(&desc);
+        assert_eq!(e.field, "emitters[0].spawn[0]", "{e}");
+        assert!(e.to_string().contains(said), "{line}: {e}");
+    }
+}

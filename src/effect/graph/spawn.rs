@@ -1,0 +1,245 @@
+//! The spawn stage: each emitter's `spawn` lines, run on the CPU once a frame before its
+//! spawns are counted, setting its `rate` (particles per second) and `burst` (the factor
+//! every burst due in the frame multiplies its count by) from the clock, the effect's
+//! parameters and where the effect and the camera are. The evaluator is the one the CPU
+//! twin checks the GPU's stacks with.
+
+use glam::Vec3;
+
+use super::attributes::{Attribute, Clock, Place};
+use super::{GraphError, MAX_PARAMETERS};
+use crate::effect::{EffectDesc, EmitterDesc};
+use crate::expr::{
+    evaluate, Action, Compiler, Components, Context, Env, ErrorKind, Kind, Node, NodeId, Precision,
+    Program, Statement, Type, Value,
+};
+
+/// What a spawn program's input reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum SpawnSource {
+    Clock(Clock),
+    Place(Place),
+    Parameter(usize),
+    /// The emitter's `rate` field.
+    Rate,
+    /// 1: every burst's count as written.
+    Burst,
+}
+
+/// One emitter's spawn lines, compiled.
+#[derive(Clone, Debug)]
+pub(crate) struct SpawnProgram {
+    pub program: Program,
+    pub sources: Vec<SpawnSource>,
+    /// The rate the lines leave, and the burst factor, where they set them.
+    pub rate: Option<NodeId>,
+    pub burst: Option<NodeId>,
+}
+
+/// What the spawn stage reads besides the clock, and where a frame is.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SpawnInputs<'a> {
+    /// Seconds since the effect started, at the frame's start, and the frame's seconds.
+    pub time: f32,
+    pub dt: f32,
+    /// The parameters' uniform block.
+    pub params: &'a [[u32; 4]; MAX_PARAMETERS],
+    pub origin: Vec3,
+    pub eye: Vec3,
+}
+
+/// What each emitter spawns by this frame: its rate (particles per second) and the factor of
+/// its bursts' counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Spawning {
+    pub rate: f32,
+    pub burst: f32,
+}
+
+/// The names the spawn stage reads: the clock, `origin`, `eye`, the parameters, and `rate`
+/// and `burst` as the lines before left them (the particles' attributes are refused: no
+/// particle exists yet).
+fn environment(desc: &EffectDesc, env: &Env) -> Env {
+    let mut inputs: Vec<(String, Type)> = Vec::new();
+    for c in Clock::ALL {
+        inputs.push((c.name().into(), Type::F32));
+    }
+    for p in Place::ALL {
+        inputs.push((p.name().into(), Type::Vec3));
+    }
+    for (name, p) in &desc.parameters {
+        inputs.push((name.clone(), p.default.ty()));
+    }
+    inputs.push(("rate".into(), Type::F32));
+    inputs.push(("burst".into(), Type::F32));
+    // (attributes are declared so that a line naming one is refused saying why)
+    for a in Attribute::ALL {
+        inputs.push((a.name().into(), a.ty()));
+    }
+    for (name, initial) in &desc.attributes {
+        inputs.push((name.clone(), initial.ty()));
+    }
+    Env {
+        inputs,
+        lets: Vec::new(),
+        tables: env.tables.clone(),
+        random: false,
+        functions: env.functions.clone(),
+    }
+}
+
+/// Emitter `e`'s spawn lines compiled (None without lines).
+pub(super) fn compile(
+    desc: &EffectDesc,
+    env: &Env,
+    emitter: &EmitterDesc,
+    prefix: &str,
+) -> Result<Option<SpawnProgram>, GraphError> {
+    if emitter.spawn.is_empty() {
+        return Ok(None);
+    }
+    let env = environment(desc, env);
+    let mut c = Compiler::new(&env);
+    let (mut rate, mut burst) = (None, None);
+    for (k, line) in emitter.spawn.iter().enumerate() {
+        let fail = |error| GraphError {
+            field: format!("{prefix}[{k}]"),
+            text: line.text().to_string(),
+            error,
+        };
+        let (target, op) = match line.action() {
+            Action::Set { target, op } if target == "rate" || target == "burst" => (target, op),
+            Action::Kill => {
+                let message = "`kill if` belongs in the update stack: the spawn stage sets \
+                    `rate` and `burst`";
+                return Err(fail(
+                    line.target_error(ErrorKind::NotAllowed, message.into()),
+                ));
+            }
+            Action::Set { target, .. } => {
+                let message = format!(
+                    "`{target}` is not set by the spawn stage: it sets `rate` (particles per \
+                     second) and `burst` (the factor of the bursts' counts)"
+                );
+                return Err(fail(line.target_error(ErrorKind::NotAllowed, message)));
+            }
+        };
+        let value = line.value();
+        let root = match op {
+            None => value.root().clone(),
+            Some(op) => {
+                let span = value.root().span.clone();
+                let name = Node::new(Kind::Name(target.clone()), span.clone());
+                let both = Kind::Binary(*op, Box::new(name), Box::new(value.root().clone()));
+                Node::new(both, span)
+            }
+        };
+        let id = c
+            .compile_parsed(&root, value.text(), Some(Type::F32))
+            .map_err(|e| fail(line.locate(e)))?;
+        if let Some(refusal) = particle_input(&c.program, line) {
+            return Err(fail(refusal));
+        }
+        c.bind(target, id);
+        match target.as_str() {
+            "rate" => rate = Some(id),
+            _ => burst = Some(id),
+        }
+    }
+    let sources = c
+        .program
+        .inputs
+        .iter()
+        .map(|input| source(&input.name, desc))
+        .collect();
+    Ok(Some(SpawnProgram {
+        program: c.program,
+        sources,
+        rate,
+        burst,
+    }))
+}
+
+/// A line that reads a particle's attribute, refused where it names it.
+fn particle_input(program: &Program, line: &Statement) -> Option<crate::expr::ExprError> {
+    let input = program
+        .inputs
+        .iter()
+        .find(|i| source_of_particle(&i.name))?;
+    let name = &input.name;
+    let text = line.text();
+    let at = text.find(name.as_str()).unwrap_or(0);
+    let message = format!(
+        "`{name}` is a particle's: the spawn stage runs for the emitter, once a frame, \
+         before its particles are born"
+    );
+    Some(crate::expr::ExprError::new(
+        ErrorKind::NotAllowed,
+        text,
+        at..at + name.len(),
+        message,
+    ))
+}
+
+fn source_of_particle(name: &str) -> bool {
+    Attribute::by_name(name).is_some()
+}
+
+/// What the input named `name` reads (the particle's attributes are refused before).
+fn source(name: &str, desc: &EffectDesc) -> SpawnSource {
+    if let Some(&c) = Clock::ALL.iter().find(|c| c.name() == name) {
+        return SpawnSource::Clock(c);
+    }
+    if let Some(&p) = Place::ALL.iter().find(|p| p.name() == name) {
+        return SpawnSource::Place(p);
+    }
+    match name {
+        "rate" => SpawnSource::Rate,
+        "burst" => SpawnSource::Burst,
+        _ => {
+            let slot = desc.parameters.keys().position(|n| n == name);
+            SpawnSource::Parameter(slot.unwrap_or_else(|| unreachable!("`{name}` is declared")))
+        }
+    }
+}
+
+impl SpawnProgram {
+    /// The rate and burst factor of an emitter whose `rate` field is `rate`, this frame: a
+    /// value below zero or not finite spawns nothing.
+    pub fn run(&self, rate: f32, s: &SpawnInputs, table: &[[f32; 4]]) -> Spawning {
+        let scalar = |x: f32| [x as f64, 0.0, 0.0, 0.0];
+        let vector = |v: Vec3| [v.x as f64, v.y as f64, v.z as f64, 0.0];
+        let inputs: Vec<Components> = self
+            .sources
+            .iter()
+            .zip(&self.program.inputs)
+            .map(|(&source, input)| match source {
+                SpawnSource::Clock(Clock::Time) => scalar(s.time),
+                SpawnSource::Clock(Clock::Dt) => scalar(s.dt),
+                SpawnSource::Place(Place::Origin) => vector(s.origin),
+                SpawnSource::Place(Place::Eye) => vector(s.eye),
+                SpawnSource::Parameter(slot) => {
+                    Value::from_words(input.ty, s.params[slot]).components()
+                }
+                SpawnSource::Rate => scalar(rate),
+                SpawnSource::Burst => scalar(1.0),
+            })
+            .collect();
+        let ctx = Context {
+            inputs: &inputs,
+            table,
+        };
+        let values = evaluate(&self.program, &ctx, Precision::F32);
+        let sane = |x: f64| {
+            if x.is_finite() {
+                x.max(0.0) as f32
+            } else {
+                0.0
+            }
+        };
+        Spawning {
+            rate: self.rate.map_or(rate, |id| sane(values[id as usize][0])),
+            burst: self.burst.map_or(1.0, |id| sane(values[id as usize][0])),
+        }
+    }
+}
