@@ -715,13 +715,18 @@ impl ParticleSystem {
         let copies = self.instances.count().max(1);
         let share = self.pool.capacity / copies;
         // the spawn stage: each emitter's rate and bursts by this frame
+        let origin = |m: glam::Mat4| m.transform_point3(glam::Vec3::ZERO);
+        let emitters: Vec<glam::Vec3> = (self.emitter_transforms.iter())
+            .map(|e| origin(self.transform * *e))
+            .collect();
         let spawning = self.graph.spawning(
             &self.desc,
             &crate::effect::graph::spawn::SpawnInputs {
                 time: self.clock.time as f32,
                 dt,
                 params: &self.parameters.slots.map(|s| s.to_array()),
-                origin: self.transform.transform_point3(glam::Vec3::ZERO),
+                origin: origin(self.transform),
+                emitters: &emitters,
                 eye: view.eye,
             },
         );
@@ -769,11 +774,14 @@ impl ParticleSystem {
             time: frame.time,
             ..emit
         };
-        let graph = GraphParams {
+        let mut graph = GraphParams {
             origin: self.transform.transform_point3(glam::Vec3::ZERO),
             eye: view.eye,
             ..self.parameters
         };
+        for (slot, placed) in graph.emitters.iter_mut().zip(&self.placed) {
+            *slot = placed.transform_point3(glam::Vec3::ZERO).extend(0.0);
+        }
         pages.write(&self.uniforms, (&frame, &emit, &graph));
         self.step_clock = StepClock {
             eye: frame.eye.into(),

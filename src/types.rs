@@ -528,6 +528,8 @@ pub(crate) struct GraphParams {
     /// The camera's position (world).
     pub eye: Vec3,
     pub _pad1: u32,
+    /// Each emitter's space's origin (world; xyz).
+    pub emitters: [Vec4; MAX_EMITTERS],
 }
 
 /// This frame's spawn request.
@@ -1254,6 +1256,7 @@ mod tests {
                 ("slots", |v| v.slots[0] = glam::UVec4::ONE),
                 ("origin", |v| v.origin = Vec3::ONE),
                 ("eye", |v| v.eye = Vec3::ONE),
+                ("emitters", |v| v.emitters[0] = Vec4::ONE),
             ],
         );
         check_uniform::<EmitUniforms>(

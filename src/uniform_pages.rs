@@ -289,7 +289,8 @@ mod tests {
     /// What [`SLOTS_PER_PAGE`] says a slot and a page take.
     #[test]
     fn a_slot_takes_3584_bytes_where_offsets_align_to_256() {
-        // (the parameters' 16 slots, the effect's origin and the camera's eye: 288 bytes)
+        // (the parameters' 16 slots, the effect's origin, the camera's eye and the emitters'
+        // origins: 416 bytes)
         assert_eq!(slot_layout(256), (512, 3072, 3584));
         assert_eq!(3584 * SLOTS_PER_PAGE, 448 << 10);
     }

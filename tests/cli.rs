@@ -1220,17 +1220,16 @@ fn params_set_an_effects_parameters_and_refusals_name_the_flag() {
 #[test]
 fn check_names_the_line_of_a_broken_expression_and_of_a_missing_module() {
     let campfire = include_str!("../effects/campfire.ron");
+    let line = "heat *= exp(-0.5 * dt)";
+    let at = campfire.lines().position(|l| l.contains(line)).unwrap() + 1;
+    let column = campfire.lines().nth(at - 1).unwrap().find('"').unwrap() + 1;
     let file = tmp("broken-campfire.ron");
-    std::fs::write(
-        &file,
-        campfire.replace("heat *= exp(-0.5 * dt)", "heat *= exq(-0.5 * dt)"),
-    )
-    .unwrap();
+    std::fs::write(&file, campfire.replace(line, "heat *= exq(-0.5 * dt)")).unwrap();
     refused(
         &["check", file.to_str().unwrap()],
         1,
         &[
-            "(line 80, column 17)",
+            format!("(line {at}, column {column})").as_str(),
             "emitters[2].update[0]",
             "column 9: unknown function `exq`; did you mean `exp`",
         ],

@@ -328,6 +328,13 @@ impl CpuTwin {
 
     /// One frame of `dt` seconds: emit, then simulate everything alive.
     pub fn frame(&mut self, dt: f32) {
+        // where each emitter's space is at the frame's end (the origin without motion)
+        let emitters: Vec<Vec3> = (0..self.desc.emitters.len())
+            .map(|i| {
+                let to = self.motion.get(i).map_or(glam::Mat4::IDENTITY, |m| m.1);
+                to.transform_point3(Vec3::ZERO)
+            })
+            .collect();
         let spawning = self.graph.spawning(
             &self.desc,
             &crate::effect::graph::spawn::SpawnInputs {
@@ -335,6 +342,7 @@ impl CpuTwin {
                 dt,
                 params: &self.parameters,
                 origin: self.origin,
+                emitters: &emitters,
                 eye: self.eye,
             },
         );
@@ -361,6 +369,7 @@ impl CpuTwin {
             table: &self.graph.table,
             customs: &self.graph.attributes,
             origin: self.origin,
+            emitters: &emitters,
             eye: self.eye,
             kept: &self.graph.kept,
         };

@@ -107,16 +107,19 @@ impl Attribute {
 pub(crate) enum Place {
     /// The effect's transform's translation.
     Origin,
+    /// Where the particle's emitter's own space has its origin.
+    EmitterOrigin,
     /// The camera's position.
     Eye,
 }
 
 impl Place {
-    pub const ALL: [Place; 2] = [Place::Origin, Place::Eye];
+    pub const ALL: [Place; 3] = [Place::Origin, Place::EmitterOrigin, Place::Eye];
 
     pub const fn name(self) -> &'static str {
         match self {
             Place::Origin => "origin",
+            Place::EmitterOrigin => "emitter_origin",
             Place::Eye => "eye",
         }
     }
@@ -124,14 +127,21 @@ impl Place {
     pub const fn doc(self) -> &'static str {
         match self {
             Place::Origin => "where the effect is now: its transform's translation, world metres",
+            Place::EmitterOrigin => {
+                "where its emitter is now: the origin of the emitter's own space (the effect's \
+                 transform times the emitter's), world metres"
+            }
             Place::Eye => "the camera's position, world metres",
         }
     }
 
-    /// The WGSL that reads it (graph.wgsl's `graph_params`).
+    /// The WGSL that reads it (graph.wgsl's `graph_params`) for the particle `(*p)`.
     pub const fn wgsl_read(self) -> &'static str {
         match self {
             Place::Origin => "graph_params.origin",
+            Place::EmitterOrigin => {
+                "graph_params.emitters[min((*p).emitter, MAX_EMITTERS - 1u)].xyz"
+            }
             Place::Eye => "graph_params.eye",
         }
     }

@@ -25,8 +25,9 @@ pub(crate) struct Surroundings<'a> {
     pub table: &'a [[f32; 4]],
     /// The effect's own attributes.
     pub customs: &'a [Custom],
-    /// Where the effect and the camera are.
+    /// Where the effect, each emitter's space and the camera are.
     pub origin: Vec3,
+    pub emitters: &'a [Vec3],
     pub eye: Vec3,
     /// The attributes a draw stack sets, and the record's word that keeps each.
     pub kept: &'a [(Attribute, u32)],
@@ -107,6 +108,12 @@ impl StageProgram {
                 Source::Clock(Clock::Time) => scalar(s.time),
                 Source::Clock(Clock::Dt) => scalar(s.dt),
                 Source::Place(Place::Origin) => vector(s.origin),
+                Source::Place(Place::EmitterOrigin) => vector(
+                    s.emitters
+                        .get(p.emitter as usize)
+                        .copied()
+                        .unwrap_or_default(),
+                ),
                 Source::Place(Place::Eye) => vector(s.eye),
                 Source::Parameter(slot) => Value::from_words(input.ty, s.params[slot]).components(),
                 Source::Custom(index) => {

@@ -258,8 +258,9 @@ impl Graph {
         desc.emitters
             .iter()
             .zip(&self.spawn)
-            .map(|(e, program)| match program {
-                Some(p) => p.run(e.rate, inputs, &self.table),
+            .enumerate()
+            .map(|(i, (e, program))| match program {
+                Some(p) => p.run((i, e.rate), inputs, &self.table),
                 None => spawn::Spawning {
                     rate: e.rate,
                     burst: 1.0,

@@ -45,6 +45,8 @@ pub(crate) struct SpawnInputs<'a> {
     /// The parameters' uniform block.
     pub params: &'a [[u32; 4]; MAX_PARAMETERS],
     pub origin: Vec3,
+    /// Each emitter's space's origin.
+    pub emitters: &'a [Vec3],
     pub eye: Vec3,
 }
 
@@ -56,7 +58,8 @@ pub(crate) struct Spawning {
     pub burst: f32,
 }
 
-/// The names the spawn stage reads: the clock, `origin`, `eye`, the parameters, and `rate`
+/// The names the spawn stage reads: the clock, `origin`, `emitter_origin`, `eye`, the
+/// parameters, and `rate`
 /// and `burst` as the lines before left them (the particles' attributes are refused: no
 /// particle exists yet).
 fn environment(desc: &EffectDesc, env: &Env) -> Env {
@@ -204,9 +207,9 @@ fn source(name: &str, desc: &EffectDesc) -> SpawnSource {
 }
 
 impl SpawnProgram {
-    /// The rate and burst factor of an emitter whose `rate` field is `rate`, this frame: a
+    /// The rate and burst factor of emitter `e`, whose `rate` field is `rate`, this frame: a
     /// value below zero or not finite spawns nothing.
-    pub fn run(&self, rate: f32, s: &SpawnInputs, table: &[[f32; 4]]) -> Spawning {
+    pub fn run(&self, (e, rate): (usize, f32), s: &SpawnInputs, table: &[[f32; 4]]) -> Spawning {
         let scalar = |x: f32| [x as f64, 0.0, 0.0, 0.0];
         let vector = |v: Vec3| [v.x as f64, v.y as f64, v.z as f64, 0.0];
         let inputs: Vec<Components> = self
@@ -217,6 +220,9 @@ impl SpawnProgram {
                 SpawnSource::Clock(Clock::Time) => scalar(s.time),
                 SpawnSource::Clock(Clock::Dt) => scalar(s.dt),
                 SpawnSource::Place(Place::Origin) => vector(s.origin),
+                SpawnSource::Place(Place::EmitterOrigin) => {
+                    vector(s.emitters.get(e).copied().unwrap_or_default())
+                }
                 SpawnSource::Place(Place::Eye) => vector(s.eye),
                 SpawnSource::Parameter(slot) => {
                     Value::from_words(input.ty, s.params[slot]).components()

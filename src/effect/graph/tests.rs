@@ -31,6 +31,28 @@ fn effect(init: &[&str], update: &[&str]) -> EffectDesc {
     desc
 }
 
+/// `graph`'s blocks for simulate and emit, each validated in its pass's source as wgpu would.
+fn validated_blocks(graph: &Graph) -> Vec<String> {
+    let simulate = crate::passes::simulate::SimulateVariant::default().consts();
+    let passes = [
+        (
+            crate::shaders::Shader::Simulate,
+            Stage::Update,
+            simulate.to_vec(),
+        ),
+        (crate::shaders::Shader::Emit, Stage::Init, Vec::new()),
+    ];
+    passes
+        .into_iter()
+        .map(|(shader, stage, consts)| {
+            let block = graph.wgsl(stage);
+            let source = shader.generated(&consts, &block);
+            crate::shaders::validate(&source).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
+            block
+        })
+        .collect()
+}
+
 fn refusal(desc: &EffectDesc) -> GraphError {
     Graph::compile(desc).expect_err("refused")
 }
@@ -64,19 +86,7 @@ fn stacks_compile_to_their_writes_force_and_kill() {
         "the other hook is empty"
     );
     // both passes' sources with the blocks validate
-    for (shader, stage) in [
-        (crate::shaders::Shader::Simulate, Stage::Update),
-        (crate::shaders::Shader::Emit, Stage::Init),
-    ] {
-        let consts = match shader {
-            crate::shaders::Shader::Simulate => crate::passes::simulate::SimulateVariant::default()
-                .consts()
-                .to_vec(),
-            _ => Vec::new(),
-        };
-        let source = shader.generated(&consts, &graph.wgsl(stage));
-        crate::shaders::validate(&source).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
-    }
+    validated_blocks(&graph);
 }
 
 #[test]
@@ -248,20 +258,8 @@ fn the_effects_own_attributes_are_stored_typed_and_refused_by_name() {
     assert_eq!(graph.attributes[1].words(), 1..4);
     assert_eq!(graph.initial_record(), vec![1.0f32.to_bits(), 0, 0, 0]);
     assert_eq!(graph.update[0].as_ref().unwrap().stores.len(), 1);
-    for (shader, stage) in [
-        (crate::shaders::Shader::Simulate, Stage::Update),
-        (crate::shaders::Shader::Emit, Stage::Init),
-    ] {
-        let consts = match shader {
-            crate::shaders::Shader::Simulate => crate::passes::simulate::SimulateVariant::default()
-                .consts()
-                .to_vec(),
-            _ => Vec::new(),
-        };
-        let block = graph.wgsl(stage);
+    for block in validated_blocks(&graph) {
         assert!(block.contains("const GRAPH_STRIDE: u32 = 4u;"), "{block}");
-        let source = shader.generated(&consts, &block);
-        crate::shaders::validate(&source).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
     }
     // an effect with attributes but no init stack still writes their initial values
     let mut bare = effect(&[], &[]);
@@ -470,20 +468,8 @@ fn a_draw_stack_sets_only_how_a_particle_is_drawn() {
     let kept: Vec<_> = graph.kept.iter().map(|(a, k)| (a.name(), *k)).collect();
     assert_eq!(kept, [("color", 0), ("size", 1)]);
     assert!(graph.generates(Stage::Init) && graph.generates(Stage::Update));
-    for (shader, stage) in [
-        (crate::shaders::Shader::Simulate, Stage::Update),
-        (crate::shaders::Shader::Emit, Stage::Init),
-    ] {
-        let consts = match shader {
-            crate::shaders::Shader::Simulate => crate::passes::simulate::SimulateVariant::default()
-                .consts()
-                .to_vec(),
-            _ => Vec::new(),
-        };
-        let block = graph.wgsl(stage);
+    for block in validated_blocks(&graph) {
         assert!(block.contains("const GRAPH_DRAW: u32 = 1u;"), "{block}");
-        let source = shader.generated(&consts, &block);
-        crate::shaders::validate(&source).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
     }
 }
 
@@ -506,6 +492,7 @@ fn the_spawn_stage_sets_rate_and_burst_from_the_clock_and_parameters() {
         dt: 0.1,
         params: &params,
         origin: glam::Vec3::new(0.0, 2.0, 0.0),
+        emitters: &[glam::Vec3::ZERO],
         eye: glam::Vec3::ZERO,
     };
     let s = graph.spawning(&desc, &inputs);
