@@ -457,6 +457,8 @@ struct GraphParams {
     _pad0: u32,
     eye: vec3<f32>,          // the camera's position (world)
     _pad1: u32,
+    view_dir: vec3<f32>,     // the direction the camera looks along (unit)
+    _pad2: u32,
     emitters: array<vec4<f32>, MAX_EMITTERS>, // each emitter's space's origin (world; xyz)
 }
 

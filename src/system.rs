@@ -728,6 +728,7 @@ impl ParticleSystem {
                 origin: origin(self.transform),
                 emitters: &emitters,
                 eye: view.eye,
+                view_dir: view.view_depth.truncate().normalize_or_zero(),
             },
         );
         let dropped = self.clock.advance(&self.desc, dt, share, &spawning);
@@ -777,6 +778,7 @@ impl ParticleSystem {
         let mut graph = GraphParams {
             origin: self.transform.transform_point3(glam::Vec3::ZERO),
             eye: view.eye,
+            view_dir: view.view_depth.truncate().normalize_or_zero(),
             ..self.parameters
         };
         for (slot, placed) in graph.emitters.iter_mut().zip(&self.placed) {

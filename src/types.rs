@@ -528,6 +528,9 @@ pub(crate) struct GraphParams {
     /// The camera's position (world).
     pub eye: Vec3,
     pub _pad1: u32,
+    /// The direction the camera looks along (unit).
+    pub view_dir: Vec3,
+    pub _pad2: u32,
     /// Each emitter's space's origin (world; xyz).
     pub emitters: [Vec4; MAX_EMITTERS],
 }
@@ -1256,6 +1259,7 @@ mod tests {
                 ("slots", |v| v.slots[0] = glam::UVec4::ONE),
                 ("origin", |v| v.origin = Vec3::ONE),
                 ("eye", |v| v.eye = Vec3::ONE),
+                ("view_dir", |v| v.view_dir = Vec3::ONE),
                 ("emitters", |v| v.emitters[0] = Vec4::ONE),
             ],
         );

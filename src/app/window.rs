@@ -322,7 +322,16 @@ impl State {
                 self.notice = Some(format!("reloaded {file}"));
                 self.effect = Some(live.good().clone());
                 self.title_at = Instant::now() - std::time::Duration::from_secs(2);
-                self.reset(options)
+                match self.reset(options) {
+                    // an edit that drops or retypes a `--param`'s parameter: the new effect
+                    // runs with its defaults, and the window says why
+                    Err(AppError::Flurry(flurry::Error::Invalid(why))) if why.field == "--param" => {
+                        eprintln!("error: {why} (the reloaded effect runs with its defaults)");
+                        self.notice = Some(format!("{why} (running with its defaults)"));
+                        Ok(())
+                    }
+                    other => other,
+                }
             }
             Reload::Refused(why) => {
                 eprintln!("error: {why} (still showing the last good effect)");

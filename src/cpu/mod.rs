@@ -294,6 +294,8 @@ pub struct CpuTwin {
     pub eye: Vec3,
     /// Where the effect is (its transform's translation), as its stacks read it.
     pub origin: Vec3,
+    /// The direction the camera looks along, as the stacks read it.
+    pub view_dir: Vec3,
     /// Each emitter's (start, end) world transform in the next frame (identity if absent).
     pub motion: Vec<(glam::Mat4, glam::Mat4)>,
     /// The meshes Mesh-shaped emitters name (the built-ins unless a test adds its own).
@@ -319,6 +321,7 @@ impl CpuTwin {
             dropped: 0,
             eye: Vec3::ZERO,
             origin: Vec3::ZERO,
+            view_dir: Vec3::NEG_Z,
             motion: Vec::new(),
             meshes: MeshSet::default(),
             parameters: graph.default_block(),
@@ -344,6 +347,7 @@ impl CpuTwin {
                 origin: self.origin,
                 emitters: &emitters,
                 eye: self.eye,
+                view_dir: self.view_dir,
             },
         );
         self.dropped += self.clock.advance(&self.desc, dt, self.capacity, &spawning);
@@ -371,6 +375,7 @@ impl CpuTwin {
             origin: self.origin,
             emitters: &emitters,
             eye: self.eye,
+            view_dir: self.view_dir,
             kept: &self.graph.kept,
         };
         let sources = (self.meshes.triangles(), &self.graph);

@@ -48,7 +48,7 @@ fn swirl() -> EffectDesc {
             "lit = warmth > 0.8",
             "drift = vec2(position.x, position.z) - vec2(home.x, home.z)",
             "turns = -i32(steps)",
-            "force += pull(origin, 0.05) + pull(eye, 0.01) + pull(emitter_origin, 0.01)",
+            "force += pull(origin, 0.05) + pull(eye, 0.01) + pull(emitter_origin, 0.01) + view_dir * 0.2",
         ]),
         // how it is drawn: never fed back (the update's `size *= 0.995` reads its own size)
         draw: lines(&[

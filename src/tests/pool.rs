@@ -236,6 +236,7 @@ fn compare_moving_with_twin(
     let mut solo = Solo::new(desc, capacity, seed);
     let mut twin = CpuTwin::new(desc, capacity, seed);
     twin.eye = camera().eye; // bounds that follow the camera follow it on both sides
+    twin.view_dir = (camera().target - camera().eye).normalize();
     for f in 0..frames {
         solo.system.set_transform(None, placed(f)).unwrap();
         let start = placed(f.saturating_sub(1));

@@ -111,16 +111,24 @@ pub(crate) enum Place {
     EmitterOrigin,
     /// The camera's position.
     Eye,
+    /// The direction the camera looks along.
+    ViewDir,
 }
 
 impl Place {
-    pub const ALL: [Place; 3] = [Place::Origin, Place::EmitterOrigin, Place::Eye];
+    pub const ALL: [Place; 4] = [
+        Place::Origin,
+        Place::EmitterOrigin,
+        Place::Eye,
+        Place::ViewDir,
+    ];
 
     pub const fn name(self) -> &'static str {
         match self {
             Place::Origin => "origin",
             Place::EmitterOrigin => "emitter_origin",
             Place::Eye => "eye",
+            Place::ViewDir => "view_dir",
         }
     }
 
@@ -132,6 +140,7 @@ impl Place {
                  transform times the emitter's), world metres"
             }
             Place::Eye => "the camera's position, world metres",
+            Place::ViewDir => "the direction the camera looks along, a unit vector (world)",
         }
     }
 
@@ -143,6 +152,7 @@ impl Place {
                 "graph_params.emitters[min((*p).emitter, MAX_EMITTERS - 1u)].xyz"
             }
             Place::Eye => "graph_params.eye",
+            Place::ViewDir => "graph_params.view_dir",
         }
     }
 }

@@ -29,6 +29,7 @@ pub(crate) struct Surroundings<'a> {
     pub origin: Vec3,
     pub emitters: &'a [Vec3],
     pub eye: Vec3,
+    pub view_dir: Vec3,
     /// The attributes a draw stack sets, and the record's word that keeps each.
     pub kept: &'a [(Attribute, u32)],
 }
@@ -115,6 +116,7 @@ impl StageProgram {
                         .unwrap_or_default(),
                 ),
                 Source::Place(Place::Eye) => vector(s.eye),
+                Source::Place(Place::ViewDir) => vector(s.view_dir),
                 Source::Parameter(slot) => Value::from_words(input.ty, s.params[slot]).components(),
                 Source::Custom(index) => {
                     let mut words = [0; 4];

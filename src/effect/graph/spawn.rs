@@ -48,6 +48,7 @@ pub(crate) struct SpawnInputs<'a> {
     /// Each emitter's space's origin.
     pub emitters: &'a [Vec3],
     pub eye: Vec3,
+    pub view_dir: Vec3,
 }
 
 /// What each emitter spawns by this frame: its rate (particles per second) and the factor of
@@ -224,6 +225,7 @@ impl SpawnProgram {
                     vector(s.emitters.get(e).copied().unwrap_or_default())
                 }
                 SpawnSource::Place(Place::Eye) => vector(s.eye),
+                SpawnSource::Place(Place::ViewDir) => vector(s.view_dir),
                 SpawnSource::Parameter(slot) => {
                     Value::from_words(input.ty, s.params[slot]).components()
                 }

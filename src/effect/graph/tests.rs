@@ -494,6 +494,7 @@ fn the_spawn_stage_sets_rate_and_burst_from_the_clock_and_parameters() {
         origin: glam::Vec3::new(0.0, 2.0, 0.0),
         emitters: &[glam::Vec3::ZERO],
         eye: glam::Vec3::ZERO,
+        view_dir: glam::Vec3::NEG_Z,
     };
     let s = graph.spawning(&desc, &inputs);
     assert_eq!(
