@@ -325,7 +325,9 @@ impl State {
                 match self.reset(options) {
                     // an edit that drops or retypes a `--param`'s parameter: the new effect
                     // runs with its defaults, and the window says why
-                    Err(AppError::Flurry(flurry::Error::Invalid(why))) if why.field == "--param" => {
+                    Err(AppError::Flurry(flurry::Error::Invalid(why)))
+                        if why.field == "--param" =>
+                    {
                         eprintln!("error: {why} (the reloaded effect runs with its defaults)");
                         self.notice = Some(format!("{why} (running with its defaults)"));
                         Ok(())

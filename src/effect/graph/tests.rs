@@ -3,6 +3,7 @@
 use super::*;
 use crate::effect::EmitterDesc;
 use crate::error::Error;
+use crate::expr::ErrorKind;
 
 /// An effect of one emitter whose update stack is `update`, with a parameter `heat`, a node
 /// `cooling` and a curve `fade`.
