@@ -3,11 +3,15 @@
 // The pass that composes it declares `graph_params` (the effect's parameters, a uniform of
 // GraphParams) and `graph_table` (its curves and gradients), and supplies graph_time() and
 // graph_dt() (the clock its stacks read); emit and simulate also declare
-// `graph_attributes` (the effect's own attributes, GRAPH_STRIDE words a slot).
+// `graph_attributes` (the effect's own attributes, GRAPH_STRIDE words a slot) and
+// instance_at(k) (where the host placed the effect's instance k).
 
 // The slot of the particle a hook runs for: the pass sets it before the call (the hooks
 // read and write the particle's own attributes there).
 var<private> graph_slot: u32;
+// The instance the particle being born belongs to (emit sets it for a placed effect's
+// spawns): spawn_from gives the particle its flags from it.
+var<private> graph_instance: u32 = NO_INSTANCE;
 const GRAPH_STRIDE: u32 = 0u;
 
 // init hook: a newborn particle's init stack (spawn.wgsl calls it in spawn_from)

@@ -37,6 +37,12 @@ override DEATHS: u32 = 1u;      // some emitter's deaths are events
 @group(0) @binding(11) var<storage, read> graph_table: array<vec4<f32>>;
 // the effect's own attributes, GRAPH_STRIDE words a slot (one word where it has none)
 @group(0) @binding(12) var<storage, read_write> graph_attributes: array<u32>;
+// where the host placed the effect's instances (src/instances.rs), for its stacks
+@group(0) @binding(13) var<storage, read> instances: array<InstanceGpu>;
+
+fn instance_at(k: u32) -> InstanceGpu {
+    return instances[k];
+}
 
 fn graph_time() -> f32 {
     return frame.time;

@@ -161,6 +161,7 @@ fn spawn_particle(ordinal: u32) -> Particle {
         k = ordinal - instance * spawning.per_instance;
     }
     let e = emitter_of(k);
+    graph_instance = instance;
     var p = spawn_from(e, spawning.id_base + ordinal);
     p.flags = instance << FLAG_INSTANCE_SHIFT;
     // born at its own time in the frame, where the host's transform had the emitter then
@@ -230,7 +231,7 @@ fn spawn_from(e: u32, id: u32) -> Particle {
     p.spin = rand_range(&state, em.rot_spin.z, em.rot_spin.w);
     p.id = id;
     p.emitter = e;
-    p.flags = NO_INSTANCE << FLAG_INSTANCE_SHIFT;
+    p.flags = graph_instance << FLAG_INSTANCE_SHIFT;
     p.settled_at = 0.0;
     if GRAPH_INIT == 1u {
         graph_init(&p, spawning.seed);

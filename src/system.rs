@@ -372,7 +372,14 @@ impl ParticleSystem {
                 (meshes.surface(), instances.buffer()),
                 graph_inputs,
             ),
-            simulate_bind: simulate.bind(device, &pool, 0, frame, (effect, &bodies), graph_inputs),
+            simulate_bind: simulate.bind(
+                device,
+                &pool,
+                0,
+                frame,
+                (effect, &bodies, instances.buffer()),
+                graph_inputs,
+            ),
             simulate_variant,
             relist_bind: p.relist().bind(device, &pool),
             gravity_bind: desc
@@ -680,6 +687,14 @@ impl ParticleSystem {
         let moved = self.instances.set(device, list);
         if moved {
             self.rebind_meshes(device, p, meshes);
+            let graph: GraphInputs = (&self.uniforms.graph, &self.table, &self.attributes);
+            let simulate = self
+                .graph_simulate
+                .as_deref()
+                .unwrap_or_else(|| p.simulate(self.simulate_variant));
+            let frame = &self.uniforms.frame;
+            let effect = (&self.effect_buf, &self.bodies, self.instances.buffer());
+            self.simulate_bind = simulate.bind(device, &self.pool, 0, frame, effect, graph);
             let frame: &dyn Binding = &self.uniforms.frame;
             let inputs = (frame, &self.effect_buf, self.instances.buffer());
             let cull = p.cull(self.cull_variant());

@@ -13,7 +13,7 @@ use crate::types::*;
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
 /// simulate.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 13] {
+pub(super) fn slots() -> [BufferSlot; 14] {
     [
         read_write::<Particle>(),
         read_write::<u32>(),
@@ -28,6 +28,7 @@ pub(super) fn slots() -> [BufferSlot; 13] {
         uniform::<GraphParams>(),
         read_only::<[f32; 4]>(),
         read_write::<u32>(),
+        read_only::<InstanceGpu>(),
     ]
 }
 
@@ -201,7 +202,7 @@ impl SimulatePass {
         pool: &ParticlePool,
         current: usize,
         frame: &dyn Binding,
-        (effect, bodies): (&wgpu::Buffer, &wgpu::Buffer),
+        (effect, bodies, instances): (&wgpu::Buffer, &wgpu::Buffer, &wgpu::Buffer),
         (params, table, attributes): GraphInputs,
     ) -> wgpu::BindGroup {
         bind_buffers(
@@ -222,6 +223,7 @@ impl SimulatePass {
                 params,
                 table,
                 attributes,
+                instances,
             ],
         )
     }

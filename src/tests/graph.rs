@@ -489,3 +489,71 @@ fn the_spawn_stage_follows_a_parameter_the_host_sets() {
     }
     assert_eq!(twin.emitted, 596);
 }
+
+/// An effect placed at three instances: each particle reads where its own instance has the
+/// effect's origin, at birth and every step.
+#[test]
+fn instance_origin_is_where_the_particles_own_instance_is() {
+    let gpu = gpu();
+    let mut host = Hosted::new(&gpu);
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut desc = EffectDesc {
+        name: "placed".into(),
+        emitters: vec![EmitterDesc {
+            rate: 3000.0,
+            lifetime: Range::new(10.0, 0.0),
+            init: lines(&["born = instance_origin"]),
+            update: lines(&["now = instance_origin"]),
+            ..Default::default()
+        }],
+        forces: Forces {
+            gravity: [0.0; 3],
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    for name in ["born", "now"] {
+        desc.attributes
+            .insert(name.into(), Value::Vec3(Vec3::splat(-99.0)));
+    }
+    let id = host
+        .renderer
+        .add_effect(device, queue, &desc, 4096, 1)
+        .unwrap();
+    let shift = Vec3::new(0.0, 1.0, 0.0);
+    host.renderer
+        .set_transform(id, glam::Mat4::from_translation(shift))
+        .unwrap();
+    let places = [
+        Vec3::new(-4.0, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, 5.0),
+        Vec3::new(3.0, 2.0, 1.0),
+    ];
+    let instances: Vec<crate::Instance> = places
+        .iter()
+        .map(|&at| crate::Instance::new(glam::Mat4::from_translation(at), 0.0))
+        .collect();
+    host.renderer.set_instances(device, id, &instances).unwrap();
+    for _ in 0..10 {
+        host.frame(&gpu, 0.016, camera());
+    }
+    let snap = host.renderer.snapshot(device, queue, id).unwrap();
+    assert!(snap.alive.len() > 300);
+    let mut seen = [0; 3];
+    for &i in &snap.alive {
+        let p = snap.particles[i as usize];
+        let k = (p.flags >> crate::instances::FLAG_INSTANCE_SHIFT) as usize;
+        let want = Value::Vec3(places[k] + shift);
+        assert_eq!(
+            snap.attribute("born").unwrap()[i as usize],
+            want,
+            "slot {i}"
+        );
+        assert_eq!(snap.attribute("now").unwrap()[i as usize], want, "slot {i}");
+        seen[k] += 1;
+    }
+    assert!(
+        seen.iter().all(|&n| n > 50),
+        "every instance spawns: {seen:?}"
+    );
+}

@@ -109,6 +109,8 @@ pub(crate) enum Place {
     Origin,
     /// Where the particle's emitter's own space has its origin.
     EmitterOrigin,
+    /// Where the host placed the particle's instance of the effect (its origin without).
+    InstanceOrigin,
     /// The camera's position.
     Eye,
     /// The direction the camera looks along.
@@ -116,17 +118,24 @@ pub(crate) enum Place {
 }
 
 impl Place {
-    pub const ALL: [Place; 4] = [
+    pub const ALL: [Place; 5] = [
         Place::Origin,
         Place::EmitterOrigin,
+        Place::InstanceOrigin,
         Place::Eye,
         Place::ViewDir,
     ];
+
+    /// Whether it is the particle's own (no spawn stage reads it: no particle exists yet).
+    pub const fn particles(self) -> bool {
+        matches!(self, Place::InstanceOrigin)
+    }
 
     pub const fn name(self) -> &'static str {
         match self {
             Place::Origin => "origin",
             Place::EmitterOrigin => "emitter_origin",
+            Place::InstanceOrigin => "instance_origin",
             Place::Eye => "eye",
             Place::ViewDir => "view_dir",
         }
@@ -138,6 +147,10 @@ impl Place {
             Place::EmitterOrigin => {
                 "where its emitter is now: the origin of the emitter's own space (the effect's \
                  transform times the emitter's), world metres"
+            }
+            Place::InstanceOrigin => {
+                "where the particle's instance of the effect has the effect's origin now \
+                 (`origin` for an effect placed once), world metres"
             }
             Place::Eye => "the camera's position, world metres",
             Place::ViewDir => "the direction the camera looks along, a unit vector (world)",
@@ -151,6 +164,7 @@ impl Place {
             Place::EmitterOrigin => {
                 "graph_params.emitters[min((*p).emitter, MAX_EMITTERS - 1u)].xyz"
             }
+            Place::InstanceOrigin => "graph_instance_origin(*p)",
             Place::Eye => "graph_params.eye",
             Place::ViewDir => "graph_params.view_dir",
         }

@@ -108,7 +108,8 @@ impl StageProgram {
                 },
                 Source::Clock(Clock::Time) => scalar(s.time),
                 Source::Clock(Clock::Dt) => scalar(s.dt),
-                Source::Place(Place::Origin) => vector(s.origin),
+                // (the twin places its effect once)
+                Source::Place(Place::Origin | Place::InstanceOrigin) => vector(s.origin),
                 Source::Place(Place::EmitterOrigin) => vector(
                     s.emitters
                         .get(p.emitter as usize)

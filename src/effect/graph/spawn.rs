@@ -71,6 +71,7 @@ fn environment(desc: &EffectDesc, env: &Env) -> Env {
     for p in Place::ALL {
         inputs.push((p.name().into(), Type::Vec3));
     }
+    // (`instance_origin` is a particle's: refused below, with the attributes)
     for (name, p) in &desc.parameters {
         inputs.push((name.clone(), p.default.ty()));
     }
@@ -186,7 +187,8 @@ fn particle_input(program: &Program, line: &Statement) -> Option<crate::expr::Ex
 }
 
 fn source_of_particle(name: &str) -> bool {
-    Attribute::by_name(name).is_some()
+    let place = Place::ALL.iter().any(|p| p.particles() && p.name() == name);
+    Attribute::by_name(name).is_some() || place
 }
 
 /// What the input named `name` reads (the particle's attributes are refused before).
@@ -221,6 +223,9 @@ impl SpawnProgram {
                 SpawnSource::Clock(Clock::Time) => scalar(s.time),
                 SpawnSource::Clock(Clock::Dt) => scalar(s.dt),
                 SpawnSource::Place(Place::Origin) => vector(s.origin),
+                SpawnSource::Place(Place::InstanceOrigin) => {
+                    unreachable!("refused when compiled: a particle's")
+                }
                 SpawnSource::Place(Place::EmitterOrigin) => {
                     vector(s.emitters.get(e).copied().unwrap_or_default())
                 }

@@ -37,6 +37,7 @@ impl Graph {
             &format!("const GRAPH_STRIDE: u32 = {stride}u;"),
         );
         out += "fn expr_table_texel(i: u32) -> vec4<f32> {\n    return graph_table[i];\n}\n";
+        out += INSTANCE_ORIGIN;
         if stride > 0 {
             out += ATTRIBUTE_ACCESS;
         }
@@ -199,6 +200,17 @@ fn hook_start(stage: &str) -> usize {
         .find(&format!("// {stage} hook"))
         .unwrap_or_else(|| unreachable!("graph.wgsl marks its {stage} hook"))
 }
+
+/// Where the particle's instance has the effect's origin now (the origin itself for a
+/// particle of no instance: an effect placed once, a hit's splash).
+const INSTANCE_ORIGIN: &str = "fn graph_instance_origin(p: Particle) -> vec3<f32> {
+    let k = instance_of(p);
+    if k == NO_INSTANCE {
+        return graph_params.origin;
+    }
+    return (instance_at(k).end * vec4<f32>(graph_params.origin, 1.0)).xyz;
+}
+";
 
 /// How a generated block reads and writes word `k` of the particle's record.
 const ATTRIBUTE_ACCESS: &str = "fn graph_load(k: u32) -> u32 {
