@@ -63,7 +63,7 @@ fn no_text_names_a_glam_constructor_glam_no_longer_has() {
 }
 
 #[test]
-fn the_language_reference_lists_every_function_and_input() {
+fn the_language_reference_and_the_readme_list_every_function_and_input() {
     let reference = std::fs::read_to_string(Path::new(ROOT).join("docs/expressions.md")).unwrap();
     let rows: Vec<&str> = reference.lines().filter(|l| l.starts_with("| `")).collect();
     let listed = |name: &str| {
@@ -79,5 +79,15 @@ fn the_language_reference_lists_every_function_and_input() {
     }
     for (name, _, _) in flurry::effect::inputs() {
         assert!(listed(name), "docs/expressions.md has no row for `{name}`");
+    }
+    // and the README's summary names every one
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let words: std::collections::HashSet<&str> = readme
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .collect();
+    let functions = flurry::expr::functions().into_iter().map(|(n, _)| n);
+    let inputs = flurry::effect::inputs().into_iter().map(|(n, _, _)| n);
+    for name in functions.chain(inputs) {
+        assert!(words.contains(name), "the README's summary lacks `{name}`");
     }
 }

@@ -63,7 +63,7 @@ pub(crate) use check::{
     Compiler, Env, TableKind, UserFunction, SEED_CALL, SEED_PARTICLE, TABLE_BASE,
 };
 pub(crate) use eval::{evaluate, Components, Context, Precision};
-pub(crate) use functions::callable;
+pub(crate) use functions::{callable, Func};
 pub(crate) use ir::{NodeId, Op, Program};
 pub(crate) use wgsl::{from_words, generate, PRELUDE};
 

@@ -349,6 +349,51 @@ fn fountains() -> (EffectDesc, EffectDesc) {
     (built_in, modules)
 }
 
+/// Looks over life written as `effects/modules/looks.ron`'s functions in a draw stack fold
+/// into the emitter's own `over_life`: no stack, the same effect constants.
+#[test]
+fn looks_over_life_written_as_functions_fold_into_the_built_in_look() {
+    let (mut built_in, _) = fountains();
+    built_in.over_life = OverLife {
+        color_end: [1.0, 0.5, 1.0, 0.0],
+        size_end: 1.5,
+    };
+    let looks = include_str!("../../effects/modules/looks.ron");
+    let mut modules = built_in.clone();
+    modules.over_life = OverLife::default();
+    modules.imports = vec!["looks.ron".into()];
+    modules.emitters[0].draw = lines(&[
+        "color *= fade(vec4(1.0, 0.5, 1.0, 0.0))",
+        "size *= grow(1.5)",
+    ]);
+    modules.resolve_imports(|_| Ok(looks.to_string())).unwrap();
+    let graph = crate::effect::graph::Graph::compile(&modules).unwrap();
+    assert!(graph.draw.iter().all(Option::is_none) && graph.kept.is_empty());
+    let mut folded = modules.effect_params(1, 4096);
+    graph.fold_into(&mut folded);
+    let own = built_in.effect_params(1, 4096);
+    assert_eq!(folded.looks[0].color_end, own.looks[0].color_end);
+    assert_eq!(folded.looks[0].size_end, own.looks[0].size_end);
+    // not folded where the emitter has a look of its own already, or the stack does more
+    let mut twice = modules.clone();
+    twice.over_life.size_end = 2.0;
+    let graph = crate::effect::graph::Graph::compile(&twice).unwrap();
+    assert!(graph.draw[0].is_some());
+    let mut more = modules.clone();
+    more.emitters[0]
+        .draw
+        .push("rotation = 1.0".parse().unwrap());
+    let graph = crate::effect::graph::Graph::compile(&more).unwrap();
+    assert!(graph.draw[0].is_some());
+    // on the GPU: nothing generated
+    let gpu = gpu();
+    let mut host = Hosted::new(&gpu);
+    host.renderer
+        .add_effect(&gpu.device, &gpu.queue, &modules, 4096, 5)
+        .unwrap();
+    assert_eq!(host.renderer.pipelines().graph_builds(), 0);
+}
+
 #[test]
 fn forces_written_as_functions_compile_to_the_built_in_step() {
     let (built_in, modules) = fountains();

@@ -1,15 +1,20 @@
-//! Forces a stack adds that the step's own forces already are: an acceleration that is a
-//! constant and a multiple of the velocity (`force += vec3(0.0, -9.81, 0.0)`, `force +=
-//! (wind - velocity) * 0.5`: a gravity, a drag towards a wind) is folded into the effect's
-//! gravity, drag and wind when the effect is compiled, and its lines generate no code: an
-//! effect written with such force modules compiles to the same passes, and costs the same,
-//! as the one written with the built-in fields. The drag so folded is integrated exactly over
-//! each step, as the built-in one is.
+//! What a stack says that the built-in fields already say, folded into them when the effect
+//! is compiled, so that its lines generate no code: an effect written with such modules
+//! compiles to the same passes, and costs the same, as the one written with the fields.
+//!
+//! - Forces: an acceleration that is a constant and a multiple of the velocity (`force +=
+//!   vec3(0.0, -9.81, 0.0)`, `force += (wind - velocity) * 0.5`: a gravity, a drag towards a
+//!   wind) becomes the effect's gravity, drag and wind; the drag so folded is integrated
+//!   exactly over each step, as the built-in one is.
+//! - Looks over life: a draw stack that only multiplies the colour and the size by
+//!   `mix(1, end, saturate(age / lifetime))` becomes the emitter's `over_life`.
 
 use glam::Vec3;
 
+use super::attributes::Attribute;
 use super::{Graph, Stage, StageProgram};
-use crate::expr::{BinaryOp, Op, Program, Type, UnaryOp, Value};
+use crate::effect::{EffectDesc, OverLife};
+use crate::expr::{BinaryOp, Func, NodeId, Op, Program, Type, UnaryOp, Value};
 use crate::types::EffectParams;
 
 /// `a + b·velocity`: what an acceleration is where it is one of those.
@@ -74,7 +79,82 @@ fn linear(program: &Program, id: u32) -> Option<Linear> {
     }
 }
 
+/// Whether node `id` reads input `name` (as the stack received it).
+fn reads(program: &Program, id: NodeId, name: &str) -> bool {
+    match program.node(id).op {
+        Op::Input(i) => program.inputs[i as usize].name == name,
+        _ => false,
+    }
+}
+
+/// Whether node `id` is `saturate(age / lifetime)` (spread over a vector or not): the
+/// built-in looks' time of life.
+fn life(program: &Program, id: NodeId) -> bool {
+    let node = program.node(id);
+    match (&node.op, node.args.as_slice()) {
+        (Op::Construct, &[t]) => life(program, t),
+        (Op::Call(Func::Saturate), &[x]) => {
+            let d = program.node(x);
+            matches!((&d.op, d.args.as_slice()), (Op::Binary(BinaryOp::Div), &[a, l])
+                if reads(program, a, "age") && reads(program, l, "lifetime"))
+        }
+        _ => false,
+    }
+}
+
+/// The end value of node `id` where it is `a * mix(1, end, life)` (either order) with `a`
+/// the attribute as received and `end` a constant: the built-in look over life.
+fn over_life(program: &Program, id: NodeId, a: Attribute) -> Option<Value> {
+    let node = program.node(id);
+    let (Op::Binary(BinaryOp::Mul), &[x, y]) = (&node.op, node.args.as_slice()) else {
+        return None;
+    };
+    let m = match (reads(program, x, a.name()), reads(program, y, a.name())) {
+        (true, false) => y,
+        (false, true) => x,
+        _ => return None,
+    };
+    let mix = program.node(m);
+    let (Op::Call(Func::Mix), &[one, end, t]) = (&mix.op, mix.args.as_slice()) else {
+        return None;
+    };
+    let ones = program.value(one).is_some_and(|v| {
+        v.components()[..v.ty().components()]
+            .iter()
+            .all(|&c| c == 1.0)
+    });
+    (ones && life(program, t))
+        .then(|| program.value(end))
+        .flatten()
+}
+
 impl Graph {
+    /// Fold each emitter's draw stack that is the built-in look over life (its colour and
+    /// size multiplied by `mix(1, end, saturate(age / lifetime))`, nothing else) into its
+    /// `over_life`, where it has none of its own: what is folded is no stack.
+    pub(super) fn fold_looks(&mut self, desc: &EffectDesc) {
+        for (e, stack) in self.draw.iter_mut().enumerate() {
+            let Some(s) = stack else { continue };
+            let own = desc.emitters[e].over_life.unwrap_or(desc.over_life);
+            if own != OverLife::default() || !s.stores.is_empty() {
+                continue;
+            }
+            let mut look = OverLife::default();
+            let folded = s.writes.iter().all(|&(a, id)| {
+                match (a, over_life(&s.program, id, a)) {
+                    (Attribute::Color, Some(Value::Vec4(end))) => look.color_end = end.into(),
+                    (Attribute::Size, Some(Value::F32(end))) => look.size_end = end,
+                    _ => return false,
+                }
+                true
+            });
+            if folded {
+                *stack = None;
+                self.looks.push((e, look));
+            }
+        }
+    }
+
     /// Fold the forces every emitter's update stack adds, where they are one `a +
     /// b·velocity` for all of them and the drag stays a drag (`b` no more than the effect's
     /// drag), out of the stacks: what is left of a stack without other work is no stack.
@@ -118,9 +198,14 @@ impl Graph {
             .all(|s| s.as_ref().is_none_or(|s| s.force.is_none())));
     }
 
-    /// The effect's gravity, drag and wind in `params` with the folded force added:
+    /// The emitters' looks over life in `params` where their draw stacks were folded, and
+    /// the effect's gravity, drag and wind with the folded force added:
     /// `g + d·(w − v) + a + b·v = (g + a) + (d − b)·(w' − v)` with `(d − b)·w' = d·w`.
     pub fn fold_into(&self, params: &mut EffectParams) {
+        for &(e, look) in &self.looks {
+            params.looks[e].color_end = look.color_end.into();
+            params.looks[e].size_end = look.size_end;
+        }
         let Some(f) = self.folded else {
             return;
         };

@@ -130,6 +130,8 @@ pub(crate) struct Graph {
     /// The force the update stacks add where it is a gravity and a drag, folded into the
     /// effect's own (`fold.rs`).
     pub folded: Option<fold::Linear>,
+    /// The emitters whose draw stacks were their looks over life, folded (`fold.rs`).
+    pub looks: Vec<(usize, crate::effect::OverLife)>,
 }
 
 /// One of an effect's own attributes: its name, the value a particle is born with (its
@@ -311,6 +313,7 @@ impl Graph {
             }
         }
         graph.fold_forces(desc.forces.drag);
+        graph.fold_looks(desc);
         // what the draw stacks set is kept in the record after the effect's own attributes
         let first = graph.stride();
         let set = |a: Attribute| {
