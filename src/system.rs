@@ -729,23 +729,12 @@ impl ParticleSystem {
         // the clock runs for one instance, on its share of the pool
         let copies = self.instances.count().max(1);
         let share = self.pool.capacity / copies;
-        // the spawn stage: each emitter's rate and bursts by this frame
-        let origin = |m: glam::Mat4| m.transform_point3(glam::Vec3::ZERO);
-        let emitters: Vec<glam::Vec3> = (self.emitter_transforms.iter())
-            .map(|e| origin(self.transform * *e))
-            .collect();
-        let spawning = self.graph.spawning(
-            &self.desc,
-            &crate::effect::graph::spawn::SpawnInputs {
-                time: self.clock.time as f32,
-                dt,
-                params: &self.parameters.slots.map(|s| s.to_array()),
-                origin: origin(self.transform),
-                emitters: &emitters,
-                eye: view.eye,
-                view_dir: view.view_depth.truncate().normalize_or_zero(),
-            },
-        );
+        // the spawn stage: each emitter's rate and bursts by this frame (none to work out
+        // for an effect without spawn lines: the clock reads its emitters')
+        let spawning = match self.graph.spawn.iter().any(Option::is_some) {
+            true => self.spawn_stage(dt, view),
+            false => Vec::new(),
+        };
         let dropped = self.clock.advance(&self.desc, dt, share, &spawning);
         self.dropped_on_cpu += dropped * copies as u64;
         let offset = self.desc.camera_offset(view.eye);
@@ -806,6 +795,26 @@ impl ParticleSystem {
             time: frame.time,
             ..Default::default()
         };
+    }
+
+    /// What its spawn lines make of each emitter's rate and bursts this frame.
+    fn spawn_stage(&self, dt: f32, view: &ViewModel) -> Vec<crate::effect::graph::spawn::Spawning> {
+        let origin = |m: glam::Mat4| m.transform_point3(glam::Vec3::ZERO);
+        let emitters: Vec<glam::Vec3> = (self.emitter_transforms.iter())
+            .map(|e| origin(self.transform * *e))
+            .collect();
+        self.graph.spawning(
+            &self.desc,
+            &crate::effect::graph::spawn::SpawnInputs {
+                time: self.clock.time as f32,
+                dt,
+                params: &self.parameters.slots.map(|s| s.to_array()),
+                origin: origin(self.transform),
+                emitters: &emitters,
+                eye: view.eye,
+                view_dir: view.view_depth.truncate().normalize_or_zero(),
+            },
+        )
     }
 
     /// Whether this system records `step` each frame (no sort for effects that skip it or
