@@ -237,7 +237,8 @@ impl ParticleSystem {
             error: Box::new(error),
         })?;
         let mut params = desc.effect_params(seed, capacity);
-        // forces its stacks add that are a gravity and a drag: the step's own
+        // what its stacks say that the built-in fields already do (a gravity and a drag,
+        // looks over life): folded into them (graph/fold.rs)
         graph.fold_into(&mut params);
         for look in &mut params.looks {
             if look.render_mode == crate::types::RENDER_MESH {
@@ -731,7 +732,7 @@ impl ParticleSystem {
         let share = self.pool.capacity / copies;
         // the spawn stage: each emitter's rate and bursts by this frame (none to work out
         // for an effect without spawn lines: the clock reads its emitters')
-        let spawning = match self.graph.spawn.iter().any(Option::is_some) {
+        let spawning = match self.graph.spawns() {
             true => self.spawn_stage(dt, view),
             false => Vec::new(),
         };

@@ -175,11 +175,16 @@ impl Graph {
         }
     }
 
+    /// Whether some emitter has spawn lines.
+    pub fn spawns(&self) -> bool {
+        self.spawn.iter().any(Option::is_some)
+    }
+
     /// What each emitter spawns this frame: its rate and burst factor as its spawn lines set
     /// them from `inputs` (its `rate` and 1 without lines; none at all where no emitter has
     /// spawn lines).
     pub fn spawning(&self, desc: &EffectDesc, inputs: &spawn::SpawnInputs) -> Vec<spawn::Spawning> {
-        if self.spawn.iter().all(Option::is_none) {
+        if !self.spawns() {
             return Vec::new(); // (the clock reads the emitters' own)
         }
         desc.emitters

@@ -173,7 +173,20 @@ fn particle_input(program: &Program, line: &Statement) -> Option<crate::expr::Ex
         .find(|i| source_of_particle(&i.name))?;
     let name = &input.name;
     let text = line.text();
-    let at = text.find(name.as_str()).unwrap_or(0);
+    // (the name as a whole word: `id` is not the one in `idle`)
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let at = text
+        .match_indices(name.as_str())
+        .map(|(at, _)| at)
+        .find(|&at| {
+            let before = text[..at].chars().next_back().is_none_or(|c| !word(c));
+            let after = text[at + name.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !word(c));
+            before && after
+        })
+        .unwrap_or(0);
     let message = format!(
         "`{name}` is a particle's: the spawn stage runs for the emitter, once a frame, \
          before its particles are born"

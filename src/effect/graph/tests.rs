@@ -515,6 +515,11 @@ fn the_spawn_stage_sets_rate_and_burst_from_the_clock_and_parameters() {
             "rate = 100.0 * age",
             "`age` is a particle's: the spawn stage runs for the emitter, once a frame",
         ),
+        // (placed at the name itself, not where it stands inside another: `heat_idle`)
+        (
+            "rate = heat_idle * f32(id)",
+            "column 24: `id` is a particle's",
+        ),
         (
             "size = 1.0",
             "`size` is not set by the spawn stage: it sets `rate`",
@@ -526,6 +531,8 @@ fn the_spawn_stage_sets_rate_and_burst_from_the_clock_and_parameters() {
         ("rate = rand()", "`rand` is not available here"),
     ] {
         desc.emitters[0].spawn = vec![line.parse().unwrap()];
+        desc.parameters
+            .insert("heat_idle".into(), Parameter::new(1.0));
         let e = refusal(&desc);
         assert_eq!(e.field, "emitters[0].spawn[0]", "{e}");
         assert!(e.to_string().contains(said), "{line}: {e}");
