@@ -453,13 +453,12 @@ struct EmitterParams {
 // An effect's parameters (src/effect/graph): one 16-byte slot each, its value's words.
 struct GraphParams {
     slots: array<vec4<u32>, 16>,
-    origin: vec3<f32>,       // where the effect is: its transform's translation (world)
-    _pad0: u32,
+    transform: mat4x4<f32>,  // where the effect is: its transform (world)
     eye: vec3<f32>,          // the camera's position (world)
     _pad1: u32,
     view_dir: vec3<f32>,     // the direction the camera looks along (unit)
     _pad2: u32,
-    emitters: array<vec4<f32>, MAX_EMITTERS>, // each emitter's space's origin (world; xyz)
+    emitters: array<mat4x4<f32>, MAX_EMITTERS>, // each emitter's space (world: the effect's transform times the emitter's)
 }
 
 struct EmitUniforms {

@@ -781,13 +781,13 @@ impl ParticleSystem {
             ..emit
         };
         let mut graph = GraphParams {
-            origin: self.transform.transform_point3(glam::Vec3::ZERO),
+            transform: self.transform,
             eye: view.eye,
             view_dir: view.view_depth.truncate().normalize_or_zero(),
             ..self.parameters
         };
         for (slot, placed) in graph.emitters.iter_mut().zip(&self.placed) {
-            *slot = placed.transform_point3(glam::Vec3::ZERO).extend(0.0);
+            *slot = *placed;
         }
         pages.write(&self.uniforms, (&frame, &emit, &graph));
         self.step_clock = StepClock {
@@ -800,9 +800,8 @@ impl ParticleSystem {
 
     /// What its spawn lines make of each emitter's rate and bursts this frame.
     fn spawn_stage(&self, dt: f32, view: &ViewModel) -> Vec<crate::effect::graph::spawn::Spawning> {
-        let origin = |m: glam::Mat4| m.transform_point3(glam::Vec3::ZERO);
-        let emitters: Vec<glam::Vec3> = (self.emitter_transforms.iter())
-            .map(|e| origin(self.transform * *e))
+        let emitters: Vec<glam::Mat4> = (self.emitter_transforms.iter())
+            .map(|e| self.transform * *e)
             .collect();
         self.graph.spawning(
             &self.desc,
@@ -810,10 +809,12 @@ impl ParticleSystem {
                 time: self.clock.time as f32,
                 dt,
                 params: &self.parameters.slots.map(|s| s.to_array()),
-                origin: origin(self.transform),
-                emitters: &emitters,
-                eye: view.eye,
-                view_dir: view.view_depth.truncate().normalize_or_zero(),
+                placement: crate::effect::graph::attributes::Placement {
+                    transform: self.transform,
+                    emitters: &emitters,
+                    eye: view.eye,
+                    view_dir: view.view_depth.truncate().normalize_or_zero(),
+                },
             },
         )
     }

@@ -522,17 +522,16 @@ pub(crate) struct EmitterParams {
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct GraphParams {
     pub slots: [glam::UVec4; crate::effect::MAX_PARAMETERS],
-    /// Where the effect is: its transform's translation (world).
-    pub origin: Vec3,
-    pub _pad0: u32,
+    /// Where the effect is: its transform (world).
+    pub transform: Mat4,
     /// The camera's position (world).
     pub eye: Vec3,
     pub _pad1: u32,
     /// The direction the camera looks along (unit).
     pub view_dir: Vec3,
     pub _pad2: u32,
-    /// Each emitter's space's origin (world; xyz).
-    pub emitters: [Vec4; MAX_EMITTERS],
+    /// Each emitter's space (world: the effect's transform times the emitter's).
+    pub emitters: [Mat4; MAX_EMITTERS],
 }
 
 /// This frame's spawn request.
@@ -1257,10 +1256,14 @@ mod tests {
             "GraphParams",
             &[
                 ("slots", |v| v.slots[0] = glam::UVec4::ONE),
-                ("origin", |v| v.origin = Vec3::ONE),
+                ("transform", |v| {
+                    v.transform = Mat4::from_diagonal(Vec4::ONE * 2.0)
+                }),
                 ("eye", |v| v.eye = Vec3::ONE),
                 ("view_dir", |v| v.view_dir = Vec3::ONE),
-                ("emitters", |v| v.emitters[0] = Vec4::ONE),
+                ("emitters", |v| {
+                    v.emitters[0] = Mat4::from_diagonal(Vec4::ONE * 2.0)
+                }),
             ],
         );
         check_uniform::<EmitUniforms>(

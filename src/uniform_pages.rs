@@ -19,8 +19,8 @@ use crate::types::{
 };
 
 /// Effects per page (a slot is the frame uniforms, the emit uniforms and the parameters,
-/// each at an aligned offset: 3,584 bytes where uniform offsets align to 256, so a page holds
-/// 448 KiB).
+/// each at an aligned offset: 4,096 bytes where uniform offsets align to 256, so a page holds
+/// 512 KiB).
 pub(crate) const SLOTS_PER_PAGE: usize = 128;
 
 /// What a bind group entry binds: a whole buffer, or a range of one.
@@ -288,11 +288,11 @@ mod tests {
 
     /// What [`SLOTS_PER_PAGE`] says a slot and a page take.
     #[test]
-    fn a_slot_takes_3584_bytes_where_offsets_align_to_256() {
-        // (the parameters' 16 slots, the effect's origin, the camera's eye and the emitters'
-        // origins: 416 bytes)
-        assert_eq!(slot_layout(256), (512, 3072, 3584));
-        assert_eq!(3584 * SLOTS_PER_PAGE, 448 << 10);
+    fn a_slot_takes_4096_bytes_where_offsets_align_to_256() {
+        // (the parameters' 16 slots, the effect's transform, the camera's eye and view
+        // direction and the emitters' spaces: 864 bytes)
+        assert_eq!(slot_layout(256), (512, 3072, 4096));
+        assert_eq!(4096 * SLOTS_PER_PAGE, 512 << 10);
     }
 
     /// Slots fill a page, then the next; a slot given back is handed out again, and each

@@ -13,6 +13,7 @@ use std::f32::consts::TAU;
 
 use glam::{Vec3, Vec4};
 
+use crate::effect::graph::attributes::Placement;
 use crate::effect::graph::cpu::Surroundings;
 use crate::effect::graph::{Graph, Stage, MAX_PARAMETERS};
 use crate::effect::{EffectDesc, SpawnClock};
@@ -292,8 +293,8 @@ pub struct CpuTwin {
     pub dropped: u64,
     /// The camera's position (bounds that follow the camera move with it).
     pub eye: Vec3,
-    /// Where the effect is (its transform's translation), as its stacks read it.
-    pub origin: Vec3,
+    /// Where the effect is (its transform), as its stacks read it.
+    pub transform: glam::Mat4,
     /// The direction the camera looks along, as the stacks read it.
     pub view_dir: Vec3,
     /// Each emitter's (start, end) world transform in the next frame (identity if absent).
@@ -320,7 +321,7 @@ impl CpuTwin {
             emitted: 0,
             dropped: 0,
             eye: Vec3::ZERO,
-            origin: Vec3::ZERO,
+            transform: glam::Mat4::IDENTITY,
             view_dir: Vec3::NEG_Z,
             motion: Vec::new(),
             meshes: MeshSet::default(),
@@ -332,22 +333,22 @@ impl CpuTwin {
     /// One frame of `dt` seconds: emit, then simulate everything alive.
     pub fn frame(&mut self, dt: f32) {
         // where each emitter's space is at the frame's end (the origin without motion)
-        let emitters: Vec<Vec3> = (0..self.desc.emitters.len())
-            .map(|i| {
-                let to = self.motion.get(i).map_or(glam::Mat4::IDENTITY, |m| m.1);
-                to.transform_point3(Vec3::ZERO)
-            })
+        let emitters: Vec<glam::Mat4> = (0..self.desc.emitters.len())
+            .map(|i| self.motion.get(i).map_or(glam::Mat4::IDENTITY, |m| m.1))
             .collect();
+        let placement = Placement {
+            transform: self.transform,
+            emitters: &emitters,
+            eye: self.eye,
+            view_dir: self.view_dir,
+        };
         let spawning = self.graph.spawning(
             &self.desc,
             &crate::effect::graph::spawn::SpawnInputs {
                 time: self.clock.time as f32,
                 dt,
                 params: &self.parameters,
-                origin: self.origin,
-                emitters: &emitters,
-                eye: self.eye,
-                view_dir: self.view_dir,
+                placement,
             },
         );
         self.dropped += self.clock.advance(&self.desc, dt, self.capacity, &spawning);
@@ -372,10 +373,7 @@ impl CpuTwin {
             params: &self.parameters,
             table: &self.graph.table,
             customs: &self.graph.attributes,
-            origin: self.origin,
-            emitters: &emitters,
-            eye: self.eye,
-            view_dir: self.view_dir,
+            placement,
             kept: &self.graph.kept,
         };
         let sources = (self.meshes.triangles(), &self.graph);

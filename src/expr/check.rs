@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::ast::{BinaryOp, Kind, Literal, Node, Span, UnaryOp};
 use super::error::{nearest, suggestion, ErrorKind, ExprError};
 use super::eval::{fold, Precision};
-use super::functions::{callable, Func, Shape};
+use super::functions::{callable, transform_kind, Func, Shape};
 use super::ir::{self, NodeId, Op, Program};
 use super::parse::parse;
 use super::types::{Type, Value};
@@ -38,6 +38,21 @@ pub(crate) struct Env {
     pub random: bool,
     /// Functions the effect declares or imports, called by name.
     pub functions: Vec<UserFunction>,
+    /// Spaces a point or a direction can be carried out of (`effect_point(p)`).
+    pub frames: Vec<Frame>,
+}
+
+/// A space expressions carry points and directions out of, into the world: `{name}_point(p)`
+/// is `origin + p.x·x + p.y·y + p.z·z`, `{name}_vector(v)` the same without the origin, from
+/// the inputs that hold its origin and its axes (each scaled as the space is).
+#[derive(Clone, Debug)]
+pub(crate) struct Frame {
+    pub name: &'static str,
+    /// The inputs holding its origin and its x, y and z axes (vec3, world).
+    pub origin: String,
+    pub axes: [String; 3],
+    /// Why it cannot be read here, if it cannot (the call is refused with this).
+    pub refusal: Option<String>,
 }
 
 /// A function an effect declares or imports: its parameters and its body's text.
@@ -629,6 +644,9 @@ impl<'e> Compiler<'e> {
         if let Some(f) = self.env.functions.iter().find(|f| f.name == name) {
             return self.call_function(f, args, node, at).map(Typed::Node);
         }
+        if let Some(point) = transform_kind(name) {
+            return self.transform(name, point, args, node, at);
+        }
         let Some(func) = Func::by_name(name) else {
             let hint = if self.env.inputs.iter().any(|(n, _)| n == name)
                 || self.env.lets.iter().any(|(n, _)| n == name)
@@ -784,6 +802,74 @@ impl<'e> Compiler<'e> {
                 Ok(Typed::Node(self.add(Op::Call(func), vec![f, t, cond], ty)))
             }
         }
+    }
+
+    /// `{frame}_point(p)` (`point`) or `{frame}_vector(v)`: the vec3 carried out of the frame
+    /// into the world, as sums of its axes scaled by the components (and its origin, for a
+    /// point), so that both back ends compute it from the same nodes.
+    fn transform(
+        &mut self,
+        name: &str,
+        point: bool,
+        args: &[Node],
+        node: &Node,
+        at: &At,
+    ) -> Result<Typed, ExprError> {
+        let suffix = if point { "_point" } else { "_vector" };
+        let space = &name[..name.len() - suffix.len()];
+        let Some(frame) = self.env.frames.iter().find(|f| f.name == space) else {
+            let known: Vec<&str> = self.env.frames.iter().map(|f| f.name).collect();
+            let message = match known.is_empty() {
+                true => format!(
+                    "`{name}` is not available here: only an effect's stacks have spaces to \
+                     carry points out of"
+                ),
+                false => format!(
+                    "`{name}` is not available here (spaces: {})",
+                    known.join(", ")
+                ),
+            };
+            return Err(at.error(ErrorKind::NotAllowed, &node.span, message));
+        };
+        if let Some(refusal) = &frame.refusal {
+            return Err(at.error(
+                ErrorKind::NotAllowed,
+                &node.span,
+                format!("`{name}` {refusal}"),
+            ));
+        }
+        if args.len() != 1 {
+            return Err(at.error(
+                ErrorKind::Type,
+                &node.span,
+                format!("`{name}` takes 1 argument, found {}", args.len()),
+            ));
+        }
+        let t = self.check(&args[0], at)?;
+        let v = self.concrete(t, Some(Type::Vec3), &args[0], at)?;
+        let ty = self.program.ty(v);
+        if ty != Type::Vec3 {
+            let what = if point { "point" } else { "direction" };
+            return Err(at.error(
+                ErrorKind::Type,
+                &node.span,
+                format!("`{name}` takes a vec3 {what}; found ({ty})"),
+            ));
+        }
+        let axes = frame.axes.clone();
+        let origin = frame.origin.clone();
+        let mut sum = point.then(|| self.program.input(&origin, Type::Vec3));
+        for (k, axis) in axes.iter().enumerate() {
+            let axis = self.program.input(axis, Type::Vec3);
+            let picks = [k as u8, 0, 0, 0];
+            let c = self.add(Op::Swizzle { picks, len: 1 }, vec![v], Type::F32);
+            let term = self.combine(BinaryOp::Mul, axis, c);
+            sum = Some(match sum {
+                None => term,
+                Some(s) => self.combine(BinaryOp::Add, s, term),
+            });
+        }
+        Ok(Typed::Node(sum.expect("three axes")))
     }
 
     /// A call of function `f`, compiled in place: the arguments (each of its parameter's

@@ -132,7 +132,24 @@ pub(crate) const SPECIAL: &[(&str, &str)] = &[
     ("particle_rand", "particle_rand(k): uniform in [0, 1), the same for a particle's whole life; k picks the stream"),
     ("curve", "curve(name, x): the named curve at x (f32)"),
     ("gradient", "gradient(name, x): the named gradient at x (vec4, straight alpha)"),
+    ("effect_point", "effect_point(p): the point p of the effect's own space, in the world (its transform applied)"),
+    ("effect_vector", "effect_vector(v): the direction v of the effect's own space, in the world (turned and scaled, not moved)"),
+    ("emitter_point", "emitter_point(p): the point p of the particle's emitter's space, in the world"),
+    ("emitter_vector", "emitter_vector(v): the direction v of the particle's emitter's space, in the world"),
+    ("instance_point", "instance_point(p): the point p of the effect's space as the particle's instance places it, in the world"),
+    ("instance_vector", "instance_vector(v): the direction v of the effect's space as the particle's instance places it, in the world"),
 ];
+
+/// Whether `name` carries a point (true) or a direction (false) out of a space, if it is
+/// one of the functions that do.
+pub(crate) fn transform_kind(name: &str) -> Option<bool> {
+    let special = SPECIAL.iter().any(|(n, _)| *n == name);
+    match (special, name.ends_with("_point"), name.ends_with("_vector")) {
+        (true, true, _) => Some(true),
+        (true, _, true) => Some(false),
+        _ => None,
+    }
+}
 
 /// Every name that can be called, for suggestions.
 pub(crate) fn callable() -> impl Iterator<Item = &'static str> {

@@ -66,6 +66,13 @@ fn env() -> Env {
         ],
         random: true,
         functions: Vec::new(),
+        // a space whose origin and axes are inputs: `space_point(v)`, `space_vector(v)`
+        frames: vec![super::check::Frame {
+            name: "effect",
+            origin: "p".into(),
+            axes: ["q".into(), "p".into(), "q".into()],
+            refusal: None,
+        }],
     }
 }
 
@@ -256,9 +263,13 @@ impl Trees {
                     components: picks,
                 })
             }
-            12 if ty == Type::Vec3 => match self.rng.below(3) {
+            12 if ty == Type::Vec3 => match self.rng.below(5) {
                 0 => call("cross", vec![self.tree(ty, d), self.tree(ty, d)]),
                 1 => call("curl_noise", vec![self.tree(ty, d)]),
+                2 => call(
+                    ["effect_point", "effect_vector"][self.rng.below(2)],
+                    vec![self.tree(ty, d)],
+                ),
                 _ => call("normalize", vec![self.tree(ty, d)]),
             },
             12 if vector => call(

@@ -60,7 +60,7 @@ pub use types::{Type, Value};
 
 pub(crate) use ast::{Kind, Node};
 pub(crate) use check::{
-    Compiler, Env, TableKind, UserFunction, SEED_CALL, SEED_PARTICLE, TABLE_BASE,
+    Compiler, Env, Frame, TableKind, UserFunction, SEED_CALL, SEED_PARTICLE, TABLE_BASE,
 };
 pub(crate) use eval::{evaluate, Components, Context, Precision};
 pub(crate) use functions::{callable, Func};

@@ -40,6 +40,21 @@ fn env() -> Env {
             function("pong", &[("x", Type::F32)], "ping(x) * 2"),
             function("broken", &[], "x + nosuch"),
         ],
+        // origin: the velocity; axes: the position, the velocity, the position
+        frames: vec![
+            super::check::Frame {
+                name: "effect",
+                origin: "velocity".into(),
+                axes: ["position".into(), "velocity".into(), "position".into()],
+                refusal: None,
+            },
+            super::check::Frame {
+                name: "instance",
+                origin: "position".into(),
+                axes: ["position".into(), "position".into(), "position".into()],
+                refusal: Some("is a particle's here".into()),
+            },
+        ],
     }
 }
 
@@ -290,4 +305,50 @@ fn function_calls_are_checked() {
     );
     let (_, _, message) = error("twicee(1)");
     assert!(message.contains("did you mean `twice`"), "{message}");
+}
+
+#[test]
+fn points_and_directions_are_carried_out_of_a_space_by_its_axes() {
+    // origin (0, -1, 0); axes x = (1, 2, 3), y = (0, -1, 0), z = (1, 2, 3)
+    let p = value("effect_point(vec3(1.0, 2.0, 3.0))");
+    assert_eq!(p, Value::Vec3(glam::Vec3::new(4.0, 5.0, 12.0)));
+    let v = value("effect_vector(vec3(1.0, 2.0, 3.0))");
+    assert_eq!(v, Value::Vec3(glam::Vec3::new(4.0, 6.0, 12.0)));
+    // the axes scaled by a splatted literal
+    assert_eq!(
+        value("effect_vector(1)"),
+        Value::Vec3(glam::Vec3::new(2.0, 3.0, 6.0))
+    );
+    for (text, kind, said) in [
+        (
+            "effect_point(age)",
+            ErrorKind::Type,
+            "`effect_point` takes a vec3 point; found (f32)",
+        ),
+        (
+            "effect_vector(position, age)",
+            ErrorKind::Type,
+            "`effect_vector` takes 1 argument, found 2",
+        ),
+        (
+            "emitter_point(position)",
+            ErrorKind::NotAllowed,
+            "`emitter_point` is not available here (spaces: effect, instance)",
+        ),
+        (
+            "instance_vector(position)",
+            ErrorKind::NotAllowed,
+            "`instance_vector` is a particle's here",
+        ),
+    ] {
+        let (k, _, message) = error(text);
+        assert_eq!(k, kind, "{text}: {message}");
+        assert!(message.contains(said), "{text}: {message}");
+    }
+    // a scope without spaces
+    let e = super::Expr::parse("effect_point(vec3(1.0))")
+        .unwrap()
+        .check(&super::Scope::new())
+        .unwrap_err();
+    assert!(e.message.contains("only an effect's stacks"), "{e}");
 }

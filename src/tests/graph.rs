@@ -49,6 +49,8 @@ fn swirl() -> EffectDesc {
             "drift = vec2(position.x, position.z) - vec2(home.x, home.z)",
             "turns = -i32(steps)",
             "force += pull(origin, 0.05) + pull(eye, 0.01) + pull(emitter_origin, 0.01) + view_dir * 0.2",
+            "force += pull(effect_point(vec3(0.0, 1.0, 0.0)), 0.02) + instance_vector(velocity) * 0.01",
+            "force += pull(instance_point(home), 0.01) + emitter_vector(vec3(0.1)) - effect_vector(home) * 0.01",
         ]),
         // how it is drawn: never fed back (the update's `size *= 0.995` reads its own size)
         draw: lines(&[
@@ -600,5 +602,122 @@ fn instance_origin_is_where_the_particles_own_instance_is() {
     assert!(
         seen.iter().all(|&n| n > 50),
         "every instance spawns: {seen:?}"
+    );
+}
+
+/// An effect turned, scaled and moved, its emitter placed within it, at two instances
+/// turned their own ways: points and directions carried out of each space land where the
+/// transforms put them.
+#[test]
+fn points_and_directions_leave_their_spaces_through_the_transforms() {
+    use glam::{Mat4, Quat};
+    let gpu = gpu();
+    let mut host = Hosted::new(&gpu);
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let lines_of = [
+        ("effect_at", "effect_point(vec3(1.0, 2.0, 3.0))"),
+        ("effect_dir", "effect_vector(vec3(0.0, 0.0, 1.0))"),
+        ("emitter_at", "emitter_point(vec3(1.0, 0.0, 0.0))"),
+        ("instance_at", "instance_point(vec3(1.0, 2.0, 3.0))"),
+        ("instance_dir", "instance_vector(vec3(1.0, 0.0, 0.0))"),
+    ];
+    let init: Vec<String> = lines_of.iter().map(|(n, e)| format!("{n} = {e}")).collect();
+    let init: Vec<&str> = init.iter().map(String::as_str).collect();
+    let mut desc = EffectDesc {
+        name: "spaces".into(),
+        emitters: vec![EmitterDesc {
+            rate: 3000.0,
+            lifetime: Range::new(10.0, 0.0),
+            init: lines(&init),
+            // (16 components of the effect's own at most: the sixth vector is the velocity,
+            // set where it is the world's: at birth it is the emitter's own)
+            update: lines(&["velocity = emitter_vector(vec3(0.0, 1.0, 0.0))"]),
+            ..Default::default()
+        }],
+        forces: Forces::NONE,
+        ..Default::default()
+    };
+    for (name, _) in lines_of {
+        desc.attributes
+            .insert(name.into(), Value::Vec3(Vec3::splat(-99.0)));
+    }
+    let id = host
+        .renderer
+        .add_effect(device, queue, &desc, 4096, 1)
+        .unwrap();
+    let effect = Mat4::from_scale_rotation_translation(
+        Vec3::splat(2.0),
+        Quat::from_rotation_y(0.7),
+        Vec3::new(0.0, 1.0, -2.0),
+    );
+    let emitter = Mat4::from_rotation_translation(Quat::from_rotation_x(0.4), Vec3::X * 3.0);
+    let places = [
+        Mat4::from_rotation_translation(Quat::from_rotation_z(0.5), Vec3::new(-4.0, 0.0, 0.0)),
+        Mat4::from_scale_rotation_translation(
+            Vec3::new(1.0, 0.5, 1.0),
+            Quat::from_rotation_y(-1.2),
+            Vec3::new(0.0, 0.0, 5.0),
+        ),
+    ];
+    host.renderer.set_transform(id, effect).unwrap();
+    host.renderer.set_emitter_transform(id, 0, emitter).unwrap();
+    let instances: Vec<crate::Instance> = places
+        .iter()
+        .map(|&at| crate::Instance::new(at, 0.0))
+        .collect();
+    host.renderer.set_instances(device, id, &instances).unwrap();
+    for _ in 0..6 {
+        host.frame(&gpu, 0.016, camera());
+    }
+    let snap = host.renderer.snapshot(device, queue, id).unwrap();
+    assert!(snap.alive.len() > 100);
+    let p = Vec3::new(1.0, 2.0, 3.0);
+    let near = |got: Value, want: Vec3, what: &str| {
+        let Value::Vec3(got) = got else {
+            panic!("{what}: {got:?}");
+        };
+        assert!(
+            (got - want).length() <= 1e-5 * want.length().max(1.0),
+            "{what}: {got} against {want}"
+        );
+    };
+    let mut seen = [0; 2];
+    for &i in &snap.alive {
+        let particle = snap.particles[i as usize];
+        let k = (particle.flags >> crate::instances::FLAG_INSTANCE_SHIFT) as usize;
+        let read = |name: &str| snap.attribute(name).unwrap()[i as usize];
+        let placed = places[k] * effect;
+        near(
+            read("effect_at"),
+            effect.transform_point3(p),
+            "effect_point",
+        );
+        near(
+            read("effect_dir"),
+            effect.transform_vector3(Vec3::Z),
+            "effect_vector",
+        );
+        near(
+            read("emitter_at"),
+            (effect * emitter).transform_point3(Vec3::X),
+            "emitter_point",
+        );
+        let up = (effect * emitter).transform_vector3(Vec3::Y);
+        near(Value::Vec3(particle.vel), up, "emitter_vector");
+        near(
+            read("instance_at"),
+            placed.transform_point3(p),
+            "instance_point",
+        );
+        near(
+            read("instance_dir"),
+            placed.transform_vector3(Vec3::X),
+            "instance_vector",
+        );
+        seen[k] += 1;
+    }
+    assert!(
+        seen.iter().all(|&n| n > 30),
+        "both instances spawn: {seen:?}"
     );
 }

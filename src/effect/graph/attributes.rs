@@ -160,14 +160,124 @@ impl Place {
     /// The WGSL that reads it (graph.wgsl's `graph_params`) for the particle `(*p)`.
     pub const fn wgsl_read(self) -> &'static str {
         match self {
-            Place::Origin => "graph_params.origin",
+            Place::Origin => "graph_params.transform[3].xyz",
             Place::EmitterOrigin => {
-                "graph_params.emitters[min((*p).emitter, MAX_EMITTERS - 1u)].xyz"
+                "graph_params.emitters[min((*p).emitter, MAX_EMITTERS - 1u)][3].xyz"
             }
             Place::InstanceOrigin => "graph_instance_origin(*p)",
             Place::Eye => "graph_params.eye",
             Place::ViewDir => "graph_params.view_dir",
         }
+    }
+}
+
+/// A space whose points and directions expressions carry into the world
+/// (`effect_point(p)`, `emitter_vector(v)`, …), from its origin and its axes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Space {
+    /// The effect's own: its transform.
+    Effect,
+    /// The particle's emitter's: the effect's transform times the emitter's.
+    Emitter,
+    /// The effect's own as the particle's instance places it (the effect's for an effect
+    /// placed once).
+    Instance,
+}
+
+impl Space {
+    pub const ALL: [Space; 3] = [Space::Effect, Space::Emitter, Space::Instance];
+
+    /// Its name in `{name}_point` and `{name}_vector`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Space::Effect => "effect",
+            Space::Emitter => "emitter",
+            Space::Instance => "instance",
+        }
+    }
+
+    /// The input holding its origin.
+    pub const fn origin(self) -> Place {
+        match self {
+            Space::Effect => Place::Origin,
+            Space::Emitter => Place::EmitterOrigin,
+            Space::Instance => Place::InstanceOrigin,
+        }
+    }
+
+    /// The hidden input holding its axis `k` (x, y, z); hidden: no expression can name it.
+    pub fn axis(self, k: usize) -> String {
+        format!("${}_{}", self.name(), ['x', 'y', 'z'][k])
+    }
+
+    /// The space and axis of hidden input `name`, if it is one.
+    pub fn by_axis(name: &str) -> Option<(Space, u8)> {
+        Space::ALL
+            .iter()
+            .find_map(|&s| (0..3).find(|&k| s.axis(k) == name).map(|k| (s, k as u8)))
+    }
+
+    /// The WGSL that reads its axis `k` (world) for the particle `(*p)`.
+    pub fn wgsl_axis(self, k: u8) -> String {
+        match self {
+            Space::Effect => format!("graph_params.transform[{k}].xyz"),
+            Space::Emitter => {
+                format!("graph_params.emitters[min((*p).emitter, MAX_EMITTERS - 1u)][{k}].xyz")
+            }
+            Space::Instance => format!("graph_instance_axis(*p, {k}u)"),
+        }
+    }
+
+    /// The expression language's view of it: the inputs of its origin and axes.
+    pub fn frame(self, refusal: Option<String>) -> crate::expr::Frame {
+        crate::expr::Frame {
+            name: self.name(),
+            origin: self.origin().name().to_string(),
+            axes: [0, 1, 2].map(|k| self.axis(k)),
+            refusal,
+        }
+    }
+}
+
+/// Where the effect, its emitters' spaces and the camera are this frame, as the CPU
+/// evaluator reads them (the GPU reads `GraphParams`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Placement<'a> {
+    /// The effect's transform (world).
+    pub transform: glam::Mat4,
+    /// Each emitter's space (world: the effect's transform times the emitter's).
+    pub emitters: &'a [glam::Mat4],
+    pub eye: glam::Vec3,
+    pub view_dir: glam::Vec3,
+}
+
+impl Placement<'_> {
+    /// Emitter `e`'s space (the identity for an emitter the effect does not have).
+    fn emitter(&self, e: usize) -> glam::Mat4 {
+        self.emitters
+            .get(e)
+            .copied()
+            .unwrap_or(glam::Mat4::IDENTITY)
+    }
+
+    /// `place` as emitter `e`'s particles read it (an effect placed once: its instance is
+    /// the effect).
+    pub fn place(&self, place: Place, e: usize) -> glam::Vec3 {
+        match place {
+            Place::Origin | Place::InstanceOrigin => self.transform.w_axis.truncate(),
+            Place::EmitterOrigin => self.emitter(e).w_axis.truncate(),
+            Place::Eye => self.eye,
+            Place::ViewDir => self.view_dir,
+        }
+    }
+
+    /// Axis `k` of `space` as emitter `e`'s particles read it.
+    pub fn axis(&self, space: Space, k: u8, e: usize) -> glam::Vec3 {
+        let m = match space {
+            Space::Effect | Space::Instance => self.transform,
+            Space::Emitter => self.emitter(e),
+        };
+        m.col(k as usize).truncate()
     }
 }
 

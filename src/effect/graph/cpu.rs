@@ -4,7 +4,7 @@
 
 use glam::{Vec3, Vec4};
 
-use super::attributes::{Attribute, Clock, Place};
+use super::attributes::{Attribute, Clock, Placement};
 use super::wgsl::{CALL_SALT, PARTICLE_SALT};
 use super::{Custom, Source, Stage, StageProgram, MAX_PARAMETERS};
 use crate::expr::{evaluate, Components, Context, Precision, Value};
@@ -26,10 +26,7 @@ pub(crate) struct Surroundings<'a> {
     /// The effect's own attributes.
     pub customs: &'a [Custom],
     /// Where the effect, each emitter's space and the camera are.
-    pub origin: Vec3,
-    pub emitters: &'a [Vec3],
-    pub eye: Vec3,
-    pub view_dir: Vec3,
+    pub placement: Placement<'a>,
     /// The attributes a draw stack sets, and the record's word that keeps each.
     pub kept: &'a [(Attribute, u32)],
 }
@@ -109,15 +106,8 @@ impl StageProgram {
                 Source::Clock(Clock::Time) => scalar(s.time),
                 Source::Clock(Clock::Dt) => scalar(s.dt),
                 // (the twin places its effect once)
-                Source::Place(Place::Origin | Place::InstanceOrigin) => vector(s.origin),
-                Source::Place(Place::EmitterOrigin) => vector(
-                    s.emitters
-                        .get(p.emitter as usize)
-                        .copied()
-                        .unwrap_or_default(),
-                ),
-                Source::Place(Place::Eye) => vector(s.eye),
-                Source::Place(Place::ViewDir) => vector(s.view_dir),
+                Source::Place(place) => vector(s.placement.place(place, p.emitter as usize)),
+                Source::Axis(space, k) => vector(s.placement.axis(space, k, p.emitter as usize)),
                 Source::Parameter(slot) => Value::from_words(input.ty, s.params[slot]).components(),
                 Source::Custom(index) => {
                     let mut words = [0; 4];

@@ -25,7 +25,7 @@ pub(crate) mod wgsl;
 pub use parameter::Parameter;
 
 use crate::expr::{Compiler, Env, ExprError, Kind, Node, NodeId, Program, Type, Value};
-use attributes::{Attribute, Clock, Place};
+use attributes::{Attribute, Clock, Place, Space};
 use names::{customs, environment, functions, table};
 
 use super::EffectDesc;
@@ -78,6 +78,8 @@ pub(crate) enum Source {
     Attribute(Attribute),
     Clock(Clock),
     Place(Place),
+    /// Axis `k` of a space (world).
+    Axis(Space, u8),
     /// The effect's parameter of this slot.
     Parameter(usize),
     /// The effect's own attribute of this index ([`Graph::attributes`]).

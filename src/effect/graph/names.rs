@@ -2,7 +2,7 @@
 //! effect and the camera are, and what the effect declares (parameters, attributes, nodes,
 //! curves, gradients, functions); declarations that clash are refused here.
 
-use super::attributes::{Attribute, Clock, Place};
+use super::attributes::{Attribute, Clock, Place, Space};
 use super::{Custom, GraphError, Source};
 use crate::effect::EffectDesc;
 use crate::expr::{
@@ -83,6 +83,11 @@ pub(super) fn environment(desc: &EffectDesc) -> Result<Env, GraphError> {
     }
     for (name, ty) in HIDDEN.map(|(n, _)| (n, Type::U32)) {
         env.inputs.push((name.to_string(), ty));
+    }
+    for space in Space::ALL {
+        env.inputs
+            .extend((0..3).map(|k| (space.axis(k), Type::Vec3)));
+        env.frames.push(space.frame(None));
     }
     for (name, expr) in &desc.nodes {
         env.lets.push((name.clone(), expr.text().to_string()));

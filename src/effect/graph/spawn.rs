@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 
-use super::attributes::{Attribute, Clock, Place};
+use super::attributes::{Attribute, Clock, Place, Placement, Space};
 use super::{GraphError, MAX_PARAMETERS};
 use crate::effect::{EffectDesc, EmitterDesc};
 use crate::expr::{
@@ -19,6 +19,7 @@ use crate::expr::{
 pub(crate) enum SpawnSource {
     Clock(Clock),
     Place(Place),
+    Axis(Space, u8),
     Parameter(usize),
     /// The emitter's `rate` field.
     Rate,
@@ -44,11 +45,8 @@ pub(crate) struct SpawnInputs<'a> {
     pub dt: f32,
     /// The parameters' uniform block.
     pub params: &'a [[u32; 4]; MAX_PARAMETERS],
-    pub origin: Vec3,
-    /// Each emitter's space's origin.
-    pub emitters: &'a [Vec3],
-    pub eye: Vec3,
-    pub view_dir: Vec3,
+    /// Where the effect, its emitters and the camera are.
+    pub placement: Placement<'a>,
 }
 
 /// What each emitter spawns by this frame: its rate (particles per second) and the factor of
@@ -84,12 +82,24 @@ fn environment(desc: &EffectDesc, env: &Env) -> Env {
     for (name, initial) in &desc.attributes {
         inputs.push((name.clone(), initial.ty()));
     }
+    let particles = "is a particle's: the spawn stage runs for the emitter, once a frame, \
+        before its particles are born";
+    let mut frames = Vec::new();
+    for space in Space::ALL {
+        if space.origin().particles() {
+            frames.push(space.frame(Some(particles.into())));
+        } else {
+            inputs.extend((0..3).map(|k| (space.axis(k), Type::Vec3)));
+            frames.push(space.frame(None));
+        }
+    }
     Env {
         inputs,
         lets: Vec::new(),
         tables: env.tables.clone(),
         random: false,
         functions: env.functions.clone(),
+        frames,
     }
 }
 
@@ -212,6 +222,9 @@ fn source(name: &str, desc: &EffectDesc) -> SpawnSource {
     if let Some(&p) = Place::ALL.iter().find(|p| p.name() == name) {
         return SpawnSource::Place(p);
     }
+    if let Some((space, k)) = Space::by_axis(name) {
+        return SpawnSource::Axis(space, k);
+    }
     match name {
         "rate" => SpawnSource::Rate,
         "burst" => SpawnSource::Burst,
@@ -235,15 +248,12 @@ impl SpawnProgram {
             .map(|(&source, input)| match source {
                 SpawnSource::Clock(Clock::Time) => scalar(s.time),
                 SpawnSource::Clock(Clock::Dt) => scalar(s.dt),
-                SpawnSource::Place(Place::Origin) => vector(s.origin),
-                SpawnSource::Place(Place::InstanceOrigin) => {
+                SpawnSource::Place(Place::InstanceOrigin)
+                | SpawnSource::Axis(Space::Instance, _) => {
                     unreachable!("refused when compiled: a particle's")
                 }
-                SpawnSource::Place(Place::EmitterOrigin) => {
-                    vector(s.emitters.get(e).copied().unwrap_or_default())
-                }
-                SpawnSource::Place(Place::Eye) => vector(s.eye),
-                SpawnSource::Place(Place::ViewDir) => vector(s.view_dir),
+                SpawnSource::Place(place) => vector(s.placement.place(place, e)),
+                SpawnSource::Axis(space, k) => vector(s.placement.axis(space, k, e)),
                 SpawnSource::Parameter(slot) => {
                     Value::from_words(input.ty, s.params[slot]).components()
                 }

@@ -1,7 +1,7 @@
 //! One emitter's stack of lines compiled into a typed program: each line reads what the
 //! lines before it wrote, forces summed, kills joined; what each stage may write.
 
-use super::attributes::{Attribute, Clock, Place};
+use super::attributes::{Attribute, Clock, Place, Space};
 use super::names::HIDDEN;
 use super::{GraphError, Source, Stage, StageProgram, DRAWN};
 use crate::effect::EffectDesc;
@@ -216,6 +216,9 @@ fn source(name: &str, desc: &EffectDesc) -> Source {
     }
     if let Some(&(_, s)) = HIDDEN.iter().find(|(n, _)| *n == name) {
         return s;
+    }
+    if let Some((space, k)) = Space::by_axis(name) {
+        return Source::Axis(space, k);
     }
     if let Some(index) = desc.attributes.keys().position(|n| n == name) {
         return Source::Custom(index);

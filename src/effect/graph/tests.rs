@@ -480,7 +480,7 @@ fn the_spawn_stage_sets_rate_and_burst_from_the_clock_and_parameters() {
     desc.emitters[0].rate = 10.0;
     desc.emitters[0].spawn = [
         "rate *= heat * (1.0 + time)",
-        "burst = 2.0 + step(1.0, origin.y)",
+        "burst = 2.0 + step(1.0, origin.y) - step(1.0, effect_vector(vec3(0.0, 1.0, 0.0)).y - 1.0)",
     ]
     .iter()
     .map(|l| l.parse().unwrap())
@@ -492,10 +492,12 @@ fn the_spawn_stage_sets_rate_and_burst_from_the_clock_and_parameters() {
         time: 1.0,
         dt: 0.1,
         params: &params,
-        origin: glam::Vec3::new(0.0, 2.0, 0.0),
-        emitters: &[glam::Vec3::ZERO],
-        eye: glam::Vec3::ZERO,
-        view_dir: glam::Vec3::NEG_Z,
+        placement: attributes::Placement {
+            transform: glam::Mat4::from_translation(glam::Vec3::new(0.0, 2.0, 0.0)),
+            emitters: &[glam::Mat4::IDENTITY],
+            eye: glam::Vec3::ZERO,
+            view_dir: glam::Vec3::NEG_Z,
+        },
     };
     let s = graph.spawning(&desc, &inputs);
     assert_eq!(
@@ -529,6 +531,10 @@ fn the_spawn_stage_sets_rate_and_burst_from_the_clock_and_parameters() {
             "`kill if` belongs in the update stack",
         ),
         ("rate = rand()", "`rand` is not available here"),
+        (
+            "rate = instance_point(vec3(1.0)).y",
+            "column 8: `instance_point` is a particle's: the spawn stage runs for the emitter",
+        ),
     ] {
         desc.emitters[0].spawn = vec![line.parse().unwrap()];
         desc.parameters

@@ -38,6 +38,7 @@ impl Graph {
         );
         out += "fn expr_table_texel(i: u32) -> vec4<f32> {\n    return graph_table[i];\n}\n";
         out += INSTANCE_ORIGIN;
+        out += INSTANCE_AXIS;
         if stride > 0 {
             out += ATTRIBUTE_ACCESS;
         }
@@ -206,9 +207,20 @@ fn hook_start(stage: &str) -> usize {
 const INSTANCE_ORIGIN: &str = "fn graph_instance_origin(p: Particle) -> vec3<f32> {
     let k = instance_of(p);
     if k == NO_INSTANCE {
-        return graph_params.origin;
+        return graph_params.transform[3].xyz;
     }
-    return (instance_at(k).end * vec4<f32>(graph_params.origin, 1.0)).xyz;
+    return (instance_at(k).end * graph_params.transform[3]).xyz;
+}
+";
+
+/// Axis `axis` of the effect's space as the particle's instance places it (the effect's
+/// own for a particle of no instance).
+const INSTANCE_AXIS: &str = "fn graph_instance_axis(p: Particle, axis: u32) -> vec3<f32> {
+    let k = instance_of(p);
+    if k == NO_INSTANCE {
+        return graph_params.transform[axis].xyz;
+    }
+    return (instance_at(k).end * graph_params.transform[axis]).xyz;
 }
 ";
 
@@ -399,6 +411,7 @@ fn input(source: Source, ty: Type, graph: &Graph) -> String {
         Source::Clock(Clock::Time) => "graph_time()".to_string(),
         Source::Clock(Clock::Dt) => "graph_dt()".to_string(),
         Source::Place(p) => p.wgsl_read().to_string(),
+        Source::Axis(space, k) => space.wgsl_axis(k),
         Source::Parameter(slot) => from_words(&format!("graph_params.slots[{slot}]"), ty),
         Source::CallSeed => "call_seed".to_string(),
         Source::ParticleSeed => "particle_seed".to_string(),
