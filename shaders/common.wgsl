@@ -745,3 +745,27 @@ fn soft_fade(scene: f32, distance: f32, soft_distance: f32) -> f32 {
     }
     return clamp((scene - distance) / soft_distance, 0.0, 1.0);
 }
+
+// Curl of the potential psi(q, t) = (sin(y + t) cos(1.37 z), sin(z + 1.7 t) cos(1.37 x),
+// sin(x + 1.3 t) cos(1.37 y)): divergence-free, each component within +-2.37.
+fn curl_octave(q: vec3<f32>, t: f32) -> vec3<f32> {
+    let c = 1.37;
+    let sx = sin(q.x + 1.3 * t);
+    let sy = sin(q.y + t);
+    let sz = sin(q.z + 1.7 * t);
+    let cx = cos(q.x + 1.3 * t);
+    let cy = cos(q.y + t);
+    let cz = cos(q.z + 1.7 * t);
+    return vec3<f32>(
+        -c * sx * sin(c * q.y) - cz * cos(c * q.x),
+        -c * sy * sin(c * q.z) - cx * cos(c * q.y),
+        -c * sz * sin(c * q.x) - cy * cos(c * q.z),
+    );
+}
+
+// Two octaves of curl_octave, the second about half the size and faster: each component
+// within +-3.555. The built-in turbulence (step.wgsl) and the language's `turbulence`
+// (expr.wgsl) read it. Mirrored in src/expr/noise.rs.
+fn curl_octaves(q: vec3<f32>, t: f32) -> vec3<f32> {
+    return curl_octave(q, t) + 0.5 * curl_octave(2.03 * q + vec3<f32>(1.7, 4.1, 2.9), 1.9 * t);
+}

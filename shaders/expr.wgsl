@@ -144,6 +144,12 @@ fn expr_curl_noise(p: vec3<f32>) -> vec3<f32> {
     return vec3<f32>(c.z - b.w, a.w - c.y, b.y - a.z);
 }
 
+// The built-in turbulence's field at q drifting by t, each component within +-1
+// (curl_octaves, common.wgsl).
+fn expr_turbulence(q: vec3<f32>, t: f32) -> vec3<f32> {
+    return curl_octaves(q, t) / 3.555;
+}
+
 // A baked row: its head (domain start, 1 / domain length, 1 for steps, 0) then the samples.
 const EXPR_TABLE_SAMPLES: u32 = 127u;
 const EXPR_TABLE_STRIDE: u32 = 128u;

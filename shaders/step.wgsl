@@ -40,31 +40,12 @@ fn wrap1(x: f32, lo: f32, hi: f32) -> f32 {
     return x - extent * floor((x - lo) / extent);
 }
 
-// Curl of the potential psi(q, t) = (sin(y + t) cos(1.37 z), sin(z + 1.7 t) cos(1.37 x),
-// sin(x + 1.3 t) cos(1.37 y)): divergence-free, each component within +-2.37.
-fn curl_octave(q: vec3<f32>, t: f32) -> vec3<f32> {
-    let c = 1.37;
-    let sx = sin(q.x + 1.3 * t);
-    let sy = sin(q.y + t);
-    let sz = sin(q.z + 1.7 * t);
-    let cx = cos(q.x + 1.3 * t);
-    let cy = cos(q.y + t);
-    let cz = cos(q.z + 1.7 * t);
-    return vec3<f32>(
-        -c * sx * sin(c * q.y) - cz * cos(c * q.x),
-        -c * sy * sin(c * q.z) - cx * cos(c * q.y),
-        -c * sz * sin(c * q.x) - cy * cos(c * q.z),
-    );
-}
-
-// Curl-noise wind at x (m/s): two octaves of curl_octave over eddies of
-// turbulence_scale metres, drifting in time; each component within +-turbulence.
-// Mirrored in src/cpu.rs.
+// Curl-noise wind at x (m/s): curl_octaves (common.wgsl) over eddies of turbulence_scale
+// metres, drifting in time; each component within +-turbulence. Mirrored in src/cpu/mod.rs.
 fn turbulence(x: vec3<f32>, time: f32) -> vec3<f32> {
     let q = x / effect.turbulence_scale;
     let t = time * effect.turbulence / effect.turbulence_scale;
-    let v = curl_octave(q, t) + 0.5 * curl_octave(2.03 * q + vec3<f32>(1.7, 4.1, 2.9), 1.9 * t);
-    return v * (effect.turbulence / 3.555);
+    return curl_octaves(q, t) * (effect.turbulence / 3.555);
 }
 
 // φ(x) = (1 − e^(−x))/x for x = k·dt ≥ 0: the share of a step's acceleration a linear drag

@@ -191,24 +191,11 @@ fn wrap1(x: f32, lo: f32, hi: f32) -> f32 {
     x - extent * ((x - lo) / extent).floor()
 }
 
-/// `curl_octave` of simulate.wgsl: the curl of a trigonometric potential.
-fn curl_octave(q: Vec3, t: f32) -> Vec3 {
-    let c = 1.37;
-    let (sx, cx) = (q.x + 1.3 * t).sin_cos();
-    let (sy, cy) = (q.y + t).sin_cos();
-    let (sz, cz) = (q.z + 1.7 * t).sin_cos();
-    Vec3::new(
-        -c * sx * (c * q.y).sin() - cz * (c * q.x).cos(),
-        -c * sy * (c * q.z).sin() - cx * (c * q.y).cos(),
-        -c * sz * (c * q.x).sin() - cy * (c * q.z).cos(),
-    )
-}
-
 /// The curl-noise wind of `turbulence` in simulate.wgsl at `x` and `time` (m/s).
 pub fn turbulence(x: Vec3, time: f32, effect: &EffectParams) -> Vec3 {
     let q = x / effect.turbulence_scale;
     let t = time * effect.turbulence / effect.turbulence_scale;
-    let v = curl_octave(q, t) + 0.5 * curl_octave(2.03 * q + Vec3::new(1.7, 4.1, 2.9), 1.9 * t);
+    let v = Vec3::from(crate::expr::curl_octaves(q.to_array(), t));
     v * (effect.turbulence / 3.555)
 }
 
@@ -451,6 +438,27 @@ mod tests {
             (f(h) - f(-h)) / (2.0 * h)
         };
         d(Vec3::X) + d(Vec3::Y) + d(Vec3::Z)
+    }
+
+    /// The language's `turbulence(q, t)` is the built-in field divided by its speed, read at
+    /// `q = x / scale`, `t = time · speed / scale`: what lets a stack that writes it fold
+    /// into the built-in one.
+    #[test]
+    fn the_languages_turbulence_is_the_built_in_field_per_unit_speed() {
+        let (speed, scale) = (0.8, 1.5);
+        let e = turbulent(speed, scale);
+        for k in 0..200u32 {
+            let c = |i: u32| (pcg_hash(k * 4 + i) >> 8) as f32 / 16_777_216.0 * 30.0 - 15.0;
+            let (x, time) = (Vec3::new(c(0), c(1), c(2)), c(3).abs());
+            let q = (x / scale).to_array();
+            let unit = crate::expr::turbulence(q, time * speed / scale);
+            let built_in = turbulence(x, time, &e);
+            let language = Vec3::from(unit) * speed;
+            assert!(
+                built_in.abs_diff_eq(language, 1e-6),
+                "at {x}, {time}: {built_in} vs {language}"
+            );
+        }
     }
 
     #[test]

@@ -777,6 +777,19 @@ impl<'e> Compiler<'e> {
                 }
                 Ok(Typed::Node(self.add(Op::Call(func), vec![id], out)))
             }
+            Shape::Flow => {
+                arity(2)?;
+                let q = self.concrete(typed[0], Some(Type::Vec3), &args[0], at)?;
+                let t = self.concrete(typed[1], Some(Type::F32), &args[1], at)?;
+                if (self.program.ty(q), self.program.ty(t)) != (Type::Vec3, Type::F32) {
+                    return Err(mismatch("a vec3 point and an f32 time"));
+                }
+                Ok(Typed::Node(self.add(
+                    Op::Call(func),
+                    vec![q, t],
+                    Type::Vec3,
+                )))
+            }
             Shape::Select => {
                 arity(3)?;
                 let cond = self.concrete(typed[2], Some(Type::Bool), &args[2], at)?;

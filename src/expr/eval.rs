@@ -283,6 +283,16 @@ fn call(f: Func, args: &[(Components, Type)], ty: Type, p: Precision) -> Compone
             };
             out[..3].copy_from_slice(&v);
         }
+        Turbulence => {
+            let (q, t) = ([a(0), a(1), a(2)], args[1].0[0]);
+            let v: [f64; 3] = match p {
+                Precision::F32 => {
+                    noise::turbulence(q.map(|x| x as f32), t as f32).map(|x| x as f64)
+                }
+                Precision::F64 => noise::turbulence(q, t),
+            };
+            out[..3].copy_from_slice(&v);
+        }
         Select => {
             let pick = if args[2].0[0] != 0.0 { 1 } else { 0 };
             out = args[pick].0;
@@ -359,6 +369,6 @@ fn map(f: Func, ty: Type, a: f64, b: f64, c: f64) -> f64 {
         }
         Fma => a * b + c,
         Length | Distance | Dot | Cross | Normalize | Reflect | Select | ValueNoise | Noise
-        | CurlNoise => unreachable!("not component by component"),
+        | CurlNoise | Turbulence => unreachable!("not component by component"),
     }
 }

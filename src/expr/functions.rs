@@ -22,6 +22,8 @@ pub(crate) enum Shape {
     Noise { out: Type },
     /// select(false_value, true_value, condition: bool).
     Select,
+    /// A vec3 field at a vec3 point drifting with an f32 time, vec3 out (turbulence).
+    Flow,
 }
 
 macro_rules! functions {
@@ -111,6 +113,7 @@ functions! {
     ValueNoise "value_noise" Shape::Noise { out: Type::F32 }, "value noise at a vec3 point, in [−1, 1], one cell per unit";
     Noise "noise" Shape::Noise { out: Type::F32 }, "gradient (Perlin) noise at a vec3 point, about [−1, 1], one cell per unit";
     CurlNoise "curl_noise" Shape::Noise { out: Type::Vec3 }, "divergence-free vec3 field: the curl of three gradient noises";
+    Turbulence "turbulence" Shape::Flow, "turbulence(q, t): the built-in turbulence's divergence-free field at the vec3 point q drifting with t, each component within [−1, 1], its larger eddies about one unit across (the built-in field is speed · turbulence(x / scale, time · speed / scale))";
 }
 
 impl Func {

@@ -263,7 +263,11 @@ impl Trees {
                     components: picks,
                 })
             }
-            12 if ty == Type::Vec3 => match self.rng.below(5) {
+            12 if ty == Type::Vec3 => match self.rng.below(6) {
+                3 => call(
+                    "turbulence",
+                    vec![self.tree(ty, d), self.tree(Type::F32, d)],
+                ),
                 0 => call("cross", vec![self.tree(ty, d), self.tree(ty, d)]),
                 1 => call("curl_noise", vec![self.tree(ty, d)]),
                 2 => call(
@@ -566,6 +570,8 @@ fn expr_table_texel(i: u32) -> vec4<f32> {{ return table[i]; }}
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
     let k = id.x;
     let base = k * {}u;
+    // (the table bound whether or not this chunk's trees read it)
+    _ = expr_table_texel(0u);
 {}{body}}}
 ",
             crate::shaders::COMMON,

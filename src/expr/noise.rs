@@ -2,17 +2,24 @@
 //! `shaders/expr.wgsl`, operation for operation, over f32 (what the GPU computes) or f64
 //! (the reference a test measures both against).
 
-use std::ops::{Add, Mul, Neg, Sub};
+use std::ops::{Add, Div, Mul, Neg, Sub};
 
 pub(crate) use crate::hash::pcg_hash;
 
 /// The float type a twin computes in.
 pub(crate) trait Real:
-    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Neg<Output = Self>
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
 {
     fn of(x: f64) -> Self;
     fn get(self) -> f64;
     fn floor(self) -> Self;
+    fn sin(self) -> Self;
+    fn cos(self) -> Self;
 }
 
 impl Real for f32 {
@@ -25,6 +32,12 @@ impl Real for f32 {
     fn floor(self) -> Self {
         f32::floor(self)
     }
+    fn sin(self) -> Self {
+        f32::sin(self)
+    }
+    fn cos(self) -> Self {
+        f32::cos(self)
+    }
 }
 
 impl Real for f64 {
@@ -36,6 +49,12 @@ impl Real for f64 {
     }
     fn floor(self) -> Self {
         f64::floor(self)
+    }
+    fn sin(self) -> Self {
+        f64::sin(self)
+    }
+    fn cos(self) -> Self {
+        f64::cos(self)
     }
 }
 
@@ -186,6 +205,38 @@ pub(crate) fn curl_noise<R: Real>(p: [R; 3]) -> [R; 3] {
     let b = noise_d(shift(CURL_B));
     let c = noise_d(shift(CURL_C));
     [c[2] - b[3], a[3] - c[1], b[1] - a[2]]
+}
+
+/// Curl of the potential ψ(q, t) = (sin(y + t)·cos(1.37 z), sin(z + 1.7 t)·cos(1.37 x),
+/// sin(x + 1.3 t)·cos(1.37 y)): divergence-free, each component within ±2.37
+/// (`curl_octave` in common.wgsl, operation for operation).
+fn curl_octave<R: Real>(q: [R; 3], t: R) -> [R; 3] {
+    let c = R::of(1.37);
+    let (x, y, z) = (q[0] + R::of(1.3) * t, q[1] + t, q[2] + R::of(1.7) * t);
+    let (sx, sy, sz) = (x.sin(), y.sin(), z.sin());
+    let (cx, cy, cz) = (x.cos(), y.cos(), z.cos());
+    [
+        -c * sx * (c * q[1]).sin() - cz * (c * q[0]).cos(),
+        -c * sy * (c * q[2]).sin() - cx * (c * q[1]).cos(),
+        -c * sz * (c * q[0]).sin() - cy * (c * q[2]).cos(),
+    ]
+}
+
+/// Two octaves of [`curl_octave`], the second about half the size and faster: each
+/// component within ±3.555 (`curl_octaves` in common.wgsl). The built-in turbulence and the
+/// language's `turbulence` read it.
+pub(crate) fn curl_octaves<R: Real>(q: [R; 3], t: R) -> [R; 3] {
+    let shift = [1.7, 4.1, 2.9];
+    let k = R::of(2.03);
+    let fine = std::array::from_fn(|i| k * q[i] + R::of(shift[i]));
+    let a = curl_octave(q, t);
+    let b = curl_octave(fine, R::of(1.9) * t);
+    std::array::from_fn(|i| a[i] + R::of(0.5) * b[i])
+}
+
+/// The language's `turbulence(q, t)`: [`curl_octaves`] within ±1 (`expr_turbulence`).
+pub(crate) fn turbulence<R: Real>(q: [R; 3], t: R) -> [R; 3] {
+    curl_octaves(q, t).map(|x| x / R::of(3.555))
 }
 
 /// Texels of one baked row: its head (domain start, 1 / domain length, step?, 0) and the

@@ -75,6 +75,7 @@ pub(crate) fn generate(
                     Func::ValueNoise => "expr_value_noise",
                     Func::Noise => "expr_noise",
                     Func::CurlNoise => "expr_curl_noise",
+                    Func::Turbulence => "expr_turbulence",
                     f => f.name(),
                 };
                 let args: Vec<String> = (0..node.args.len()).map(arg).collect();

@@ -302,9 +302,10 @@ fn a_parameter_the_host_sets_drives_the_particles() {
     }
 }
 
-/// A fountain whose gravity and drag towards a breeze are the built-in fields, and the same
-/// fountain with them written as force functions in its update stack.
-fn fountains() -> (EffectDesc, EffectDesc) {
+/// A fountain whose gravity and drag towards a breeze (swirled by `turbulence`, if given)
+/// are the built-in fields, and the same fountain with them written as force functions in
+/// its update stack.
+fn fountains(turbulence: Option<Turbulence>) -> (EffectDesc, EffectDesc) {
     let built_in = EffectDesc {
         name: "fountain".into(),
         emitters: vec![EmitterDesc {
@@ -320,7 +321,7 @@ fn fountains() -> (EffectDesc, EffectDesc) {
             gravity: [0.0, -9.81, 0.0],
             wind: [1.5, 0.0, 0.5],
             drag: 0.4,
-            turbulence: None,
+            turbulence,
         },
         ..Default::default()
     };
@@ -344,10 +345,21 @@ fn fountains() -> (EffectDesc, EffectDesc) {
         "drag".into(),
         function(&["k: f32", "wind: vec3"], "(wind - velocity) * k"),
     );
-    modules.emitters[0].update = lines(&[
-        "force += gravity(vec3(0.0, -9.81, 0.0))",
-        "force += drag(0.4, vec3(1.5, 0.0, 0.5))",
-    ]);
+    modules.functions.insert(
+        "eddies".into(),
+        function(
+            &["k: f32", "wind: vec3", "speed: f32", "scale: f32"],
+            "(wind + speed * turbulence(position / scale, time * speed / scale) - velocity) * k",
+        ),
+    );
+    let drag = match turbulence {
+        None => "force += drag(0.4, vec3(1.5, 0.0, 0.5))".to_string(),
+        Some(t) => format!(
+            "force += eddies(0.4, vec3(1.5, 0.0, 0.5), {:?}, {:?})",
+            t.speed, t.scale
+        ),
+    };
+    modules.emitters[0].update = lines(&["force += gravity(vec3(0.0, -9.81, 0.0))", &drag]);
     (built_in, modules)
 }
 
@@ -355,7 +367,7 @@ fn fountains() -> (EffectDesc, EffectDesc) {
 /// into the emitter's own `over_life`: no stack, the same effect constants.
 #[test]
 fn looks_over_life_written_as_functions_fold_into_the_built_in_look() {
-    let (mut built_in, _) = fountains();
+    let (mut built_in, _) = fountains(None);
     built_in.over_life = OverLife {
         color_end: [1.0, 0.5, 1.0, 0.0],
         size_end: 1.5,
@@ -398,7 +410,28 @@ fn looks_over_life_written_as_functions_fold_into_the_built_in_look() {
 
 #[test]
 fn forces_written_as_functions_compile_to_the_built_in_step() {
-    let (built_in, modules) = fountains();
+    forces_fold(None);
+}
+
+#[test]
+fn turbulence_written_as_a_function_compiles_to_the_built_in_step() {
+    let eddies = Turbulence {
+        speed: 0.8,
+        scale: 1.5,
+    };
+    forces_fold(Some(eddies));
+    // felt through less than the whole drag, it is a force of its own: generated
+    let (_, mut weaker) = fountains(Some(eddies));
+    weaker.forces.drag = 0.3;
+    let graph = crate::effect::graph::Graph::compile(&weaker).unwrap();
+    assert!(graph.update[0].as_ref().unwrap().force.is_some());
+}
+
+/// The fountain written with force functions (eddies too, with `turbulence`) against the
+/// one written with the fields: folded, the same constants, nothing generated on the GPU,
+/// the same particles.
+fn forces_fold(turbulence: Option<Turbulence>) {
+    let (built_in, modules) = fountains(turbulence);
     // folded into the effect's gravity, drag and wind: no stack is left to generate
     let graph = crate::effect::graph::Graph::compile(&modules).unwrap();
     assert!(graph.update.iter().all(Option::is_none));
@@ -406,8 +439,12 @@ fn forces_written_as_functions_compile_to_the_built_in_step() {
     graph.fold_into(&mut folded);
     let own = built_in.effect_params(1, 4096);
     // the same acceleration g + d·(w − v) at any velocity, and the same drag (which the
-    // step integrates exactly)
+    // step integrates exactly) and turbulence
     assert_eq!(folded.drag, own.drag);
+    assert_eq!(
+        (folded.turbulence, folded.turbulence_scale),
+        (own.turbulence, own.turbulence_scale)
+    );
     let accel = |e: &crate::types::EffectParams, v: Vec3| e.gravity + e.drag * (e.wind - v);
     for v in [
         Vec3::ZERO,
@@ -720,4 +757,53 @@ fn points_and_directions_leave_their_spaces_through_the_transforms() {
         seen.iter().all(|&n| n > 30),
         "both instances spawn: {seen:?}"
     );
+}
+
+/// Each module/built-in pair of `benches/effects/` (the pairs docs/measurements.md profiles)
+/// compiles to the same work: the effect written with modules generates no code and folds
+/// into the built-in one's constants (its gravity and wind up to how they add up).
+#[test]
+fn the_bench_effects_written_with_modules_fold_into_their_built_in_twins() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/effects");
+    let mut pairs = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let Some(base) = name.strip_suffix("-modules.ron") else {
+            continue;
+        };
+        let modules = EffectDesc::from_file(&path).unwrap();
+        let built_in = EffectDesc::from_file(&dir.join(format!("{base}.ron"))).unwrap();
+        let graph = crate::effect::graph::Graph::compile(&modules).unwrap();
+        for stage in [
+            crate::effect::graph::Stage::Init,
+            crate::effect::graph::Stage::Update,
+            crate::effect::graph::Stage::Draw,
+        ] {
+            assert!(!graph.generates(stage), "{name}: {stage:?} generates code");
+        }
+        let mut folded = modules.effect_params(1, 65_536);
+        graph.fold_into(&mut folded);
+        let own = built_in.effect_params(1, 65_536);
+        // g + d·w, the acceleration at rest, the same; everything else equal
+        let rest = |e: &crate::types::EffectParams| e.gravity + e.drag * e.wind;
+        assert!(
+            rest(&folded).abs_diff_eq(rest(&own), 1e-5),
+            "{name}: {} vs {}",
+            rest(&folded),
+            rest(&own)
+        );
+        let same = crate::types::EffectParams {
+            gravity: own.gravity,
+            wind: own.wind,
+            ..folded
+        };
+        assert_eq!(
+            crate::types::uniform_bytes(&same),
+            crate::types::uniform_bytes(&own),
+            "{name}: {same:?} vs {own:?}"
+        );
+        pairs += 1;
+    }
+    assert_eq!(pairs, 2, "the fountain and the snow");
 }

@@ -5,7 +5,9 @@
 //! - Forces: an acceleration that is a constant and a multiple of the velocity (`force +=
 //!   vec3(0.0, -9.81, 0.0)`, `force += (wind - velocity) * 0.5`: a gravity, a drag towards a
 //!   wind) becomes the effect's gravity, drag and wind; the drag so folded is integrated
-//!   exactly over each step, as the built-in one is.
+//!   exactly over each step, as the built-in one is. With it, the built-in turbulence's
+//!   field felt through that drag (`(wind + speed * turbulence(position / scale, time *
+//!   speed / scale) - velocity) * k`) becomes the effect's turbulence.
 //! - Looks over life: a draw stack that only multiplies the colour and the size by
 //!   `mix(1, end, saturate(age / lifetime))` becomes the emitter's `over_life`.
 
@@ -13,31 +15,83 @@ use glam::Vec3;
 
 use super::attributes::Attribute;
 use super::{Graph, Stage, StageProgram};
-use crate::effect::{EffectDesc, OverLife};
+use crate::effect::{EffectDesc, Forces, OverLife};
 use crate::expr::{BinaryOp, Func, NodeId, Op, Program, Type, UnaryOp, Value};
 use crate::types::EffectParams;
 
-/// `a + b·velocity`: what an acceleration is where it is one of those.
+/// The built-in turbulence's field of largest speed `speed` (m/s) over eddies of `scale`
+/// metres: `speed · turbulence(position / scale, time · speed / scale)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Eddies {
+    pub speed: f32,
+    pub scale: f32,
+}
+
+/// `a + b·velocity + c·turbulence(position / scale, time · speed / scale)`: what an
+/// acceleration is where it is one of those.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Linear {
     pub a: Vec3,
     pub b: f32,
+    /// The turbulence's factor `c` and its field, if it has one.
+    pub eddies: Option<(f32, Eddies)>,
 }
 
 impl Linear {
-    fn add(self, o: Linear) -> Linear {
-        Linear {
+    const ZERO: Linear = Linear {
+        a: Vec3::ZERO,
+        b: 0.0,
+        eddies: None,
+    };
+
+    /// The sum, if it is one of these (one turbulence field at most).
+    fn add(self, o: Linear) -> Option<Linear> {
+        let eddies = match (self.eddies, o.eddies) {
+            (None, e) | (e, None) => e,
+            (Some((c, e)), Some((d, f))) if e == f => Some((c + d, e)),
+            _ => return None,
+        };
+        Some(Linear {
             a: self.a + o.a,
             b: self.b + o.b,
-        }
+            eddies,
+        })
     }
 
     fn scale(self, k: f32) -> Linear {
         Linear {
             a: self.a * k,
             b: self.b * k,
+            eddies: self.eddies.map(|(c, e)| (c * k, e)),
         }
     }
+}
+
+/// The field of `turbulence(q, t)` where `q` is `position / scale` and `t` is `time · speed /
+/// scale` for constants `speed` and `scale` (as the function `eddies` of
+/// `effects/modules/forces.ron` writes them).
+fn eddies(program: &Program, q: NodeId, t: NodeId) -> Option<Eddies> {
+    let scalar = |k: u32| match program.value(k) {
+        Some(Value::F32(x)) => Some(x),
+        _ => None,
+    };
+    let divided = |id: NodeId| {
+        let node = program.node(id);
+        match (&node.op, node.args.as_slice()) {
+            (Op::Binary(BinaryOp::Div), &[x, y]) => Some((x, scalar(y)?)),
+            _ => None,
+        }
+    };
+    let (position, scale) = divided(q)?;
+    let (drift, also) = divided(t)?;
+    let node = program.node(drift);
+    let speed = match (&node.op, node.args.as_slice()) {
+        (Op::Binary(BinaryOp::Mul), &[x, y]) if reads(program, x, "time") => scalar(y)?,
+        (Op::Binary(BinaryOp::Mul), &[x, y]) if reads(program, y, "time") => scalar(x)?,
+        _ => return None,
+    };
+    let valid = speed > 0.0 && scale > 0.0 && scale == also;
+    (reads(program, position, "position") && valid).then_some(Eddies { speed, scale })
 }
 
 /// Node `id` of `program` as `a + b·velocity`, if it is one (by its operations: constants,
@@ -54,17 +108,24 @@ fn linear(program: &Program, id: u32) -> Option<Linear> {
     }
     match (&node.op, node.args.as_slice()) {
         (Op::Const(_), []) => match program.value(id) {
-            Some(Value::Vec3(v)) => Some(Linear { a: v, b: 0.0 }),
+            Some(Value::Vec3(v)) => Some(Linear {
+                a: v,
+                ..Linear::ZERO
+            }),
             _ => None,
         },
         (Op::Input(i), []) if program.inputs[*i as usize].name == "velocity" => Some(Linear {
-            a: Vec3::ZERO,
             b: 1.0,
+            ..Linear::ZERO
+        }),
+        (Op::Call(Func::Turbulence), &[q, t]) => Some(Linear {
+            eddies: Some((1.0, eddies(program, q, t)?)),
+            ..Linear::ZERO
         }),
         (Op::Unary(UnaryOp::Neg), &[x]) => linear(program, x).map(|l| l.scale(-1.0)),
-        (Op::Binary(BinaryOp::Add), &[x, y]) => Some(linear(program, x)?.add(linear(program, y)?)),
+        (Op::Binary(BinaryOp::Add), &[x, y]) => linear(program, x)?.add(linear(program, y)?),
         (Op::Binary(BinaryOp::Sub), &[x, y]) => {
-            Some(linear(program, x)?.add(linear(program, y)?.scale(-1.0)))
+            linear(program, x)?.add(linear(program, y)?.scale(-1.0))
         }
         (Op::Binary(BinaryOp::Mul), &[x, y]) => match (scalar(x), scalar(y)) {
             (Some(k), None) => linear(program, y).map(|l| l.scale(k)),
@@ -158,14 +219,14 @@ impl Graph {
     /// Fold the forces every emitter's update stack adds, where they are one `a +
     /// b·velocity` for all of them and the drag stays a drag (`b` no more than the effect's
     /// drag), out of the stacks: what is left of a stack without other work is no stack.
-    /// The folded force is kept ([`Graph::folded`]) for [`Graph::fold_into`].
-    pub(super) fn fold_forces(&mut self, drag: f32) {
+    /// A turbulence field folds with them where the effect has none of its own and it is
+    /// felt through the whole drag, as the built-in one is (`c = (drag − b)·speed`). The
+    /// folded force is kept ([`Graph::folded`]) for [`Graph::fold_into`].
+    pub(super) fn fold_forces(&mut self, own: &Forces) {
+        let drag = own.drag;
         let force = |s: &Option<StageProgram>| match s {
             Some(s) => s.force.map(|f| linear(&s.program, f)),
-            None => Some(Some(Linear {
-                a: Vec3::ZERO,
-                b: 0.0,
-            })),
+            None => Some(Some(Linear::ZERO)),
         };
         let forces: Vec<Option<Option<Linear>>> = self.update.iter().map(force).collect();
         let Some(Some(Some(first))) = forces.first().copied() else {
@@ -180,7 +241,11 @@ impl Graph {
                 .iter()
                 .any(|(a, _)| *a == super::attributes::Attribute::Velocity)
         });
-        if !same || !any || moved || first.b > drag {
+        let felt = first.eddies.is_none_or(|(c, e)| {
+            let whole = (drag - first.b) * e.speed;
+            own.turbulence.is_none() && (c - whole).abs() <= 1e-6 * whole.abs()
+        });
+        if !same || !any || moved || first.b > drag || !felt {
             return;
         }
         for stack in &mut self.update {
@@ -209,6 +274,10 @@ impl Graph {
         let Some(f) = self.folded else {
             return;
         };
+        if let Some((_, e)) = f.eddies {
+            params.turbulence = e.speed;
+            params.turbulence_scale = e.scale;
+        }
         let (d, w) = (params.drag, params.wind);
         let folded = d - f.b;
         params.gravity += f.a;

@@ -319,7 +319,7 @@ impl Graph {
                 }
             }
         }
-        graph.fold_forces(desc.forces.drag);
+        graph.fold_forces(&desc.forces);
         graph.fold_looks(desc);
         // what the draw stacks set is kept in the record after the effect's own attributes
         let first = graph.stride();
