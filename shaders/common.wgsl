@@ -725,6 +725,24 @@ fn sprite_cover(kind: u32, uv: vec2<f32>, flake: f32) -> f32 {
     }
 }
 
+// Pixel coverage: a quad is drawn at least MIN_PIXEL_RADIUS target pixels along each axis,
+// its light divided by how much it grew, so a particle smaller than a pixel lights the
+// pixels by its area (a faint smudge) rather than a whole pixel when it happens to cover
+// its centre and none when it does not (the sparkle of sub-pixel particles).
+const MIN_PIXEL_RADIUS: f32 = 1.0;
+
+// How much an axis `pixels` target pixels long grows (1: not at all).
+fn coverage_growth(pixels: f32) -> f32 {
+    return max(1.0, MIN_PIXEL_RADIUS / max(pixels, 1e-6));
+}
+
+// Target pixels a world vector at `x` spans on screen (its part across the view, at x's
+// distance): what the draw grows a quad's axes by (the splat projects them exactly).
+fn screen_pixels(frame: FrameUniforms, x: vec3<f32>, v: vec3<f32>) -> f32 {
+    let view = normalize(frame.view_depth.xyz);
+    return length(v - dot(v, view) * view) * frame.pixel_scale / clip_w(frame, x);
+}
+
 // The soft disc sprite's coverage at uv (|uv| = 1 at the rim).
 fn sprite_falloff(uv: vec2<f32>) -> f32 {
     return 1.0 - smoothstep(0.25, 1.0, dot(uv, uv));

@@ -82,13 +82,17 @@ fn billboard(entry: u32, vi: u32) -> VsOut {
     let angle = 1.5707963 + 2.0943951 * f32(vi);
     let corner = 2.0 * vec2<f32>(cos(angle), sin(angle));
     let q = particle_quad(p, a.look, frame);
-    let world = q.center + q.x * corner.x + q.y * corner.y;
+    // pixel coverage (common.wgsl): at least a pixel's radius, its light spread
+    let gx = coverage_growth(screen_pixels(frame, q.center, q.x));
+    let gy = coverage_growth(screen_pixels(frame, q.center, q.y));
+    let world = q.center + q.x * (gx * corner.x) + q.y * (gy * corner.y);
     var out: VsOut;
     out.blend = vec2<f32>(a.soft_distance, f32(a.additive));
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
     out.distance = view_distance(frame, world);
     out.uv = corner;
     out.color = particle_color(p, a.look, a.settle_time);
+    out.color.a /= gx * gy;
     out.sprite = sprite_of(p, a.look);
     return out;
 }

@@ -53,6 +53,102 @@ fn to_pixels(world: vec3<f32>, size: vec2<f32>) -> vec2<f32> {
     return vec2<f32>((0.5 + 0.5 * ndc.x) * size.x, (0.5 - 0.5 * ndc.y) * size.y);
 }
 
+// The mean coverage of each sprite over its square (uv in [-1, 1]²), what its light is per
+// unit of its quad's area: the soft disc's ∫ 2πr (1 − smoothstep(0.25, 1, r²)) dr =
+// π (0.25 + 0.75 / 2), over 4; the ring's 2π · 0.8 · 0.12 (a band of mean width 0.12 at
+// radius 0.8), over 4; a snowflake's is its texture's top mip level (the mean of its
+// texels, nothing outside the disc).
+const DISC_MEAN: f32 = 0.49087385;
+// Pixels a side of the largest box whose samples are scaled to its light (see main): a quad
+// about five pixels across (its box has two more).
+const SAMPLED_SPAN: i32 = 7;
+const RING_MEAN: f32 = 0.15079645;
+
+fn sprite_mean(sprite: vec2<u32>) -> f32 {
+    if FLAKES == 1u && sprite.x == SPRITE_SNOWFLAKE {
+        let top = f32(textureNumLevels(sprites) - 1u);
+        return textureSampleLevel(sprites, sprite_sampler, vec2<f32>(0.5), sprite.y, top).r;
+    }
+    return select(DISC_MEAN, RING_MEAN, sprite.x == SPRITE_RING);
+}
+
+// One particle as the splat sees it: its quad on screen (centre c, axes ax and ay in
+// pixels, det their determinant), its sprite and mip level, distance and colour.
+struct Splat {
+    c: vec2<f32>,
+    ax: vec2<f32>,
+    ay: vec2<f32>,
+    det: f32,
+    sprite: vec2<u32>,
+    lod: f32,
+    distance: f32,
+    color: vec4<f32>,
+    soft_distance: f32,
+}
+
+// The sprite's coverage at the centre of pixel (x, y) (anywhere: on the target or not).
+fn cover_at(s: Splat, x: i32, y: i32) -> f32 {
+    let d = vec2<f32>(f32(x), f32(y)) + 0.5 - s.c;
+    let uv = vec2<f32>(s.ay.y * d.x - s.ay.x * d.y, s.ax.x * d.y - s.ax.y * d.x) / s.det;
+    var flake = 0.0;
+    if FLAKES == 1u && s.sprite.x == SPRITE_SNOWFLAKE {
+        let t = clamp(uv * 0.5 + 0.5, vec2<f32>(0.0), vec2<f32>(1.0));
+        flake = textureSampleLevel(sprites, sprite_sampler, t, s.sprite.y, s.lod).r;
+    }
+    return sprite_cover(s.sprite.x, uv, flake);
+}
+
+// `cover` of pixel (x, y) to its accumulators, where the pixel is on the target and the
+// particle in front of the scene there.
+fn deposit(s: Splat, x: i32, y: i32, cover: f32, dims: vec2<u32>) {
+    if cover <= 0.0 || x < 0 || y < 0 || x >= i32(dims.x) || y >= i32(dims.y) {
+        return;
+    }
+    let scene = textureLoad(scene_depth, vec2<i32>(x, y), 0).r;
+    if s.distance > scene {
+        return; // behind the scene
+    }
+    // (however faint: a thousand dots of a thousandth of a pixel are a pixel's light)
+    let alpha = s.color.a * min(cover, 1.0) * soft_fade(scene, s.distance, s.soft_distance);
+    let rgb = s.color.rgb;
+    let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
+    if ADDITIVE == 1u {
+        atomicAdd(&accum[base + 5u], fixed(alpha * rgb.r));
+        atomicAdd(&accum[base + 6u], fixed(alpha * rgb.g));
+        atomicAdd(&accum[base + 7u], fixed(alpha * rgb.b));
+    } else {
+        atomicAdd(&accum[base], fixed(alpha * rgb.r));
+        atomicAdd(&accum[base + 1u], fixed(alpha * rgb.g));
+        atomicAdd(&accum[base + 2u], fixed(alpha * rgb.b));
+        atomicAdd(&accum[base + 3u], fixed(alpha));
+        atomicAdd(&accum[base + 4u], fixed(-log(1.0 - min(alpha, 0.999))));
+    }
+}
+
+// `mass` (coverage × pixels) over the four pixels nearest the particle's centre, each by
+// how near (a tent filter a pixel wide): the total is the mass wherever the centre is, and
+// it moves smoothly as the particle does.
+fn deposit_tent(s: Splat, mass: f32, dims: vec2<u32>) {
+    let at = s.c - 0.5;
+    let corner = vec2<i32>(floor(at));
+    let f = at - floor(at);
+    deposit(s, corner.x, corner.y, mass * (1.0 - f.x) * (1.0 - f.y), dims);
+    deposit(s, corner.x + 1, corner.y, mass * f.x * (1.0 - f.y), dims);
+    deposit(s, corner.x, corner.y + 1, mass * (1.0 - f.x) * f.y, dims);
+    deposit(s, corner.x + 1, corner.y + 1, mass * f.x * f.y, dims);
+}
+
+// A particle lights the pixels by its area: its sprite's coverage integrated over its quad
+// (the mass: its quad's 4 |det| pixels times the sprite's mean coverage). Sampling the
+// sprite at pixel centres alone is right on average but not particle by particle: a dot
+// smaller than a pixel covers one centre or none, and a few pixels' samples add up to more
+// or less as it moves, so small particles flicker. A particle within two pixels' square
+// gives its mass to the four pixels nearest its centre by a tent filter; a larger one is
+// grown to a pixel's radius at least along each axis (as the draw grows it: a thin streak),
+// and its centres' samples shape the mass and are scaled to add up to it (counting the
+// centres off the target too, so that a particle at the edge loses what falls outside
+// rather than brightening what is inside). Above about five pixels across the samples
+// alone hold its light within a few per cent and are used as they are.
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = linear_index(gid, groups);
@@ -65,55 +161,67 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let dims = textureDimensions(scene_depth);
     let size = vec2<f32>(dims);
     let c = to_pixels(q.center, size);
-    let distance = view_distance(frame, q.center);
     // a quad a few pixels across is affine on screen: uv = M^-1 (pixel - centre)
-    let ax = to_pixels(q.center + q.x, size) - c;
-    let ay = to_pixels(q.center + q.y, size) - c;
+    let on_screen_x = to_pixels(q.center + q.x, size) - c;
+    let on_screen_y = to_pixels(q.center + q.y, size) - c;
+    let area = abs(on_screen_x.x * on_screen_y.y - on_screen_y.x * on_screen_x.y);
+    if area < 1e-8 {
+        return; // edge-on: no area
+    }
+    let sprite = sprite_of(p, a.look);
+    let mass = 4.0 * area * sprite_mean(sprite);
+    let color = particle_color(p, a.look, a.settle_time);
+    let distance = view_distance(frame, q.center);
+    // pixel coverage (common.wgsl): at least a pixel's radius, its light (the mass) spread
+    // over it
+    let ax = on_screen_x * coverage_growth(length(on_screen_x));
+    let ay = on_screen_y * coverage_growth(length(on_screen_y));
     let det = ax.x * ay.y - ay.x * ax.y;
-    if abs(det) < 1e-8 {
-        return; // edge-on: covers no pixel centre
+    // a snowflake's mip level: its texels per target pixel
+    let lod = log2(max(SPRITE_SIZE / (2.0 * max(length(ax), length(ay))), 1.0));
+    let s = Splat(c, ax, ay, det, sprite, lod, distance, color, a.soft_distance);
+    let whole = abs(on_screen_x) + abs(on_screen_y);
+    if max(whole.x, whole.y) < 1.0 {
+        // within two pixels' square: its four nearest pixels (what the draw's grown quad
+        // lights, without sampling the sprite 25 times)
+        deposit_tent(s, mass, dims);
+        return;
     }
     let half = min(abs(ax) + abs(ay), vec2<f32>(frame.splat_radius + 1.0));
-    let lo = vec2<i32>(max(floor(c - half), vec2<f32>(0.0)));
-    let hi = vec2<i32>(min(ceil(c + half), size - 1.0));
-    let color = particle_color(p, a.look, a.settle_time);
-    let rgb = color.rgb;
-    // a snowflake's mip level: its texels per target pixel
-    let sprite = sprite_of(p, a.look);
-    let lod = log2(max(SPRITE_SIZE / (2.0 * max(length(ax), length(ay))), 1.0));
-    for (var y = lo.y; y <= hi.y; y++) {
-        for (var x = lo.x; x <= hi.x; x++) {
-            let d = vec2<f32>(f32(x), f32(y)) + 0.5 - c;
-            let uv = vec2<f32>(ay.y * d.x - ay.x * d.y, ax.x * d.y - ax.y * d.x) / det;
-            var flake = 0.0;
-            if FLAKES == 1u && sprite.x == SPRITE_SNOWFLAKE {
-                let t = clamp(uv * 0.5 + 0.5, vec2<f32>(0.0), vec2<f32>(1.0));
-                flake = textureSampleLevel(sprites, sprite_sampler, t, sprite.y, lod).r;
+    let lo = vec2<i32>(floor(c - half));
+    let hi = vec2<i32>(ceil(c + half));
+    let span = hi - lo + 1;
+    let first = max(lo, vec2<i32>(0));
+    let last = min(hi, vec2<i32>(dims) - 1);
+    if span.x > SAMPLED_SPAN || span.y > SAMPLED_SPAN {
+        // (its centres' samples hold its light within a few per cent)
+        for (var y = first.y; y <= last.y; y++) {
+            for (var x = first.x; x <= last.x; x++) {
+                deposit(s, x, y, cover_at(s, x, y), dims);
             }
-            let cover = sprite_cover(sprite.x, uv, flake);
-            if cover <= 0.0 {
-                continue;
-            }
-            let scene = textureLoad(scene_depth, vec2<i32>(x, y), 0).r;
-            if distance > scene {
-                continue; // behind the scene
-            }
-            let alpha = color.a * cover * soft_fade(scene, distance, a.soft_distance);
-            if alpha < 0.5 / 255.0 {
-                continue;
-            }
-            let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
-            if ADDITIVE == 1u {
-                atomicAdd(&accum[base + 5u], fixed(alpha * rgb.r));
-                atomicAdd(&accum[base + 6u], fixed(alpha * rgb.g));
-                atomicAdd(&accum[base + 7u], fixed(alpha * rgb.b));
-            } else {
-                atomicAdd(&accum[base], fixed(alpha * rgb.r));
-                atomicAdd(&accum[base + 1u], fixed(alpha * rgb.g));
-                atomicAdd(&accum[base + 2u], fixed(alpha * rgb.b));
-                atomicAdd(&accum[base + 3u], fixed(alpha));
-                atomicAdd(&accum[base + 4u], fixed(-log(1.0 - min(alpha, 0.999))));
-            }
+        }
+        return;
+    }
+    // the samples of every centre of its box (each once), then each scaled so that they
+    // add up to its mass
+    var covers: array<f32, 49>;
+    var samples = 0.0;
+    for (var y = 0; y < span.y; y++) {
+        for (var x = 0; x < span.x; x++) {
+            let cover = cover_at(s, lo.x + x, lo.y + y);
+            covers[y * SAMPLED_SPAN + x] = cover;
+            samples += cover;
+        }
+    }
+    if samples <= 0.0 {
+        deposit_tent(s, mass, dims); // a thin ring or flake between the centres
+        return;
+    }
+    let scale = mass / samples;
+    for (var y = first.y; y <= last.y; y++) {
+        for (var x = first.x; x <= last.x; x++) {
+            let k = (y - lo.y) * SAMPLED_SPAN + (x - lo.x);
+            deposit(s, x, y, covers[k] * scale, dims);
         }
     }
 }

@@ -35,7 +35,8 @@ fn lit_fraction(img: &RgbaImage) -> f64 {
 #[test]
 fn snow_golden() {
     let img = render_demo(Demo::Snow, 16_384, 30);
-    assert!(lit_fraction(&img) > 0.01, "snow shows no flakes");
+    // (most flakes here are a pixel or two across: faint, as their area says)
+    assert!(lit_fraction(&img) > 0.004, "snow shows no flakes");
     common::check_golden("snow", &img);
 }
 
