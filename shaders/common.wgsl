@@ -271,7 +271,7 @@ struct EffectParams {
     bounds_mode: u32,        // BOUNDS_*: none, kill outside, wrap (periodic box)
     bounds_max: vec3<f32>,
     seed: u32,
-    _pad0: f32,
+    light_wrap: f32,         // lit billboards: how far the light wraps round (0..=1); UNLIT: unlit
     capacity: u32,
     soft_distance: f32,      // metres over which a particle fades in front of the scene (0: hard)
     additive: u32,           // 1 for additive blending (leaves the target's alpha alone)
@@ -388,6 +388,8 @@ fn body_accel(b: Body, x: vec3<f32>, g: f32) -> vec3<f32> {
 
 const INTEGRATOR_EXPLICIT: u32 = 0u;   // v' = v + a dt; x' = x + v dt
 const INTEGRATOR_SYMPLECTIC: u32 = 1u;  // v' = v + a dt; x' = x + v' dt
+
+const UNLIT: f32 = -1.0;           // EffectParams.light_wrap of an unlit effect (src/types.rs)
 
 const BOUNDS_NONE: u32 = 0u;
 const BOUNDS_KILL: u32 = 1u;
@@ -608,10 +610,14 @@ struct Appearance {
     settle_time: f32,
     soft_distance: f32,
     additive: u32,
+    light_wrap: f32,
 }
 
 fn appearance(effect: EffectParams, p: Particle) -> Appearance {
-    return Appearance(look_of(effect, p), effect.settle_time, effect.soft_distance, effect.additive);
+    return Appearance(
+        look_of(effect, p), effect.settle_time, effect.soft_distance, effect.additive,
+        effect.light_wrap,
+    );
 }
 
 // Drawn radius (half the diameter, with size over life), `look` the particle's emitter's.
@@ -723,6 +729,30 @@ fn sprite_cover(kind: u32, uv: vec2<f32>, flake: f32) -> f32 {
             return sprite_falloff(uv);
         }
     }
+}
+
+// Lit billboards (EffectDesc.lighting): the light's direction in a quad's own frame, x and y
+// along its axes and z towards the viewer, in which the pixel at uv of its sprite has the
+// normal of a sphere's visible half, (uv, sqrt(1 − |uv|²)).
+fn light_in_quad(q: Quad, frame: FrameUniforms) -> vec3<f32> {
+    let x = normalize(q.x);
+    let y = normalize(q.y);
+    var z = normalize(cross(x, y));
+    let to_eye = select(-frame.view_depth.xyz, frame.eye - q.center, frame.perspective == 1u);
+    if dot(z, to_eye) < 0.0 {
+        z = -z;
+    }
+    let l = frame.light_dir;
+    return vec3<f32>(dot(l, x), dot(l, y), dot(l, z));
+}
+
+// What the light makes of a lit sprite's colour at uv (`l`: light_in_quad): its ambient
+// plus its colour times the wrapped diffuse term max(0, (n·l + wrap) / (1 + wrap)).
+fn sphere_light(l: vec3<f32>, uv: vec2<f32>, wrap: f32, frame: FrameUniforms) -> vec3<f32> {
+    let r2 = dot(uv, uv);
+    let n = vec3<f32>(uv / max(sqrt(r2), 1.0), sqrt(max(1.0 - r2, 0.0)));
+    let diffuse = max((dot(n, l) + wrap) / (1.0 + wrap), 0.0);
+    return frame.ambient + frame.light_color * diffuse;
 }
 
 // Pixel coverage: a quad is drawn at least MIN_PIXEL_RADIUS target pixels along each axis,

@@ -59,6 +59,9 @@ struct VsOut {
     @location(3) @interpolate(flat) sprite: vec2<u32>,
     // distance along the view axis (affine in the world, so interpolated exactly)
     @location(4) distance: f32,
+    // lit billboards: the light in the quad's frame (light_in_quad) and the wrap; w UNLIT:
+    // unlit
+    @location(5) @interpolate(flat) light: vec4<f32>,
 }
 
 @vertex
@@ -93,6 +96,10 @@ fn billboard(entry: u32, vi: u32) -> VsOut {
     out.uv = corner;
     out.color = particle_color(p, a.look, a.settle_time);
     out.color.a /= gx * gy;
+    out.light = vec4<f32>(0.0, 0.0, 0.0, UNLIT);
+    if a.light_wrap != UNLIT {
+        out.light = vec4<f32>(light_in_quad(q, frame), a.light_wrap);
+    }
     out.sprite = sprite_of(p, a.look);
     return out;
 }
@@ -107,6 +114,7 @@ fn ribbon_piece(entry: u32, vi: u32) -> VsOut {
     out.uv = vec2<f32>(v.along, v.across);
     out.color = v.color;
     out.sprite = vec2<u32>(RIBBON_FRAGMENT, u32(v.textured));
+    out.light = vec4<f32>(0.0, 0.0, 0.0, UNLIT);
     return out;
 }
 
@@ -141,5 +149,9 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     }
     let cover = sprite_cover(in.sprite.x, in.uv, flake);
     let a = in.color.a * cover * fade;
-    return premultiplied(in.color.rgb, a, in.blend.y > 0.5);
+    var rgb = in.color.rgb;
+    if in.light.w != UNLIT {
+        rgb *= sphere_light(in.light.xyz, in.uv, in.light.w, frame);
+    }
+    return premultiplied(rgb, a, in.blend.y > 0.5);
 }

@@ -11,7 +11,7 @@
 // took half the merged splat's time (100 effects of 1,024 particles); a texel fetch a
 // field group is one gather for the SIMD group. Member m's row of MEMBER_TEXELS texels
 // starts at texel m * MEMBER_TEXELS, MEMBER_ROW texels a texture row: first (settle_time,
-// soft_distance, additive, 0), then per emitter its colour at the end of life and
+// soft_distance, additive, light_wrap), then per emitter its colour at the end of life and
 // (size_end, render_mode, stretch, sprite), the integers as floats (src/passes/members.rs).
 
 const MEMBER_ROW: u32 = 256u;
@@ -37,5 +37,5 @@ fn appearance_of(p: Particle) -> Appearance {
     look.render_mode = u32(shape.y);
     look.stretch = shape.z;
     look.sprite = u32(shape.w);
-    return Appearance(look, fades.x, fades.y, u32(fades.z));
+    return Appearance(look, fades.x, fades.y, u32(fades.z), fades.w);
 }

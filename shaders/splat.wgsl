@@ -17,6 +17,7 @@
 override ADDITIVE: u32 = 0u;    // 1: additive blending, 0: alpha
 override FLAKES: u32 = 1u;      // some emitter shows the snowflake sprites
 override MERGED: u32 = 0u;      // 1: a merged list's splat list (members.wgsl)
+override LIT: u32 = 0u;         // some effect's billboards are lit (Appearance.light_wrap)
 
 // an effect's own pool and splat list, or a merged list's copies of its members'
 // particles, its splat list of them and the members' looks (merge.wgsl, members.wgsl)
@@ -84,6 +85,9 @@ struct Splat {
     distance: f32,
     color: vec4<f32>,
     soft_distance: f32,
+    // lit: the light in the quad's frame (light_in_quad) and the wrap; UNLIT: unlit
+    light: vec3<f32>,
+    wrap: f32,
 }
 
 // The sprite's coverage at the centre of pixel (x, y) (anywhere: on the target or not).
@@ -110,7 +114,12 @@ fn deposit(s: Splat, x: i32, y: i32, cover: f32, dims: vec2<u32>) {
     }
     // (however faint: a thousand dots of a thousandth of a pixel are a pixel's light)
     let alpha = s.color.a * min(cover, 1.0) * soft_fade(scene, s.distance, s.soft_distance);
-    let rgb = s.color.rgb;
+    var rgb = s.color.rgb;
+    if LIT == 1u && s.wrap != UNLIT {
+        let d = vec2<f32>(f32(x), f32(y)) + 0.5 - s.c;
+        let uv = vec2<f32>(s.ay.y * d.x - s.ay.x * d.y, s.ax.x * d.y - s.ax.y * d.x) / s.det;
+        rgb *= sphere_light(s.light, uv, s.wrap, frame);
+    }
     let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
     if ADDITIVE == 1u {
         atomicAdd(&accum[base + 5u], fixed(alpha * rgb.r));
@@ -142,13 +151,14 @@ fn deposit_tent(s: Splat, mass: f32, dims: vec2<u32>) {
 // (the mass: its quad's 4 |det| pixels times the sprite's mean coverage). Sampling the
 // sprite at pixel centres alone is right on average but not particle by particle: a dot
 // smaller than a pixel covers one centre or none, and a few pixels' samples add up to more
-// or less as it moves, so small particles flicker. A particle within two pixels' square
-// gives its mass to the four pixels nearest its centre by a tent filter; a larger one is
-// grown to a pixel's radius at least along each axis (as the draw grows it: a thin streak),
+// or less as it moves, so small particles flicker. The quad is grown to a pixel's radius at
+// least along each axis (as the draw grows it: a dot smaller than a pixel, a thin streak),
 // and its centres' samples shape the mass and are scaled to add up to it (counting the
 // centres off the target too, so that a particle at the edge loses what falls outside
-// rather than brightening what is inside). Above about five pixels across the samples
-// alone hold its light within a few per cent and are used as they are.
+// rather than brightening what is inside); where no centre sees the sprite (a thin ring or
+// flake between them) the mass goes to the four pixels nearest its centre. Above about five
+// pixels across the samples alone hold its light within a few per cent and are used as
+// they are.
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = linear_index(gid, groups);
@@ -179,14 +189,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let det = ax.x * ay.y - ay.x * ax.y;
     // a snowflake's mip level: its texels per target pixel
     let lod = log2(max(SPRITE_SIZE / (2.0 * max(length(ax), length(ay))), 1.0));
-    let s = Splat(c, ax, ay, det, sprite, lod, distance, color, a.soft_distance);
-    let whole = abs(on_screen_x) + abs(on_screen_y);
-    if max(whole.x, whole.y) < 1.0 {
-        // within two pixels' square: its four nearest pixels (what the draw's grown quad
-        // lights, without sampling the sprite 25 times)
-        deposit_tent(s, mass, dims);
-        return;
+    var light = vec3<f32>(0.0);
+    if LIT == 1u && a.light_wrap != UNLIT {
+        light = light_in_quad(q, frame);
     }
+    let s = Splat(
+        c, ax, ay, det, sprite, lod, distance, color, a.soft_distance, light, a.light_wrap,
+    );
     let half = min(abs(ax) + abs(ay), vec2<f32>(frame.splat_radius + 1.0));
     let lo = vec2<i32>(floor(c - half));
     let hi = vec2<i32>(ceil(c + half));
@@ -194,10 +203,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let first = max(lo, vec2<i32>(0));
     let last = min(hi, vec2<i32>(dims) - 1);
     if span.x > SAMPLED_SPAN || span.y > SAMPLED_SPAN {
-        // (its centres' samples hold its light within a few per cent)
+        // (its centres' samples hold its light within a few per cent; a long streak grown
+        // across gives back what it grew by)
+        let grown = area / abs(det);
         for (var y = first.y; y <= last.y; y++) {
             for (var x = first.x; x <= last.x; x++) {
-                deposit(s, x, y, cover_at(s, x, y), dims);
+                deposit(s, x, y, cover_at(s, x, y) * grown, dims);
             }
         }
         return;

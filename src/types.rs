@@ -99,6 +99,9 @@ gpu_codes! {
     NO_EMITTER = u32::MAX,
 }
 
+/// [`EffectParams::light_wrap`] of an unlit effect (`UNLIT` in common.wgsl).
+pub(crate) const UNLIT: f32 = -1.0;
+
 /// One particle as stored on the GPU (64 bytes), as [`crate::PoolSnapshot`] reads it back.
 /// What a simulation step reads and writes lies in its first 32 bytes (a GPU's memory
 /// sector): the rotation is kept as at age 0 ([`Particle::rotation_now`]), and a dead
@@ -377,7 +380,8 @@ pub(crate) struct EffectParams {
     pub bounds_mode: u32,
     pub bounds_max: Vec3,
     pub seed: u32,
-    pub _pad0: f32,
+    /// Lit billboards' wrap (0..=1); [`UNLIT`]: unlit.
+    pub light_wrap: f32,
     pub capacity: u32,
     /// Soft-particle fade distance, metres (0: hard edges against the scene).
     pub soft_distance: f32,
@@ -1086,6 +1090,7 @@ mod tests {
                 ("bounds_mode", |v| v.bounds_mode = 1),
                 ("bounds_max", |v| v.bounds_max = Vec3::ONE),
                 ("seed", |v| v.seed = 1),
+                ("light_wrap", |v| v.light_wrap = 1.0),
                 ("looks", |v| v.looks[0].color_end = Vec4::ONE),
                 ("hit_emitter2", |v| v.hit_emitter2 = 1),
                 ("hit_count2", |v| v.hit_count2 = 1),

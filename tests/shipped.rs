@@ -182,7 +182,7 @@ fn the_bench_effect_files_are_valid() {
         EffectDesc::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         n += 1;
     }
-    assert_eq!(n, 16, "the sixteen inputs docs/measurements.md names");
+    assert_eq!(n, 18, "the eighteen inputs docs/measurements.md names");
 }
 
 #[test]

@@ -323,124 +323,6 @@ fn sub_pixel_particles_light_pixels_by_their_area() {
     }
 }
 
-/// A host colour target of `size` in half floats: cleared, the particles composited onto
-/// it (an HDR host: no tonemap), read back as linear RGB.
-struct HdrHost {
-    texture: wgpu::Texture,
-    view: wgpu::TextureView,
-    size: (u32, u32),
-}
-
-impl HdrHost {
-    const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
-
-    fn new(gpu: &flurry::GpuContext, size: (u32, u32)) -> Self {
-        use wgpu::TextureUsages as U;
-        let texture = common::host::headless::texture(
-            &gpu.device,
-            "hdr host",
-            size,
-            Self::FORMAT,
-            U::RENDER_ATTACHMENT | U::COPY_SRC,
-        );
-        let view = texture.create_view(&Default::default());
-        HdrHost {
-            texture,
-            view,
-            size,
-        }
-    }
-
-    fn frame(
-        &self,
-        gpu: &flurry::GpuContext,
-        renderer: &mut flurry::ParticleRenderer,
-        camera: &flurry::Camera,
-        dt: f32,
-    ) {
-        renderer
-            .update(&gpu.device, &gpu.queue, dt, camera, self.size)
-            .unwrap();
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("clear"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &self.view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
-        let frame = flurry::FrameTargets::new(&self.view, None);
-        renderer.encode(&gpu.device, &mut encoder, &frame).unwrap();
-        gpu.queue.submit([encoder.finish()]);
-    }
-
-    /// Every pixel's linear red, green and blue, summed.
-    fn total_light(&self, gpu: &flurry::GpuContext) -> f64 {
-        let (width, height) = self.size;
-        let row = (width * 8).div_ceil(256) * 256;
-        let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("hdr read-back"),
-            size: (row * height) as u64,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        encoder.copy_texture_to_buffer(
-            self.texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &buffer,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(row),
-                    rows_per_image: None,
-                },
-            },
-            wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-        );
-        gpu.queue.submit([encoder.finish()]);
-        buffer
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, |r| r.unwrap());
-        gpu.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .unwrap();
-        let bytes = buffer.slice(..).get_mapped_range().unwrap();
-        let mut sum = 0.0;
-        for y in 0..height {
-            let start = (y * row) as usize;
-            let texels = &bytes[start..start + (width * 8) as usize];
-            for texel in texels.chunks(8) {
-                for c in 0..3 {
-                    sum += half(u16::from_le_bytes([texel[2 * c], texel[2 * c + 1]]));
-                }
-            }
-        }
-        sum
-    }
-}
-
-/// An IEEE half-precision float's value.
-fn half(bits: u16) -> f64 {
-    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
-    let exponent = ((bits >> 10) & 0x1f) as i32;
-    let fraction = (bits & 0x3ff) as f64;
-    sign * match exponent {
-        0 => fraction * 2f64.powi(-24),
-        31 => f64::INFINITY,
-        e => (1.0 + fraction / 1024.0) * 2f64.powi(e - 15),
-    }
-}
-
 /// A particle's light is its area whatever its size: white dots of a quarter pixel, 0.6 of
 /// a pixel, 3 and 6 pixels across, added up on an HDR host (no tonemap), light the frame
 /// with their discs' area times the soft disc's mean coverage of its square, within 3 %.
@@ -450,7 +332,7 @@ fn a_particles_light_is_its_area() {
     use flurry::Camera;
     let gpu = common::gpu();
     let size = (64, 64);
-    let host = HdrHost::new(&gpu, size);
+    let host = common::hdr::HdrHost::new(&gpu, size);
     let camera = Camera::look_at(glam::Vec3::new(0.0, 0.0, 10.0), glam::Vec3::ZERO, 1.0);
     let pixel = 2.0 * 10.0 * (camera.fov_y / 2.0).tan() / size.1 as f32;
     // the soft disc's light over its square: ∫ 2πr (1 − smoothstep(0.25, 1, r²)) dr / 4
@@ -460,7 +342,7 @@ fn a_particles_light_is_its_area() {
             splat_radius: Settings::default().splat_radius,
             ..Default::default()
         };
-        let targets = flurry::Targets::new(HdrHost::FORMAT, None);
+        let targets = flurry::Targets::new(common::hdr::HdrHost::FORMAT, None);
         let mut renderer = flurry::ParticleRenderer::new(&gpu.device, targets, settings).unwrap();
         let margin = 24.0 * pixel;
         let shape = Shape::Box {

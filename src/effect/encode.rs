@@ -184,7 +184,7 @@ impl EffectDesc {
             bounds_mode,
             bounds_max,
             seed,
-            _pad0: 0.0,
+            light_wrap: self.lighting.map_or(UNLIT, |l| l.wrap),
             capacity,
             soft_distance: self.soft_distance,
             additive: (self.blend == Blend::Additive) as u32,

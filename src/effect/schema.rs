@@ -708,6 +708,28 @@ fn one() -> f32 {
     1.0
 }
 
+/// Billboards lit by the renderer's [`Light`](crate::Light): each pixel of a sprite takes
+/// the normal of the visible half of a sphere (facing the camera at its centre, edge-on at
+/// its rim), so a puff of smoke is lit on the side towards the light and dark on the other,
+/// and its colour is multiplied by the light's ambient plus its colour times the wrapped
+/// diffuse term `max(0, (n·l + wrap) / (1 + wrap))`. Ribbons and mesh particles are not
+/// affected (meshes are always lit).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Lighting {
+    /// How far the light reaches round the sphere (0..=1): 0 is Lambert's (dark past the
+    /// terminator but for the ambient), 1 lights all but the point facing away; thin
+    /// media such as smoke scatter light round, about 0.5.
+    pub wrap: f32,
+}
+
+/// Wrap 0.5: soft, smoke-like.
+impl Default for Lighting {
+    fn default() -> Self {
+        Lighting { wrap: 0.5 }
+    }
+}
+
 /// Boids (a flock of birds, a school of fish): each particle steers apart from the
 /// neighbours nearer than `separation`, towards their mean heading and their centre (all
 /// those within the effect's `neighbours` radius), and round a roost, at a speed kept within
@@ -790,6 +812,10 @@ pub struct EffectDesc {
     pub render: RenderMode,
     /// What is drawn on the quad (emitters may have their own).
     pub sprite: Sprite,
+    /// Billboards lit by the renderer's [`Light`](crate::Light); unlit (absent) by
+    /// default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lighting: Option<Lighting>,
     /// Values the host sets while the effect runs, by name
     /// (at most [`MAX_PARAMETERS`](super::MAX_PARAMETERS)).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -844,6 +870,7 @@ impl Default for EffectDesc {
             crowd: None,
             render: RenderMode::default(),
             sprite: Sprite::default(),
+            lighting: None,
             parameters: BTreeMap::new(),
             attributes: BTreeMap::new(),
             imports: Vec::new(),

@@ -66,6 +66,9 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
     if let Some(c) = &desc.collision {
         collision(&mut v, c);
     }
+    if let Some(l) = &desc.lighting {
+        v.range("lighting.wrap", l.wrap, 0.0, 1.0, "0..=1");
+    }
     gravity(&mut v, desc);
     triggers(&mut v, desc);
     declarations(&mut v, desc);

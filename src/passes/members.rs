@@ -21,7 +21,7 @@ pub(crate) fn max_members(device: &wgpu::Device) -> usize {
 }
 
 /// The texels of one member, as members.wgsl reads them: (settle_time, soft_distance,
-/// additive, 0), then per emitter its colour at the end of life and (size_end,
+/// additive, light_wrap), then per emitter its colour at the end of life and (size_end,
 /// render_mode, stretch, sprite), the integers as floats (small, so exact; their bits as
 /// floats would be denormals, which drivers may flush to zero).
 pub(crate) fn member_texels(params: &EffectParams) -> Vec<[f32; 4]> {
@@ -29,7 +29,7 @@ pub(crate) fn member_texels(params: &EffectParams) -> Vec<[f32; 4]> {
         params.settle_time,
         params.soft_distance,
         params.additive as f32,
-        0.0,
+        params.light_wrap,
     ];
     let looks = params.looks.iter().flat_map(|l| {
         let shape = [l.size_end, l.render_mode as f32, l.stretch, l.sprite as f32];
@@ -81,6 +81,7 @@ mod tests {
             settle_time: 2.5,
             soft_distance: 0.25,
             additive: 0,
+            light_wrap: 0.5,
             ..Default::default()
         };
         params.looks[3] = EmitterLook {
@@ -93,7 +94,7 @@ mod tests {
         };
         let texels = member_texels(&params);
         assert_eq!(texels.len(), MEMBER_TEXELS as usize);
-        assert_eq!(texels[0], [2.5, 0.25, 0.0, 0.0]);
+        assert_eq!(texels[0], [2.5, 0.25, 0.0, 0.5]);
         assert_eq!(texels[1 + 2 * 3], [0.1, 0.2, 0.3, 0.4]);
         assert_eq!(texels[2 + 2 * 3], [1.5, 2.0, 0.05, 2.0]);
         let src = crate::shaders::Shader::Splat.source();

@@ -46,11 +46,13 @@ pub(crate) struct SplatVariant {
     pub snowflakes: bool,
     /// A merged list's splat list, each particle with its member's constants.
     pub merged: bool,
+    /// Lit billboards (a merged list's: some member's; each particle by its own effect's).
+    pub lit: bool,
 }
 
 impl SplatVariant {
     /// How many variants there are ([`SplatVariant::index`] is below it).
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 16;
 
     /// The variant for an effect's encoded constants.
     pub fn of(params: &EffectParams) -> Self {
@@ -58,6 +60,7 @@ impl SplatVariant {
             additive: params.additive == 1,
             snowflakes: params.looks.iter().any(|l| l.sprite == SPRITE_SNOWFLAKE),
             merged: false,
+            lit: params.light_wrap != UNLIT,
         }
     }
 
@@ -71,13 +74,14 @@ impl SplatVariant {
         };
         for v in variants {
             merged.snowflakes |= v.snowflakes;
+            merged.lit |= v.lit;
         }
         merged
     }
 
     /// A dense index below [`SplatVariant::COUNT`].
     pub fn index(self) -> usize {
-        super::variant_bits(&[self.additive, self.snowflakes, self.merged])
+        super::variant_bits(&[self.additive, self.snowflakes, self.merged, self.lit])
     }
 
     /// Every variant (tests validate each).
@@ -87,15 +91,17 @@ impl SplatVariant {
             additive: i & 1 == 1,
             snowflakes: i & 2 == 2,
             merged: i & 4 == 4,
+            lit: i & 8 == 8,
         })
     }
 
     /// splat.wgsl's constants for it.
-    pub fn consts(self) -> [(&'static str, u32); 3] {
+    pub fn consts(self) -> [(&'static str, u32); 4] {
         [
             ("ADDITIVE", self.additive as u32),
             ("FLAKES", self.snowflakes as u32),
             ("MERGED", self.merged as u32),
+            ("LIT", self.lit as u32),
         ]
     }
 }

@@ -8,6 +8,7 @@
 pub mod host;
 
 mod adapter;
+pub mod hdr;
 pub mod paths;
 
 use flurry::GpuContext;
