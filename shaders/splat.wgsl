@@ -151,14 +151,15 @@ fn deposit_tent(s: Splat, mass: f32, dims: vec2<u32>) {
 // (the mass: its quad's 4 |det| pixels times the sprite's mean coverage). Sampling the
 // sprite at pixel centres alone is right on average but not particle by particle: a dot
 // smaller than a pixel covers one centre or none, and a few pixels' samples add up to more
-// or less as it moves, so small particles flicker. The quad is grown to a pixel's radius at
-// least along each axis (as the draw grows it: a dot smaller than a pixel, a thin streak),
-// and its centres' samples shape the mass and are scaled to add up to it (counting the
-// centres off the target too, so that a particle at the edge loses what falls outside
-// rather than brightening what is inside); where no centre sees the sprite (a thin ring or
-// flake between them) the mass goes to the four pixels nearest its centre. Above about five
-// pixels across the samples alone hold its light within a few per cent and are used as
-// they are.
+// or less as it moves, so small particles flicker. A particle within two pixels' square
+// gives its mass to the four pixels nearest its centre by a tent filter, which moves it
+// smoothly. A larger one is grown to a pixel's radius at least along each axis (as the
+// draw grows it: a thin streak), and its centres' samples shape the mass and are scaled to
+// add up to it (counting the centres off the target too, so that a particle at the edge
+// loses what falls outside rather than brightening what is inside); where no centre sees
+// the sprite (a thin ring or flake between them) the mass goes to the four nearest pixels.
+// Above about five pixels across the samples alone hold its light within a few per cent
+// and are used as they are.
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = linear_index(gid, groups);
@@ -196,6 +197,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let s = Splat(
         c, ax, ay, det, sprite, lod, distance, color, a.soft_distance, light, a.light_wrap,
     );
+    let whole = abs(on_screen_x) + abs(on_screen_y);
+    if max(whole.x, whole.y) < 1.0 {
+        // within two pixels' square: its four nearest pixels (the draw's grown quad lights
+        // about as many, by its sprite; a star field of such dots costs a third of what
+        // sampling their grown quads does)
+        deposit_tent(s, mass, dims);
+        return;
+    }
     let half = min(abs(ax) + abs(ay), vec2<f32>(frame.splat_radius + 1.0));
     let lo = vec2<i32>(floor(c - half));
     let hi = vec2<i32>(ceil(c + half));
