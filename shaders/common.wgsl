@@ -317,6 +317,7 @@ struct EmitterLook {
     flap_angle: f32,         // RENDER_MESH, flying: radians the wings beat either side of rest
     flies: u32,              // RENDER_MESH: 1 turned along its velocity, its wings beating
     walks: u32,              // RENDER_MESH: 1 a crowd's walker, turned along its velocity, posed
+    emission: f32,           // multiplies its colour's RGB as drawn (above 1: brighter than white)
 }
 
 // A ribbon point's sort key, so that sorted keys list the points ribbon by ribbon in the
@@ -699,6 +700,7 @@ fn quad_extent(p: Particle, look: EmitterLook) -> f32 {
 // Premultiplied-ready straight colour of a particle (colour over life, settled fade).
 fn particle_color(p: Particle, look: EmitterLook, settle_time: f32) -> vec4<f32> {
     var color = unpack4x8unorm(p.color) * mix(vec4<f32>(1.0), look.color_end, life_t(p));
+    color = vec4<f32>(color.rgb * look.emission, color.a);
     if (p.flags & FLAG_SETTLED) != 0u {
         // settled on the scene: fade out over settle_time
         color.a *= clamp(1.0 - (p.age - p.settled_at) / settle_time, 0.0, 1.0);

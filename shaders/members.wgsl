@@ -12,7 +12,10 @@
 // field group is one gather for the SIMD group. Member m's row of MEMBER_TEXELS texels
 // starts at texel m * MEMBER_TEXELS, MEMBER_ROW texels a texture row: first (settle_time,
 // soft_distance, additive, light_wrap), then per emitter its colour at the end of life and
-// (size_end, render_mode, stretch, sprite), the integers as floats (src/passes/members.rs).
+// (size_end, render_mode * SPRITE_KINDS + sprite, stretch, emission), the integers as floats
+// (src/passes/members.rs).
+
+const SPRITE_KINDS: u32 = 4u;
 
 const MEMBER_ROW: u32 = 256u;
 const MEMBER_TEXELS: u32 = 1u + 2u * MAX_EMITTERS;
@@ -34,8 +37,10 @@ fn appearance_of(p: Particle) -> Appearance {
     var look = EmitterLook();
     look.color_end = member_texel(m, 1u + 2u * e);
     look.size_end = shape.x;
-    look.render_mode = u32(shape.y);
+    let kinds = u32(shape.y);
+    look.render_mode = kinds / SPRITE_KINDS;
+    look.sprite = kinds % SPRITE_KINDS;
     look.stretch = shape.z;
-    look.sprite = u32(shape.w);
+    look.emission = shape.w;
     return Appearance(look, fades.x, fades.y, u32(fades.z), fades.w);
 }

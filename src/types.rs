@@ -461,6 +461,8 @@ pub(crate) struct EmitterLook {
     pub flies: u32,
     /// 1: a crowd's walker, turned along its velocity and posed by its gait.
     pub walks: u32,
+    /// Multiplies its colour's RGB as drawn (above 1: brighter than white).
+    pub emission: f32,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
@@ -1076,6 +1078,7 @@ mod tests {
                 ("flap_angle", |v| v.flap_angle = 1.0),
                 ("flies", |v| v.flies = 1),
                 ("walks", |v| v.walks = 1),
+                ("emission", |v| v.emission = 1.0),
             ],
         );
         check_uniform::<EffectParams>(

@@ -1,6 +1,7 @@
-//! Lit billboards (`EffectDesc::lighting`): every pixel of a sprite takes a sphere's normal
-//! and is lit by the renderer's light with wrap lighting and ambient, as the model says,
-//! drawn (a large billboard) and splatted (a small one) alike.
+//! Light the particles give: lit billboards (`EffectDesc::lighting`), every pixel of a
+//! sprite taking a sphere's normal and lit by the renderer's light with wrap lighting and
+//! ambient as the model says, drawn (a large billboard) and splatted (a small one) alike;
+//! and emission above white reaching an HDR host as it is.
 
 mod common;
 
@@ -48,6 +49,11 @@ fn model(light: Vec3) -> f64 {
 /// from `light` (`None`: unlit): the frame's light, and the right half's share of it;
 /// `splatted`: whether the splat draws it (else a triangle).
 fn render(across: f32, light: Option<Vec3>, splatted: bool) -> (f64, f64) {
+    render_emitting(across, light, splatted, 1.0)
+}
+
+/// [`render`] with the dot's emission `emission`.
+fn render_emitting(across: f32, light: Option<Vec3>, splatted: bool, emission: f32) -> (f64, f64) {
     let gpu = common::gpu();
     let size = (64, 64);
     let host = HdrHost::new(&gpu, size);
@@ -72,6 +78,7 @@ fn render(across: f32, light: Option<Vec3>, splatted: bool) -> (f64, f64) {
         [1.0; 4],
         [0.0; 3],
     );
+    let dot = EmitterDesc { emission, ..dot };
     let mut desc = common::still("lit", vec![dot]);
     desc.lighting = light.map(|_| Lighting { wrap: WRAP });
     let id = renderer
@@ -137,4 +144,19 @@ fn a_drawn_billboard_is_lit_as_the_model_says() {
 #[test]
 fn a_splatted_billboard_is_lit_as_the_model_says() {
     lit_as_the_model_says(12.0, true);
+}
+
+/// Emission above 1 is light brighter than white, and an HDR host receives it as it is: a
+/// dot emitting 6 gives six times the light of one emitting 1, drawn and splatted.
+#[test]
+fn emission_above_white_reaches_an_hdr_host_as_it_is() {
+    for (across, splatted) in [(40.0, false), (12.0, true)] {
+        let (white, _) = render_emitting(across, None, splatted, 1.0);
+        let (bright, _) = render_emitting(across, None, splatted, 6.0);
+        assert!(
+            (bright / white / 6.0 - 1.0).abs() < 0.02,
+            "{across} px: {bright:.2} against {white:.2} (six times: {:.2})",
+            6.0 * white
+        );
+    }
 }

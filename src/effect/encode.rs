@@ -65,6 +65,7 @@ impl EffectDesc {
             },
             sprite: sprite.code(),
             anchored: em.is_some_and(|em| em.anchored) as u32,
+            emission: em.map_or(1.0, |em| em.emission),
             subdivisions: match render {
                 RenderMode::Ribbon { subdivisions, .. } => subdivisions,
                 _ => 0,

@@ -392,6 +392,11 @@ pub struct EmitterDesc {
     pub sprite: Option<Sprite>,
     /// Its particles stay where they are born, untouched by forces (ripples, marks).
     pub anchored: bool,
+    /// Multiplies its colour's red, green and blue as drawn (0..=1000): above 1, light
+    /// brighter than white (sparks, embers), which an HDR host receives as it is and an LDR
+    /// host sees tonemapped.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub emission: f32,
     /// Lines run once as each particle is born, after its ranges are drawn, in order
     /// (`"size = 0.1 + 0.05 * particle_rand(1)"`): its position and velocity in the
     /// emitter's own space, before the emitter's transform places them.
@@ -434,6 +439,7 @@ impl Default for EmitterDesc {
             render: None,
             sprite: None,
             anchored: false,
+            emission: 1.0,
             init: Vec::new(),
             update: Vec::new(),
             draw: Vec::new(),
@@ -706,6 +712,10 @@ fn default_thickness() -> f32 {
 
 fn one() -> f32 {
     1.0
+}
+
+fn is_one(x: &f32) -> bool {
+    *x == 1.0
 }
 
 /// Billboards lit by the renderer's [`Light`](crate::Light): each pixel of a sprite takes

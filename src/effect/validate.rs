@@ -30,6 +30,7 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
         }
         schedule(&mut v, &at, e);
         attributes(&mut v, &at, e);
+        v.range(&at("emission"), e.emission, 0.0, 1e3, "0..=1000");
         if let Some(render) = e.render {
             render_mode(&mut v, &at("render"), render);
         }

@@ -20,10 +20,15 @@ pub(crate) fn max_members(device: &wgpu::Device) -> usize {
     rows * MEMBER_ROW as usize / MEMBER_TEXELS as usize
 }
 
+/// Sprite codes a member's texel keeps room for beside the render mode (`SPRITE_KINDS` in
+/// members.wgsl).
+const SPRITE_KINDS: u32 = 4;
+
 /// The texels of one member, as members.wgsl reads them: (settle_time, soft_distance,
 /// additive, light_wrap), then per emitter its colour at the end of life and (size_end,
-/// render_mode, stretch, sprite), the integers as floats (small, so exact; their bits as
-/// floats would be denormals, which drivers may flush to zero).
+/// render_mode × [`SPRITE_KINDS`] + sprite, stretch, emission), the integers as floats
+/// (small, so exact; their bits as floats would be denormals, which drivers may flush to
+/// zero).
 pub(crate) fn member_texels(params: &EffectParams) -> Vec<[f32; 4]> {
     let fades = [
         params.settle_time,
@@ -32,7 +37,8 @@ pub(crate) fn member_texels(params: &EffectParams) -> Vec<[f32; 4]> {
         params.light_wrap,
     ];
     let looks = params.looks.iter().flat_map(|l| {
-        let shape = [l.size_end, l.render_mode as f32, l.stretch, l.sprite as f32];
+        let kinds = l.render_mode * SPRITE_KINDS + l.sprite;
+        let shape = [l.size_end, kinds as f32, l.stretch, l.emission];
         [l.color_end.to_array(), shape]
     });
     std::iter::once(fades).chain(looks).collect()
@@ -90,13 +96,14 @@ mod tests {
             render_mode: crate::types::RENDER_STRETCHED,
             stretch: 0.05,
             sprite: 2,
+            emission: 3.0,
             ..Default::default()
         };
         let texels = member_texels(&params);
         assert_eq!(texels.len(), MEMBER_TEXELS as usize);
         assert_eq!(texels[0], [2.5, 0.25, 0.0, 0.5]);
         assert_eq!(texels[1 + 2 * 3], [0.1, 0.2, 0.3, 0.4]);
-        assert_eq!(texels[2 + 2 * 3], [1.5, 2.0, 0.05, 2.0]);
+        assert_eq!(texels[2 + 2 * 3], [1.5, 2.0 * 4.0 + 2.0, 0.05, 3.0]);
         let src = crate::shaders::Shader::Splat.source();
         assert!(src.contains(&format!("const MEMBER_ROW: u32 = {MEMBER_ROW}u;")));
         assert!(src.contains("const MEMBER_TEXELS: u32 = 1u + 2u * MAX_EMITTERS;"));
