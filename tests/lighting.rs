@@ -81,16 +81,7 @@ fn render_emitting(across: f32, light: Option<Vec3>, splatted: bool, emission: f
     let dot = EmitterDesc { emission, ..dot };
     let mut desc = common::still("lit", vec![dot]);
     desc.lighting = light.map(|_| Lighting { wrap: WRAP });
-    let id = renderer
-        .add_effect(&gpu.device, &gpu.queue, &desc, 1, 1)
-        .unwrap();
-    for _ in 0..2 {
-        host.frame(&gpu, &mut renderer, &camera, 1.0 / 60.0);
-    }
-    let stats = renderer
-        .snapshot(&gpu.device, &gpu.queue, id)
-        .unwrap()
-        .stats;
+    let stats = host.show(&gpu, &mut renderer, (&desc, 1), &camera);
     assert_eq!((stats.visible, stats.splatted), (1, splatted as u32));
     let pixels = host.pixels(&gpu);
     let light_of = |right: bool| -> f64 {

@@ -355,16 +355,7 @@ fn a_particles_light_is_its_area() {
         let dots = common::held(shape, count, diameter, [1.0; 4], [0.0; 3]);
         let mut desc = common::still("dots", vec![dots]);
         desc.blend = Blend::Additive;
-        let id = renderer
-            .add_effect(&gpu.device, &gpu.queue, &desc, count, 5)
-            .unwrap();
-        for _ in 0..2 {
-            host.frame(&gpu, &mut renderer, &camera, 1.0 / 60.0);
-        }
-        let stats = renderer
-            .snapshot(&gpu.device, &gpu.queue, id)
-            .unwrap()
-            .stats;
+        let stats = host.show(&gpu, &mut renderer, (&desc, count), &camera);
         assert_eq!(stats.alive, count);
         let light = host.total_light(&gpu);
         let area = count as f64 * (across * across) as f64 * disc_mean * 3.0;

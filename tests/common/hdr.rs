@@ -58,6 +58,27 @@ impl HdrHost {
         gpu.queue.submit([encoder.finish()]);
     }
 
+    /// `desc` added to `renderer` (a pool of `capacity`) and shown for two frames through
+    /// `camera`: its stats after them.
+    pub fn show(
+        &self,
+        gpu: &flurry::GpuContext,
+        renderer: &mut flurry::ParticleRenderer,
+        (desc, capacity): (&flurry::EffectDesc, u32),
+        camera: &flurry::Camera,
+    ) -> flurry::Stats {
+        let id = renderer
+            .add_effect(&gpu.device, &gpu.queue, desc, capacity, 5)
+            .unwrap();
+        for _ in 0..2 {
+            self.frame(gpu, renderer, camera, 1.0 / 60.0);
+        }
+        renderer
+            .snapshot(&gpu.device, &gpu.queue, id)
+            .unwrap()
+            .stats
+    }
+
     /// Every pixel's linear red, green and blue, summed.
     pub fn total_light(&self, gpu: &flurry::GpuContext) -> f64 {
         self.pixels(gpu).iter().map(|p| p[0] + p[1] + p[2]).sum()
