@@ -574,6 +574,28 @@ fn the_spawn_stage_follows_a_parameter_the_host_sets() {
     assert_eq!(twin.emitted, 596);
 }
 
+/// An effect whose particles live 10 s without forces, record what its `init` and `update`
+/// lines say in its vec3 attributes `attributes` (born -99 each) and spawn 3,000 a second.
+fn probe(name: &str, (init, update): (&[&str], &[&str]), attributes: &[&str]) -> EffectDesc {
+    let mut desc = EffectDesc {
+        name: name.into(),
+        emitters: vec![EmitterDesc {
+            rate: 3000.0,
+            lifetime: Range::new(10.0, 0.0),
+            init: lines(init),
+            update: lines(update),
+            ..Default::default()
+        }],
+        forces: Forces::NONE,
+        ..Default::default()
+    };
+    for name in attributes {
+        desc.attributes
+            .insert(name.to_string(), Value::Vec3(Vec3::splat(-99.0)));
+    }
+    desc
+}
+
 /// An effect placed at three instances: each particle reads where its own instance has the
 /// effect's origin, at birth and every step.
 #[test]
@@ -581,25 +603,11 @@ fn instance_origin_is_where_the_particles_own_instance_is() {
     let gpu = gpu();
     let mut host = Hosted::new(&gpu);
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let mut desc = EffectDesc {
-        name: "placed".into(),
-        emitters: vec![EmitterDesc {
-            rate: 3000.0,
-            lifetime: Range::new(10.0, 0.0),
-            init: lines(&["born = instance_origin"]),
-            update: lines(&["now = instance_origin"]),
-            ..Default::default()
-        }],
-        forces: Forces {
-            gravity: [0.0; 3],
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    for name in ["born", "now"] {
-        desc.attributes
-            .insert(name.into(), Value::Vec3(Vec3::splat(-99.0)));
-    }
+    let desc = probe(
+        "placed",
+        (&["born = instance_origin"], &["now = instance_origin"]),
+        &["born", "now"],
+    );
     let id = host
         .renderer
         .add_effect(device, queue, &desc, 4096, 1)
@@ -660,24 +668,11 @@ fn points_and_directions_leave_their_spaces_through_the_transforms() {
     ];
     let init: Vec<String> = lines_of.iter().map(|(n, e)| format!("{n} = {e}")).collect();
     let init: Vec<&str> = init.iter().map(String::as_str).collect();
-    let mut desc = EffectDesc {
-        name: "spaces".into(),
-        emitters: vec![EmitterDesc {
-            rate: 3000.0,
-            lifetime: Range::new(10.0, 0.0),
-            init: lines(&init),
-            // (16 components of the effect's own at most: the sixth vector is the velocity,
-            // set where it is the world's: at birth it is the emitter's own)
-            update: lines(&["velocity = emitter_vector(vec3(0.0, 1.0, 0.0))"]),
-            ..Default::default()
-        }],
-        forces: Forces::NONE,
-        ..Default::default()
-    };
-    for (name, _) in lines_of {
-        desc.attributes
-            .insert(name.into(), Value::Vec3(Vec3::splat(-99.0)));
-    }
+    let names: Vec<&str> = lines_of.iter().map(|(n, _)| *n).collect();
+    // (16 components of the effect's own at most: the sixth vector is the velocity, set
+    // where it is the world's: at birth it is the emitter's own)
+    let update = ["velocity = emitter_vector(vec3(0.0, 1.0, 0.0))"];
+    let desc = probe("spaces", (&init, &update), &names);
     let id = host
         .renderer
         .add_effect(device, queue, &desc, 4096, 1)
