@@ -200,8 +200,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let whole = abs(on_screen_x) + abs(on_screen_y);
     if max(whole.x, whole.y) < 1.0 {
         // within two pixels' square: its four nearest pixels (the draw's grown quad lights
-        // about as many, by its sprite; a star field of such dots costs a third of what
-        // sampling their grown quads does)
+        // about as many, by its sprite; a star field of such dots splats in little more
+        // than half the time sampling their grown quads takes: 33 against 58 ms, the
+        // galaxy's 262,144 stars on lavapipe)
         deposit_tent(s, mass, dims);
         return;
     }
