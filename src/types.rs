@@ -855,6 +855,9 @@ mod tests {
         for (name, value) in GPU_CODES.iter().copied().chain(sizes) {
             assert_eq!(wgsl_const(&l, name), value, "{name}");
         }
+        // (the one f32 code: an unlit effect's light_wrap)
+        let unlit = format!("const UNLIT: f32 = {UNLIT:?};");
+        assert!(crate::shaders::COMMON.contains(&unlit), "{unlit}");
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub(crate) fn max_members(device: &wgpu::Device) -> usize {
 /// Sprite codes a member's texel keeps room for beside the render mode (`SPRITE_KINDS` in
 /// members.wgsl).
 const SPRITE_KINDS: u32 = 4;
+// (room for every sprite beside the render mode)
+const _: () = assert!(crate::types::SPRITE_RING < SPRITE_KINDS);
 
 /// The texels of one member, as members.wgsl reads them: (settle_time, soft_distance,
 /// additive, light_wrap), then per emitter its colour at the end of life and (size_end,
@@ -107,5 +109,6 @@ mod tests {
         let src = crate::shaders::Shader::Splat.source();
         assert!(src.contains(&format!("const MEMBER_ROW: u32 = {MEMBER_ROW}u;")));
         assert!(src.contains("const MEMBER_TEXELS: u32 = 1u + 2u * MAX_EMITTERS;"));
+        assert!(src.contains(&format!("const SPRITE_KINDS: u32 = {SPRITE_KINDS}u;")));
     }
 }
