@@ -308,6 +308,10 @@ struct EmitterLook {
     render_mode: u32,        // RENDER_*: how the quad is oriented
     stretch: f32,            // RENDER_STRETCHED: seconds of motion the streak covers
     sprite: u32,             // SPRITE_*: what is drawn on the quad
+    image_layer: u32,        // SPRITE_IMAGE: the first layer of its frames in the image array
+    image_frames: u32,       // SPRITE_IMAGE: frames (1: a still image)
+    frame_rate: f32,         // SPRITE_IMAGE: frames a second of age, looping (0: once over life)
+    flipbook: u32,           // SPRITE_IMAGE: FLIPBOOK_RANDOM_START | FLIPBOOK_BLEND
     anchored: u32,           // 1: its particles stay where they are born (ripples)
     subdivisions: u32,       // RENDER_RIBBON: extra pieces per span between two points
     ribbon_repeats: f32,     // RENDER_RIBBON: times its image repeats along it (0: none)
@@ -365,9 +369,14 @@ const RENDER_MESH: u32 = 6u;
 const SPRITE_DISC: u32 = 0u;
 const SPRITE_SNOWFLAKE: u32 = 1u;
 const SPRITE_RING: u32 = 2u;
+const SPRITE_IMAGE: u32 = 3u;
+const FLIPBOOK_RANDOM_START: u32 = 1u;
+const FLIPBOOK_BLEND: u32 = 2u;
 // layers of the snowflake array (src/sprites.rs)
 const SNOWFLAKES: u32 = 6u;
 const SPRITE_SIZE: f32 = 64.0;
+// side of a layer of the images' array, texels (src/image/layers.rs)
+const IMAGE_SIDE: f32 = 256.0;
 
 const MAX_BODIES: u32 = 64u;
 
@@ -708,9 +717,58 @@ fn particle_color(p: Particle, look: EmitterLook, settle_time: f32) -> vec4<f32>
     return color;
 }
 
-// A particle's sprite: (SPRITE_*, its snowflake layer).
-fn sprite_of(p: Particle, look: EmitterLook) -> vec2<u32> {
-    return vec2<u32>(look.sprite, p.id % SNOWFLAKES);
+// What a particle's quad shows: its SPRITE_*, the array layer it samples (a snowflake's,
+// or an image's frame now), the next frame's layer and how far towards it the picture is
+// (flipbooks that blend; 0 otherwise).
+struct SpriteFrame {
+    kind: u32,
+    layer: u32,
+    next: u32,
+    blend: f32,
+}
+
+fn sprite_of(p: Particle, look: EmitterLook) -> SpriteFrame {
+    if look.sprite != SPRITE_IMAGE {
+        return SpriteFrame(look.sprite, p.id % SNOWFLAKES, 0u, 0.0);
+    }
+    let frames = max(look.image_frames, 1u);
+    let n = f32(frames);
+    // frames played so far: at a rate, or once over its life
+    var played = life_t(p) * n;
+    if look.frame_rate > 0.0 {
+        played = p.age * look.frame_rate;
+    }
+    let random_start = (look.flipbook & FLIPBOOK_RANDOM_START) != 0u;
+    if random_start {
+        played += floor(f32(pcg_hash(p.id ^ 0x9e3779b9u) >> 8u) / 16777216.0 * n);
+    }
+    let whole = floor(played);
+    var now = u32(whole) % frames;
+    var next = (now + 1u) % frames;
+    if look.frame_rate <= 0.0 && !random_start {
+        // once over its life: the last frame holds at its end
+        now = min(u32(whole), frames - 1u);
+        next = min(now + 1u, frames - 1u);
+    }
+    let blend = select(0.0, played - whole, (look.flipbook & FLIPBOOK_BLEND) != 0u);
+    return SpriteFrame(SPRITE_IMAGE, look.image_layer + now, look.image_layer + next, blend);
+}
+
+// Whether uv lies on a quad's square (an image fills it corner to corner).
+fn on_square(uv: vec2<f32>) -> bool {
+    return max(abs(uv.x), abs(uv.y)) <= 1.0;
+}
+
+// Where uv of a quad lies on its image (rows from the top: uv.y = 1 is the quad's top).
+fn image_coord(uv: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>(0.5 + 0.5 * uv.x, 0.5 - 0.5 * uv.y);
+}
+
+// An image sprite's coverage and the colour its premultiplied texel tints the particle
+// by (so that colour × cover is the texel's light): (tint, cover).
+fn image_cover(texel: vec4<f32>, uv: vec2<f32>) -> vec4<f32> {
+    let cover = select(0.0, texel.a, on_square(uv));
+    return vec4<f32>(texel.rgb / max(texel.a, 1.0 / 512.0), cover);
 }
 
 // Coverage of a sprite of kind `kind` at uv, `flake` being the snowflake array's sample

@@ -8,7 +8,7 @@
 // an instance, indexed over four vertices (a billboard's fourth is its first, so its second
 // triangle has no area): on lavapipe an instance costs far more than a vertex, so a piece
 // is one instance, not two of one triangle, and indexing shades four of its vertices
-// instead of six. The sprite is a procedural soft disc; the output is premultiplied so one blend state serves additive
+// instead of six. The output is premultiplied so one blend state serves additive
 // (One, One) and alpha (One, OneMinusSrcAlpha) effects.
 
 // One effect's visible list, or a merged list of any number of effects of one blend
@@ -34,13 +34,17 @@ override MERGED: u32 = 1u;
 // a billboard's work too), so each draw can draw only the kinds its list holds.
 override BILLBOARDS: u32 = 1u;
 override RIBBONS: u32 = 1u;
+// Some particle shows an image (SPRITE_IMAGE): its frames are sampled (members.wgsl reads
+// this too).
+override IMAGES: u32 = 1u;
 
 // the host's depth at the particle target's resolution as distances (downsample.wgsl),
-// and the
-// snowflake sprites (src/sprites.rs)
+// the snowflake sprites (src/sprites.rs) and the images' frames (src/image/layers.rs),
+// premultiplied, through one sampler
 @group(1) @binding(0) var scene_depth: texture_2d<f32>;
 @group(1) @binding(1) var sprites: texture_2d_array<f32>;
 @group(1) @binding(2) var sprite_sampler: sampler;
+@group(1) @binding(3) var images: texture_2d_array<f32>;
 // the effect's: its ribbons' image (a placeholder, never sampled, when they have none)
 @group(2) @binding(0) var image: texture_2d<f32>;
 @group(2) @binding(1) var image_sampler: sampler;
@@ -55,13 +59,16 @@ struct VsOut {
     @location(1) color: vec4<f32>,
     // the particle's effect: soft distance, additive (1.0) or not
     @location(2) @interpolate(flat) blend: vec2<f32>,
-    // SPRITE_*, snowflake layer; or RIBBON_FRAGMENT, textured
-    @location(3) @interpolate(flat) sprite: vec2<u32>,
+    // SPRITE_*, its layer (a snowflake's or a frame's), the next frame's; or
+    // RIBBON_FRAGMENT, textured
+    @location(3) @interpolate(flat) sprite: vec3<u32>,
     // distance along the view axis (affine in the world, so interpolated exactly)
     @location(4) distance: f32,
     // lit billboards: the light in the quad's frame (light_in_quad) and the wrap; w UNLIT:
     // unlit
     @location(5) @interpolate(flat) light: vec4<f32>,
+    // a flipbook's blend towards its next frame
+    @location(6) @interpolate(flat) frame_blend: f32,
 }
 
 @vertex
@@ -81,9 +88,14 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
 fn billboard(entry: u32, vi: u32) -> VsOut {
     let p = particles[entry];
     let a = appearance_of(p);
-    // one triangle circumscribing the unit disc: corners at radius 2, 120° apart
+    let sprite = sprite_of(p, a.look);
+    // one triangle circumscribing the unit disc: corners at radius 2, 120° apart; an
+    // image fills the square, which a right triangle with its corner at (-1, -1) covers
     let angle = 1.5707963 + 2.0943951 * f32(vi);
-    let corner = 2.0 * vec2<f32>(cos(angle), sin(angle));
+    var corner = 2.0 * vec2<f32>(cos(angle), sin(angle));
+    if IMAGES == 1u && sprite.kind == SPRITE_IMAGE {
+        corner = vec2<f32>(select(-1.0, 3.0, vi == 1u), select(-1.0, 3.0, vi == 2u));
+    }
     let q = particle_quad(p, a.look, frame);
     // pixel coverage (common.wgsl): at least a pixel's radius, its light spread
     let gx = coverage_growth(screen_pixels(frame, q.center, q.x));
@@ -100,7 +112,8 @@ fn billboard(entry: u32, vi: u32) -> VsOut {
     if a.light_wrap != UNLIT {
         out.light = vec4<f32>(light_in_quad(q, frame), a.light_wrap);
     }
-    out.sprite = sprite_of(p, a.look);
+    out.sprite = vec3<u32>(sprite.kind, sprite.layer, sprite.next);
+    out.frame_blend = sprite.blend;
     return out;
 }
 
@@ -113,8 +126,9 @@ fn ribbon_piece(entry: u32, vi: u32) -> VsOut {
     out.distance = view_distance(frame, v.world);
     out.uv = vec2<f32>(v.along, v.across);
     out.color = v.color;
-    out.sprite = vec2<u32>(RIBBON_FRAGMENT, u32(v.textured));
+    out.sprite = vec3<u32>(RIBBON_FRAGMENT, u32(v.textured), 0u);
     out.light = vec4<f32>(0.0, 0.0, 0.0, UNLIT);
+    out.frame_blend = 0.0;
     return out;
 }
 
@@ -130,8 +144,15 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     // textures sampled in uniform control flow (a draw's kinds are constants): the sprite
     // with implicit derivatives, a ribbon's image with the derivatives of its coordinate
     var flake = 0.0;
+    var picture = vec4<f32>(1.0);
     if BILLBOARDS == 1u {
         flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, in.sprite.y).r;
+        if IMAGES == 1u {
+            let t = image_coord(in.uv);
+            let now = textureSample(images, sprite_sampler, t, in.sprite.y);
+            let next = textureSample(images, sprite_sampler, t, in.sprite.z);
+            picture = mix(now, next, in.frame_blend);
+        }
     }
     if RIBBONS == 1u {
         let coord = vec2<f32>(in.uv.x, 0.5 + 0.5 * in.uv.y);
@@ -147,9 +168,14 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
             return premultiplied(in.color.rgb * tint.rgb, a, in.blend.y > 0.5);
         }
     }
-    let cover = sprite_cover(in.sprite.x, in.uv, flake);
-    let a = in.color.a * cover * fade;
+    var cover = sprite_cover(in.sprite.x, in.uv, flake);
     var rgb = in.color.rgb;
+    if IMAGES == 1u && in.sprite.x == SPRITE_IMAGE {
+        let shown = image_cover(picture, in.uv);
+        cover = shown.a;
+        rgb *= shown.rgb;
+    }
+    let a = in.color.a * cover * fade;
     if in.light.w != UNLIT {
         rgb *= sphere_light(in.light.xyz, in.uv, in.light.w, frame);
     }

@@ -12,13 +12,15 @@
 // field group is one gather for the SIMD group. Member m's row of MEMBER_TEXELS texels
 // starts at texel m * MEMBER_TEXELS, MEMBER_ROW texels a texture row: first (settle_time,
 // soft_distance, additive, light_wrap), then per emitter its colour at the end of life and
-// (size_end, render_mode * SPRITE_KINDS + sprite, stretch, emission), the integers as floats
-// (src/passes/members.rs).
+// (size_end, render_mode * SPRITE_KINDS + sprite, stretch, emission) and its image
+// (image_layer, image_frames, frame_rate, flipbook), the integers as floats
+// (src/passes/members.rs). The includer declares IMAGES too (0: no member shows an image,
+// whose texel is then not fetched).
 
 const SPRITE_KINDS: u32 = 4u;
 
 const MEMBER_ROW: u32 = 256u;
-const MEMBER_TEXELS: u32 = 1u + 2u * MAX_EMITTERS;
+const MEMBER_TEXELS: u32 = 1u + 3u * MAX_EMITTERS;
 
 fn member_texel(m: u32, k: u32) -> vec4<f32> {
     let t = m * MEMBER_TEXELS + k;
@@ -33,14 +35,21 @@ fn appearance_of(p: Particle) -> Appearance {
     let m = instance_of(p);
     let e = min(p.emitter, MAX_EMITTERS - 1u);
     let fades = member_texel(m, 0u);
-    let shape = member_texel(m, 2u + 2u * e);
+    let shape = member_texel(m, 2u + 3u * e);
     var look = EmitterLook();
-    look.color_end = member_texel(m, 1u + 2u * e);
+    look.color_end = member_texel(m, 1u + 3u * e);
     look.size_end = shape.x;
     let kinds = u32(shape.y);
     look.render_mode = kinds / SPRITE_KINDS;
     look.sprite = kinds % SPRITE_KINDS;
     look.stretch = shape.z;
     look.emission = shape.w;
+    if IMAGES == 1u {
+        let image = member_texel(m, 3u + 3u * e);
+        look.image_layer = u32(image.x);
+        look.image_frames = u32(image.y);
+        look.frame_rate = image.z;
+        look.flipbook = u32(image.w);
+    }
     return Appearance(look, fades.x, fades.y, u32(fades.z), fades.w);
 }

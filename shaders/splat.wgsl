@@ -18,6 +18,7 @@ override ADDITIVE: u32 = 0u;    // 1: additive blending, 0: alpha
 override FLAKES: u32 = 1u;      // some emitter shows the snowflake sprites
 override MERGED: u32 = 0u;      // 1: a merged list's splat list (members.wgsl)
 override LIT: u32 = 0u;         // some effect's billboards are lit (Appearance.light_wrap)
+override IMAGES: u32 = 0u;      // some emitter shows an image (SPRITE_IMAGE)
 
 // an effect's own pool and splat list, or a merged list's copies of its members'
 // particles, its splat list of them and the members' looks (merge.wgsl, members.wgsl)
@@ -34,6 +35,7 @@ override LIT: u32 = 0u;         // some effect's billboards are lit (Appearance.
 @group(1) @binding(1) var<storage, read_write> accum: array<atomic<u32>>;
 @group(1) @binding(3) var sprites: texture_2d_array<f32>;
 @group(1) @binding(4) var sprite_sampler: sampler;
+@group(1) @binding(5) var images: texture_2d_array<f32>;      // the images' frames
 @group(1) @binding(2) var particle_target: texture_storage_2d<rgba16float, write>;
 
 // accumulator channels: 0-2 alpha-blended sum of a * rgb, 3 sum of a, 4 sum of
@@ -58,19 +60,33 @@ fn to_pixels(world: vec3<f32>, size: vec2<f32>) -> vec2<f32> {
 // unit of its quad's area: the soft disc's ∫ 2πr (1 − smoothstep(0.25, 1, r²)) dr =
 // π (0.25 + 0.75 / 2), over 4; the ring's 2π · 0.8 · 0.12 (a band of mean width 0.12 at
 // radius 0.8), over 4; a snowflake's is its texture's top mip level (the mean of its
-// texels, nothing outside the disc).
+// texels, nothing outside the disc), an image's its frames' top mip levels' alpha.
 const DISC_MEAN: f32 = 0.49087385;
 // Pixels a side of the largest box whose samples are scaled to its light (see main): a quad
 // about five pixels across (its box has two more).
 const SAMPLED_SPAN: i32 = 7;
 const RING_MEAN: f32 = 0.15079645;
 
-fn sprite_mean(sprite: vec2<u32>) -> f32 {
-    if FLAKES == 1u && sprite.x == SPRITE_SNOWFLAKE {
+fn sprite_mean(sprite: SpriteFrame) -> f32 {
+    if FLAKES == 1u && sprite.kind == SPRITE_SNOWFLAKE {
         let top = f32(textureNumLevels(sprites) - 1u);
-        return textureSampleLevel(sprites, sprite_sampler, vec2<f32>(0.5), sprite.y, top).r;
+        return textureSampleLevel(sprites, sprite_sampler, vec2<f32>(0.5), sprite.layer, top).r;
     }
-    return select(DISC_MEAN, RING_MEAN, sprite.x == SPRITE_RING);
+    if IMAGES == 1u && sprite.kind == SPRITE_IMAGE {
+        return picture(sprite, vec2<f32>(0.5), f32(textureNumLevels(images) - 1u)).a;
+    }
+    return select(DISC_MEAN, RING_MEAN, sprite.kind == SPRITE_RING);
+}
+
+// An image sprite's premultiplied texel at t, mip level lod: its frame's, mixed with the
+// next frame's by its blend.
+fn picture(sprite: SpriteFrame, t: vec2<f32>, lod: f32) -> vec4<f32> {
+    let now = textureSampleLevel(images, sprite_sampler, t, sprite.layer, lod);
+    if sprite.blend <= 0.0 {
+        return now;
+    }
+    let next = textureSampleLevel(images, sprite_sampler, t, sprite.next, lod);
+    return mix(now, next, sprite.blend);
 }
 
 // One particle as the splat sees it: its quad on screen (centre c, axes ax and ay in
@@ -80,7 +96,7 @@ struct Splat {
     ax: vec2<f32>,
     ay: vec2<f32>,
     det: f32,
-    sprite: vec2<u32>,
+    sprite: SpriteFrame,
     lod: f32,
     distance: f32,
     color: vec4<f32>,
@@ -90,16 +106,31 @@ struct Splat {
     wrap: f32,
 }
 
+// Where the centre of pixel (x, y) lies on the particle's quad (uv in [-1, 1]² on it).
+fn uv_at(s: Splat, x: i32, y: i32) -> vec2<f32> {
+    let d = vec2<f32>(f32(x), f32(y)) + 0.5 - s.c;
+    return vec2<f32>(s.ay.y * d.x - s.ay.x * d.y, s.ax.x * d.y - s.ax.y * d.x) / s.det;
+}
+
+// An image sprite's (tint, cover) at the centre of pixel (x, y) (common.wgsl image_cover).
+fn image_at(s: Splat, x: i32, y: i32) -> vec4<f32> {
+    let uv = uv_at(s, x, y);
+    let t = clamp(image_coord(uv), vec2<f32>(0.0), vec2<f32>(1.0));
+    return image_cover(picture(s.sprite, t, s.lod), uv);
+}
+
 // The sprite's coverage at the centre of pixel (x, y) (anywhere: on the target or not).
 fn cover_at(s: Splat, x: i32, y: i32) -> f32 {
-    let d = vec2<f32>(f32(x), f32(y)) + 0.5 - s.c;
-    let uv = vec2<f32>(s.ay.y * d.x - s.ay.x * d.y, s.ax.x * d.y - s.ax.y * d.x) / s.det;
-    var flake = 0.0;
-    if FLAKES == 1u && s.sprite.x == SPRITE_SNOWFLAKE {
-        let t = clamp(uv * 0.5 + 0.5, vec2<f32>(0.0), vec2<f32>(1.0));
-        flake = textureSampleLevel(sprites, sprite_sampler, t, s.sprite.y, s.lod).r;
+    if IMAGES == 1u && s.sprite.kind == SPRITE_IMAGE {
+        return image_at(s, x, y).a;
     }
-    return sprite_cover(s.sprite.x, uv, flake);
+    let uv = uv_at(s, x, y);
+    var flake = 0.0;
+    if FLAKES == 1u && s.sprite.kind == SPRITE_SNOWFLAKE {
+        let t = clamp(uv * 0.5 + 0.5, vec2<f32>(0.0), vec2<f32>(1.0));
+        flake = textureSampleLevel(sprites, sprite_sampler, t, s.sprite.layer, s.lod).r;
+    }
+    return sprite_cover(s.sprite.kind, uv, flake);
 }
 
 // `cover` of pixel (x, y) to its accumulators, where the pixel is on the target and the
@@ -115,10 +146,12 @@ fn deposit(s: Splat, x: i32, y: i32, cover: f32, dims: vec2<u32>) {
     // (however faint: a thousand dots of a thousandth of a pixel are a pixel's light)
     let alpha = s.color.a * min(cover, 1.0) * soft_fade(scene, s.distance, s.soft_distance);
     var rgb = s.color.rgb;
+    if IMAGES == 1u && s.sprite.kind == SPRITE_IMAGE {
+        // (sampled again rather than kept beside the coverage: only images pay for it)
+        rgb *= image_at(s, x, y).rgb;
+    }
     if LIT == 1u && s.wrap != UNLIT {
-        let d = vec2<f32>(f32(x), f32(y)) + 0.5 - s.c;
-        let uv = vec2<f32>(s.ay.y * d.x - s.ay.x * d.y, s.ax.x * d.y - s.ax.y * d.x) / s.det;
-        rgb *= sphere_light(s.light, uv, s.wrap, frame);
+        rgb *= sphere_light(s.light, uv_at(s, x, y), s.wrap, frame);
     }
     let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
     if ADDITIVE == 1u {
@@ -188,8 +221,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let ax = on_screen_x * coverage_growth(length(on_screen_x));
     let ay = on_screen_y * coverage_growth(length(on_screen_y));
     let det = ax.x * ay.y - ay.x * ax.y;
-    // a snowflake's mip level: its texels per target pixel
-    let lod = log2(max(SPRITE_SIZE / (2.0 * max(length(ax), length(ay))), 1.0));
+    // a snowflake's or an image's mip level: its texels per target pixel
+    let side = select(SPRITE_SIZE, IMAGE_SIDE, sprite.kind == SPRITE_IMAGE);
+    let lod = log2(max(side / (2.0 * max(length(ax), length(ay))), 1.0));
     var light = vec3<f32>(0.0);
     if LIT == 1u && a.light_wrap != UNLIT {
         light = light_in_quad(q, frame);

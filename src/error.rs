@@ -187,6 +187,15 @@ allows {limit} bytes per storage buffer ({limit_name}); allowed 1..={max} partic
         source: std::io::Error,
     },
 
+    /// An image file that could not be decoded.
+    #[error("image file {path}: {message}")]
+    ImageFile {
+        /// The file.
+        path: PathBuf,
+        /// What the decoder said.
+        message: String,
+    },
+
     /// Reading GPU memory back failed (the device was lost, or mapping failed).
     #[error("GPU read-back failed: {0}")]
     Readback(String),

@@ -73,10 +73,11 @@ pub(crate) struct Pipelines {
     batch_simulate: Vec<OnceLock<BatchSimulatePass>>,
     /// The batched simulate's group 0, shared by every variant.
     batch_simulate_layout: OnceLock<wgpu::BindGroupLayout>,
-    /// By blend mode (additive, alpha) and what the list holds ([`DrawKinds`]).
-    draw: [[OnceLock<DrawPass>; 3]; 2],
-    /// The merged draw (alpha, any number of effects).
-    merged_draw: OnceLock<DrawPass>,
+    /// By blend mode (additive, alpha), what the list holds ([`DrawKinds`]) and whether
+    /// some particle shows an image.
+    draw: [[[OnceLock<DrawPass>; 2]; 3]; 2],
+    /// The merged draw (alpha, any number of effects), without images and with.
+    merged_draw: [OnceLock<DrawPass>; 2],
     ribbon_pieces: OnceLock<RibbonPieces>,
     grid: OnceLock<GridPasses>,
     flock: OnceLock<FlockPass>,
@@ -130,7 +131,7 @@ impl Pipelines {
                 .collect(),
             batch_simulate_layout: OnceLock::new(),
             draw: Default::default(),
-            merged_draw: OnceLock::new(),
+            merged_draw: Default::default(),
             ribbon_pieces: OnceLock::new(),
             grid: OnceLock::new(),
             flock: OnceLock::new(),
@@ -307,18 +308,22 @@ impl Pipelines {
         })
     }
 
-    /// An effect's own draw, for `blend`.
-    pub fn draw(&self, blend: Blend, kinds: DrawKinds) -> &DrawPass {
+    /// An effect's own draw, for `blend`, its list holding `kinds`, sampling images where
+    /// some particle shows one.
+    pub fn draw(&self, blend: Blend, kinds: DrawKinds, images: bool) -> &DrawPass {
         let k = DrawKinds::ALL.iter().position(|&k| k == kinds).unwrap_or(0);
-        self.draw[blend_slot(blend)][k]
-            .get_or_init(|| DrawPass::new(&self.device, blend, false, kinds))
+        self.draw[blend_slot(blend)][k][images as usize]
+            .get_or_init(|| DrawPass::new(&self.device, blend, (false, kinds, images)))
     }
 
     /// The draw of a merged list (any number of effects; its premultiplied output serves
-    /// both blends, so additive members are drawn by it too).
-    pub fn merged_draw(&self) -> &DrawPass {
-        self.merged_draw
-            .get_or_init(|| DrawPass::new(&self.device, Blend::Alpha, true, DrawKinds::Billboards))
+    /// both blends, so additive members are drawn by it too), sampling images where some
+    /// member shows one.
+    pub fn merged_draw(&self, images: bool) -> &DrawPass {
+        self.merged_draw[images as usize].get_or_init(|| {
+            let variant = (true, DrawKinds::Billboards, images);
+            DrawPass::new(&self.device, Blend::Alpha, variant)
+        })
     }
 
     /// The listing of the ribbons' pieces.
@@ -446,9 +451,8 @@ impl Pipelines {
             + self.batch_merge.get().map_or(0, BatchMergePass::built)
             + n(std::slice::from_ref(&self.batch_emit))
             + n(&self.batch_simulate)
-            + n(&self.draw[0])
-            + n(&self.draw[1])
-            + n(std::slice::from_ref(&self.merged_draw))
+            + n(self.draw.as_flattened().as_flattened())
+            + n(&self.merged_draw)
             + n(std::slice::from_ref(&self.ribbon_pieces))
             + n(std::slice::from_ref(&self.grid))
             + n(std::slice::from_ref(&self.flock))

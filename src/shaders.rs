@@ -310,15 +310,19 @@ mod tests {
     fn every_draw_variant_validates() {
         for merged in [0, 1] {
             for (billboards, ribbons) in [(1, 0), (0, 1), (1, 1)] {
-                let consts = [
-                    ("MERGED", merged),
-                    ("BILLBOARDS", billboards),
-                    ("RIBBONS", ribbons),
-                ];
-                let src = Shader::Draw.specialised(&consts);
-                assert!(src.contains(&format!("const RIBBONS: u32 = {ribbons}u;")));
-                assert!(src.contains(&format!("const MERGED: u32 = {merged}u;")));
-                validate(Shader::Draw, &src);
+                for images in [0, 1] {
+                    let consts = [
+                        ("MERGED", merged),
+                        ("BILLBOARDS", billboards),
+                        ("RIBBONS", ribbons),
+                        ("IMAGES", images),
+                    ];
+                    let src = Shader::Draw.specialised(&consts);
+                    assert!(src.contains(&format!("const RIBBONS: u32 = {ribbons}u;")));
+                    assert!(src.contains(&format!("const MERGED: u32 = {merged}u;")));
+                    assert!(src.contains(&format!("const IMAGES: u32 = {images}u;")));
+                    validate(Shader::Draw, &src);
+                }
             }
         }
     }

@@ -240,6 +240,7 @@ impl ParticleSystem {
         // what its stacks say that the built-in fields already do (a gravity and a drag,
         // looks over life): folded into them (graph/fold.rs)
         graph.fold_into(&mut params);
+        images.locate_frames(desc, &mut params.looks);
         for look in &mut params.looks {
             if look.render_mode == crate::types::RENDER_MESH {
                 look.mesh_radius = mesh.map_or(0.0, crate::Mesh::bounding_radius);
@@ -398,12 +399,13 @@ impl ParticleSystem {
             splat_variant: SplatVariant::of(&params),
             args_bind: p.args().bind(device, &pool, effect),
             sort,
-            draw_bind: p.draw(desc.blend, DrawKinds::of(desc)).bind(
-                device,
-                &pool,
-                (frame, effect),
-                image,
-            ),
+            draw_bind: p
+                .draw(
+                    desc.blend,
+                    DrawKinds::of(desc),
+                    SplatVariant::of(&params).images,
+                )
+                .bind(device, &pool, (frame, effect), image),
             splat_bind: std::sync::OnceLock::new(),
             desc: desc.clone(),
             pool,
@@ -970,7 +972,7 @@ impl ParticleSystem {
             }
             _ => DrawArgs::Indexed(&self.pool.draw_counters, crate::pool::RIBBON_DRAW_OFFSET),
         };
-        p.draw(self.desc.blend, kinds)
+        p.draw(self.desc.blend, kinds, self.splat_variant.images)
             .record(pass, &self.draw_bind, args);
     }
 

@@ -87,6 +87,9 @@ gpu_codes! {
     SPRITE_DISC = 0,
     SPRITE_SNOWFLAKE = 1,
     SPRITE_RING = 2,
+    SPRITE_IMAGE = 3,
+    FLIPBOOK_RANDOM_START = 1,
+    FLIPBOOK_BLEND = 2,
     COLLIDE_NONE = 0,
     COLLIDE_BOUNCE = 1,
     COLLIDE_KILL = 2,
@@ -441,8 +444,16 @@ pub(crate) struct EmitterLook {
     pub render_mode: u32,
     /// Stretched: seconds of motion the streak covers.
     pub stretch: f32,
-    /// 0 soft disc, 1 snowflakes, 2 ring.
+    /// 0 soft disc, 1 snowflakes, 2 ring, 3 image.
     pub sprite: u32,
+    /// Images: the first layer of its frames in the renderer's image array.
+    pub image_layer: u32,
+    /// Images: how many frames (1 a still image; 0 no image).
+    pub image_frames: u32,
+    /// Flipbooks: frames a second of age, looping (0: once over its life).
+    pub frame_rate: f32,
+    /// Flipbooks: FLIPBOOK_RANDOM_START | FLIPBOOK_BLEND.
+    pub flipbook: u32,
     /// 1: its particles stay where they are born.
     pub anchored: u32,
     /// Ribbons: extra pieces per span.

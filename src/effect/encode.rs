@@ -5,7 +5,7 @@
 use glam::{Vec3, Vec4};
 
 use super::schema::*;
-use super::Spawns;
+use super::{FrameTiming, Spawns};
 use crate::mesh::MeshSet;
 use crate::types::*;
 
@@ -45,12 +45,22 @@ impl EffectDesc {
         })
     }
 
+    /// What emitter `e`'s particles show: its own sprite, else the effect's.
+    pub(crate) fn sprite_of(&self, e: usize) -> &Sprite {
+        let own = self.emitters.get(e).and_then(|em| em.sprite.as_ref());
+        own.unwrap_or(&self.sprite)
+    }
+
     /// How emitter `e`'s particles look: its own settings, else the effect's.
     fn look_of(&self, e: usize) -> EmitterLook {
         let em = self.emitters.get(e);
         let o = em.and_then(|em| em.over_life).unwrap_or(self.over_life);
         let render = em.and_then(|em| em.render).unwrap_or(self.render);
-        let sprite = em.and_then(|em| em.sprite).unwrap_or(self.sprite);
+        let sprite = self.sprite_of(e);
+        let flipbook = match sprite {
+            Sprite::Image(i) => i.flipbook,
+            _ => None,
+        };
         let flight = match render {
             RenderMode::Mesh { flight, .. } => flight,
             _ => None,
@@ -64,6 +74,19 @@ impl EffectDesc {
                 _ => 0.0,
             },
             sprite: sprite.code(),
+            // the renderer's image array knows where its frames lie (ParticleSystem::new)
+            image_layer: 0,
+            image_frames: match sprite {
+                Sprite::Image(_) => flipbook.map_or(1, |f| f.frame_count()),
+                _ => 0,
+            },
+            frame_rate: match flipbook.map(|f| f.timing) {
+                Some(FrameTiming::PerSecond(rate)) => rate,
+                _ => 0.0,
+            },
+            flipbook: flipbook.map_or(0, |f| {
+                (f.random_start as u32 * FLIPBOOK_RANDOM_START) | (f.blend as u32 * FLIPBOOK_BLEND)
+            }),
             anchored: em.is_some_and(|em| em.anchored) as u32,
             emission: em.map_or(1.0, |em| em.emission),
             subdivisions: match render {
@@ -393,11 +416,12 @@ impl RenderMode {
 
 impl Sprite {
     /// `SPRITE_*` of common.wgsl.
-    fn code(self) -> u32 {
+    fn code(&self) -> u32 {
         match self {
             Sprite::Disc => SPRITE_DISC,
             Sprite::Snowflakes => SPRITE_SNOWFLAKE,
             Sprite::Ring => SPRITE_RING,
+            Sprite::Image(_) => SPRITE_IMAGE,
         }
     }
 }

@@ -2,7 +2,9 @@
 //! texture), which the host adds to the renderer before the effect. The renderer's checks
 //! of an added effect read these lists, and a tool can tell a user what a file needs.
 
-use super::{EffectDesc, MeshSource, RenderMode, Shape};
+use std::path::PathBuf;
+
+use super::{EffectDesc, ImageSource, ImageSprite, MeshSource, RenderMode, Shape, Sprite};
 use crate::image::ImageId;
 
 /// The host's meshes and images an effect names ([`EffectDesc::host_assets`]).
@@ -10,7 +12,9 @@ use crate::image::ImageId;
 pub struct HostAssets {
     /// Meshes the host must have added first (`Host(0)` needs one, `Host(2)` three).
     pub meshes: u32,
-    /// Images the host must have added first (`image: 0` needs one).
+    /// Images the host must have added first (`image: 0` needs one; files named by path
+    /// are loaded by [`ParticleRenderer::load_images`](crate::ParticleRenderer::load_images)
+    /// and not counted).
     pub images: u32,
 }
 
@@ -58,20 +62,84 @@ impl EffectDesc {
         named
     }
 
-    /// Every image the effect names, with its field: ribbons that show one.
+    /// Every image the effect names by id, with its field: ribbons and particles that
+    /// show one.
     pub(crate) fn named_images(&self) -> Vec<(String, ImageId)> {
         let renders = self.emitters.iter().enumerate();
         let renders =
             renders.filter_map(|(i, e)| e.render.map(|r| (format!("emitters[{i}].render"), r)));
-        renders
+        let ribbons = renders
             .chain([("render".to_string(), self.render)])
             .filter_map(|(field, render)| match render {
                 RenderMode::Ribbon {
                     texture: Some(t), ..
                 } => Some((format!("{field}.Ribbon.texture.image"), t.image)),
                 _ => None,
+            });
+        let sprites = self.image_sprites().into_iter();
+        let sprites = sprites.filter_map(|(field, s)| match s.image {
+            ImageSource::Id(id) => Some((format!("{field}.image"), id)),
+            ImageSource::Path(_) => None,
+        });
+        ribbons.chain(sprites).collect()
+    }
+
+    /// Every image sprite the effect shows, with its field (`sprite.Image`,
+    /// `emitters[1].sprite.Image`).
+    pub(crate) fn image_sprites(&self) -> Vec<(String, &ImageSprite)> {
+        let own = self.emitters.iter().enumerate();
+        let own =
+            own.filter_map(|(i, e)| e.sprite.as_ref().map(|s| (format!("emitters[{i}]."), s)));
+        [(String::new(), &self.sprite)]
+            .into_iter()
+            .chain(own)
+            .filter_map(|(at, sprite)| match sprite {
+                Sprite::Image(s) => Some((format!("{at}sprite.Image"), s)),
+                _ => None,
             })
             .collect()
+    }
+
+    /// The image files the effect names by path (not loaded yet), with their fields.
+    pub fn image_paths(&self) -> Vec<(String, PathBuf)> {
+        self.image_sprites()
+            .into_iter()
+            .filter_map(|(field, s)| match &s.image {
+                ImageSource::Path(path) => Some((format!("{field}.image"), path.clone())),
+                ImageSource::Id(_) => None,
+            })
+            .collect()
+    }
+
+    /// Name the image files the effect names by path (relative to `folder`) by the ids
+    /// `add` gives each (called once a file, however many sprites name it).
+    pub fn resolve_images(
+        &mut self,
+        folder: &std::path::Path,
+        mut add: impl FnMut(&std::path::Path) -> crate::Result<ImageId>,
+    ) -> crate::Result<()> {
+        let mut added: Vec<(PathBuf, ImageId)> = Vec::new();
+        let sprites = std::iter::once(&mut self.sprite)
+            .chain(self.emitters.iter_mut().filter_map(|e| e.sprite.as_mut()));
+        for sprite in sprites {
+            let Sprite::Image(ImageSprite { image, .. }) = sprite else {
+                continue;
+            };
+            let ImageSource::Path(path) = image else {
+                continue;
+            };
+            let file = folder.join(&*path);
+            let id = match added.iter().find(|(f, _)| *f == file) {
+                Some(&(_, id)) => id,
+                None => {
+                    let id = add(&file)?;
+                    added.push((file, id));
+                    id
+                }
+            };
+            *image = ImageSource::Id(id);
+        }
+        Ok(())
     }
 }
 

@@ -31,6 +31,7 @@ pub(crate) mod graph;
 mod host_assets;
 mod parse;
 mod schema;
+mod sprite_image;
 mod validate;
 
 use std::path::Path;
@@ -42,6 +43,7 @@ pub use graph::module::{Function, Module};
 pub use graph::{inputs, GraphError, Parameter, MAX_ATTRIBUTE_WORDS, MAX_PARAMETERS};
 pub use host_assets::HostAssets;
 pub use schema::*;
+pub use sprite_image::{Flipbook, FrameTiming, ImageSource, ImageSprite};
 
 use crate::error::{Error, Invalid, Result};
 

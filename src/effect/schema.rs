@@ -639,7 +639,7 @@ pub struct RibbonTexture {
 }
 
 /// The image on a particle's quad.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum Sprite {
     /// A procedural soft round dot.
     #[default]
@@ -648,6 +648,8 @@ pub enum Sprite {
     Snowflakes,
     /// A thin procedural ring (ripples on water).
     Ring,
+    /// An image or a flipbook's frames (smoke puffs, flames, sparks).
+    Image(super::ImageSprite),
 }
 
 /// How particles combine with what is behind them.

@@ -4,7 +4,7 @@
 use glam::Vec3;
 
 use super::schema::*;
-use super::{MAX_BODIES, MAX_EMITTERS, MAX_EVENT_SPAWN, MAX_SUBDIVISIONS};
+use super::{FrameTiming, MAX_BODIES, MAX_EMITTERS, MAX_EVENT_SPAWN, MAX_SUBDIVISIONS};
 use crate::error::Invalid;
 
 /// Every out-of-range field of `desc`.
@@ -50,6 +50,7 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
     looks(&mut v, desc);
     mesh_particles(&mut v, desc);
     ribbon_images(&mut v, desc);
+    image_sprites(&mut v, desc);
     neighbours(&mut v, desc.neighbours);
     if let Some(f) = &desc.flock {
         flock(&mut v, f, desc);
@@ -415,6 +416,39 @@ fn ribbon_images(v: &mut Checker, desc: &EffectDesc) {
                     allowed,
                 );
             }
+        }
+    }
+}
+
+/// Most frames across or down a flipbook's sheet.
+pub(crate) const MAX_FLIPBOOK_SIDE: u32 = 64;
+
+/// Flipbooks' sheets and timing.
+fn image_sprites(v: &mut Checker, desc: &EffectDesc) {
+    for (field, sprite) in desc.image_sprites() {
+        let Some(f) = sprite.flipbook else {
+            continue;
+        };
+        let at = |name: &str| format!("{field}.flipbook.{name}");
+        let side = 1..=MAX_FLIPBOOK_SIDE;
+        for (name, n) in [("columns", f.columns), ("rows", f.rows)] {
+            if !side.contains(&n) {
+                v.fail(&at(name), n, format!("1..={MAX_FLIPBOOK_SIDE} frames"));
+            }
+        }
+        let grid = f.columns.saturating_mul(f.rows);
+        if let Some(frames) = f.frames.filter(|&n| n == 0 || n > grid) {
+            let allowed = format!("1..={grid} (columns × rows)");
+            v.fail(&at("frames"), frames, allowed);
+        }
+        if let FrameTiming::PerSecond(rate) = f.timing {
+            v.range(
+                &at("timing.PerSecond"),
+                rate,
+                0.01,
+                1e3,
+                "0.01..=1000 frames a second",
+            );
         }
     }
 }

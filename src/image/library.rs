@@ -1,13 +1,21 @@
-//! A renderer's images on the GPU: one sRGB texture each, with its mips, and the sampler
-//! the draw reads them through for ribbons.
+//! A renderer's images on the GPU: for ribbons one sRGB texture each, with its mips, and
+//! the sampler the draw reads them through; for particles the frames their effects show,
+//! in one array ([`ImageLayers`]).
 
+use super::layers::ImageLayers;
 use super::{Image, ImageId};
-use crate::effect::EffectDesc;
+use crate::effect::{EffectDesc, ImageSource, Sprite};
 use crate::error::{Error, Invalid, Result};
+use crate::types::{EmitterLook, MAX_EMITTERS};
 
 /// The host's images and what a ribbon without one binds.
 pub(crate) struct Images {
+    /// Each image as the host gave it (particles' frames are cut from it when an effect
+    /// first shows it).
+    sources: Vec<Image>,
     views: Vec<wgpu::TextureView>,
+    /// The frames particles show.
+    pub layers: ImageLayers,
     /// Bound by ribbons without an image (never sampled: a 1×1 texture).
     none: wgpu::TextureView,
     /// Linear within and between mips; repeating along a ribbon, clamped across it.
@@ -45,6 +53,8 @@ impl Images {
             ..Default::default()
         });
         Images {
+            sources: Vec::new(),
+            layers: ImageLayers::new(device),
             views: Vec::new(),
             none: create(device, (1, 1), 1).create_view(&Default::default()),
             sampler,
@@ -65,7 +75,7 @@ impl Images {
                 return Err(Invalid::new(field, side, allowed).into());
             }
         }
-        let mips = image.mips();
+        let mips = image.srgb_straight().mips();
         let texture = create(device, (image.width, image.height), mips.len() as u32);
         for (level, mip) in mips.iter().enumerate() {
             queue.write_texture(
@@ -89,7 +99,38 @@ impl Images {
             );
         }
         self.views.push(texture.create_view(&Default::default()));
+        self.sources.push(image.clone());
         Ok(ImageId(self.views.len() as u32 - 1))
+    }
+
+    /// Place the frames `desc`'s particles show in the array (those already there stay
+    /// where they are). Call after [`Images::check`].
+    pub fn place_sprites(
+        &mut self,
+        gpu: (&wgpu::Device, &wgpu::Queue),
+        desc: &EffectDesc,
+    ) -> Result<()> {
+        for (field, sprite) in desc.image_sprites() {
+            let ImageSource::Id(id) = sprite.image else {
+                continue; // refused by check
+            };
+            let grid = sprite.flipbook.map_or((1, 1), |f| (f.columns, f.rows));
+            let image = &self.sources[id.0 as usize];
+            self.layers.place(gpu, (id, image), grid, &field)?;
+        }
+        Ok(())
+    }
+
+    /// Where each emitter's frames lie in the array (placed by [`Images::place_sprites`]).
+    pub fn locate_frames(&self, desc: &EffectDesc, looks: &mut [EmitterLook; MAX_EMITTERS]) {
+        for (e, look) in looks.iter_mut().enumerate() {
+            if let Sprite::Image(sprite) = desc.sprite_of(e) {
+                if let ImageSource::Id(id) = sprite.image {
+                    let grid = sprite.flipbook.map_or((1, 1), |f| (f.columns, f.rows));
+                    look.image_layer = self.layers.first_layer((id, grid.0, grid.1)).unwrap_or(0);
+                }
+            }
+        }
     }
 
     /// What a ribbon showing `image` binds (the unsampled placeholder for none).
@@ -99,17 +140,24 @@ impl Images {
             .unwrap_or(&self.none)
     }
 
-    /// Refuse an effect whose ribbons name an image this renderer does not hold.
+    /// Refuse an effect whose ribbons or particles name an image this renderer does not
+    /// hold, or a file not loaded yet.
     pub fn check(&self, desc: &EffectDesc) -> Result<()> {
         let allowed = match self.views.len() {
             0 => "an image added to this renderer (none has been)".to_string(),
             n => format!("0..{n} (the images added to this renderer)"),
         };
+        let unloaded = desc.image_paths().into_iter().map(|(field, path)| {
+            let allowed = "an image's id: a file is loaded and added first \
+                (ParticleRenderer::load_images)";
+            Invalid::new(field, format!("{path:?}"), allowed)
+        });
         let problems: Vec<_> = desc
             .named_images()
             .into_iter()
             .filter(|(_, image)| image.0 as usize >= self.views.len())
             .map(|(field, image)| Invalid::new(field, image.0, allowed.clone()))
+            .chain(unloaded)
             .collect();
         match problems.is_empty() {
             true => Ok(()),

@@ -1,7 +1,12 @@
-//! Images a host gives a renderer for its ribbons to show along their length
+//! Images a host gives a renderer: for particles to show
+//! ([`Sprite::Image`](crate::effect::Sprite::Image), a still image or a flipbook's frames)
+//! and for ribbons to show along their length
 //! ([`RibbonTexture`](crate::effect::RibbonTexture)).
 
+mod layers;
 mod library;
+#[cfg(feature = "png")]
+mod png;
 
 pub(crate) use library::Images;
 
@@ -20,13 +25,35 @@ pub struct ImageId(pub u32);
 /// texture (a device may allow more; the renderer checks its own limit too).
 pub const MAX_IMAGE_SIDE: u32 = 8192;
 
-/// An RGBA image, 8 bits a channel, colour sRGB-encoded and alpha straight (not
-/// premultiplied), rows from the top. Checked when made.
+/// How an image's colour channels encode light.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ColorSpace {
+    /// sRGB-encoded, as images are painted and stored (the default).
+    #[default]
+    Srgb,
+    /// Linear: the value is the light (data, or colour made by a program in linear light).
+    Linear,
+}
+
+/// How an image's colour relates to its alpha.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AlphaMode {
+    /// Colour as it would show where the texel were opaque (the default; PNG files).
+    #[default]
+    Straight,
+    /// Colour already multiplied by alpha (in the image's colour space).
+    Premultiplied,
+}
+
+/// An RGBA image, 8 bits a channel, rows from the top; its colour sRGB-encoded and its
+/// alpha straight unless said otherwise ([`Image::with_encoding`]). Checked when made.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Image {
     width: u32,
     height: u32,
     pixels: Vec<[u8; 4]>,
+    color_space: ColorSpace,
+    alpha: AlphaMode,
 }
 
 impl Image {
@@ -50,7 +77,63 @@ impl Image {
             width,
             height,
             pixels,
+            color_space: ColorSpace::Srgb,
+            alpha: AlphaMode::Straight,
         })
+    }
+
+    /// The same pixels read as encoded in `color_space` with `alpha`.
+    pub fn with_encoding(self, color_space: ColorSpace, alpha: AlphaMode) -> Image {
+        Image {
+            color_space,
+            alpha,
+            ..self
+        }
+    }
+
+    /// How its colour encodes light.
+    pub fn color_space(&self) -> ColorSpace {
+        self.color_space
+    }
+
+    /// How its colour relates to its alpha.
+    pub fn alpha_mode(&self) -> AlphaMode {
+        self.alpha
+    }
+
+    /// Texel `i` (row by row) as linear light premultiplied by its alpha, 0..=1.
+    pub(crate) fn linear_premultiplied(&self, i: usize) -> [f32; 4] {
+        let p = self.pixels[i];
+        let a = p[3] as f32 / 255.0;
+        let light = |c: u8| match self.color_space {
+            ColorSpace::Srgb => srgb_to_linear(c),
+            ColorSpace::Linear => c as f32 / 255.0,
+        };
+        let k = match self.alpha {
+            AlphaMode::Straight => a,
+            AlphaMode::Premultiplied => 1.0,
+        };
+        [light(p[0]) * k, light(p[1]) * k, light(p[2]) * k, a]
+    }
+
+    /// The image as sRGB-encoded colour with straight alpha (what a ribbon's texture holds).
+    pub(crate) fn srgb_straight(&self) -> Image {
+        if (self.color_space, self.alpha) == (ColorSpace::Srgb, AlphaMode::Straight) {
+            return self.clone();
+        }
+        let pixels = (0..self.pixels.len())
+            .map(|i| {
+                let [r, g, b, a] = self.linear_premultiplied(i);
+                let straight = |c: f32| linear_to_srgb(if a > 0.0 { c / a } else { 0.0 });
+                [straight(r), straight(g), straight(b), self.pixels[i][3]]
+            })
+            .collect();
+        Image {
+            pixels,
+            color_space: ColorSpace::Srgb,
+            alpha: AlphaMode::Straight,
+            ..*self
+        }
     }
 
     /// Width, texels.
@@ -112,12 +195,14 @@ impl Image {
             width: w,
             height: h,
             pixels,
+            color_space: self.color_space,
+            alpha: self.alpha,
         }
     }
 }
 
 /// An sRGB-encoded channel in linear light, 0..=1.
-fn srgb_to_linear(c: u8) -> f32 {
+pub(crate) fn srgb_to_linear(c: u8) -> f32 {
     let c = c as f32 / 255.0;
     match c <= 0.04045 {
         true => c / 12.92,
@@ -126,7 +211,7 @@ fn srgb_to_linear(c: u8) -> f32 {
 }
 
 /// A linear channel (0..=1) sRGB-encoded.
-fn linear_to_srgb(c: f32) -> u8 {
+pub(crate) fn linear_to_srgb(c: f32) -> u8 {
     let c = c.clamp(0.0, 1.0);
     let s = match c <= 0.003_130_8 {
         true => c * 12.92,

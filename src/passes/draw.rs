@@ -147,8 +147,13 @@ fn blend_state(blend: Blend) -> wgpu::BlendState {
 
 impl DrawPass {
     /// The draw of `blend` of one effect's list or, `merged`, of a merged list,
-    /// whose lists hold `kinds`.
-    pub fn new(device: &wgpu::Device, blend: Blend, merged: bool, kinds: DrawKinds) -> Self {
+    /// whose lists hold `kinds`, sampling images' frames where some particle shows one
+    /// (`images`).
+    pub fn new(
+        device: &wgpu::Device,
+        blend: Blend,
+        (merged, kinds, images): (bool, DrawKinds, bool),
+    ) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let v = wgpu::ShaderStages::VERTEX;
         // the particles, the draw list, the frame, the effect, the ribbon points and
@@ -167,7 +172,12 @@ impl DrawPass {
         let layouts = [&layout, &target_layout(device), &image_layout];
         let target = (particle_target(blend), 1);
         let [billboards, ribbons] = kinds.consts();
-        let consts = [("MERGED", merged as u32), billboards, ribbons];
+        let consts = [
+            ("MERGED", merged as u32),
+            billboards,
+            ribbons,
+            ("IMAGES", images as u32),
+        ];
         let shader = (Shader::Draw, &consts[..]);
         let pipeline = render_pipeline(device, shader, &layouts, target, None);
         let quad = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -249,14 +259,16 @@ impl DrawPass {
 }
 
 /// Bind group 1 of the draw: the particle target's scene depth (Rg32Float: farthest,
-/// nearest), the sprite array and its sampler ([`crate::sprites`]).
+/// nearest), the sprite array and its sampler ([`crate::sprites`]), the images' frames
+/// (sampled through the same sampler).
 pub(crate) fn target_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let depth = wgpu::TextureSampleType::Float { filterable: false };
     let f = wgpu::ShaderStages::FRAGMENT;
     let [sprites, sampler] = crate::sprites::layout_entries(1, f);
+    let [images, _] = crate::sprites::layout_entries(3, f);
     layout(
         device,
         "draw_target",
-        &[texture(0, depth, f), sprites, sampler],
+        &[texture(0, depth, f), sprites, sampler, images],
     )
 }

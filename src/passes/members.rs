@@ -11,8 +11,8 @@ use crate::types::{EffectParams, MAX_EMITTERS};
 /// Texels a texture row (`MEMBER_ROW` in members.wgsl).
 pub(crate) const MEMBER_ROW: u32 = 256;
 
-/// Texels a member (`MEMBER_TEXELS`): its fades, then two per emitter.
-pub(crate) const MEMBER_TEXELS: u32 = 1 + 2 * MAX_EMITTERS as u32;
+/// Texels a member (`MEMBER_TEXELS`): its fades, then three per emitter.
+pub(crate) const MEMBER_TEXELS: u32 = 1 + 3 * MAX_EMITTERS as u32;
 
 /// The most members one table holds on `device` (its rows within the texture size limit).
 pub(crate) fn max_members(device: &wgpu::Device) -> usize {
@@ -24,11 +24,12 @@ pub(crate) fn max_members(device: &wgpu::Device) -> usize {
 /// members.wgsl).
 const SPRITE_KINDS: u32 = 4;
 // (room for every sprite beside the render mode)
-const _: () = assert!(crate::types::SPRITE_RING < SPRITE_KINDS);
+const _: () = assert!(crate::types::SPRITE_IMAGE < SPRITE_KINDS);
 
 /// The texels of one member, as members.wgsl reads them: (settle_time, soft_distance,
 /// additive, light_wrap), then per emitter its colour at the end of life and (size_end,
-/// render_mode × [`SPRITE_KINDS`] + sprite, stretch, emission), the integers as floats
+/// render_mode × [`SPRITE_KINDS`] + sprite, stretch, emission) and (image_layer,
+/// image_frames, frame_rate, flipbook), the integers as floats
 /// (small, so exact; their bits as floats would be denormals, which drivers may flush to
 /// zero).
 pub(crate) fn member_texels(params: &EffectParams) -> Vec<[f32; 4]> {
@@ -41,7 +42,14 @@ pub(crate) fn member_texels(params: &EffectParams) -> Vec<[f32; 4]> {
     let looks = params.looks.iter().flat_map(|l| {
         let kinds = l.render_mode * SPRITE_KINDS + l.sprite;
         let shape = [l.size_end, kinds as f32, l.stretch, l.emission];
-        [l.color_end.to_array(), shape]
+        let frames = l.image_frames as f32;
+        let image = [
+            l.image_layer as f32,
+            frames,
+            l.frame_rate,
+            l.flipbook as f32,
+        ];
+        [l.color_end.to_array(), shape, image]
     });
     std::iter::once(fades).chain(looks).collect()
 }
@@ -99,16 +107,21 @@ mod tests {
             stretch: 0.05,
             sprite: 2,
             emission: 3.0,
+            image_layer: 7,
+            image_frames: 16,
+            frame_rate: 24.0,
+            flipbook: 3,
             ..Default::default()
         };
         let texels = member_texels(&params);
         assert_eq!(texels.len(), MEMBER_TEXELS as usize);
         assert_eq!(texels[0], [2.5, 0.25, 0.0, 0.5]);
-        assert_eq!(texels[1 + 2 * 3], [0.1, 0.2, 0.3, 0.4]);
-        assert_eq!(texels[2 + 2 * 3], [1.5, 2.0 * 4.0 + 2.0, 0.05, 3.0]);
+        assert_eq!(texels[1 + 3 * 3], [0.1, 0.2, 0.3, 0.4]);
+        assert_eq!(texels[2 + 3 * 3], [1.5, 2.0 * 4.0 + 2.0, 0.05, 3.0]);
+        assert_eq!(texels[3 + 3 * 3], [7.0, 16.0, 24.0, 3.0]);
         let src = crate::shaders::Shader::Splat.source();
         assert!(src.contains(&format!("const MEMBER_ROW: u32 = {MEMBER_ROW}u;")));
-        assert!(src.contains("const MEMBER_TEXELS: u32 = 1u + 2u * MAX_EMITTERS;"));
+        assert!(src.contains("const MEMBER_TEXELS: u32 = 1u + 3u * MAX_EMITTERS;"));
         assert!(src.contains(&format!("const SPRITE_KINDS: u32 = {SPRITE_KINDS}u;")));
     }
 }

@@ -35,8 +35,8 @@ pub(crate) struct SplatTarget {
     resolve: wgpu::BindGroup,
 }
 
-/// What one effect's splat compiles in: its blend, and the snowflake sprites only where an
-/// emitter shows them (CPU drivers run every branch under a mask, per covered pixel); or
+/// What one effect's splat compiles in: its blend, and the snowflake sprites and images only
+/// where an emitter shows them (CPU drivers run every branch under a mask, per covered pixel); or
 /// what a merged list's splat of its members' particles does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct SplatVariant {
@@ -48,11 +48,13 @@ pub(crate) struct SplatVariant {
     pub merged: bool,
     /// Lit billboards (a merged list's: some member's; each particle by its own effect's).
     pub lit: bool,
+    /// Some emitter shows an image.
+    pub images: bool,
 }
 
 impl SplatVariant {
     /// How many variants there are ([`SplatVariant::index`] is below it).
-    pub const COUNT: usize = 16;
+    pub const COUNT: usize = 32;
 
     /// The variant for an effect's encoded constants.
     pub fn of(params: &EffectParams) -> Self {
@@ -61,6 +63,7 @@ impl SplatVariant {
             snowflakes: params.looks.iter().any(|l| l.sprite == SPRITE_SNOWFLAKE),
             merged: false,
             lit: params.light_wrap != UNLIT,
+            images: params.looks.iter().any(|l| l.sprite == SPRITE_IMAGE),
         }
     }
 
@@ -75,13 +78,21 @@ impl SplatVariant {
         for v in variants {
             merged.snowflakes |= v.snowflakes;
             merged.lit |= v.lit;
+            merged.images |= v.images;
         }
         merged
     }
 
     /// A dense index below [`SplatVariant::COUNT`].
     pub fn index(self) -> usize {
-        super::variant_bits(&[self.additive, self.snowflakes, self.merged, self.lit])
+        let bits = [
+            self.additive,
+            self.snowflakes,
+            self.merged,
+            self.lit,
+            self.images,
+        ];
+        super::variant_bits(&bits)
     }
 
     /// Every variant (tests validate each).
@@ -92,16 +103,18 @@ impl SplatVariant {
             snowflakes: i & 2 == 2,
             merged: i & 4 == 4,
             lit: i & 8 == 8,
+            images: i & 16 == 16,
         })
     }
 
     /// splat.wgsl's constants for it.
-    pub fn consts(self) -> [(&'static str, u32); 4] {
+    pub fn consts(self) -> [(&'static str, u32); 5] {
         [
             ("ADDITIVE", self.additive as u32),
             ("FLAKES", self.snowflakes as u32),
             ("MERGED", self.merged as u32),
             ("LIT", self.lit as u32),
+            ("IMAGES", self.images as u32),
         ]
     }
 }
@@ -125,8 +138,9 @@ impl SplatPass {
         let system_layout = layout(device, "splat", &entries);
         let depth = wgpu::TextureSampleType::Float { filterable: false };
         let [sprites, sampler] = crate::sprites::layout_entries(3, C);
+        let [images, _] = crate::sprites::layout_entries(5, C);
         let accum = read_write::<u32>().entry(1, C);
-        let target_entries = [texture(0, depth, C), accum, sprites, sampler];
+        let target_entries = [texture(0, depth, C), accum, sprites, sampler, images];
         let target_layout = layout(device, "splat_target", &target_entries);
         let color = storage_texture(2, super::draw::PARTICLE_FORMAT, C);
         let resolve_layout = layout(device, "splat_resolve", &[accum, color]);
@@ -153,15 +167,14 @@ impl SplatPass {
     }
 
     /// The target's accumulators ([`SplatPass::accum_bytes`], zeroed) with the bind groups
-    /// of the splat (scene depth, accumulators, sprites) and the resolve (accumulators, the
-    /// storage-writable particle colour target).
+    /// of the splat (scene depth, accumulators, the snowflakes and the images' frames) and
+    /// the resolve (accumulators, the storage-writable particle colour target).
     pub fn target(
         &self,
         device: &wgpu::Device,
         size: (u32, u32),
-        depth: &wgpu::TextureView,
-        color: &wgpu::TextureView,
-        sprites: &crate::sprites::Sprites,
+        (depth, color): (&wgpu::TextureView, &wgpu::TextureView),
+        (sprites, images): (&crate::sprites::Sprites, &wgpu::TextureView),
     ) -> SplatTarget {
         let accum = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flurry.splat_accum"),
@@ -174,6 +187,7 @@ impl SplatPass {
             (1, accum.as_entire_binding()),
             (3, wgpu::BindingResource::TextureView(&sprites.view)),
             (4, wgpu::BindingResource::Sampler(&sprites.sampler)),
+            (5, wgpu::BindingResource::TextureView(images)),
         ];
         let resolve = [
             (1, accum.as_entire_binding()),

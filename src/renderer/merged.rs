@@ -259,7 +259,9 @@ impl Merged {
             members: Some(&table),
             ribbons: [&first.ribbon_points, &first.ribbon_pieces],
         };
-        let draw_bind = p.merged_draw().bind_sources(
+        let variants = members.iter().map(|&i| entries[i].system.splat_variant());
+        let splat_variant = SplatVariant::merged(variants, blend);
+        let draw_bind = p.merged_draw(splat_variant.images).bind_sources(
             device,
             &sources,
             frame,
@@ -268,8 +270,7 @@ impl Merged {
         let splat_bind = p
             .splat()
             .bind_merged(device, &list, (frame, effect), &table);
-        let variants = members.iter().map(|&i| entries[i].system.splat_variant());
-        let splat = (splat_bind, SplatVariant::merged(variants, blend));
+        let splat = (splat_bind, splat_variant);
         Some(Merged {
             members,
             counters,
@@ -339,6 +340,7 @@ impl Merged {
     /// Draw the merged list into a pass whose bind group 1 is set.
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
         let args = DrawArgs::Direct(&self.args, IndirectArgs::DRAW_OFFSET);
-        p.merged_draw().record(pass, &self.draw_bind, args);
+        p.merged_draw(self.splat.1.images)
+            .record(pass, &self.draw_bind, args);
     }
 }

@@ -142,6 +142,9 @@ pub struct ParticleRenderer {
     meshes: Meshes,
     /// The host's images, shown along ribbons.
     images: Images,
+    /// The image files loaded so far ([`ParticleRenderer::load_images`]), by path.
+    #[cfg(feature = "png")]
+    image_files: Vec<(std::path::PathBuf, crate::ImageId)>,
     /// What lights mesh particles.
     light: crate::Light,
     /// Every effect, in drawing order.
@@ -225,6 +228,8 @@ impl ParticleRenderer {
             pipelines: Pipelines::new(device, targets),
             meshes: Meshes::new(device),
             images: Images::new(device),
+            #[cfg(feature = "png")]
+            image_files: Vec::new(),
             light: crate::Light::default(),
             sprites: Sprites::new(device),
             uniforms: RendererUniforms::new(device),
@@ -311,6 +316,11 @@ impl ParticleRenderer {
         capacity: u32,
         seed: u32,
     ) -> Result<EffectId> {
+        // the frames its particles show, in the images' array (a new effect that shows
+        // none leaves it as it is)
+        desc.validate()?;
+        self.images.check(desc)?;
+        self.images.place_sprites((device, queue), desc)?;
         let assets = Assets {
             meshes: &self.meshes,
             images: &self.images,
@@ -434,11 +444,13 @@ impl ParticleRenderer {
         Ok(id)
     }
 
-    /// Add an image that ribbons can show along their length
-    /// ([`RibbonTexture`](crate::effect::RibbonTexture), naming the id returned; in an
-    /// effect file `image: 0` is the first image added). Images stay for the renderer's
-    /// life; effects added after it can show it. Refuses a side past the device's 2D
-    /// texture limit.
+    /// Add an image that particles can show ([`Sprite::Image`](crate::effect::Sprite::Image):
+    /// a still image or a flipbook's frames) and ribbons along their length
+    /// ([`RibbonTexture`](crate::effect::RibbonTexture)), naming the id returned; in an
+    /// effect file `image: 0` is the first image added. Images stay for the renderer's
+    /// life; effects added after it can show it. The frames particles show are cut and
+    /// resampled to 256 × 256 texels each, with their mip levels, when an effect first
+    /// shows them. Refuses a side past the device's 2D texture limit.
     pub fn add_image(
         &mut self,
         device: &wgpu::Device,
@@ -446,6 +458,41 @@ impl ParticleRenderer {
         image: &crate::Image,
     ) -> Result<crate::ImageId> {
         self.images.add(device, queue, image)
+    }
+
+    /// Load the image files `desc` names by path (PNG; relative to `folder`, the folder of
+    /// the effect file it was read from), add each to this renderer (once per file, however
+    /// many effects name it) and name them in `desc` by their ids, so that `desc` can be
+    /// added. The one call an effect file's images need:
+    ///
+    /// ```no_run
+    /// # fn f(r: &mut flurry::ParticleRenderer, device: &wgpu::Device, queue: &wgpu::Queue)
+    /// # -> flurry::Result<()> {
+    /// let path = std::path::Path::new("effects/campfire.ron");
+    /// let mut fire = flurry::EffectDesc::from_file(path)?;
+    /// r.load_images(device, queue, &mut fire, path.parent().unwrap())?;
+    /// let id = r.add_effect(device, queue, &fire, 65_536, 1)?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Needs the `png` feature. Refuses a file that cannot be read or decoded, naming it.
+    #[cfg(feature = "png")]
+    pub fn load_images(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        desc: &mut EffectDesc,
+        folder: &std::path::Path,
+    ) -> Result<()> {
+        desc.resolve_images(folder, |file| {
+            let key = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+            if let Some(&(_, id)) = self.image_files.iter().find(|(f, _)| *f == key) {
+                return Ok(id);
+            }
+            let id = self.images.add(device, queue, &crate::Image::open(file)?)?;
+            self.image_files.push((key, id));
+            Ok(id)
+        })
     }
 
     /// Place effect `id` in the world (its emitters' shapes and velocities are in its own
@@ -641,22 +688,30 @@ impl ParticleRenderer {
             self.batches = Batches::new(device, &self.pipelines, &mut self.entries, surface);
             self.merge_dirty = false;
         }
-        let fresh = self.low.as_ref().is_none_or(|l| l.host != size);
+        // (made again for a new size, and for a larger images' array: its bind groups hold
+        // the array's view)
+        let generation = self.images.layers.generation();
+        let fresh = self
+            .low
+            .as_ref()
+            .is_none_or(|l| l.host != size || l.images != generation);
         if fresh {
             let low_size = (size, self.target_size(size));
             let splat = self.settings.splat_radius() > 0.0;
             let own_depth = self.targets.depth_format.is_none();
             let host_mesh_depth = own_depth.then_some(self.targets.sample_count);
-            let (p, sprites) = (&self.pipelines, &self.sprites);
+            let p = &self.pipelines;
+            let arrays = (&self.sprites, &self.images.layers.view);
             let options = (splat, host_mesh_depth);
-            let low = LowRes::new(
+            let mut low = LowRes::new(
                 device,
                 p,
                 low_size,
-                sprites,
+                arrays,
                 &self.uniforms.collision,
                 options,
             );
+            low.images = generation;
             self.low = Some(low);
         }
         let low = self.low.as_ref().expect("allocated above");

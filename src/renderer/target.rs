@@ -13,6 +13,8 @@ use crate::sprites::Sprites;
 pub(super) struct LowRes {
     /// The host's size it was made for.
     pub host: (u32, u32),
+    /// The generation of the images' array its bind groups hold.
+    pub images: u64,
     pub size: (u32, u32),
     pub color: wgpu::TextureView,
     /// The host's distances (the downsample's), kept for the next frame's collisions.
@@ -27,7 +29,7 @@ pub(super) struct LowRes {
     pub host_mesh_depth: Option<wgpu::TextureView>,
     /// The mesh distance pass's group 1: `depth`.
     pub mesh_bind: wgpu::BindGroup,
-    /// The draw's bind group 1 (scene depth, sprites).
+    /// The draw's bind group 1 (scene depth, sprites, the images' frames).
     pub draw_bind: wgpu::BindGroup,
     /// The compute splat's accumulators (None: splat off).
     pub splat: Option<SplatTarget>,
@@ -65,7 +67,7 @@ impl LowRes {
         device: &wgpu::Device,
         p: &Pipelines,
         (host, size): ((u32, u32), (u32, u32)),
-        sprites: &Sprites,
+        (sprites, images): (&Sprites, &wgpu::TextureView),
         collision: &dyn crate::passes::Binding,
         (splat, host_mesh_depth): (bool, Option<u32>),
     ) -> Self {
@@ -114,6 +116,7 @@ impl LowRes {
             (0, wgpu::BindingResource::TextureView(&drawn)),
             (1, wgpu::BindingResource::TextureView(&sprites.view)),
             (2, wgpu::BindingResource::Sampler(&sprites.sampler)),
+            (3, wgpu::BindingResource::TextureView(images)),
         ];
         let layout = target_layout(device);
         let draw_bind = crate::passes::bind(device, "draw_target", &layout, &resources);
@@ -122,10 +125,13 @@ impl LowRes {
         let limits = device.limits();
         let fits =
             bytes <= limits.max_storage_buffer_binding_size && bytes <= limits.max_buffer_size;
-        let splat =
-            (splat && fits).then(|| p.splat().target(device, size, &drawn, &color, sprites));
+        let splat = (splat && fits).then(|| {
+            p.splat()
+                .target(device, size, (&drawn, &color), (sprites, images))
+        });
         LowRes {
             host,
+            images: 0,
             size,
             color,
             depth,
