@@ -205,7 +205,21 @@ fn crowd_demo_is_the_shipped_file_with_its_city_sized_to_the_pool() {
 
 #[test]
 fn the_demos_written_as_stacks_are_their_shipped_files() {
-    let campfire = shipped("campfire.ron");
+    let mut campfire = shipped("campfire.ron");
+    // its images, by path beside it: the demo names them by the ids its renderer gives the
+    // shipped images (smoke, flame, fireball, spark, in that order)
+    let shipped_images = ["smoke", "flame", "fireball", "spark"];
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("effects");
+    for (field, path) in campfire.image_paths() {
+        assert!(folder.join(&path).is_file(), "{field}: {}", path.display());
+    }
+    campfire
+        .resolve_images(std::path::Path::new(""), |path| {
+            let name = path.file_stem().unwrap().to_str().unwrap();
+            let id = shipped_images.iter().position(|&s| s == name).unwrap();
+            Ok(flurry::ImageId(id as u32))
+        })
+        .unwrap();
     assert_eq!(Demo::Campfire.effect(16_384), campfire);
     assert_eq!(campfire.emitters.len(), 3, "flame, sparks, smoke");
     assert!(

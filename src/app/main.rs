@@ -5,6 +5,7 @@ mod cli;
 // shared with the integration tests, which use parts of it the program does not
 #[allow(dead_code)]
 mod host;
+mod images;
 mod orbit;
 mod progress;
 mod runtime_dir;
@@ -54,6 +55,7 @@ fn main() -> ExitCode {
         Command::Demo(a) => cli::demo::run(a),
         Command::Stats(a) => cli::stats::run(a),
         Command::Profile(a) => cli::profile::run(a),
+        Command::Images { out } => images::run(&out),
     };
     match (result, cli::stdout_error()) {
         (Ok(()), None) => ExitCode::SUCCESS,

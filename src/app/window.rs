@@ -302,6 +302,10 @@ impl State {
             self.renderer.remove_effect(old);
         }
         let (gpu, capacity) = (&self.gpu, options.capacity);
+        // an effect file's images, by path (each file loaded once)
+        let folder = std::path::Path::new("");
+        self.renderer
+            .load_images(&gpu.device, &gpu.queue, &mut desc, folder)?;
         let id =
             self.renderer
                 .add_effect(&gpu.device, &gpu.queue, &desc, capacity, options.seed)?;

@@ -14,9 +14,20 @@ impl Image {
             path: path.to_path_buf(),
             source,
         })?;
-        let decoded = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
-            .map_err(|e| Error::ImageFile {
+        Image::from_png(&bytes).map_err(|e| match e {
+            Error::ImageFile { message, .. } => Error::ImageFile {
                 path: path.to_path_buf(),
+                message,
+            },
+            e => e,
+        })
+    }
+
+    /// Decode a PNG file's bytes (as [`Image::open`] does; a failure names no file).
+    pub fn from_png(bytes: &[u8]) -> Result<Image> {
+        let decoded = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+            .map_err(|e| Error::ImageFile {
+                path: Default::default(),
                 message: e.to_string(),
             })?
             .into_rgba8();

@@ -28,6 +28,12 @@ pub enum Command {
     Profile(ProfileArgs),
     /// Validate an effect file (exit 1 with the reasons when it is refused).
     Check { file: PathBuf },
+    /// Make the shipped images (smoke, flame, fireball, spark) from noise, as PNG files.
+    Images {
+        /// The folder they are written to.
+        #[arg(long, default_value = "effects/images")]
+        out: PathBuf,
+    },
 }
 
 #[derive(Args)]

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use flurry::{wgpu, EffectDesc, Invalid};
+use flurry::{wgpu, Invalid};
 
 use super::args::{ProfileArgs, ProfileTarget};
 use super::{output, setup};
@@ -60,7 +60,11 @@ fn passes(a: &ProfileArgs, demo: Demo) -> Result<serde_json::Value, AppError> {
         None => Timing::default_for(gpu.is_cpu(), has_ts),
     };
     let settings = a.render.settings()?;
-    let effect = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
+    let effect = a
+        .effect
+        .as_deref()
+        .map(crate::host::live_effect::effect_file)
+        .transpose()?;
     let no_collision = a.no_collision;
     let scene = super::demo_scene(
         &gpu,

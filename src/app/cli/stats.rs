@@ -2,7 +2,6 @@
 
 use serde_json::json;
 
-use flurry::effect::EffectDesc;
 use flurry::{glam, Camera, Particle};
 
 use super::args::StatsArgs;
@@ -19,7 +18,11 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         return Err(flurry::Invalid::new("DEMO", "none", allowed).into());
     }
     output::check(&[("--dump", a.dump.as_deref(), "json")])?;
-    let file_desc = a.effect.as_deref().map(EffectDesc::from_file).transpose()?;
+    let file_desc = a
+        .effect
+        .as_deref()
+        .map(crate::host::live_effect::effect_file)
+        .transpose()?;
     // without a demo's host, a file that names the host's meshes or images cannot run
     if let (None, Some(path), Some(desc)) = (a.demo, a.effect.as_deref(), file_desc.as_ref()) {
         if let Some(needs) = super::host_needs(desc, path) {

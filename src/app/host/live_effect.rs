@@ -45,7 +45,7 @@ pub struct LiveEffect {
 impl LiveEffect {
     /// The file's effect as it is now (an error when it cannot be used at all).
     pub fn open(path: &Path) -> flurry::Result<Self> {
-        let good = EffectDesc::from_file(path)?;
+        let good = effect_file(path)?;
         let mut live = LiveEffect {
             path: path.to_path_buf(),
             seen: Vec::new(),
@@ -81,7 +81,7 @@ impl LiveEffect {
             return Reload::Unchanged;
         }
         self.seen = now;
-        match EffectDesc::from_file(&self.path) {
+        match effect_file(&self.path) {
             Ok(desc) => {
                 self.good = desc;
                 self.seen = self.stamps();
@@ -94,4 +94,24 @@ impl LiveEffect {
             Err(e) => Reload::Refused(e.to_string()),
         }
     }
+}
+
+/// An effect file, the images it names by path (relative to the file) named relative to
+/// the working directory instead, so that the renderer's `load_images` finds them
+/// wherever the file came from.
+pub fn effect_file(path: &Path) -> flurry::Result<EffectDesc> {
+    let mut desc = EffectDesc::from_file(path)?;
+    let folder = path.parent().unwrap_or(Path::new(""));
+    let sprites = std::iter::once(&mut desc.sprite)
+        .chain(desc.emitters.iter_mut().filter_map(|e| e.sprite.as_mut()));
+    for sprite in sprites {
+        if let flurry::effect::Sprite::Image(flurry::effect::ImageSprite {
+            image: flurry::effect::ImageSource::Path(file),
+            ..
+        }) = sprite
+        {
+            *file = folder.join(&*file);
+        }
+    }
+    Ok(desc)
 }

@@ -118,7 +118,11 @@ impl Scene {
         for image in &images {
             renderer.add_image(&gpu.device, &gpu.queue, image)?;
         }
-        let effect = renderer.add_effect(&gpu.device, &gpu.queue, desc, capacity, seed)?;
+        // an effect file's images, by path
+        let mut desc = desc.clone();
+        let folder = std::path::Path::new("");
+        renderer.load_images(&gpu.device, &gpu.queue, &mut desc, folder)?;
+        let effect = renderer.add_effect(&gpu.device, &gpu.queue, &desc, capacity, seed)?;
         let camera = camera(target.aspect());
         Ok(Scene::around(renderer, effect, target, camera))
     }

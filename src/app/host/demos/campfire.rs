@@ -11,9 +11,11 @@ use flurry::Camera;
 pub const SHIPPED: &str = include_str!("../../../../effects/campfire.ron");
 
 /// `effects/campfire.ron` as written (about 2,500 particles alive: any pool from 4,096 up
-/// holds it).
+/// holds it), its images named by the ids the demo's renderer gives the shipped images.
 pub fn effect() -> EffectDesc {
-    EffectDesc::from_ron(SHIPPED).expect("effects/campfire.ron parses (tests/shipped.rs)")
+    let desc =
+        EffectDesc::from_ron(SHIPPED).expect("effects/campfire.ron parses (tests/shipped.rs)");
+    super::shipped_images::named(desc)
 }
 
 pub fn camera(aspect: f32) -> Camera {

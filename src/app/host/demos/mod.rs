@@ -7,6 +7,7 @@ pub mod flock;
 pub mod galaxy;
 pub mod gun;
 mod rain;
+mod shipped_images;
 mod snow;
 mod spell;
 pub mod sword;
@@ -121,6 +122,7 @@ impl Demo {
     pub fn images(self) -> Vec<flurry::Image> {
         match self {
             Demo::Sword => vec![sword::afterimage()],
+            Demo::Campfire => shipped_images::images(),
             _ => Vec::new(),
         }
     }
