@@ -62,6 +62,21 @@ fn is_live(p: Particle) -> bool {
 }
 
 const FLAG_SETTLED: u32 = 1u;
+// bits 1..=7: how much self-shadowing hides the particle from the light (shadow.wgsl),
+// 0 none, 127 all of it
+const FLAG_SHADOW_SHIFT: u32 = 1u;
+const SHADOW_LEVELS: f32 = 127.0;
+
+// The light reaching a particle through the others (1: all of it), from its flags.
+fn particle_shadow(p: Particle) -> f32 {
+    return 1.0 - f32((p.flags >> FLAG_SHADOW_SHIFT) & 127u) / SHADOW_LEVELS;
+}
+
+// `flags` holding `transmittance` (0..=1) of the light as its shadow bits.
+fn with_shadow(flags: u32, transmittance: f32) -> u32 {
+    let hidden = u32(round(clamp(1.0 - transmittance, 0.0, 1.0) * SHADOW_LEVELS));
+    return (flags & ~(127u << FLAG_SHADOW_SHIFT)) | (hidden << FLAG_SHADOW_SHIFT);
+}
 
 // Atomic counters of one pool (64 bytes). `killed` is not stored: killed = emitted - alive.
 // The totals since creation are 64-bit, kept as a low word and a high word that the low
@@ -298,6 +313,8 @@ struct EffectParams {
     trail_emitter: u32,      // the emitter that lays trails (emit.wgsl spawn_trails)
     trail_source: u32,       // whose particles leave them (NO_EMITTER: none)
     trail_every: f32,        // seconds between two points of a trail
+    shadow_cells: u32,       // self-shadowing: the density grid's cells along each axis (0: none)
+    shadow_strength: f32,    // self-shadowing: multiplies the optical depth
     looks: array<EmitterLook, MAX_EMITTERS>,
 }
 
@@ -312,6 +329,7 @@ struct EmitterLook {
     image_frames: u32,       // SPRITE_IMAGE: frames (1: a still image)
     frame_rate: f32,         // SPRITE_IMAGE: frames a second of age, looping (0: once over life)
     flipbook: u32,           // SPRITE_IMAGE: FLIPBOOK_RANDOM_START | FLIPBOOK_BLEND
+    unlit: u32,              // 1: not lit by the effect's lighting (a flame among lit smoke)
     anchored: u32,           // 1: its particles stay where they are born (ripples)
     subdivisions: u32,       // RENDER_RIBBON: extra pieces per span between two points
     ribbon_repeats: f32,     // RENDER_RIBBON: times its image repeats along it (0: none)
@@ -624,9 +642,10 @@ struct Appearance {
 }
 
 fn appearance(effect: EffectParams, p: Particle) -> Appearance {
+    let look = look_of(effect, p);
     return Appearance(
-        look_of(effect, p), effect.settle_time, effect.soft_distance, effect.additive,
-        effect.light_wrap,
+        look, effect.settle_time, effect.soft_distance, effect.additive,
+        select(effect.light_wrap, UNLIT, look.unlit == 1u),
     );
 }
 
@@ -807,12 +826,15 @@ fn light_in_quad(q: Quad, frame: FrameUniforms) -> vec3<f32> {
 }
 
 // What the light makes of a lit sprite's colour at uv (`l`: light_in_quad): its ambient
-// plus its colour times the wrapped diffuse term max(0, (n·l + wrap) / (1 + wrap)).
-fn sphere_light(l: vec3<f32>, uv: vec2<f32>, wrap: f32, frame: FrameUniforms) -> vec3<f32> {
+// plus its colour times the wrapped diffuse term max(0, (n·l + wrap) / (1 + wrap)), times
+// what reaches it through the other particles (`shadow`: particle_shadow).
+fn sphere_light(
+    l: vec3<f32>, uv: vec2<f32>, wrap: f32, shadow: f32, frame: FrameUniforms,
+) -> vec3<f32> {
     let r2 = dot(uv, uv);
     let n = vec3<f32>(uv / max(sqrt(r2), 1.0), sqrt(max(1.0 - r2, 0.0)));
     let diffuse = max((dot(n, l) + wrap) / (1.0 + wrap), 0.0);
-    return frame.ambient + frame.light_color * diffuse;
+    return frame.ambient + frame.light_color * (diffuse * shadow);
 }
 
 // Pixel coverage: a quad is drawn at least MIN_PIXEL_RADIUS target pixels along each axis,

@@ -69,6 +69,8 @@ struct VsOut {
     @location(5) @interpolate(flat) light: vec4<f32>,
     // a flipbook's blend towards its next frame
     @location(6) @interpolate(flat) frame_blend: f32,
+    // lit billboards: the light reaching it through the others (self-shadowing)
+    @location(7) @interpolate(flat) shadow: f32,
 }
 
 @vertex
@@ -109,6 +111,7 @@ fn billboard(entry: u32, vi: u32) -> VsOut {
     out.color = particle_color(p, a.look, a.settle_time);
     out.color.a /= gx * gy;
     out.light = vec4<f32>(0.0, 0.0, 0.0, UNLIT);
+    out.shadow = particle_shadow(p);
     if a.light_wrap != UNLIT {
         out.light = vec4<f32>(light_in_quad(q, frame), a.light_wrap);
     }
@@ -129,6 +132,7 @@ fn ribbon_piece(entry: u32, vi: u32) -> VsOut {
     out.sprite = vec3<u32>(RIBBON_FRAGMENT, u32(v.textured), 0u);
     out.light = vec4<f32>(0.0, 0.0, 0.0, UNLIT);
     out.frame_blend = 0.0;
+    out.shadow = 1.0;
     return out;
 }
 
@@ -177,7 +181,7 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     }
     let a = in.color.a * cover * fade;
     if in.light.w != UNLIT {
-        rgb *= sphere_light(in.light.xyz, in.uv, in.light.w, frame);
+        rgb *= sphere_light(in.light.xyz, in.uv, in.light.w, in.shadow, frame);
     }
     return premultiplied(rgb, a, in.blend.y > 0.5);
 }

@@ -12,7 +12,7 @@
 // field group is one gather for the SIMD group. Member m's row of MEMBER_TEXELS texels
 // starts at texel m * MEMBER_TEXELS, MEMBER_ROW texels a texture row: first (settle_time,
 // soft_distance, additive, light_wrap), then per emitter its colour at the end of life and
-// (size_end, render_mode * SPRITE_KINDS + sprite, stretch, emission) and its image
+// (size_end, (render_mode * SPRITE_KINDS + sprite) * 2 + unlit, stretch, emission) and its image
 // (image_layer, image_frames, frame_rate, flipbook), the integers as floats
 // (src/passes/members.rs). The includer declares IMAGES too (0: no member shows an image,
 // whose texel is then not fetched).
@@ -40,8 +40,9 @@ fn appearance_of(p: Particle) -> Appearance {
     look.color_end = member_texel(m, 1u + 3u * e);
     look.size_end = shape.x;
     let kinds = u32(shape.y);
-    look.render_mode = kinds / SPRITE_KINDS;
-    look.sprite = kinds % SPRITE_KINDS;
+    look.unlit = kinds & 1u;
+    look.render_mode = (kinds >> 1u) / SPRITE_KINDS;
+    look.sprite = (kinds >> 1u) % SPRITE_KINDS;
     look.stretch = shape.z;
     look.emission = shape.w;
     if IMAGES == 1u {
@@ -51,5 +52,6 @@ fn appearance_of(p: Particle) -> Appearance {
         look.frame_rate = image.z;
         look.flipbook = u32(image.w);
     }
-    return Appearance(look, fades.x, fades.y, u32(fades.z), fades.w);
+    let wrap = select(fades.w, UNLIT, look.unlit == 1u);
+    return Appearance(look, fades.x, fades.y, u32(fades.z), wrap);
 }

@@ -104,6 +104,8 @@ struct Splat {
     // lit: the light in the quad's frame (light_in_quad) and the wrap; UNLIT: unlit
     light: vec3<f32>,
     wrap: f32,
+    // the light reaching it through the others (self-shadowing)
+    shadow: f32,
 }
 
 // Where the centre of pixel (x, y) lies on the particle's quad (uv in [-1, 1]² on it).
@@ -151,7 +153,7 @@ fn deposit(s: Splat, x: i32, y: i32, cover: f32, dims: vec2<u32>) {
         rgb *= image_at(s, x, y).rgb;
     }
     if LIT == 1u && s.wrap != UNLIT {
-        rgb *= sphere_light(s.light, uv_at(s, x, y), s.wrap, frame);
+        rgb *= sphere_light(s.light, uv_at(s, x, y), s.wrap, s.shadow, frame);
     }
     let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
     if ADDITIVE == 1u {
@@ -230,6 +232,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
     let s = Splat(
         c, ax, ay, det, sprite, lod, distance, color, a.soft_distance, light, a.light_wrap,
+        particle_shadow(p),
     );
     let whole = abs(on_screen_x) + abs(on_screen_y);
     if max(whole.x, whole.y) < 1.0 {

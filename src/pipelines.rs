@@ -80,6 +80,7 @@ pub(crate) struct Pipelines {
     merged_draw: [OnceLock<DrawPass>; 2],
     ribbon_pieces: OnceLock<RibbonPieces>,
     grid: OnceLock<GridPasses>,
+    shadow: OnceLock<crate::passes::shadow::ShadowPass>,
     flock: OnceLock<FlockPass>,
     crowd: OnceLock<CrowdPass>,
     sdf: OnceLock<Arc<SdfPass>>,
@@ -134,6 +135,7 @@ impl Pipelines {
             merged_draw: Default::default(),
             ribbon_pieces: OnceLock::new(),
             grid: OnceLock::new(),
+            shadow: OnceLock::new(),
             flock: OnceLock::new(),
             crowd: OnceLock::new(),
             sdf: OnceLock::new(),
@@ -332,6 +334,12 @@ impl Pipelines {
             .get_or_init(|| RibbonPieces::new(&self.device))
     }
 
+    /// Self-shadowing's passes.
+    pub fn shadow(&self) -> &crate::passes::shadow::ShadowPass {
+        self.shadow
+            .get_or_init(|| crate::passes::shadow::ShadowPass::new(&self.device))
+    }
+
     /// The neighbour grid's passes.
     pub fn grid(&self) -> &GridPasses {
         self.grid.get_or_init(|| GridPasses::new(&self.device))
@@ -455,6 +463,7 @@ impl Pipelines {
             + n(&self.merged_draw)
             + n(std::slice::from_ref(&self.ribbon_pieces))
             + n(std::slice::from_ref(&self.grid))
+            + n(std::slice::from_ref(&self.shadow))
             + n(std::slice::from_ref(&self.flock))
             + n(std::slice::from_ref(&self.crowd))
             + n(std::slice::from_ref(&self.sdf))

@@ -71,6 +71,7 @@ pub(crate) enum Shader {
     Draw,
     RibbonPieces,
     Grid,
+    Shadow,
     Flock,
     Crowd,
     Sdf,
@@ -86,7 +87,7 @@ pub(crate) enum Shader {
 impl Shader {
     /// Every pass, for validation.
     #[cfg(test)]
-    pub const ALL: [Shader; 29] = [
+    pub const ALL: [Shader; 30] = [
         Shader::Emit,
         Shader::Args,
         Shader::Simulate,
@@ -106,6 +107,7 @@ impl Shader {
         Shader::Draw,
         Shader::RibbonPieces,
         Shader::Grid,
+        Shader::Shadow,
         Shader::Flock,
         Shader::Crowd,
         Shader::Sdf,
@@ -140,6 +142,7 @@ impl Shader {
             Shader::Draw => "draw",
             Shader::RibbonPieces => "ribbon_pieces",
             Shader::Grid => "grid",
+            Shader::Shadow => "shadow",
             Shader::Flock => "flock",
             Shader::Crowd => "crowd",
             Shader::Sdf => "sdf",
@@ -174,6 +177,7 @@ impl Shader {
             Shader::Draw => include_str!("../shaders/draw.wgsl"),
             Shader::RibbonPieces => include_str!("../shaders/ribbon_pieces.wgsl"),
             Shader::Grid => include_str!("../shaders/grid.wgsl"),
+            Shader::Shadow => include_str!("../shaders/shadow.wgsl"),
             Shader::Flock => include_str!("../shaders/flock.wgsl"),
             Shader::Crowd => include_str!("../shaders/crowd.wgsl"),
             Shader::Sdf => include_str!("../shaders/sdf.wgsl"),

@@ -48,6 +48,9 @@ pub(crate) enum Step {
     Crowd,
     /// Simulate, then size the cull dispatch; spawns at this frame's GPU events.
     Simulate,
+    /// Self-shadowing: the light reaching each particle through the others (effects lit
+    /// with shadows only).
+    Shadow,
     /// Frustum cull into the visible and splat lists, then write the draw arguments.
     Cull,
     /// Sort the visible list back to front (effects that sort on their own).
@@ -56,7 +59,7 @@ pub(crate) enum Step {
 
 impl Step {
     #[cfg(test)]
-    pub const ALL: [Step; 9] = [
+    pub const ALL: [Step; 10] = [
         Step::Emit,
         Step::Gravity,
         Step::Grid,
@@ -64,6 +67,7 @@ impl Step {
         Step::Navigate,
         Step::Crowd,
         Step::Simulate,
+        Step::Shadow,
         Step::Cull,
         Step::Sort,
     ];
@@ -123,6 +127,8 @@ pub(crate) struct ParticleSystem {
     ribbon: Option<Ribbons>,
     /// Effects with neighbours: their grid.
     grid: Option<crate::passes::grid::NeighbourGrid>,
+    /// Effects lit with shadows: their density grid.
+    shadow: Option<crate::passes::shadow::ShadowGrid>,
     /// Flocks: the steering's bind group and its parameters (kept for it).
     flock: Option<(wgpu::BindGroup, wgpu::Buffer)>,
     /// Crowds: their navigation fields and walkers.
@@ -331,6 +337,10 @@ impl ParticleSystem {
         let grid = desc
             .neighbours
             .map(|radius| crate::passes::grid::NeighbourGrid::new(device, p.grid(), &pool, radius));
+        let shadow = desc.shadows().map(|s| {
+            let bindings = (frame as &dyn Binding, effect);
+            crate::passes::shadow::ShadowGrid::new(device, p.shadow(), &pool, s.cells, bindings)
+        });
         let flock = grid
             .as_ref()
             .zip(desc.flock_params())
@@ -361,6 +371,7 @@ impl ParticleSystem {
         };
         Ok(ParticleSystem {
             grid,
+            shadow,
             flock,
             walkers,
             mesh,
@@ -829,6 +840,7 @@ impl ParticleSystem {
             Step::Sort => self.sort.is_some() && !self.merged || self.ribbon.is_some(),
             Step::Gravity => self.gravity_bind.is_some(),
             Step::Grid => self.grid.is_some(),
+            Step::Shadow => self.shadow.is_some(),
             Step::Flock => self.flock.is_some(),
             Step::Navigate => self.walkers.as_ref().is_some_and(|w| w.needs_navigation()),
             Step::Crowd => self.walkers.is_some(),
@@ -926,6 +938,11 @@ impl ParticleSystem {
                     self.emit_pass(p)
                         .record_on_hit(pass, &self.emit_bind, &self.pool);
                     args(pass, After::Spawn);
+                }
+            }
+            Step::Shadow => {
+                if let Some(shadow) = &self.shadow {
+                    shadow.record(p.shadow(), pass, &self.pool);
                 }
             }
             Step::Cull => {
@@ -1138,6 +1155,7 @@ impl ParticleSystem {
             bodies: self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64,
             sorted,
             grid_buckets: self.grid.as_ref().map_or(0, |g| g.table() as u64),
+            shadow_cells: self.shadow.as_ref().map_or(0, |g| g.cells() as u64),
             simulate: self.simulate_variant,
             cull: self.cull_variant(),
             instances: self.instances.count() as u64,

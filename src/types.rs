@@ -429,6 +429,10 @@ pub(crate) struct EffectParams {
     pub trail_source: u32,
     /// Seconds between two points of a trail.
     pub trail_every: f32,
+    /// Self-shadowing: the density grid's cells along each axis (0: none; shadow.wgsl).
+    pub shadow_cells: u32,
+    /// Self-shadowing: multiplies the optical depth.
+    pub shadow_strength: f32,
     /// How each emitter's particles look.
     pub looks: [EmitterLook; MAX_EMITTERS],
 }
@@ -454,6 +458,8 @@ pub(crate) struct EmitterLook {
     pub frame_rate: f32,
     /// Flipbooks: FLIPBOOK_RANDOM_START | FLIPBOOK_BLEND.
     pub flipbook: u32,
+    /// 1: not lit by the effect's lighting.
+    pub unlit: u32,
     /// 1: its particles stay where they are born.
     pub anchored: u32,
     /// Ribbons: extra pieces per span.
@@ -1093,6 +1099,11 @@ mod tests {
                 ("flies", |v| v.flies = 1),
                 ("walks", |v| v.walks = 1),
                 ("emission", |v| v.emission = 1.0),
+                ("image_layer", |v| v.image_layer = 1),
+                ("image_frames", |v| v.image_frames = 1),
+                ("frame_rate", |v| v.frame_rate = 1.0),
+                ("flipbook", |v| v.flipbook = 1),
+                ("unlit", |v| v.unlit = 1),
             ],
         );
         check_uniform::<EffectParams>(
@@ -1114,6 +1125,8 @@ mod tests {
                 ("trail_emitter", |v| v.trail_emitter = 1),
                 ("trail_source", |v| v.trail_source = 1),
                 ("trail_every", |v| v.trail_every = 1.0),
+                ("shadow_cells", |v| v.shadow_cells = 1),
+                ("shadow_strength", |v| v.shadow_strength = 1.0),
                 ("follow_camera", |v| v.follow_camera = 1),
                 ("turbulence", |v| v.turbulence = 1.0),
                 ("capacity", |v| v.capacity = 1),

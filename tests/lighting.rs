@@ -80,7 +80,10 @@ fn render_emitting(across: f32, light: Option<Vec3>, splatted: bool, emission: f
     );
     let dot = EmitterDesc { emission, ..dot };
     let mut desc = common::still("lit", vec![dot]);
-    desc.lighting = light.map(|_| Lighting { wrap: WRAP });
+    desc.lighting = light.map(|_| Lighting {
+        wrap: WRAP,
+        shadows: None,
+    });
     let stats = host.show(&gpu, &mut renderer, (&desc, 1), &camera);
     assert_eq!((stats.visible, stats.splatted), (1, splatted as u32));
     let pixels = host.pixels(&gpu);

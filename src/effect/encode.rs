@@ -45,6 +45,11 @@ impl EffectDesc {
         })
     }
 
+    /// Its self-shadowing, if lit with shadows.
+    pub(crate) fn shadows(&self) -> Option<Shadows> {
+        self.lighting.and_then(|l| l.shadows)
+    }
+
     /// What emitter `e`'s particles show: its own sprite, else the effect's.
     pub(crate) fn sprite_of(&self, e: usize) -> &Sprite {
         let own = self.emitters.get(e).and_then(|em| em.sprite.as_ref());
@@ -88,6 +93,7 @@ impl EffectDesc {
                 (f.random_start as u32 * FLIPBOOK_RANDOM_START) | (f.blend as u32 * FLIPBOOK_BLEND)
             }),
             anchored: em.is_some_and(|em| em.anchored) as u32,
+            unlit: em.is_some_and(|em| em.unlit) as u32,
             emission: em.map_or(1.0, |em| em.emission),
             subdivisions: match render {
                 RenderMode::Ribbon { subdivisions, .. } => subdivisions,
@@ -209,6 +215,8 @@ impl EffectDesc {
             bounds_max,
             seed,
             light_wrap: self.lighting.map_or(UNLIT, |l| l.wrap),
+            shadow_cells: self.shadows().map_or(0, |s| s.cells),
+            shadow_strength: self.shadows().map_or(0.0, |s| s.strength),
             capacity,
             soft_distance: self.soft_distance,
             additive: (self.blend == Blend::Additive) as u32,

@@ -392,6 +392,10 @@ pub struct EmitterDesc {
     pub sprite: Option<Sprite>,
     /// Its particles stay where they are born, untouched by forces (ripples, marks).
     pub anchored: bool,
+    /// Its billboards are not lit by the effect's [`Lighting`] (a flame or a spark among
+    /// lit smoke: light of their own).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unlit: bool,
     /// Multiplies its colour's red, green and blue as drawn (0..=1000): above 1, light
     /// brighter than white (sparks, embers), which an HDR host receives as it is and an LDR
     /// host sees tonemapped.
@@ -439,6 +443,7 @@ impl Default for EmitterDesc {
             render: None,
             sprite: None,
             anchored: false,
+            unlit: false,
             emission: 1.0,
             init: Vec::new(),
             update: Vec::new(),
@@ -716,6 +721,10 @@ fn one() -> f32 {
     1.0
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 fn is_one(x: &f32) -> bool {
     *x == 1.0
 }
@@ -733,12 +742,44 @@ pub struct Lighting {
     /// terminator but for the ambient), 1 lights all but the point facing away; thin
     /// media such as smoke scatter light round, about 0.5.
     pub wrap: f32,
+    /// Particles shadow one another along the light (a column of smoke lit on top, dark
+    /// beneath); none when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shadows: Option<Shadows>,
 }
 
-/// Wrap 0.5: soft, smoke-like.
+/// Wrap 0.5: soft, smoke-like; no shadows.
 impl Default for Lighting {
     fn default() -> Self {
-        Lighting { wrap: 0.5 }
+        Lighting {
+            wrap: 0.5,
+            shadows: None,
+        }
+    }
+}
+
+/// Self-shadowing: each frame the particles' density is gathered into a grid of `cells`³
+/// boxes around where they are, and the light reaching each particle is what passes
+/// through the others between it and the light: exp(−τ · `strength`), τ the optical depth
+/// of their discs (each its drawn area times its opacity, spread over its cell). Only the
+/// light's direct part is shadowed; the ambient reaches everywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Shadows {
+    /// Cells along each side of the grid (4..=64): finer shadows cost more; cells about a
+    /// puff across shade best.
+    pub cells: u32,
+    /// Multiplies the optical depth (0..=100): above 1, denser smoke than its look says.
+    pub strength: f32,
+}
+
+/// A grid of 16³ cells, the particles as dense as they look.
+impl Default for Shadows {
+    fn default() -> Self {
+        Shadows {
+            cells: 16,
+            strength: 1.0,
+        }
     }
 }
 

@@ -70,6 +70,18 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
     }
     if let Some(l) = &desc.lighting {
         v.range("lighting.wrap", l.wrap, 0.0, 1.0, "0..=1");
+        if let Some(s) = &l.shadows {
+            if !(4..=64).contains(&s.cells) {
+                v.fail("lighting.shadows.cells", s.cells, "4..=64 cells a side");
+            }
+            v.range(
+                "lighting.shadows.strength",
+                s.strength,
+                0.0,
+                100.0,
+                "0..=100",
+            );
+        }
     }
     gravity(&mut v, desc);
     triggers(&mut v, desc);

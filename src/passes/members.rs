@@ -28,7 +28,7 @@ const _: () = assert!(crate::types::SPRITE_IMAGE < SPRITE_KINDS);
 
 /// The texels of one member, as members.wgsl reads them: (settle_time, soft_distance,
 /// additive, light_wrap), then per emitter its colour at the end of life and (size_end,
-/// render_mode × [`SPRITE_KINDS`] + sprite, stretch, emission) and (image_layer,
+/// (render_mode × [`SPRITE_KINDS`] + sprite) × 2 + unlit, stretch, emission) and (image_layer,
 /// image_frames, frame_rate, flipbook), the integers as floats
 /// (small, so exact; their bits as floats would be denormals, which drivers may flush to
 /// zero).
@@ -40,7 +40,7 @@ pub(crate) fn member_texels(params: &EffectParams) -> Vec<[f32; 4]> {
         params.light_wrap,
     ];
     let looks = params.looks.iter().flat_map(|l| {
-        let kinds = l.render_mode * SPRITE_KINDS + l.sprite;
+        let kinds = (l.render_mode * SPRITE_KINDS + l.sprite) * 2 + l.unlit;
         let shape = [l.size_end, kinds as f32, l.stretch, l.emission];
         let frames = l.image_frames as f32;
         let image = [
@@ -111,13 +111,17 @@ mod tests {
             image_frames: 16,
             frame_rate: 24.0,
             flipbook: 3,
+            unlit: 1,
             ..Default::default()
         };
         let texels = member_texels(&params);
         assert_eq!(texels.len(), MEMBER_TEXELS as usize);
         assert_eq!(texels[0], [2.5, 0.25, 0.0, 0.5]);
         assert_eq!(texels[1 + 3 * 3], [0.1, 0.2, 0.3, 0.4]);
-        assert_eq!(texels[2 + 3 * 3], [1.5, 2.0 * 4.0 + 2.0, 0.05, 3.0]);
+        assert_eq!(
+            texels[2 + 3 * 3],
+            [1.5, (2.0 * 4.0 + 2.0) * 2.0 + 1.0, 0.05, 3.0]
+        );
         assert_eq!(texels[3 + 3 * 3], [7.0, 16.0, 24.0, 3.0]);
         let src = crate::shaders::Shader::Splat.source();
         assert!(src.contains(&format!("const MEMBER_ROW: u32 = {MEMBER_ROW}u;")));

@@ -28,6 +28,7 @@ pub(crate) mod mesh;
 pub(crate) mod relist;
 pub(crate) mod ribbon;
 pub(crate) mod sdf;
+pub(crate) mod shadow;
 pub(crate) mod simulate;
 pub(crate) mod sort;
 pub(crate) mod splat;

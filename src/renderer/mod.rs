@@ -65,6 +65,9 @@ pub enum Pass {
     Crowd,
     /// Forces, integration, collision, deaths, GPU events (compute).
     Simulate,
+    /// Self-shadowing: the particles' density gathered, the light marched through it
+    /// (effects lit with shadows only; compute).
+    Shadow,
     /// Frustum culling into the draw and splat lists (compute).
     Cull,
     /// Back-to-front sort of each sorted effect on its own (compute).
@@ -96,6 +99,7 @@ impl Pass {
             Pass::Navigation => "navigation",
             Pass::Crowd => "crowd",
             Pass::Simulate => "simulate",
+            Pass::Shadow => "shadow",
             Pass::Cull => "cull",
             Pass::Sort => "sort",
             Pass::Merge => "merge",
@@ -117,6 +121,7 @@ impl Pass {
             Pass::Navigation => Some(Step::Navigate),
             Pass::Crowd => Some(Step::Crowd),
             Pass::Simulate => Some(Step::Simulate),
+            Pass::Shadow => Some(Step::Shadow),
             Pass::Cull => Some(Step::Cull),
             Pass::Sort => Some(Step::Sort),
             _ => None,
@@ -775,6 +780,7 @@ impl ParticleRenderer {
             Pass::Navigation,
             Pass::Crowd,
             Pass::Simulate,
+            Pass::Shadow,
             Pass::Cull,
             Pass::Sort,
         ];

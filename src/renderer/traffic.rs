@@ -50,6 +50,10 @@ impl ParticleRenderer {
                 0 => Traffic::default(),
                 b => model::grid(w.alive, b, line),
             }),
+            Pass::Shadow => sum(&|w| match w.shadow_cells {
+                0 => Traffic::default(),
+                cells => model::shadow(w.alive, cells, line),
+            }),
             Pass::Flock => sum(&|w| match w.flock {
                 true => model::flock(w.alive),
                 false => Traffic::default(),

@@ -129,6 +129,8 @@ pub(crate) struct Work {
     pub sorted: u64,
     /// Buckets of its neighbour grid (0: none).
     pub grid_buckets: u64,
+    /// Cells along a side of its self-shadowing grid (0: none).
+    pub shadow_cells: u64,
     /// Its slots.
     pub capacity: u64,
     /// Its last step ran over its slots, not through its alive list (a pool nearly full:
@@ -319,6 +321,24 @@ pub(crate) fn grid(alive: u64, buckets: u64, line: u64) -> Traffic {
     Traffic {
         bytes: (alive * (count + scatter) + buckets * (4 + 2 * 8)) as f64,
         flops: (alive * 6) as f64,
+    }
+}
+
+/// Self-shadowing: per particle its index and position read three times (bounds, deposit,
+/// apply), its look's fields once and an atomic added to its cell, its flags read and
+/// written; per cell the grid cleared, and the march reading a cell a step (up to four
+/// steps a cell along a side) and writing its transmittance. Flops: a cell's coordinates
+/// and extinction (20), a march step (8), the trilinear mix (30).
+pub(crate) fn shadow(alive: u64, cells: u64, line: u64) -> Traffic {
+    let index = 4;
+    let position = particle_bytes(line, &[POS]);
+    let look = particle_bytes(line, &[AGE, LIFETIME, SIZE, EMITTER]);
+    let per_particle = 3 * (index + position) + look + 4 + 2 * particle_bytes(line, &[FLAGS]);
+    let n = cells * cells * cells;
+    let steps = 4 * cells;
+    Traffic {
+        bytes: (alive * (per_particle + 8 * 4) + n * (8 + 4 * steps + 4)) as f64,
+        flops: (alive * 50 + n * steps * 8) as f64,
     }
 }
 
