@@ -466,6 +466,7 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
     let reversed_msaa = HostSetup {
         projection: Projection::ReversedInfinite,
         samples: 4,
+        hdr: false,
     };
     for setup in [HostSetup::STANDARD, reversed_msaa] {
         let (one, two) = (picture(false, setup), picture(true, setup));

@@ -143,6 +143,7 @@ fn draw_order_is_back_to_front_along_the_view_axis_in_every_projection() {
         let setup = HostSetup {
             projection,
             samples: 1,
+            hdr: false,
         };
         let (stage, demo) = (Stage::Empty, Demo::Snow);
         let desc = demo.effect_in(stage, 16_384);

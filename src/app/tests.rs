@@ -5,15 +5,33 @@ use crate::host::stage::{HostQuad, HostUniforms, STAGE_WGSL};
 use encase::ShaderType;
 
 fn stage_module() -> naga::Module {
-    let module = naga::front::wgsl::parse_str(STAGE_WGSL)
-        .unwrap_or_else(|e| panic!("stage.wgsl: {}", e.emit_to_string(STAGE_WGSL)));
+    validated("stage.wgsl", STAGE_WGSL)
+}
+
+/// The program's WGSL file `name` of `source`, parsed and validated.
+fn validated(name: &str, source: &str) -> naga::Module {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
     naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::default(),
     )
     .validate(&module)
-    .unwrap_or_else(|e| panic!("stage.wgsl: {}", e.emit_to_string(STAGE_WGSL)));
+    .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
     module
+}
+
+/// The HDR host's bloom and tonemap validate, and their parameters mirror the shader's.
+#[test]
+fn post_wgsl_validates_and_its_params_match_their_mirror() {
+    use crate::host::post::{PostParams, POST_WGSL};
+    let module = validated("post.wgsl", POST_WGSL);
+    let (size, members) = layout_of(&module, "PostParams");
+    assert_eq!(size as u64, PostParams::min_size().get());
+    let names: Vec<&str> = members.iter().map(|m| m.0.as_str()).collect();
+    assert_eq!(names, ["texel", "threshold", "strength", "exposure"]);
+    let offsets: Vec<u32> = members.iter().map(|m| m.1).collect();
+    assert_eq!(offsets, [0, 8, 12, 16]);
 }
 
 /// Size and member offsets of WGSL struct `name`.
@@ -32,7 +50,7 @@ fn layout_of(module: &naga::Module, name: &str) -> (u32, Vec<(String, u32)>) {
             }
         }
     }
-    panic!("struct {name} not in stage.wgsl");
+    panic!("struct {name} not in the module");
 }
 
 #[test]

@@ -18,6 +18,8 @@ use winit::window::{Window, WindowId};
 
 use flurry::effect::{EffectDesc, Integrator};
 use flurry::{wgpu, Camera, EffectId, FrameTargets, GpuContext, ParticleRenderer};
+
+use crate::host::post::{Post, HDR_FORMAT};
 use flurry::{Scale, Settings, Targets, Upsample};
 
 use crate::host::demos::{self, Demo};
@@ -47,6 +49,8 @@ pub struct WindowOptions {
     pub vsync: bool,
     /// The `--param`s, set on every effect the window adds.
     pub params: Vec<(String, String)>,
+    /// Draw in half floats and finish each frame with a bloom and a filmic tonemap.
+    pub hdr: bool,
 }
 
 /// What a key asks of a windowed demo beyond the settings it changes.
@@ -169,6 +173,9 @@ struct State {
     effect_id: Option<EffectId>,
     host: HostScene,
     depth: wgpu::TextureView,
+    /// HDR: the half-float image the scene and the particles are drawn into, and the bloom
+    /// and tonemap that finish it onto the surface.
+    hdr: Option<(wgpu::TextureView, Post)>,
     camera: Camera,
     orbit: OrbitController,
     sort: Option<bool>,
@@ -190,6 +197,20 @@ struct State {
 
 fn depth_view(device: &wgpu::Device, config: &wgpu::SurfaceConfiguration) -> wgpu::TextureView {
     host_depth(device, (config.width, config.height), 1).create_view(&Default::default())
+}
+
+/// The half-float image of a window of `config`'s size and its finishing onto the surface.
+fn hdr_image(
+    device: &wgpu::Device,
+    config: &wgpu::SurfaceConfiguration,
+) -> (wgpu::TextureView, Post) {
+    use wgpu::TextureUsages as U;
+    let size = (config.width, config.height);
+    let usage = U::RENDER_ATTACHMENT | U::TEXTURE_BINDING;
+    let image = crate::host::headless::texture(device, "window hdr", size, HDR_FORMAT, usage);
+    let view = image.create_view(&Default::default());
+    let post = Post::new(device, &view, size, config.format);
+    (view, post)
 }
 
 impl State {
@@ -243,10 +264,19 @@ impl State {
             Demo::Gun => demos::gun::player(aspect),
             _ => options.demo.camera_in(options.stage, aspect),
         };
-        let mut host = HostScene::new(&gpu.device, config.format, HostSetup::STANDARD);
+        let color_format = match options.hdr {
+            true => HDR_FORMAT,
+            false => config.format,
+        };
+        let setup = HostSetup {
+            hdr: options.hdr,
+            ..HostSetup::STANDARD
+        };
+        let mut host = HostScene::new(&gpu.device, color_format, setup);
+        let hdr = options.hdr.then(|| hdr_image(&gpu.device, &config));
         options.stage.apply(&mut host);
         let depth = depth_view(&gpu.device, &config);
-        let targets = Targets::new(config.format, Some(HOST_DEPTH_FORMAT));
+        let targets = Targets::new(color_format, Some(HOST_DEPTH_FORMAT));
         let mut renderer = ParticleRenderer::new(&gpu.device, targets, options.settings)?;
         // the demo's meshes (the sword's blade) and images before any effect names them
         for mesh in options.demo.meshes() {
@@ -264,6 +294,7 @@ impl State {
             config,
             host,
             depth,
+            hdr,
             orbit: OrbitController::from_camera(&camera),
             camera,
             sort: None,
@@ -364,6 +395,9 @@ impl State {
         self.config.height = height;
         self.surface.configure(&self.gpu.device, &self.config);
         self.depth = depth_view(&self.gpu.device, &self.config);
+        if self.hdr.is_some() {
+            self.hdr = Some(hdr_image(&self.gpu.device, &self.config));
+        }
     }
 
     fn key(&mut self, code: KeyCode, options: &WindowOptions) -> Result<()> {
@@ -460,21 +494,26 @@ impl State {
                 return Err(AppError::Window("surface validation error".into()));
             }
         };
-        let view = frame.texture.create_view(&Default::default());
+        let surface = frame.texture.create_view(&Default::default());
+        // HDR: drawn into the half-float image, finished onto the surface below
+        let view = self.hdr.as_ref().map_or(&surface, |(image, _)| image);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         let profiler = self.profiler.as_ref();
         self.host.encode(
             &mut encoder,
-            (&view, &self.depth),
+            (view, &self.depth),
             options.demo.background(),
             profiler,
         );
-        let targets = FrameTargets::new(&view, Some(&self.depth));
+        let targets = FrameTargets::new(view, Some(&self.depth));
         match profiler {
             Some(p) => self
                 .renderer
                 .encode_profiled(&gpu.device, &mut encoder, &targets, p)?,
             None => self.renderer.encode(&gpu.device, &mut encoder, &targets)?,
+        }
+        if let Some((_, post)) = &self.hdr {
+            post.encode(&mut encoder, &surface);
         }
         if let Some(p) = self.profiler.as_mut() {
             p.resolve_queries(&mut encoder);

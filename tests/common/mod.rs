@@ -116,6 +116,7 @@ pub fn setups() -> [HostSetup; 5] {
     let one = |projection| HostSetup {
         projection,
         samples: 1,
+        hdr: false,
     };
     [
         one(Projection::Standard),
@@ -125,6 +126,7 @@ pub fn setups() -> [HostSetup; 5] {
         HostSetup {
             projection: Projection::ReversedInfinite,
             samples: 4,
+            hdr: false,
         },
     ]
 }

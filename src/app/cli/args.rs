@@ -124,6 +124,10 @@ pub struct DemoArgs {
     /// frames are made (off: the title's frame rate is then what the engine reaches).
     #[arg(long, value_parser = ["on", "off"])]
     pub vsync: Option<String>,
+    /// The host's range: on (the default) draws in half floats and finishes the image with a
+    /// bloom (light above white glows) and a filmic tonemap; off draws in 8-bit sRGB.
+    #[arg(long, value_parser = ["on", "off"])]
+    pub hdr: Option<String>,
     /// Frames to render headless.
     #[arg(long, default_value_t = 120, value_parser = whole(1, 1_000_000), allow_hyphen_values = true)]
     pub frames: u32,

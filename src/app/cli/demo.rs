@@ -36,6 +36,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), AppError> {
                 galaxies: a.common.bodies,
                 vsync: a.vsync.as_deref() != Some("off"),
                 params: a.common.params.clone(),
+                hdr: a.hdr.as_deref() != Some("off"),
             };
             drop(gpu);
             match window::run(options, live) {
@@ -66,8 +67,21 @@ fn headless(
     super::output::check(&[("--out", Some(&out), "png")])?;
     let gpu = flurry::GpuContext::new_headless()?;
     let file = a.effect.as_deref().zip(effect);
-    let mut scene = super::demo_scene(&gpu, a.demo, &a.common, capacity, size, false, file)?
-        .with_settings(settings);
+    // the program's host renders HDR (a bloom, a filmic tonemap) unless asked not to
+    let setup = match a.hdr.as_deref() {
+        Some("off") => crate::host::HostSetup::STANDARD,
+        _ => crate::host::HostSetup::HDR,
+    };
+    let mut scene = super::demo_scene(
+        &gpu,
+        a.demo,
+        &a.common,
+        capacity,
+        (size, setup),
+        false,
+        file,
+    )?
+    .with_settings(settings);
     // headless frames advance at 60 Hz unless --dt says otherwise
     let dt = dt.unwrap_or(a.demo.default_dt());
     let start = Instant::now();

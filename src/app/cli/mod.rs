@@ -194,7 +194,7 @@ pub fn demo_scene(
     demo: Demo,
     common: &Common,
     capacity: u32,
-    size: (u32, u32),
+    (size, setup): ((u32, u32), crate::host::HostSetup),
     no_collision: bool,
     effect: Option<(&Path, &EffectDesc)>,
 ) -> Result<Scene, AppError> {
@@ -216,7 +216,7 @@ pub fn demo_scene(
         desc.collision = None;
     }
     let subject = (&desc, capacity, common.seed);
-    let scene = Scene::demo(gpu, demo, stage, subject, size);
+    let scene = Scene::demo(gpu, demo, stage, subject, (size, setup));
     let mut scene = match effect {
         Some((file, _)) => scene.map_err(|e| in_file(e, file))?,
         None => scene?,

@@ -71,7 +71,7 @@ fn passes(a: &ProfileArgs, demo: Demo) -> Result<serde_json::Value, AppError> {
         demo,
         &a.common,
         capacity,
-        size,
+        (size, crate::host::HostSetup::STANDARD),
         no_collision,
         a.effect.as_deref().zip(effect.as_ref()),
     );

@@ -2,6 +2,7 @@
 
 use serde_json::json;
 
+use crate::host::HostSetup;
 use flurry::{glam, Camera, Particle};
 
 use super::args::StatsArgs;
@@ -39,7 +40,15 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
     let file = a.effect.as_deref().zip(file_desc.as_ref());
     let (mut scene, name) = match (demo, file) {
         (Some(d), _) => (
-            super::demo_scene(&gpu, d, &a.common, capacity, size, false, file)?,
+            super::demo_scene(
+                &gpu,
+                d,
+                &a.common,
+                capacity,
+                (size, HostSetup::STANDARD),
+                false,
+                file,
+            )?,
             d.name().to_string(),
         ),
         (None, Some((path, desc))) => {

@@ -1,5 +1,6 @@
 //! An offscreen host: an sRGB colour target and a depth buffer (no window, no surface),
-//! with a stand-in scene, read back as an image or written as a PNG.
+//! with a stand-in scene, read back as an image or written as a PNG; or, HDR, a half-float
+//! target finished into the sRGB image by a bloom and a filmic tonemap (post.rs).
 
 use flurry::{wgpu, FrameTargets, GpuContext, Targets};
 
@@ -62,9 +63,12 @@ pub fn host_depth(device: &wgpu::Device, size: (u32, u32), samples: u32) -> wgpu
 pub struct HeadlessTarget {
     pub width: u32,
     pub height: u32,
-    /// The image (resolved from `multisampled` when the host has MSAA).
+    /// The image (resolved from `multisampled` when the host has MSAA; HDR: the half-float
+    /// image the post-processing reads).
     color: wgpu::Texture,
     color_view: wgpu::TextureView,
+    /// HDR: the sRGB image the post-processing finishes `color` into, and it.
+    finished: Option<(wgpu::Texture, wgpu::TextureView, super::post::Post)>,
     /// The multisampled colour the host and the particles draw into (MSAA only).
     multisampled: Option<wgpu::TextureView>,
     depth_view: wgpu::TextureView,
@@ -85,39 +89,65 @@ impl HeadlessTarget {
         Self::of(device, (width, height), HostSetup::STANDARD)
     }
 
-    /// Targets of `size` in `setup`'s depth convention and sample count.
+    /// Targets of `size` in `setup`'s depth convention, sample count and range.
     pub fn of(device: &wgpu::Device, size: (u32, u32), setup: HostSetup) -> Self {
         use wgpu::TextureUsages as U;
-        let color_usage = U::RENDER_ATTACHMENT | U::COPY_SRC;
-        let color = texture(device, "host color", size, OUTPUT_FORMAT, color_usage);
+        let format = Self::color_format(setup);
+        let color_usage = U::RENDER_ATTACHMENT | U::COPY_SRC | U::TEXTURE_BINDING;
+        let color = texture(device, "host color", size, format, color_usage);
         let multisampled = (setup.samples > 1).then(|| {
-            let format = (OUTPUT_FORMAT, setup.samples);
             multisampled(
                 device,
                 "host msaa color",
                 size,
-                format,
+                (format, setup.samples),
                 U::RENDER_ATTACHMENT,
             )
             .create_view(&Default::default())
         });
         let depth = host_depth(device, size, setup.samples);
+        let color_view = color.create_view(&Default::default());
+        let finished = setup.hdr.then(|| {
+            let usage = U::RENDER_ATTACHMENT | U::COPY_SRC;
+            let image = texture(device, "host image", size, OUTPUT_FORMAT, usage);
+            let view = image.create_view(&Default::default());
+            let post = super::post::Post::new(device, &color_view, size, OUTPUT_FORMAT);
+            (image, view, post)
+        });
         HeadlessTarget {
             width: size.0,
             height: size.1,
-            color_view: color.create_view(&Default::default()),
+            color_view,
+            finished,
             multisampled,
             depth_view: depth.create_view(&Default::default()),
             color,
-            scene: HostScene::new(device, OUTPUT_FORMAT, setup),
+            scene: HostScene::new(device, format, setup),
+        }
+    }
+
+    /// What the scene and the particles are drawn into in `setup`.
+    fn color_format(setup: HostSetup) -> wgpu::TextureFormat {
+        match setup.hdr {
+            true => super::post::HDR_FORMAT,
+            false => OUTPUT_FORMAT,
         }
     }
 
     /// The formats and sample count a renderer drawing into this host needs.
     pub fn targets(&self) -> Targets {
         Targets {
+            color_format: Self::color_format(self.scene.setup),
             sample_count: self.scene.setup.samples,
             ..Self::TARGETS
+        }
+    }
+
+    /// HDR: bloom the drawn image and tonemap it into the sRGB image (after the
+    /// particles); nothing for an LDR host.
+    pub fn encode_finish(&self, encoder: &mut wgpu::CommandEncoder) {
+        if let Some((_, view, post)) = &self.finished {
+            post.encode(encoder, view);
         }
     }
 
@@ -153,9 +183,10 @@ impl HeadlessTarget {
             .encode(encoder, (color, &self.depth_view), background, profiler);
     }
 
-    /// Read the colour target back as RGBA8 (sRGB). Blocks.
+    /// Read the image back as RGBA8 (sRGB; HDR: as finished). Blocks.
     pub fn read_rgba(&self, gpu: &GpuContext) -> Result<image::RgbaImage> {
-        let pixels = gpu.read_texture(&self.color)?;
+        let image = self.finished.as_ref().map_or(&self.color, |(t, _, _)| t);
+        let pixels = gpu.read_texture(image)?;
         image::RgbaImage::from_raw(self.width, self.height, pixels)
             .ok_or_else(|| AppError::Image("the read-back has the wrong size".into()))
     }

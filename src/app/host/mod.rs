@@ -8,6 +8,7 @@ pub mod demos;
 pub mod error;
 pub mod headless;
 pub mod live_effect;
+pub mod post;
 pub mod projection;
 pub mod scene;
 pub mod stage;

@@ -91,6 +91,9 @@ pub struct HostSetup {
     pub projection: Projection,
     /// Samples per pixel of the host's colour and depth (1: no MSAA).
     pub samples: u32,
+    /// Draws in half floats, unclamped, and finishes its image with a bloom and a filmic
+    /// tonemap (post.rs); else draws in 8-bit sRGB, where flurry tonemaps the particles.
+    pub hdr: bool,
 }
 
 impl HostSetup {
@@ -98,6 +101,13 @@ impl HostSetup {
     pub const STANDARD: HostSetup = HostSetup {
         projection: Projection::Standard,
         samples: 1,
+        hdr: false,
+    };
+
+    /// Standard depth, one sample, HDR with a bloom and a filmic tonemap.
+    pub const HDR: HostSetup = HostSetup {
+        hdr: true,
+        ..HostSetup::STANDARD
     };
 }
 

@@ -174,7 +174,13 @@ impl Scene {
         size: (u32, u32),
     ) -> Result<Self> {
         let desc = demo.effect_in(stage, capacity);
-        Self::demo(gpu, demo, stage, (&desc, capacity, seed), size)
+        Self::demo(
+            gpu,
+            demo,
+            stage,
+            (&desc, capacity, seed),
+            (size, HostSetup::STANDARD),
+        )
     }
 
     /// `desc` with `capacity` particles and `seed` shown as `demo` on `stage`: its camera,
@@ -184,7 +190,7 @@ impl Scene {
         demo: Demo,
         stage: Stage,
         (desc, capacity, seed): (&EffectDesc, u32, u32),
-        size: (u32, u32),
+        (size, setup): ((u32, u32), HostSetup),
     ) -> Result<Self> {
         let subject = Subject {
             desc,
@@ -194,7 +200,7 @@ impl Scene {
             images: demo.images(),
         };
         let camera = |a| demo.camera_in(stage, a);
-        let mut scene = Self::hosted(gpu, subject, size, camera, HostSetup::STANDARD)?;
+        let mut scene = Self::hosted(gpu, subject, size, camera, setup)?;
         scene.background = demo.background();
         scene.motion = demo.motion();
         stage.apply(&mut scene.target.scene);
@@ -263,6 +269,7 @@ impl Scene {
                     .encode_pass(&gpu.device, &mut encoder, &frame, pass)?;
             }
         }
+        self.target.encode_finish(&mut encoder);
         gpu.queue.submit([encoder.finish()]);
         Ok(())
     }
