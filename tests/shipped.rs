@@ -221,6 +221,18 @@ fn the_demos_written_as_stacks_are_their_shipped_files() {
         })
         .unwrap();
     assert_eq!(Demo::Campfire.effect(16_384), campfire);
+    let mut explosion = shipped("explosion.ron");
+    for (field, path) in explosion.image_paths() {
+        assert!(folder.join(&path).is_file(), "{field}: {}", path.display());
+    }
+    explosion
+        .resolve_images(std::path::Path::new(""), |path| {
+            let name = path.file_stem().unwrap().to_str().unwrap();
+            let id = shipped_images.iter().position(|&s| s == name).unwrap();
+            Ok(flurry::ImageId(id as u32))
+        })
+        .unwrap();
+    assert_eq!(Demo::Explosion.effect(16_384), explosion);
     assert_eq!(campfire.emitters.len(), 3, "flame, sparks, smoke");
     assert!(
         campfire.gradients["flame"].keys.len() >= 4,

@@ -171,6 +171,7 @@ pub enum ProfileTarget {
     Flock,
     Crowd,
     Campfire,
+    Explosion,
     Vortex,
     Spell,
     /// The bitonic sort against a naive global bitonic sort and the CPU sort (--keys N).
@@ -198,6 +199,7 @@ impl ProfileTarget {
             ProfileTarget::Flock => Some(Demo::Flock),
             ProfileTarget::Crowd => Some(Demo::Crowd),
             ProfileTarget::Campfire => Some(Demo::Campfire),
+            ProfileTarget::Explosion => Some(Demo::Explosion),
             ProfileTarget::Vortex => Some(Demo::Vortex),
             ProfileTarget::Spell => Some(Demo::Spell),
             ProfileTarget::Sort

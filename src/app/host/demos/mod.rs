@@ -2,6 +2,7 @@
 
 mod campfire;
 pub mod crowd;
+mod explosion;
 mod fireworks;
 pub mod flock;
 pub mod galaxy;
@@ -40,6 +41,8 @@ pub enum Demo {
     Crowd,
     /// A campfire written as stacks of expressions: a flame along a multi-key gradient, sparks bright while fast, smoke lifted by a heat of its own that cools.
     Campfire,
+    /// An explosion every four seconds: a fireball flipbook, a shockwave ring, glinting sparks with trails, bouncing debris, lingering smoke lit and shadowing itself.
+    Explosion,
     /// Dust spun up a funnel by force functions imported from a module file (effects/modules/vortex.ron).
     Vortex,
     /// A spell's motes orbiting their walking caster in a colour the host sets (--param tint=…).
@@ -87,6 +90,7 @@ impl Demo {
             Demo::Flock => "flock",
             Demo::Crowd => "crowd",
             Demo::Campfire => "campfire",
+            Demo::Explosion => "explosion",
             Demo::Vortex => "vortex",
             Demo::Spell => "spell",
         }
@@ -105,6 +109,7 @@ impl Demo {
             Demo::Flock => flock::effect(capacity),
             Demo::Crowd => crowd::effect(capacity),
             Demo::Campfire => campfire::effect(),
+            Demo::Explosion => explosion::effect(),
             Demo::Vortex => vortex::effect(capacity),
             Demo::Spell => spell::effect(),
         }
@@ -122,7 +127,7 @@ impl Demo {
     pub fn images(self) -> Vec<flurry::Image> {
         match self {
             Demo::Sword => vec![sword::afterimage()],
-            Demo::Campfire => shipped_images::images(),
+            Demo::Campfire | Demo::Explosion => shipped_images::images(),
             _ => Vec::new(),
         }
     }
@@ -153,6 +158,7 @@ impl Demo {
                 | Demo::Flock
                 | Demo::Crowd
                 | Demo::Campfire
+                | Demo::Explosion
                 | Demo::Vortex
                 | Demo::Spell,
                 Stage::Plane,
@@ -183,6 +189,7 @@ impl Demo {
                 | Demo::Flock
                 | Demo::Crowd
                 | Demo::Campfire
+                | Demo::Explosion
                 | Demo::Vortex
                 | Demo::Spell,
                 Stage::Plane,
@@ -202,6 +209,7 @@ impl Demo {
             Demo::Flock => flock::camera(aspect),
             Demo::Crowd => crowd::camera(aspect),
             Demo::Campfire => campfire::camera(aspect),
+            Demo::Explosion => explosion::camera(aspect),
             Demo::Vortex => vortex::camera(aspect),
             Demo::Spell => spell::camera(aspect),
         }
@@ -222,6 +230,8 @@ impl Demo {
             Demo::Crowd => [0.5, 0.56, 0.65, 1.0],
             // night
             Demo::Campfire | Demo::Spell => [0.004, 0.005, 0.01, 1.0],
+            // dusk
+            Demo::Explosion => [0.02, 0.022, 0.03, 1.0],
             // a dusky plain
             Demo::Vortex => [0.03, 0.03, 0.04, 1.0],
         }
@@ -239,7 +249,7 @@ impl Demo {
             Demo::Sword => 65_536,
             Demo::Flock => 262_144,
             Demo::Crowd => 131_072,
-            Demo::Campfire | Demo::Spell => 16_384,
+            Demo::Campfire | Demo::Spell | Demo::Explosion => 16_384,
             Demo::Vortex => 65_536,
         }
     }
@@ -248,7 +258,7 @@ impl Demo {
     pub fn default_stage(self) -> Stage {
         match self {
             Demo::Rain | Demo::Gun | Demo::Sword => Stage::Plane,
-            Demo::Campfire | Demo::Vortex | Demo::Spell => Stage::Plane,
+            Demo::Campfire | Demo::Explosion | Demo::Vortex | Demo::Spell => Stage::Plane,
             Demo::Snow => Stage::Terrain,
             _ => Stage::Empty,
         }
