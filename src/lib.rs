@@ -97,8 +97,19 @@
 //!   particles are opaque and lit by `set_light(Light { direction, color, ambient })`, drawn into the
 //!   host's colour and depth (so the depth texture is written); a flying one turns along its
 //!   velocity, beating its wings; a crowd's walker faces its way, the figure's legs swinging.
-//! - **Ribbons** may show an image the host adds (`add_image(&device, &queue, &Image::new(w, h,
-//!   rgba)?)`, `image: 0` in a file) along their length. They are sorted **piece by piece** with
+//! - **Images and flipbooks.** A particle may show an image (`Sprite::Image`): one the host adds
+//!   (`add_image(&device, &queue, &Image::new(w, h, rgba)?)`, `image: 0` in a file) or a PNG an
+//!   effect file names by path, which `load_images(&device, &queue, &mut desc, folder)` loads and
+//!   adds (feature `png`); a `Flipbook` plays a sheet's frames over life or at a rate, from a
+//!   random start, blended. Every frame is one layer of a texture array the renderer keeps (256²
+//!   texels, premultiplied linear light, mipmapped), so merged and batched effects still draw
+//!   together, and the splat samples at its footprint's mip level.
+//! - **Lit and self-shadowed billboards.** An effect's `lighting` lights its billboards by the
+//!   renderer's light (a sphere's normal per pixel, wrap lighting); with `shadows` its particles
+//!   shadow one another (a density grid round them each frame, the light marched through it),
+//!   and `unlit` emitters (flames, sparks) keep their own light. Colours above 1 (`emission`)
+//!   reach an HDR host unclamped.
+//! - **Ribbons** may show an image the host adds along their length. They are sorted **piece by piece** with
 //!   their effect's other particles (a ribbon through a cloud is hidden where it is behind it; one
 //!   depth per ribbon would be wrong along most of it). An effect with ribbons is sorted on its own.
 //! - **Many effects, one renderer.** Pipelines are compiled once per renderer, the first time an

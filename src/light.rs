@@ -1,13 +1,16 @@
-//! The light mesh particles are lit by: one directional light plus ambient.
+//! The renderer's light: one directional light plus ambient, lighting mesh particles and
+//! the billboards of effects with lighting.
 
 use glam::Vec3;
 
 use crate::error::{Invalid, Result};
 
 /// One directional light and an ambient term, set on the renderer
-/// ([`ParticleRenderer::set_light`](crate::ParticleRenderer::set_light)) for its mesh
-/// particles: a face of normal n shows its colour × (ambient + light × max(n · direction,
-/// 0)). Billboards, ribbons and trails are not lit (they carry their own light).
+/// ([`ParticleRenderer::set_light`](crate::ParticleRenderer::set_light)): a mesh particle's
+/// face of normal n shows its colour × (ambient + light × max(n · direction, 0)); the
+/// billboards of an effect with [`Lighting`](crate::effect::Lighting) take a sphere's normal
+/// per pixel, wrap lighting and, with shadows, the light the other particles let through.
+/// Other billboards, ribbons and trails are not lit (they carry their own light).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Light {
     /// Towards the light (any length but zero).

@@ -5,10 +5,10 @@
 
 mod common;
 
-use common::hdr::HdrHost;
+use common::hdr::{Facing, HdrHost};
 use flurry::effect::*;
-use flurry::glam::Vec3;
-use flurry::{Camera, Image, Settings};
+
+use flurry::{Image, Settings};
 
 const RED: [u8; 4] = [255, 0, 0, 255];
 const GREEN: [u8; 4] = [0, 255, 0, 255];
@@ -32,13 +32,12 @@ fn quarters(side: u32, colors: [[u8; 4]; 4]) -> Image {
 /// seconds, and the particle's age then.
 fn render(image: &Image, sprite: ImageSprite, across: f32, steps: &[f32]) -> (Vec<[f64; 3]>, f32) {
     let gpu = common::gpu();
-    let size = (64, 64);
-    let host = HdrHost::new(&gpu, size);
-    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, 1.0);
-    let pixel = 2.0 * 10.0 * (camera.fov_y / 2.0).tan() / size.1 as f32;
-    let targets = flurry::Targets::new(HdrHost::FORMAT, None);
-    let mut renderer =
-        flurry::ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+    let Facing {
+        host,
+        camera,
+        pixel,
+        mut renderer,
+    } = Facing::new(&gpu, 64);
     let id = renderer.add_image(&gpu.device, &gpu.queue, image).unwrap();
     assert_eq!(sprite.image, ImageSource::Id(id));
     let particle = common::held(

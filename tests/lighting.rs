@@ -5,10 +5,10 @@
 
 mod common;
 
-use common::hdr::HdrHost;
+use common::hdr::Facing;
 use flurry::effect::*;
 use flurry::glam::Vec3;
-use flurry::{Camera, Light, Settings};
+use flurry::Light;
 
 const WRAP: f32 = 0.5;
 const AMBIENT: f32 = 0.1;
@@ -56,12 +56,12 @@ fn render(across: f32, light: Option<Vec3>, splatted: bool) -> (f64, f64) {
 fn render_emitting(across: f32, light: Option<Vec3>, splatted: bool, emission: f32) -> (f64, f64) {
     let gpu = common::gpu();
     let size = (64, 64);
-    let host = HdrHost::new(&gpu, size);
-    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, 1.0);
-    let pixel = 2.0 * 10.0 * (camera.fov_y / 2.0).tan() / size.1 as f32;
-    let targets = flurry::Targets::new(HdrHost::FORMAT, None);
-    let mut renderer =
-        flurry::ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+    let Facing {
+        host,
+        camera,
+        pixel,
+        mut renderer,
+    } = Facing::new(&gpu, size.0);
     if let Some(direction) = light {
         renderer
             .set_light(Light {

@@ -179,10 +179,21 @@ fn the_bench_effect_files_are_valid() {
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        EffectDesc::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let desc =
+            EffectDesc::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // the images they name lie where they say, relative to them
+        for (field, image) in desc.image_paths() {
+            let file = path.parent().unwrap().join(&image);
+            assert!(
+                file.is_file(),
+                "{}: {field}: {}",
+                path.display(),
+                file.display()
+            );
+        }
         n += 1;
     }
-    assert_eq!(n, 18, "the eighteen inputs docs/measurements.md names");
+    assert_eq!(n, 22, "the twenty-two inputs docs/measurements.md names");
 }
 
 #[test]
@@ -203,36 +214,37 @@ fn crowd_demo_is_the_shipped_file_with_its_city_sized_to_the_pool() {
     ));
 }
 
-#[test]
-fn the_demos_written_as_stacks_are_their_shipped_files() {
-    let mut campfire = shipped("campfire.ron");
-    // its images, by path beside it: the demo names them by the ids its renderer gives the
-    // shipped images (smoke, flame, fireball, spark, in that order)
+/// A shipped file whose images, named by path beside it, lie there, named as its demo names
+/// them: by the ids its renderer gives the shipped images (smoke, flame, fireball, spark, in
+/// that order).
+fn shipped_with_images(name: &str) -> EffectDesc {
+    let mut desc = shipped(name);
     let shipped_images = ["smoke", "flame", "fireball", "spark"];
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("effects");
-    for (field, path) in campfire.image_paths() {
-        assert!(folder.join(&path).is_file(), "{field}: {}", path.display());
+    for (field, path) in desc.image_paths() {
+        assert!(
+            folder.join(&path).is_file(),
+            "{name}: {field}: {}",
+            path.display()
+        );
     }
-    campfire
-        .resolve_images(std::path::Path::new(""), |path| {
-            let name = path.file_stem().unwrap().to_str().unwrap();
-            let id = shipped_images.iter().position(|&s| s == name).unwrap();
-            Ok(flurry::ImageId(id as u32))
-        })
-        .unwrap();
+    desc.resolve_images(std::path::Path::new(""), |path| {
+        let stem = path.file_stem().unwrap().to_str().unwrap();
+        let id = shipped_images.iter().position(|&s| s == stem).unwrap();
+        Ok(flurry::ImageId(id as u32))
+    })
+    .unwrap();
+    desc
+}
+
+#[test]
+fn the_demos_written_as_stacks_are_their_shipped_files() {
+    let campfire = shipped_with_images("campfire.ron");
     assert_eq!(Demo::Campfire.effect(16_384), campfire);
-    let mut explosion = shipped("explosion.ron");
-    for (field, path) in explosion.image_paths() {
-        assert!(folder.join(&path).is_file(), "{field}: {}", path.display());
-    }
-    explosion
-        .resolve_images(std::path::Path::new(""), |path| {
-            let name = path.file_stem().unwrap().to_str().unwrap();
-            let id = shipped_images.iter().position(|&s| s == name).unwrap();
-            Ok(flurry::ImageId(id as u32))
-        })
-        .unwrap();
-    assert_eq!(Demo::Explosion.effect(16_384), explosion);
+    assert_eq!(
+        Demo::Explosion.effect(16_384),
+        shipped_with_images("explosion.ron")
+    );
     assert_eq!(campfire.emitters.len(), 3, "flame, sparks, smoke");
     assert!(
         campfire.gradients["flame"].keys.len() >= 4,

@@ -13,7 +13,7 @@ pub struct HostAssets {
     /// Meshes the host must have added first (`Host(0)` needs one, `Host(2)` three).
     pub meshes: u32,
     /// Images the host must have added first (`image: 0` needs one; files named by path
-    /// are loaded by [`ParticleRenderer::load_images`](crate::ParticleRenderer::load_images)
+    /// are loaded by `ParticleRenderer::load_images` (feature `png`)
     /// and not counted).
     pub images: u32,
 }

@@ -25,7 +25,7 @@ pub struct ImageSprite {
 /// Where an image comes from: one the host added
 /// ([`ParticleRenderer::add_image`](crate::ParticleRenderer::add_image)), or in an effect
 /// file a PNG by its path relative to the file, which
-/// [`ParticleRenderer::load_images`](crate::ParticleRenderer::load_images) loads, adds and
+/// `ParticleRenderer::load_images` (feature `png`) loads, adds and
 /// names by its id. In a file `image: 0` is the first image the host added and
 /// `image: "images/smoke.png"` a file beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -9,6 +9,33 @@ pub struct HdrHost {
     size: (u32, u32),
 }
 
+/// A square HDR host of `side` pixels, a camera 10 m from the origin looking at it, the
+/// metres a pixel spans there, and a renderer drawing into the host.
+pub struct Facing {
+    pub host: HdrHost,
+    pub camera: flurry::Camera,
+    pub pixel: f32,
+    pub renderer: flurry::ParticleRenderer,
+}
+
+impl Facing {
+    pub fn new(gpu: &flurry::GpuContext, side: u32) -> Self {
+        let host = HdrHost::new(gpu, (side, side));
+        let eye = flurry::glam::Vec3::new(0.0, 0.0, 10.0);
+        let camera = flurry::Camera::look_at(eye, flurry::glam::Vec3::ZERO, 1.0);
+        let pixel = 2.0 * 10.0 * (camera.fov_y / 2.0).tan() / side as f32;
+        let targets = flurry::Targets::new(HdrHost::FORMAT, None);
+        let settings = flurry::Settings::default();
+        let renderer = flurry::ParticleRenderer::new(&gpu.device, targets, settings).unwrap();
+        Facing {
+            host,
+            camera,
+            pixel,
+            renderer,
+        }
+    }
+}
+
 impl HdrHost {
     pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
