@@ -390,6 +390,8 @@ const SPRITE_RING: u32 = 2u;
 const SPRITE_IMAGE: u32 = 3u;
 const FLIPBOOK_RANDOM_START: u32 = 1u;
 const FLIPBOOK_BLEND: u32 = 2u;
+// EmitterLook.flipbook from this bit up: the first layer of its normals + 1 (0: none)
+const FLIPBOOK_NORMALS_SHIFT: u32 = 2u;
 // layers of the snowflake array (src/sprites.rs)
 const SNOWFLAKES: u32 = 6u;
 const SPRITE_SIZE: f32 = 64.0;
@@ -738,17 +740,20 @@ fn particle_color(p: Particle, look: EmitterLook, settle_time: f32) -> vec4<f32>
 
 // What a particle's quad shows: its SPRITE_*, the array layer it samples (a snowflake's,
 // or an image's frame now), the next frame's layer and how far towards it the picture is
-// (flipbooks that blend; 0 otherwise).
+// (flipbooks that blend; 0 otherwise), and the layers of those frames' normals + 1 (0:
+// none, a sphere's).
 struct SpriteFrame {
     kind: u32,
     layer: u32,
     next: u32,
     blend: f32,
+    normal: u32,
+    normal_next: u32,
 }
 
 fn sprite_of(p: Particle, look: EmitterLook) -> SpriteFrame {
     if look.sprite != SPRITE_IMAGE {
-        return SpriteFrame(look.sprite, p.id % SNOWFLAKES, 0u, 0.0);
+        return SpriteFrame(look.sprite, p.id % SNOWFLAKES, 0u, 0.0, 0u, 0u);
     }
     let frames = max(look.image_frames, 1u);
     let n = f32(frames);
@@ -770,7 +775,20 @@ fn sprite_of(p: Particle, look: EmitterLook) -> SpriteFrame {
         next = min(now + 1u, frames - 1u);
     }
     let blend = select(0.0, played - whole, (look.flipbook & FLIPBOOK_BLEND) != 0u);
-    return SpriteFrame(SPRITE_IMAGE, look.image_layer + now, look.image_layer + next, blend);
+    let normals = look.flipbook >> FLIPBOOK_NORMALS_SHIFT;
+    let has_normals = normals != 0u;
+    return SpriteFrame(
+        SPRITE_IMAGE, look.image_layer + now, look.image_layer + next, blend,
+        select(0u, normals + now, has_normals), select(0u, normals + next, has_normals),
+    );
+}
+
+// A normal map's texel (premultiplied; each component encoded 0..1 for -1..1) as a unit
+// normal in the quad's frame.
+fn decoded_normal(texel: vec4<f32>) -> vec3<f32> {
+    let encoded = texel.rgb / max(texel.a, 1.0 / 512.0);
+    let n = encoded * 2.0 - 1.0;
+    return select(vec3<f32>(0.0, 0.0, 1.0), normalize(n), dot(n, n) > 1e-6);
 }
 
 // Whether uv lies on a quad's square (an image fills it corner to corner).
@@ -833,6 +851,13 @@ fn sphere_light(
 ) -> vec3<f32> {
     let r2 = dot(uv, uv);
     let n = vec3<f32>(uv / max(sqrt(r2), 1.0), sqrt(max(1.0 - r2, 0.0)));
+    return normal_light(l, n, wrap, shadow, frame);
+}
+
+// The same where the sprite's normal is `n` (a normal map's, in the quad's frame).
+fn normal_light(
+    l: vec3<f32>, n: vec3<f32>, wrap: f32, shadow: f32, frame: FrameUniforms,
+) -> vec3<f32> {
     let diffuse = max((dot(n, l) + wrap) / (1.0 + wrap), 0.0);
     return frame.ambient + frame.light_color * (diffuse * shadow);
 }

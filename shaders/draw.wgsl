@@ -71,6 +71,8 @@ struct VsOut {
     @location(6) @interpolate(flat) frame_blend: f32,
     // lit billboards: the light reaching it through the others (self-shadowing)
     @location(7) @interpolate(flat) shadow: f32,
+    // images with normals: the layers of its frame's normals and the next's + 1 (0: none)
+    @location(8) @interpolate(flat) normals: vec2<u32>,
 }
 
 @vertex
@@ -117,6 +119,7 @@ fn billboard(entry: u32, vi: u32) -> VsOut {
     }
     out.sprite = vec3<u32>(sprite.kind, sprite.layer, sprite.next);
     out.frame_blend = sprite.blend;
+    out.normals = vec2<u32>(sprite.normal, sprite.normal_next);
     return out;
 }
 
@@ -133,6 +136,7 @@ fn ribbon_piece(entry: u32, vi: u32) -> VsOut {
     out.light = vec4<f32>(0.0, 0.0, 0.0, UNLIT);
     out.frame_blend = 0.0;
     out.shadow = 1.0;
+    out.normals = vec2<u32>(0u);
     return out;
 }
 
@@ -149,6 +153,8 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     // with implicit derivatives, a ribbon's image with the derivatives of its coordinate
     var flake = 0.0;
     var picture = vec4<f32>(1.0);
+    // an image's normal (none: a sphere's)
+    var normal = vec3<f32>(0.0);
     if BILLBOARDS == 1u {
         flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, in.sprite.y).r;
         if IMAGES == 1u {
@@ -156,6 +162,14 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
             let now = textureSample(images, sprite_sampler, t, in.sprite.y);
             let next = textureSample(images, sprite_sampler, t, in.sprite.z);
             picture = mix(now, next, in.frame_blend);
+            // (derivatives taken here, in uniform control flow, for the normals' samples)
+            let dx = dpdx(t);
+            let dy = dpdy(t);
+            if in.normals.x != 0u && in.light.w != UNLIT {
+                let a = textureSampleGrad(images, sprite_sampler, t, in.normals.x - 1u, dx, dy);
+                let b = textureSampleGrad(images, sprite_sampler, t, in.normals.y - 1u, dx, dy);
+                normal = decoded_normal(mix(a, b, in.frame_blend));
+            }
         }
     }
     if RIBBONS == 1u {
@@ -181,7 +195,11 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     }
     let a = in.color.a * cover * fade;
     if in.light.w != UNLIT {
-        rgb *= sphere_light(in.light.xyz, in.uv, in.light.w, in.shadow, frame);
+        if IMAGES == 1u && in.normals.x != 0u {
+            rgb *= normal_light(in.light.xyz, normal, in.light.w, in.shadow, frame);
+        } else {
+            rgb *= sphere_light(in.light.xyz, in.uv, in.light.w, in.shadow, frame);
+        }
     }
     return premultiplied(rgb, a, in.blend.y > 0.5);
 }

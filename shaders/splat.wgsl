@@ -153,7 +153,20 @@ fn deposit(s: Splat, x: i32, y: i32, cover: f32, dims: vec2<u32>) {
         rgb *= image_at(s, x, y).rgb;
     }
     if LIT == 1u && s.wrap != UNLIT {
-        rgb *= sphere_light(s.light, uv_at(s, x, y), s.wrap, s.shadow, frame);
+        let uv = uv_at(s, x, y);
+        if IMAGES == 1u && s.sprite.normal != 0u {
+            // the frame's normals at the pixel, at the picture's mip level
+            let t = clamp(image_coord(uv), vec2<f32>(0.0), vec2<f32>(1.0));
+            var texel = textureSampleLevel(images, sprite_sampler, t, s.sprite.normal - 1u, s.lod);
+            if s.sprite.blend > 0.0 {
+                let next = s.sprite.normal_next - 1u;
+                let b = textureSampleLevel(images, sprite_sampler, t, next, s.lod);
+                texel = mix(texel, b, s.sprite.blend);
+            }
+            rgb *= normal_light(s.light, decoded_normal(texel), s.wrap, s.shadow, frame);
+        } else {
+            rgb *= sphere_light(s.light, uv, s.wrap, s.shadow, frame);
+        }
     }
     let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
     if ADDITIVE == 1u {

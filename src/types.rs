@@ -90,6 +90,7 @@ gpu_codes! {
     SPRITE_IMAGE = 3,
     FLIPBOOK_RANDOM_START = 1,
     FLIPBOOK_BLEND = 2,
+    FLIPBOOK_NORMALS_SHIFT = 2,
     COLLIDE_NONE = 0,
     COLLIDE_BOUNCE = 1,
     COLLIDE_KILL = 2,
@@ -456,7 +457,8 @@ pub(crate) struct EmitterLook {
     pub image_frames: u32,
     /// Flipbooks: frames a second of age, looping (0: once over its life).
     pub frame_rate: f32,
-    /// Flipbooks: FLIPBOOK_RANDOM_START | FLIPBOOK_BLEND.
+    /// Flipbooks: FLIPBOOK_RANDOM_START | FLIPBOOK_BLEND, and from bit
+    /// FLIPBOOK_NORMALS_SHIFT up the first layer of its normals + 1 (0: none).
     pub flipbook: u32,
     /// 1: not lit by the effect's lighting.
     pub unlit: u32,

@@ -75,6 +75,7 @@ fn still(image: flurry::ImageId) -> ImageSprite {
     ImageSprite {
         image: ImageSource::Id(image),
         flipbook: None,
+        normals: None,
     }
 }
 
@@ -209,4 +210,67 @@ fn an_effect_files_images_are_loaded_by_path_once() {
         .to_string();
     assert!(err.contains("nowhere.png"), "{err}");
     std::fs::remove_dir_all(&folder).ok();
+}
+
+/// A white image whose normals all point right, lit from `light` (wrap 0, ambient 0.1): the
+/// frame's light, drawn (`across` 40 px) or splatted (12 px).
+fn lit_by_normals(across: f32, light: flurry::glam::Vec3) -> f64 {
+    let gpu = common::gpu();
+    let Facing {
+        host,
+        camera,
+        pixel,
+        mut renderer,
+    } = Facing::new(&gpu, 64);
+    let white = Image::new(8, 8, vec![WHITE; 64]).unwrap();
+    // (x, y, z) = (1, 0, 0), encoded 0..1
+    let right = Image::new(8, 8, vec![[255, 128, 128, 255]; 64]).unwrap();
+    let image = renderer.add_image(&gpu.device, &gpu.queue, &white).unwrap();
+    let normals = renderer.add_image(&gpu.device, &gpu.queue, &right).unwrap();
+    renderer
+        .set_light(flurry::Light {
+            direction: light.into(),
+            color: [1.0; 3],
+            ambient: [0.1; 3],
+        })
+        .unwrap();
+    let particle = common::held(
+        Shape::Point([0.0; 3]),
+        1,
+        Range::constant(across * pixel),
+        [1.0; 4],
+        [0.0; 3],
+    );
+    let mut desc = common::still("normals", vec![particle]);
+    desc.sprite = Sprite::Image(ImageSprite {
+        image: ImageSource::Id(image),
+        flipbook: None,
+        normals: Some(ImageSource::Id(normals)),
+    });
+    desc.lighting = Some(Lighting {
+        wrap: 0.0,
+        shadows: None,
+    });
+    let stats = host.show(&gpu, &mut renderer, (&desc, 1), &camera);
+    assert_eq!(stats.visible, 1);
+    host.total_light(&gpu)
+}
+
+/// With normals of its own, a lit image is lit along them: all facing right, lit from the
+/// right it takes the ambient plus the whole light (1.1 of an unlit one), from the left the
+/// ambient alone (0.1), where a sphere's normals would give about half; drawn and splatted.
+#[test]
+fn an_images_normals_light_it_in_place_of_a_spheres() {
+    use flurry::glam::Vec3;
+    for across in [40.0f32, 12.0] {
+        let from_right = lit_by_normals(across, Vec3::X);
+        let from_left = lit_by_normals(across, -Vec3::X);
+        let ratio = from_left / from_right;
+        let want = 0.1 / 1.1;
+        assert!(
+            (ratio - want).abs() < 0.02,
+            "{across} px: lit from the left {from_left:.2}, from the right {from_right:.2}: \
+             {ratio:.3} of it, the normals say {want:.3}"
+        );
+    }
 }

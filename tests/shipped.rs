@@ -215,11 +215,11 @@ fn crowd_demo_is_the_shipped_file_with_its_city_sized_to_the_pool() {
 }
 
 /// A shipped file whose images, named by path beside it, lie there, named as its demo names
-/// them: by the ids its renderer gives the shipped images (smoke, flame, fireball, spark, in
-/// that order).
+/// them: by the ids its renderer gives the shipped images (smoke, flame, fireball, spark,
+/// smoke's normals, in that order).
 fn shipped_with_images(name: &str) -> EffectDesc {
     let mut desc = shipped(name);
-    let shipped_images = ["smoke", "flame", "fireball", "spark"];
+    let shipped_images = ["smoke", "flame", "fireball", "spark", "smoke_normals"];
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("effects");
     for (field, path) in desc.image_paths() {
         assert!(

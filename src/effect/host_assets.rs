@@ -77,9 +77,16 @@ impl EffectDesc {
                 _ => None,
             });
         let sprites = self.image_sprites().into_iter();
-        let sprites = sprites.filter_map(|(field, s)| match s.image {
-            ImageSource::Id(id) => Some((format!("{field}.image"), id)),
-            ImageSource::Path(_) => None,
+        let sprites = sprites.flat_map(|(field, s)| {
+            let normals = s.normals.as_ref().map(|n| (format!("{field}.normals"), n));
+            [(format!("{field}.image"), &s.image)]
+                .into_iter()
+                .chain(normals)
+                .filter_map(|(field, source)| match source {
+                    ImageSource::Id(id) => Some((field, *id)),
+                    ImageSource::Path(_) => None,
+                })
+                .collect::<Vec<_>>()
         });
         ribbons.chain(sprites).collect()
     }
@@ -102,10 +109,16 @@ impl EffectDesc {
 
     /// The image files the effect names by path (not loaded yet), with their fields.
     pub fn image_paths(&self) -> Vec<(String, PathBuf)> {
-        self.image_sprites()
-            .into_iter()
-            .filter_map(|(field, s)| match &s.image {
-                ImageSource::Path(path) => Some((format!("{field}.image"), path.clone())),
+        let named = self.image_sprites().into_iter().flat_map(|(field, s)| {
+            let normals = s.normals.as_ref().map(|n| (format!("{field}.normals"), n));
+            [(format!("{field}.image"), &s.image)]
+                .into_iter()
+                .chain(normals)
+                .collect::<Vec<_>>()
+        });
+        named
+            .filter_map(|(field, source)| match source {
+                ImageSource::Path(path) => Some((field, path.clone())),
                 ImageSource::Id(_) => None,
             })
             .collect()
@@ -121,11 +134,14 @@ impl EffectDesc {
         let mut added: Vec<(PathBuf, ImageId)> = Vec::new();
         let sprites = std::iter::once(&mut self.sprite)
             .chain(self.emitters.iter_mut().filter_map(|e| e.sprite.as_mut()));
-        for sprite in sprites {
-            let Sprite::Image(ImageSprite { image, .. }) = sprite else {
-                continue;
-            };
-            let ImageSource::Path(path) = image else {
+        let sources = sprites.flat_map(|sprite| match sprite {
+            Sprite::Image(ImageSprite { image, normals, .. }) => {
+                std::iter::once(image).chain(normals.as_mut()).collect()
+            }
+            _ => Vec::new(),
+        });
+        for source in sources {
+            let ImageSource::Path(path) = source else {
                 continue;
             };
             let file = folder.join(&*path);
@@ -137,7 +153,7 @@ impl EffectDesc {
                     id
                 }
             };
-            *image = ImageSource::Id(id);
+            *source = ImageSource::Id(id);
         }
         Ok(())
     }

@@ -20,6 +20,12 @@ pub struct ImageSprite {
     /// whole image, still.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flipbook: Option<Flipbook>,
+    /// The frames' normals, a sheet laid out as the image's (its red, green and blue the
+    /// normal's x right, y up and z towards the viewer, each from 0 for −1 to 1 for +1, read
+    /// as data whatever the file says): lit billboards take them in place of a sphere's
+    /// (smoke puffs lit along their own bulges). Absent: a sphere's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normals: Option<ImageSource>,
 }
 
 /// Where an image comes from: one the host added

@@ -8,7 +8,7 @@
 //! levels mix light, and transparent texels lend no colour. A frame of another size is
 //! resampled to the layer's side.
 
-use super::{linear_to_srgb, Image, ImageId};
+use super::{linear_to_srgb, AlphaMode, ColorSpace, Image, ImageId};
 use crate::error::{Invalid, Result};
 
 /// Side of a layer, texels (`IMAGE_SIDE` in common.wgsl).
@@ -21,13 +21,17 @@ const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 /// One frame's mip levels, largest first, each row by row.
 type Levels = Vec<Vec<[u8; 4]>>;
 
+/// A placed sheet: its image, its grid (columns, rows), and whether its texels are data
+/// (normals: read as linear, whatever the image's colour space says).
+pub(crate) type SheetKey = (ImageId, (u32, u32), bool);
+
 /// The array and what lies in it.
 pub(crate) struct ImageLayers {
     texture: Option<wgpu::Texture>,
     /// What the splat and the draw bind (a 1×1 layer while no image is placed).
     pub view: wgpu::TextureView,
-    /// Each placed sheet, (image, columns, rows), and its first layer.
-    placed: Vec<((ImageId, u32, u32), u32)>,
+    /// Each placed sheet and its first layer.
+    placed: Vec<(SheetKey, u32)>,
     /// Every layer's levels, kept to fill a larger array when it grows.
     layers: Vec<Levels>,
     /// Counts the arrays made: bind groups over an older one are stale.
@@ -74,25 +78,26 @@ impl ImageLayers {
         self.generation
     }
 
-    /// The first layer of the sheet `(image, columns, rows)`, if placed.
-    pub fn first_layer(&self, sheet: (ImageId, u32, u32)) -> Option<u32> {
+    /// The first layer of `sheet`, if placed.
+    pub fn first_layer(&self, sheet: SheetKey) -> Option<u32> {
         self.placed
             .iter()
             .find(|(s, _)| *s == sheet)
             .map(|&(_, l)| l)
     }
 
-    /// Place the `columns` × `rows` frames of `image` (known as `id`), unless they are
-    /// already: its first layer. Refuses more layers in all than the device's array limit,
-    /// naming `field`.
+    /// Place the `columns` × `rows` frames of `image` (known as `id`; `data`: normals, read
+    /// as linear), unless they are already: its first layer. Refuses more layers in all than
+    /// the device's array limit, naming `field`.
     pub fn place(
         &mut self,
         (device, queue): (&wgpu::Device, &wgpu::Queue),
         (id, image): (ImageId, &Image),
-        (columns, rows): (u32, u32),
+        ((columns, rows), data): ((u32, u32), bool),
         field: &str,
     ) -> Result<u32> {
-        if let Some(first) = self.first_layer((id, columns, rows)) {
+        let key = (id, (columns, rows), data);
+        if let Some(first) = self.first_layer(key) {
             return Ok(first);
         }
         let limit = device.limits().max_texture_array_layers;
@@ -105,11 +110,20 @@ impl ImageLayers {
             let value = format!("{frames} frames ({columns} × {rows})");
             return Err(Invalid::new(field, value, allowed).into());
         }
-        let sheet = Sheet::new(image, (columns, rows));
+        let sheet = match data {
+            true => {
+                let linear = (ColorSpace::Linear, AlphaMode::Straight);
+                Sheet::new(
+                    &image.clone().with_encoding(linear.0, linear.1),
+                    (columns, rows),
+                )
+            }
+            false => Sheet::new(image, (columns, rows)),
+        };
         for k in 0..frames {
             self.layers.push(levels(&sheet.frame(k)));
         }
-        self.placed.push(((id, columns, rows), first));
+        self.placed.push((key, first));
         let capacity = self
             .texture
             .as_ref()
@@ -290,7 +304,6 @@ fn encode(light: &[[f32; 4]]) -> Vec<[u8; 4]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::image::{AlphaMode, ColorSpace};
 
     /// A sheet of 2 × 1 frames, the left one red and opaque, the right one transparent.
     fn two_frames(width: u32) -> Image {

@@ -6,7 +6,7 @@ use super::layers::ImageLayers;
 use super::{Image, ImageId};
 use crate::effect::{EffectDesc, ImageSource, Sprite};
 use crate::error::{Error, Invalid, Result};
-use crate::types::{EmitterLook, MAX_EMITTERS};
+use crate::types::{EmitterLook, FLIPBOOK_NORMALS_SHIFT, MAX_EMITTERS};
 
 /// The host's images and what a ribbon without one binds.
 pub(crate) struct Images {
@@ -111,24 +111,35 @@ impl Images {
         desc: &EffectDesc,
     ) -> Result<()> {
         for (field, sprite) in desc.image_sprites() {
-            let ImageSource::Id(id) = sprite.image else {
-                continue; // refused by check
-            };
             let grid = sprite.flipbook.map_or((1, 1), |f| (f.columns, f.rows));
-            let image = &self.sources[id.0 as usize];
-            self.layers.place(gpu, (id, image), grid, &field)?;
+            let sheets = [(&sprite.image, false)];
+            let normals = sprite.normals.as_ref().map(|n| (n, true));
+            for (source, data) in sheets.into_iter().chain(normals) {
+                let ImageSource::Id(id) = *source else {
+                    continue; // refused by check
+                };
+                let image = &self.sources[id.0 as usize];
+                self.layers.place(gpu, (id, image), (grid, data), &field)?;
+            }
         }
         Ok(())
     }
 
-    /// Where each emitter's frames lie in the array (placed by [`Images::place_sprites`]).
+    /// Where each emitter's frames (and their normals) lie in the array (placed by
+    /// [`Images::place_sprites`]).
     pub fn locate_frames(&self, desc: &EffectDesc, looks: &mut [EmitterLook; MAX_EMITTERS]) {
         for (e, look) in looks.iter_mut().enumerate() {
-            if let Sprite::Image(sprite) = desc.sprite_of(e) {
-                if let ImageSource::Id(id) = sprite.image {
-                    let grid = sprite.flipbook.map_or((1, 1), |f| (f.columns, f.rows));
-                    look.image_layer = self.layers.first_layer((id, grid.0, grid.1)).unwrap_or(0);
-                }
+            let Sprite::Image(sprite) = desc.sprite_of(e) else {
+                continue;
+            };
+            let grid = sprite.flipbook.map_or((1, 1), |f| (f.columns, f.rows));
+            let first = |source: &ImageSource, data| match *source {
+                ImageSource::Id(id) => self.layers.first_layer((id, grid, data)),
+                ImageSource::Path(_) => None,
+            };
+            look.image_layer = first(&sprite.image, false).unwrap_or(0);
+            if let Some(normals) = sprite.normals.as_ref().and_then(|n| first(n, true)) {
+                look.flipbook |= (normals + 1) << FLIPBOOK_NORMALS_SHIFT;
             }
         }
     }

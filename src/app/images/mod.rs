@@ -1,5 +1,6 @@
 //! `flurry images`: the shipped images, made from noise into `effects/images/` — nothing is
-//! downloaded, and the same command makes the same files on every run.
+//! downloaded, and the same command makes the same files on every run: smoke puffs and their
+//! normals, a flame, a fireball and a spark.
 
 mod noise;
 mod sheets;
@@ -9,42 +10,47 @@ use std::path::Path;
 
 use crate::host::AppError;
 
-/// One shipped image: its file name, its sheet (columns, rows, texels a frame side) and
-/// how its frames' texels are made.
+/// One shipped image: its file name, its sheet (columns, rows, texels a frame side), how
+/// its frames' texels are made, and whether they are data (normals: stored as they are, not
+/// sRGB-encoded).
 pub struct Shipped {
     pub file: &'static str,
     pub grid: (u32, u32, u32),
     texel: fn(f32, f32, f32) -> [f32; 4],
+    data: bool,
+}
+
+/// A colour sheet of 4 × 4 frames of 128 texels.
+const fn sheet(file: &'static str, texel: fn(f32, f32, f32) -> [f32; 4]) -> Shipped {
+    Shipped {
+        file,
+        grid: (4, 4, 128),
+        texel,
+        data: false,
+    }
 }
 
 /// Every shipped image.
-pub const SHIPPED: [Shipped; 4] = [
-    Shipped {
-        file: "smoke.png",
-        grid: (4, 4, 128),
-        texel: sheets::smoke,
-    },
-    Shipped {
-        file: "flame.png",
-        grid: (4, 4, 128),
-        texel: sheets::flame,
-    },
-    Shipped {
-        file: "fireball.png",
-        grid: (4, 4, 128),
-        texel: sheets::fireball,
-    },
+pub const SHIPPED: [Shipped; 5] = [
+    sheet("smoke.png", sheets::smoke),
+    sheet("flame.png", sheets::flame),
+    sheet("fireball.png", sheets::fireball),
     Shipped {
         file: "spark.png",
         grid: (2, 2, 64),
         texel: sheets::spark,
+        data: false,
+    },
+    Shipped {
+        data: true,
+        ..sheet("smoke_normals.png", sheets::smoke_normals)
     },
 ];
 
 impl Shipped {
     /// Its texels, 8-bit RGBA rows from the top (sRGB colour, straight alpha).
     pub fn make(&self) -> Vec<u8> {
-        sheets::sheet(self.grid, self.texel)
+        sheets::sheet(self.grid, self.texel, self.data)
     }
 
     /// Width and height, texels.

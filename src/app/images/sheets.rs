@@ -8,10 +8,12 @@ type Texel = [f32; 4];
 
 /// A sheet of `columns` × `rows` frames of `side` texels, frame `k`'s texels `texel(t, u,
 /// v)` for t = k / (frames - 1), each the mean of 2 × 2 samples: 8-bit RGBA, colour
-/// sRGB-encoded, alpha straight, rows from the top.
+/// sRGB-encoded (`data`: as it is, 0..=1 to 0..=255: normals), alpha straight, rows from the
+/// top.
 pub fn sheet(
     (columns, rows, side): (u32, u32, u32),
     texel: impl Fn(f32, f32, f32) -> Texel,
+    data: bool,
 ) -> Vec<u8> {
     let (width, height) = (columns * side, rows * side);
     let frames = columns * rows;
@@ -32,9 +34,10 @@ pub fn sheet(
                 }
                 alpha += a / 4.0;
             }
-            let straight = |c: f32| match alpha > 0.0 {
-                true => encode(c / alpha),
-                false => 0,
+            let straight = |c: f32| match (alpha > 0.0, data) {
+                (false, _) => 0,
+                (true, false) => encode(c / alpha),
+                (true, true) => ((c / alpha).clamp(0.0, 1.0) * 255.0).round() as u8,
             };
             let a = (alpha * 255.0).round() as u8;
             out.extend([
@@ -86,18 +89,39 @@ fn fire(temperature: f32) -> [f32; 3] {
     keys[keys.len() - 1].1
 }
 
+/// How far out a smoke puff has billowed at age t, and its billows' noise at (u, v).
+fn puff(t: f32, u: f32, v: f32) -> (f32, f32) {
+    let radius = 0.7 + 0.25 * t;
+    (radius, fbm([u * 2.2, v * 2.2 - 0.6 * t, 1.7 * t], 5, 11))
+}
+
 /// A smoke puff that billows out and thins as it ages: white, its density from noise in a
 /// soft round envelope; the particle's colour tints it.
 pub fn smoke(t: f32, u: f32, v: f32) -> Texel {
     let r = (u * u + v * v).sqrt();
-    let radius = 0.7 + 0.25 * t;
-    let billow = fbm([u * 2.2, v * 2.2 - 0.6 * t, 1.7 * t], 5, 11);
+    let (radius, billow) = puff(t, u, v);
     let edge = r / radius + 0.35 * billow;
     let envelope = 1.0 - smoothstep(0.55, 1.0, edge);
     let density = envelope * (0.75 + 0.25 * fbm([u * 5.0, v * 5.0, 3.0 + t], 3, 12));
     // lighter where the puff bulges towards the top (a hint of light from above)
     let shade = 0.78 + 0.22 * smoothstep(-0.8, 0.8, v - 0.5 * billow);
     [shade, shade, shade, density * (1.0 - 0.55 * t)]
+}
+
+/// The normals of [`smoke`]'s puffs (x right, y up, z towards the viewer, each encoded
+/// 0..=1): a sphere's over the puff's round envelope, bent along its billows (where the
+/// noise swells the puff outwards its surface faces away from the swell's middle).
+pub fn smoke_normals(t: f32, u: f32, v: f32) -> Texel {
+    let (radius, billow) = puff(t, u, v);
+    let h = 1.0 / 128.0;
+    let slope = |du: f32, dv: f32| (puff(t, u + du, v + dv).1 - billow) / h;
+    let (gu, gv) = (slope(h, 0.0), slope(0.0, h));
+    let (x, y) = (u / radius, v / radius);
+    let z = (1.0 - x * x - y * y).max(0.0).sqrt();
+    let n = [x + 0.25 * gu, y + 0.25 * gv, z + 0.35];
+    let length = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    let [r, g, b] = n.map(|c| 0.5 + 0.5 * c / length);
+    [r, g, b, 1.0]
 }
 
 /// A flame's tongue licking upwards: round at its root, widest low down, narrowing to a

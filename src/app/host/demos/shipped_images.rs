@@ -8,7 +8,7 @@ use flurry::effect::EffectDesc;
 use flurry::{Image, ImageId};
 
 /// Each image by its path relative to `effects/`, as effect files there name it.
-const FILES: [(&str, &[u8]); 4] = [
+const FILES: [(&str, &[u8]); 5] = [
     (
         "images/smoke.png",
         include_bytes!("../../../../effects/images/smoke.png"),
@@ -24,6 +24,10 @@ const FILES: [(&str, &[u8]); 4] = [
     (
         "images/spark.png",
         include_bytes!("../../../../effects/images/spark.png"),
+    ),
+    (
+        "images/smoke_normals.png",
+        include_bytes!("../../../../effects/images/smoke_normals.png"),
     ),
 ];
 
