@@ -100,17 +100,19 @@ impl LiveEffect {
 /// the working directory instead, so that the renderer's `load_images` finds them
 /// wherever the file came from.
 pub fn effect_file(path: &Path) -> flurry::Result<EffectDesc> {
+    use flurry::effect::{ImageSource, ImageSprite, Sprite};
     let mut desc = EffectDesc::from_file(path)?;
     let folder = path.parent().unwrap_or(Path::new(""));
     let sprites = std::iter::once(&mut desc.sprite)
         .chain(desc.emitters.iter_mut().filter_map(|e| e.sprite.as_mut()));
     for sprite in sprites {
-        if let flurry::effect::Sprite::Image(flurry::effect::ImageSprite {
-            image: flurry::effect::ImageSource::Path(file),
-            ..
-        }) = sprite
-        {
-            *file = folder.join(&*file);
+        if let Sprite::Image(ImageSprite { image, normals, .. }) = sprite {
+            // the image and its normals
+            for source in std::iter::once(image).chain(normals.as_mut()) {
+                if let ImageSource::Path(file) = source {
+                    *file = folder.join(&*file);
+                }
+            }
         }
     }
     Ok(desc)
