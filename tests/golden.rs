@@ -1,4 +1,4 @@
-//! Small headless renders against committed PNGs (mean-error tolerance): each demo, and a
+//! Small headless renders against committed PNGs (mean-error tolerance): the demos, and a
 //! wall in front of a particle cloud at particle-target scales 1 and 1/2.
 //! `FLURRY_BLESS=1 cargo test --test golden` rewrites them; a failure writes
 //! `tests/golden/<name>-actual.png` and `<name>-diff.png` beside the golden image.
@@ -45,6 +45,23 @@ fn fireworks_golden() {
     let img = render_demo(Demo::Fireworks, 4096, 120);
     assert!(lit_fraction(&img) > 0.005, "fireworks show no sparks");
     common::check_golden("fireworks", &img);
+}
+
+#[test]
+fn explosion_golden() {
+    // a second in, on its ground: the fireball's flipbook, sparks and their trails, the
+    // smoke's first puffs lit and shadowing one another (every look of an image sprite, on an
+    // LDR host)
+    let gpu = common::gpu();
+    let stage = common::host::stage::Stage::Plane;
+    let demo = Demo::Explosion;
+    let mut scene = Scene::for_demo_in(&gpu, demo, stage, 16_384, 1, (160, 90)).unwrap();
+    for _ in 0..60 {
+        scene.frame(&gpu, 1.0 / 60.0, true);
+    }
+    let img = scene.image(&gpu).unwrap();
+    assert!(lit_fraction(&img) > 0.02, "the explosion shows nothing");
+    common::check_golden("explosion", &img);
 }
 
 #[test]
