@@ -40,15 +40,7 @@ fn render(image: &Image, sprite: ImageSprite, across: f32, steps: &[f32]) -> (Ve
     } = Facing::new(&gpu, 64);
     let id = renderer.add_image(&gpu.device, &gpu.queue, image).unwrap();
     assert_eq!(sprite.image, ImageSource::Id(id));
-    let particle = common::held(
-        Shape::Point([0.0; 3]),
-        1,
-        Range::constant(across * pixel),
-        [1.0; 4],
-        [0.0; 3],
-    );
-    let mut desc = common::still("image", vec![particle]);
-    desc.sprite = Sprite::Image(sprite);
+    let desc = one_particle(sprite, across * pixel);
     let effect = renderer
         .add_effect(&gpu.device, &gpu.queue, &desc, 1, 5)
         .unwrap();
@@ -60,6 +52,21 @@ fn render(image: &Image, sprite: ImageSprite, across: f32, steps: &[f32]) -> (Ve
     assert_eq!(stats.visible, 1, "{across} px: the particle is drawn");
     let age = snapshot.particles[snapshot.alive[0] as usize].age;
     (host.pixels(&gpu), age)
+}
+
+/// An effect of one white particle `size` metres across at the origin, held still, showing
+/// `sprite`.
+fn one_particle(sprite: ImageSprite, size: f32) -> EffectDesc {
+    let particle = common::held(
+        Shape::Point([0.0; 3]),
+        1,
+        Range::constant(size),
+        [1.0; 4],
+        [0.0; 3],
+    );
+    let mut desc = common::still("image", vec![particle]);
+    desc.sprite = Sprite::Image(sprite);
+    desc
 }
 
 /// The pixel `(dx, dy)` from the host's centre (y down).
@@ -234,19 +241,12 @@ fn lit_by_normals(across: f32, light: flurry::glam::Vec3) -> f64 {
             ambient: [0.1; 3],
         })
         .unwrap();
-    let particle = common::held(
-        Shape::Point([0.0; 3]),
-        1,
-        Range::constant(across * pixel),
-        [1.0; 4],
-        [0.0; 3],
-    );
-    let mut desc = common::still("normals", vec![particle]);
-    desc.sprite = Sprite::Image(ImageSprite {
+    let sprite = ImageSprite {
         image: ImageSource::Id(image),
         flipbook: None,
         normals: Some(ImageSource::Id(normals)),
-    });
+    };
+    let mut desc = one_particle(sprite, across * pixel);
     desc.lighting = Some(Lighting {
         wrap: 0.0,
         shadows: None,
