@@ -37,6 +37,8 @@ override RIBBONS: u32 = 1u;
 // Some particle shows an image (SPRITE_IMAGE): its frames are sampled (members.wgsl reads
 // this too).
 override IMAGES: u32 = 1u;
+// Some particle shows a snowflake (SPRITE_SNOWFLAKE): the snowflake array is sampled.
+override FLAKES: u32 = 1u;
 
 // the host's depth at the particle target's resolution as distances (downsample.wgsl),
 // the snowflake sprites (src/sprites.rs) and the images' frames (src/image/layers.rs),
@@ -140,58 +142,73 @@ fn ribbon_piece(entry: u32, vi: u32) -> VsOut {
     return out;
 }
 
-// Hidden behind the scene: discarded. In front of it: faded over soft_distance metres
-// (soft particles).
+// Whether a billboard's corner uv lies on its sprite: an image's square, or the unit disc
+// round every other sprite. (Its triangle is larger, and a pixel off the sprite is discarded
+// before anything is sampled: a CPU rasteriser skips a block of pixels all discarded.)
+fn on_sprite(kind: u32, uv: vec2<f32>) -> bool {
+    if IMAGES == 1u && kind == SPRITE_IMAGE {
+        return on_square(uv);
+    }
+    return dot(uv, uv) <= 1.0;
+}
+
+// Off its sprite, or hidden behind the scene: discarded. In front of it: faded over
+// soft_distance metres (soft particles).
 @fragment
 fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
+    // the corner's derivatives first, while every pixel of the quad is alive (a discarded
+    // neighbour leaves derivatives undefined): every texture below is sampled with them,
+    // so only what the particle shows is sampled
+    let du = dpdx(in.uv);
+    let dv = dpdy(in.uv);
     let scene = textureLoad(scene_depth, vec2<i32>(in.clip.xy), 0).r;
     if in.distance > scene {
         discard;
     }
     let fade = soft_fade(scene, in.distance, in.blend.x);
-    // textures sampled in uniform control flow (a draw's kinds are constants): the sprite
-    // with implicit derivatives, a ribbon's image with the derivatives of its coordinate
-    var flake = 0.0;
-    var picture = vec4<f32>(1.0);
+    if BILLBOARDS == 0u || (RIBBONS == 1u && in.sprite.x == RIBBON_FRAGMENT) {
+        var texel = vec4<f32>(1.0);
+        if in.sprite.y == 1u {
+            // (its image's coordinate is (along, 0.5 + 0.5 across))
+            let coord = vec2<f32>(in.uv.x, 0.5 + 0.5 * in.uv.y);
+            let half = vec2<f32>(1.0, 0.5);
+            texel = textureSampleGrad(image, image_sampler, coord, du * half, dv * half);
+        }
+        let tint = ribbon_tint(in.uv.y, in.sprite.y == 1u, texel);
+        let a = in.color.a * tint.a * fade;
+        return premultiplied(in.color.rgb * tint.rgb, a, in.blend.y > 0.5);
+    }
+    if !on_sprite(in.sprite.x, in.uv) {
+        discard;
+    }
+    var rgb = in.color.rgb;
+    var cover = 0.0;
     // an image's normal (none: a sphere's)
     var normal = vec3<f32>(0.0);
-    if BILLBOARDS == 1u {
-        flake = textureSample(sprites, sprite_sampler, in.uv * 0.5 + 0.5, in.sprite.y).r;
-        if IMAGES == 1u {
-            let t = image_coord(in.uv);
-            let now = textureSample(images, sprite_sampler, t, in.sprite.y);
-            let next = textureSample(images, sprite_sampler, t, in.sprite.z);
-            picture = mix(now, next, in.frame_blend);
-            // (derivatives taken here, in uniform control flow, for the normals' samples)
-            let dx = dpdx(t);
-            let dy = dpdy(t);
-            if in.normals.x != 0u && in.light.w != UNLIT {
-                let a = textureSampleGrad(images, sprite_sampler, t, in.normals.x - 1u, dx, dy);
-                let b = textureSampleGrad(images, sprite_sampler, t, in.normals.y - 1u, dx, dy);
-                normal = decoded_normal(mix(a, b, in.frame_blend));
-            }
-        }
-    }
-    if RIBBONS == 1u {
-        let coord = vec2<f32>(in.uv.x, 0.5 + 0.5 * in.uv.y);
-        let dx = dpdx(coord);
-        let dy = dpdy(coord);
-        if in.sprite.x == RIBBON_FRAGMENT {
-            var texel = vec4<f32>(1.0);
-            if in.sprite.y == 1u {
-                texel = textureSampleGrad(image, image_sampler, coord, dx, dy);
-            }
-            let tint = ribbon_tint(in.uv.y, in.sprite.y == 1u, texel);
-            let a = in.color.a * tint.a * fade;
-            return premultiplied(in.color.rgb * tint.rgb, a, in.blend.y > 0.5);
-        }
-    }
-    var cover = sprite_cover(in.sprite.x, in.uv, flake);
-    var rgb = in.color.rgb;
     if IMAGES == 1u && in.sprite.x == SPRITE_IMAGE {
-        let shown = image_cover(picture, in.uv);
+        // (an image's coordinate is (0.5 + 0.5 u, 0.5 - 0.5 v))
+        let t = image_coord(in.uv);
+        let half = vec2<f32>(0.5, -0.5);
+        let dx = du * half;
+        let dy = dv * half;
+        let now = textureSampleGrad(images, sprite_sampler, t, in.sprite.y, dx, dy);
+        let next = textureSampleGrad(images, sprite_sampler, t, in.sprite.z, dx, dy);
+        let shown = image_cover(mix(now, next, in.frame_blend), in.uv);
         cover = shown.a;
         rgb *= shown.rgb;
+        if in.normals.x != 0u && in.light.w != UNLIT {
+            let a = textureSampleGrad(images, sprite_sampler, t, in.normals.x - 1u, dx, dy);
+            let b = textureSampleGrad(images, sprite_sampler, t, in.normals.y - 1u, dx, dy);
+            normal = decoded_normal(mix(a, b, in.frame_blend));
+        }
+    } else {
+        var flake = 0.0;
+        if FLAKES == 1u && in.sprite.x == SPRITE_SNOWFLAKE {
+            let t = in.uv * 0.5 + 0.5;
+            let layer = in.sprite.y;
+            flake = textureSampleGrad(sprites, sprite_sampler, t, layer, du * 0.5, dv * 0.5).r;
+        }
+        cover = sprite_cover(in.sprite.x, in.uv, flake);
     }
     let a = in.color.a * cover * fade;
     if in.light.w != UNLIT {

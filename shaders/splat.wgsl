@@ -67,15 +67,20 @@ const DISC_MEAN: f32 = 0.49087385;
 const SAMPLED_SPAN: i32 = 7;
 const RING_MEAN: f32 = 0.15079645;
 
-fn sprite_mean(sprite: SpriteFrame) -> f32 {
+// (tint, mean coverage): an image's tint is its frames' mean colour, what a particle too
+// small to show its picture shows; every other sprite's is white.
+fn sprite_mean(sprite: SpriteFrame) -> vec4<f32> {
     if FLAKES == 1u && sprite.kind == SPRITE_SNOWFLAKE {
         let top = f32(textureNumLevels(sprites) - 1u);
-        return textureSampleLevel(sprites, sprite_sampler, vec2<f32>(0.5), sprite.layer, top).r;
+        let mean = textureSampleLevel(sprites, sprite_sampler, vec2<f32>(0.5), sprite.layer, top);
+        return vec4<f32>(1.0, 1.0, 1.0, mean.r);
     }
     if IMAGES == 1u && sprite.kind == SPRITE_IMAGE {
-        return picture(sprite, vec2<f32>(0.5), f32(textureNumLevels(images) - 1u)).a;
+        let top = f32(textureNumLevels(images) - 1u);
+        let mean = picture(sprite, vec2<f32>(0.5), top);
+        return vec4<f32>(mean.rgb / max(mean.a, 1.0 / 512.0), mean.a);
     }
-    return select(DISC_MEAN, RING_MEAN, sprite.kind == SPRITE_RING);
+    return vec4<f32>(1.0, 1.0, 1.0, select(DISC_MEAN, RING_MEAN, sprite.kind == SPRITE_RING));
 }
 
 // An image sprite's premultiplied texel at t, mip level lod: its frame's, mixed with the
@@ -121,10 +126,11 @@ fn image_at(s: Splat, x: i32, y: i32) -> vec4<f32> {
     return image_cover(picture(s.sprite, t, s.lod), uv);
 }
 
-// The sprite's coverage at the centre of pixel (x, y) (anywhere: on the target or not).
-fn cover_at(s: Splat, x: i32, y: i32) -> f32 {
+// What the sprite shows at the centre of pixel (x, y) (anywhere: on the target or not):
+// (tint, coverage), the tint white but an image's.
+fn shown_at(s: Splat, x: i32, y: i32) -> vec4<f32> {
     if IMAGES == 1u && s.sprite.kind == SPRITE_IMAGE {
-        return image_at(s, x, y).a;
+        return image_at(s, x, y);
     }
     let uv = uv_at(s, x, y);
     var flake = 0.0;
@@ -132,12 +138,13 @@ fn cover_at(s: Splat, x: i32, y: i32) -> f32 {
         let t = clamp(uv * 0.5 + 0.5, vec2<f32>(0.0), vec2<f32>(1.0));
         flake = textureSampleLevel(sprites, sprite_sampler, t, s.sprite.layer, s.lod).r;
     }
-    return sprite_cover(s.sprite.kind, uv, flake);
+    return vec4<f32>(1.0, 1.0, 1.0, sprite_cover(s.sprite.kind, uv, flake));
 }
 
-// `cover` of pixel (x, y) to its accumulators, where the pixel is on the target and the
-// particle in front of the scene there.
-fn deposit(s: Splat, x: i32, y: i32, cover: f32, dims: vec2<u32>) {
+// `cover` of pixel (x, y), tinted by `tint`, to its accumulators, where the pixel is on the
+// target and the particle in front of the scene there. (The tint is kept beside the
+// coverage, not sampled again here: an image's two frames sampled a pixel, not four.)
+fn deposit(s: Splat, x: i32, y: i32, cover: f32, tint: vec3<f32>, dims: vec2<u32>) {
     if cover <= 0.0 || x < 0 || y < 0 || x >= i32(dims.x) || y >= i32(dims.y) {
         return;
     }
@@ -147,11 +154,7 @@ fn deposit(s: Splat, x: i32, y: i32, cover: f32, dims: vec2<u32>) {
     }
     // (however faint: a thousand dots of a thousandth of a pixel are a pixel's light)
     let alpha = s.color.a * min(cover, 1.0) * soft_fade(scene, s.distance, s.soft_distance);
-    var rgb = s.color.rgb;
-    if IMAGES == 1u && s.sprite.kind == SPRITE_IMAGE {
-        // (sampled again rather than kept beside the coverage: only images pay for it)
-        rgb *= image_at(s, x, y).rgb;
-    }
+    var rgb = s.color.rgb * tint;
     if LIT == 1u && s.wrap != UNLIT {
         let uv = uv_at(s, x, y);
         if IMAGES == 1u && s.sprite.normal != 0u {
@@ -184,15 +187,15 @@ fn deposit(s: Splat, x: i32, y: i32, cover: f32, dims: vec2<u32>) {
 
 // `mass` (coverage × pixels) over the four pixels nearest the particle's centre, each by
 // how near (a tent filter a pixel wide): the total is the mass wherever the centre is, and
-// it moves smoothly as the particle does.
-fn deposit_tent(s: Splat, mass: f32, dims: vec2<u32>) {
+// it moves smoothly as the particle does. Its colour is `tint`, the sprite's mean.
+fn deposit_tent(s: Splat, mass: f32, tint: vec3<f32>, dims: vec2<u32>) {
     let at = s.c - 0.5;
     let corner = vec2<i32>(floor(at));
     let f = at - floor(at);
-    deposit(s, corner.x, corner.y, mass * (1.0 - f.x) * (1.0 - f.y), dims);
-    deposit(s, corner.x + 1, corner.y, mass * f.x * (1.0 - f.y), dims);
-    deposit(s, corner.x, corner.y + 1, mass * (1.0 - f.x) * f.y, dims);
-    deposit(s, corner.x + 1, corner.y + 1, mass * f.x * f.y, dims);
+    deposit(s, corner.x, corner.y, mass * (1.0 - f.x) * (1.0 - f.y), tint, dims);
+    deposit(s, corner.x + 1, corner.y, mass * f.x * (1.0 - f.y), tint, dims);
+    deposit(s, corner.x, corner.y + 1, mass * (1.0 - f.x) * f.y, tint, dims);
+    deposit(s, corner.x + 1, corner.y + 1, mass * f.x * f.y, tint, dims);
 }
 
 // A particle lights the pixels by its area: its sprite's coverage integrated over its quad
@@ -228,7 +231,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         return; // edge-on: no area
     }
     let sprite = sprite_of(p, a.look);
-    let mass = 4.0 * area * sprite_mean(sprite);
+    let mean = sprite_mean(sprite);
+    let mass = 4.0 * area * mean.a;
     let color = particle_color(p, a.look, a.settle_time);
     let distance = view_distance(frame, q.center);
     // pixel coverage (common.wgsl): at least a pixel's radius, its light (the mass) spread
@@ -253,7 +257,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         // about as many, by its sprite; a star field of such dots splats in little more
         // than half the time sampling their grown quads takes: 33 against 58 ms, the
         // galaxy's 262,144 stars on lavapipe)
-        deposit_tent(s, mass, dims);
+        deposit_tent(s, mass, mean.rgb, dims);
         return;
     }
     let half = min(abs(ax) + abs(ay), vec2<f32>(frame.splat_radius + 1.0));
@@ -268,31 +272,42 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         let grown = area / abs(det);
         for (var y = first.y; y <= last.y; y++) {
             for (var x = first.x; x <= last.x; x++) {
-                deposit(s, x, y, cover_at(s, x, y) * grown, dims);
+                let shown = shown_at(s, x, y);
+                deposit(s, x, y, shown.a * grown, shown.rgb, dims);
             }
         }
         return;
     }
     // the samples of every centre of its box (each once), then each scaled so that they
     // add up to its mass
+    // (an image's tints beside them; every other sprite's are white)
     var covers: array<f32, 49>;
+    var tints: array<vec3<f32>, 49>;
     var samples = 0.0;
     for (var y = 0; y < span.y; y++) {
         for (var x = 0; x < span.x; x++) {
-            let cover = cover_at(s, lo.x + x, lo.y + y);
-            covers[y * SAMPLED_SPAN + x] = cover;
-            samples += cover;
+            let shown = shown_at(s, lo.x + x, lo.y + y);
+            covers[y * SAMPLED_SPAN + x] = shown.a;
+            if IMAGES == 1u {
+                tints[y * SAMPLED_SPAN + x] = shown.rgb;
+            }
+            samples += shown.a;
         }
     }
     if samples <= 0.0 {
-        deposit_tent(s, mass, dims); // a thin ring or flake between the centres
+        // a thin ring or flake between the centres
+        deposit_tent(s, mass, mean.rgb, dims);
         return;
     }
     let scale = mass / samples;
     for (var y = first.y; y <= last.y; y++) {
         for (var x = first.x; x <= last.x; x++) {
             let k = (y - lo.y) * SAMPLED_SPAN + (x - lo.x);
-            deposit(s, x, y, covers[k] * scale, dims);
+            var tint = vec3<f32>(1.0);
+            if IMAGES == 1u {
+                tint = tints[k];
+            }
+            deposit(s, x, y, covers[k] * scale, tint, dims);
         }
     }
 }

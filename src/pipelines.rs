@@ -26,7 +26,7 @@ use crate::passes::{
     crowd::CrowdPass,
     cull::{CullPass, CullVariant},
     downsample::DownsamplePass,
-    draw::{DrawKinds, DrawPass},
+    draw::{DrawKinds, DrawPass, DrawSprites},
     emit::EmitPass,
     flock::FlockPass,
     flow::FlowPass,
@@ -75,9 +75,9 @@ pub(crate) struct Pipelines {
     batch_simulate_layout: OnceLock<wgpu::BindGroupLayout>,
     /// By blend mode (additive, alpha), what the list holds ([`DrawKinds`]) and whether
     /// some particle shows an image.
-    draw: [[[OnceLock<DrawPass>; 2]; 3]; 2],
+    draw: [[[OnceLock<DrawPass>; DrawSprites::COUNT]; 3]; 2],
     /// The merged draw (alpha, any number of effects), without images and with.
-    merged_draw: [OnceLock<DrawPass>; 2],
+    merged_draw: [OnceLock<DrawPass>; DrawSprites::COUNT],
     ribbon_pieces: OnceLock<RibbonPieces>,
     grid: OnceLock<GridPasses>,
     shadow: OnceLock<crate::passes::shadow::ShadowPass>,
@@ -310,20 +310,20 @@ impl Pipelines {
         })
     }
 
-    /// An effect's own draw, for `blend`, its list holding `kinds`, sampling images where
-    /// some particle shows one.
-    pub fn draw(&self, blend: Blend, kinds: DrawKinds, images: bool) -> &DrawPass {
+    /// An effect's own draw, for `blend`, its list holding `kinds`, sampling the `sprites`
+    /// some particle shows.
+    pub fn draw(&self, blend: Blend, kinds: DrawKinds, sprites: DrawSprites) -> &DrawPass {
         let k = DrawKinds::ALL.iter().position(|&k| k == kinds).unwrap_or(0);
-        self.draw[blend_slot(blend)][k][images as usize]
-            .get_or_init(|| DrawPass::new(&self.device, blend, (false, kinds, images)))
+        self.draw[blend_slot(blend)][k][sprites.index()]
+            .get_or_init(|| DrawPass::new(&self.device, blend, (false, kinds, sprites)))
     }
 
     /// The draw of a merged list (any number of effects; its premultiplied output serves
-    /// both blends, so additive members are drawn by it too), sampling images where some
-    /// member shows one.
-    pub fn merged_draw(&self, images: bool) -> &DrawPass {
-        self.merged_draw[images as usize].get_or_init(|| {
-            let variant = (true, DrawKinds::Billboards, images);
+    /// both blends, so additive members are drawn by it too), sampling the `sprites` some
+    /// member shows.
+    pub fn merged_draw(&self, sprites: DrawSprites) -> &DrawPass {
+        self.merged_draw[sprites.index()].get_or_init(|| {
+            let variant = (true, DrawKinds::Billboards, sprites);
             DrawPass::new(&self.device, Blend::Alpha, variant)
         })
     }

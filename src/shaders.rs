@@ -314,16 +314,18 @@ mod tests {
     fn every_draw_variant_validates() {
         for merged in [0, 1] {
             for (billboards, ribbons) in [(1, 0), (0, 1), (1, 1)] {
-                for images in [0, 1] {
+                for (flakes, images) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
                     let consts = [
                         ("MERGED", merged),
                         ("BILLBOARDS", billboards),
                         ("RIBBONS", ribbons),
+                        ("FLAKES", flakes),
                         ("IMAGES", images),
                     ];
                     let src = Shader::Draw.specialised(&consts);
                     assert!(src.contains(&format!("const RIBBONS: u32 = {ribbons}u;")));
                     assert!(src.contains(&format!("const MERGED: u32 = {merged}u;")));
+                    assert!(src.contains(&format!("const FLAKES: u32 = {flakes}u;")));
                     assert!(src.contains(&format!("const IMAGES: u32 = {images}u;")));
                     validate(Shader::Draw, &src);
                 }

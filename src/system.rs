@@ -16,7 +16,7 @@ use crate::mesh::{MeshSet, Meshes};
 use crate::passes::args::After;
 use crate::passes::batch_simulate::StepClock;
 use crate::passes::cull::CullVariant;
-use crate::passes::draw::{DrawArgs, DrawBinding, DrawKinds};
+use crate::passes::draw::{DrawArgs, DrawBinding, DrawKinds, DrawSprites};
 use crate::passes::emit::EmitPass;
 use crate::passes::simulate::{SimulatePass, SimulateVariant};
 use crate::passes::sort::{SortBinding, SortPlan};
@@ -414,7 +414,7 @@ impl ParticleSystem {
                 .draw(
                     desc.blend,
                     DrawKinds::of(desc),
-                    SplatVariant::of(&params).images,
+                    DrawSprites::of(SplatVariant::of(&params)),
                 )
                 .bind(device, &pool, (frame, effect), image),
             splat_bind: std::sync::OnceLock::new(),
@@ -989,7 +989,7 @@ impl ParticleSystem {
             }
             _ => DrawArgs::Indexed(&self.pool.draw_counters, crate::pool::RIBBON_DRAW_OFFSET),
         };
-        p.draw(self.desc.blend, kinds, self.splat_variant.images)
+        p.draw(self.desc.blend, kinds, DrawSprites::of(self.splat_variant))
             .record(pass, &self.draw_bind, args);
     }
 

@@ -1,7 +1,7 @@
 //! Images on particles (`Sprite::Image`): a still image fills each particle's quad the right
-//! way up, drawn and splatted alike; a flipbook shows the frame its age calls for, and the
-//! half-way mix of two frames when it blends; effects name image files by path, loaded by
-//! the one helper.
+//! way up, drawn and splatted alike; a splatted particle too small for its picture shows the
+//! image's mean colour; a flipbook shows the frame its age calls for, and the half-way mix of
+//! two frames when it blends; effects name image files by path, loaded by the one helper.
 
 mod common;
 
@@ -115,6 +115,31 @@ fn an_image_fills_its_particles_quad_the_right_way_up() {
         // nothing past its square
         let outside = at(&pixels, (across / 2.0) as i32 + 3, 0);
         assert!(near(outside, [0.0; 3], 0.01), "{across} px: {outside:?}");
+    }
+}
+
+/// A particle too small to show its picture shows its image's mean colour, by its area
+/// (splatted at 1.5 px: quarters red, red, green and blue make half red, a quarter green and
+/// blue); one a few pixels across shows each quarter's colour on its own side (splatted at
+/// 6 px).
+#[test]
+fn a_small_splatted_image_shows_its_mean_colour_and_a_larger_one_its_quarters() {
+    let reds = quarters(64, [RED, RED, GREEN, BLUE]);
+    let (pixels, _) = render(&reds, still(flurry::ImageId(0)), 1.5, &[1.0 / 60.0; 2]);
+    let total = pixels.iter().fold([0.0; 3], |t, p| [t[0] + p[0], t[1] + p[1], t[2] + p[2]]);
+    assert!(total[0] > 0.5, "the dot's light: {total:?}");
+    for c in 1..3 {
+        let ratio = total[c] / total[0];
+        assert!((ratio - 0.5).abs() < 0.05, "the dot's colour: {total:?}");
+    }
+    let image = quarters(64, [RED, GREEN, BLUE, WHITE]);
+    let (pixels, _) = render(&image, still(flurry::ImageId(0)), 6.0, &[1.0 / 60.0; 2]);
+    let want = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 1.0]];
+    for (k, (dx, dy)) in [(-2, -2), (1, -2), (-2, 1), (1, 1)].into_iter().enumerate() {
+        let got = at(&pixels, dx, dy);
+        let most = got.iter().cloned().fold(0.0, f64::max);
+        let hue = got.map(|c| c / most.max(1e-6));
+        assert!(near(hue, want[k], 0.15), "6 px: quarter {k} shows {got:?}");
     }
 }
 

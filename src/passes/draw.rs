@@ -80,6 +80,43 @@ impl DrawKinds {
     }
 }
 
+/// Which sprite textures a draw samples: the snowflakes and the images' frames, each only
+/// where some particle of its list shows one (a CPU driver samples every texture its
+/// fragment shader names, for every pixel, whatever the particle shows).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct DrawSprites {
+    /// Some particle shows a snowflake.
+    pub snowflakes: bool,
+    /// Some particle shows an image.
+    pub images: bool,
+}
+
+impl DrawSprites {
+    /// How many there are ([`DrawSprites::index`] is below it).
+    pub const COUNT: usize = 4;
+
+    /// The sprites of the particles a splat of `variant` splats (the same emitters' looks).
+    pub fn of(variant: super::splat::SplatVariant) -> Self {
+        DrawSprites {
+            snowflakes: variant.snowflakes,
+            images: variant.images,
+        }
+    }
+
+    /// A dense index below [`DrawSprites::COUNT`].
+    pub fn index(self) -> usize {
+        super::variant_bits(&[self.snowflakes, self.images])
+    }
+
+    /// draw.wgsl's constants for them.
+    pub fn consts(self) -> [(&'static str, u32); 2] {
+        [
+            ("FLAKES", self.snowflakes as u32),
+            ("IMAGES", self.images as u32),
+        ]
+    }
+}
+
 /// What one draw binds: its lists and uniforms (group 0) and its ribbons' image (group 2).
 pub(crate) struct DrawBinding {
     buffers: wgpu::BindGroup,
@@ -147,12 +184,11 @@ fn blend_state(blend: Blend) -> wgpu::BlendState {
 
 impl DrawPass {
     /// The draw of `blend` of one effect's list or, `merged`, of a merged list,
-    /// whose lists hold `kinds`, sampling images' frames where some particle shows one
-    /// (`images`).
+    /// whose lists hold `kinds`, sampling the `sprites` some particle shows.
     pub fn new(
         device: &wgpu::Device,
         blend: Blend,
-        (merged, kinds, images): (bool, DrawKinds, bool),
+        (merged, kinds, sprites): (bool, DrawKinds, DrawSprites),
     ) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
         let v = wgpu::ShaderStages::VERTEX;
@@ -172,12 +208,8 @@ impl DrawPass {
         let layouts = [&layout, &target_layout(device), &image_layout];
         let target = (particle_target(blend), 1);
         let [billboards, ribbons] = kinds.consts();
-        let consts = [
-            ("MERGED", merged as u32),
-            billboards,
-            ribbons,
-            ("IMAGES", images as u32),
-        ];
+        let [flakes, images] = sprites.consts();
+        let consts = [("MERGED", merged as u32), billboards, ribbons, flakes, images];
         let shader = (Shader::Draw, &consts[..]);
         let pipeline = render_pipeline(device, shader, &layouts, target, None);
         let quad = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {

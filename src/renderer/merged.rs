@@ -18,7 +18,7 @@ use crate::effect::Blend;
 use crate::image::Images;
 use crate::passes::batch_merge::{row_table, BatchCull, CullMember};
 use crate::passes::cull::CullVariant;
-use crate::passes::draw::{DrawArgs, DrawBinding, DrawSources};
+use crate::passes::draw::{DrawArgs, DrawBinding, DrawSources, DrawSprites};
 use crate::passes::members::{max_members, member_table};
 use crate::passes::merge::{MemberInputs, MergedList};
 use crate::passes::sort::{SortBinding, SortPlan};
@@ -261,7 +261,7 @@ impl Merged {
         };
         let variants = members.iter().map(|&i| entries[i].system.splat_variant());
         let splat_variant = SplatVariant::merged(variants, blend);
-        let draw_bind = p.merged_draw(splat_variant.images).bind_sources(
+        let draw_bind = p.merged_draw(DrawSprites::of(splat_variant)).bind_sources(
             device,
             &sources,
             frame,
@@ -340,7 +340,7 @@ impl Merged {
     /// Draw the merged list into a pass whose bind group 1 is set.
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
         let args = DrawArgs::Direct(&self.args, IndirectArgs::DRAW_OFFSET);
-        p.merged_draw(self.splat.1.images)
+        p.merged_draw(DrawSprites::of(self.splat.1))
             .record(pass, &self.draw_bind, args);
     }
 }
