@@ -126,7 +126,9 @@ fn an_image_fills_its_particles_quad_the_right_way_up() {
 fn a_small_splatted_image_shows_its_mean_colour_and_a_larger_one_its_quarters() {
     let reds = quarters(64, [RED, RED, GREEN, BLUE]);
     let (pixels, _) = render(&reds, still(flurry::ImageId(0)), 1.5, &[1.0 / 60.0; 2]);
-    let total = pixels.iter().fold([0.0; 3], |t, p| [t[0] + p[0], t[1] + p[1], t[2] + p[2]]);
+    let total = pixels
+        .iter()
+        .fold([0.0; 3], |t, p| [t[0] + p[0], t[1] + p[1], t[2] + p[2]]);
     assert!(total[0] > 0.5, "the dot's light: {total:?}");
     for c in 1..3 {
         let ratio = total[c] / total[0];
@@ -134,7 +136,12 @@ fn a_small_splatted_image_shows_its_mean_colour_and_a_larger_one_its_quarters() 
     }
     let image = quarters(64, [RED, GREEN, BLUE, WHITE]);
     let (pixels, _) = render(&image, still(flurry::ImageId(0)), 6.0, &[1.0 / 60.0; 2]);
-    let want = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 1.0]];
+    let want = [
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+        [1.0, 1.0, 1.0],
+    ];
     for (k, (dx, dy)) in [(-2, -2), (1, -2), (-2, 1), (1, 1)].into_iter().enumerate() {
         let got = at(&pixels, dx, dy);
         let most = got.iter().cloned().fold(0.0, f64::max);

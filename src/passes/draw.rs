@@ -209,7 +209,13 @@ impl DrawPass {
         let target = (particle_target(blend), 1);
         let [billboards, ribbons] = kinds.consts();
         let [flakes, images] = sprites.consts();
-        let consts = [("MERGED", merged as u32), billboards, ribbons, flakes, images];
+        let consts = [
+            ("MERGED", merged as u32),
+            billboards,
+            ribbons,
+            flakes,
+            images,
+        ];
         let shader = (Shader::Draw, &consts[..]);
         let pipeline = render_pipeline(device, shader, &layouts, target, None);
         let quad = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
