@@ -89,6 +89,20 @@ fn after_spawn() {
     size_passes_over_alive(atomicLoad(&counters.alive));
 }
 
+// A paused pool's frame, in place of emit and simulate (which write the same for a step):
+// its particles stay alive where they are, this frame's lists start empty, and the cull
+// goes over them all.
+@compute @workgroup_size(1)
+fn held() {
+    let n = atomicLoad(&counters.alive);
+    take_survivors(n);
+    atomicStore(&counters.next_alive, 0u);
+    let d = dispatch_size(n);
+    args.cull_x = d.x;
+    args.cull_y = d.y;
+    args.cull_z = d.z;
+}
+
 // After cull (and again after the ribbon pieces joined the visible list): one instance
 // per entry of the visible list, three vertices (one triangle) each; an effect with
 // ribbons draws the same instances indexed, two triangles over four vertices each (a

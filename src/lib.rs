@@ -178,6 +178,7 @@ pub mod mesh;
 pub mod nav;
 mod passes;
 mod pipelines;
+mod playback;
 mod pool;
 mod profiler;
 mod readback;
@@ -201,6 +202,7 @@ pub use image::{Image, ImageId};
 pub use instances::{Instance, MAX_INSTANCES};
 pub use light::Light;
 pub use mesh::{Mesh, MeshId};
+pub use playback::{Playback, MAX_TIME_SCALE};
 pub use pool::{PoolSnapshot, Stats};
 pub use renderer::{
     EffectId, FrameTargets, ParticleRenderer, Pass, Scale, Settings, Targets, Upsample,

@@ -495,6 +495,30 @@ impl ParticlePool {
         }
     }
 
+    /// Every particle gone, from the next submission on: each slot free again and none
+    /// alive (no particle's flags read as live), written through `queue`. The counters'
+    /// totals (emitted, dropped, hits, requested) are kept: the cleared particles count as
+    /// killed.
+    pub fn clear(&self, queue: &wgpu::Queue) {
+        let particles = &self.particles;
+        let zeros = vec![0u8; particles.size.get() as usize];
+        queue.write_buffer(&particles.buffer, particles.offset, &zeros);
+        let dead: Vec<u32> = (0..self.capacity).rev().collect();
+        queue.write_buffer(
+            &self.dead.buffer,
+            self.dead.offset,
+            bytemuck::cast_slice(&dead),
+        );
+        // dead, alive and next_alive: the first three words of the counters
+        let counts = [self.capacity, 0, 0];
+        let counters = &self.counters;
+        queue.write_buffer(
+            &counters.buffer,
+            counters.offset,
+            bytemuck::cast_slice(&counts),
+        );
+    }
+
     /// The counters and the draw counters (laid out as [`Counters`]) as the GPU left them.
     /// Blocks.
     pub fn read_counts(

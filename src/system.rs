@@ -23,6 +23,7 @@ use crate::passes::sort::{SortBinding, SortPlan};
 use crate::passes::splat::SplatVariant;
 use crate::passes::GraphInputs;
 use crate::pipelines::Pipelines;
+use crate::playback::Lifecycle;
 use crate::pool::{ParticlePool, PoolSnapshot, Sizing, Stats};
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms, GraphParams};
 use crate::uniform_pages::{Binding, BufferRange, UniformPages, UniformSlot};
@@ -30,6 +31,8 @@ use crate::view::ViewModel;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use wgpu::util::DeviceExt;
+
+mod lifecycle;
 
 /// The compute steps of one frame, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,6 +141,8 @@ pub(crate) struct ParticleSystem {
     /// the splat off never compile its pipelines).
     splat_bind: std::sync::OnceLock<wgpu::BindGroup>,
     clock: SpawnClock,
+    /// Playing, paused or stopped, and its time scale.
+    lifecycle: Lifecycle,
     /// Updates so far.
     frames: u64,
     /// This frame's emit was recorded: its pending spawns are taken at the next update.
@@ -425,6 +430,7 @@ impl ParticleSystem {
             params,
             bodies,
             clock: SpawnClock::default(),
+            lifecycle: Lifecycle::default(),
             frames: 0,
             emit_recorded: AtomicBool::new(false),
             substeps: 1,
@@ -611,23 +617,28 @@ impl ParticleSystem {
     }
 
     /// What its simulate compiles in, when it may be simulated in a batch with other small
-    /// pools of the same: a pool in the arena sized per slot (one step a frame, no trails or
-    /// hit spawns recorded after its simulate) whose variant batches (which leaves out the
-    /// bodies, all-pairs gravity and flocks, whose passes read or write the step).
+    /// pools of the same: a pool relisted in a batch (in the arena, sized per slot: one step
+    /// a frame, no trails or hit spawns recorded after its simulate) whose variant batches
+    /// (which leaves out the bodies, all-pairs gravity and flocks, whose passes read or
+    /// write the step).
     pub fn batch_variant(&self) -> Option<SimulateVariant> {
-        let batches = self.pool.sizing == Sizing::PerSlot
-            && self.pool.lease.is_some()
+        let batches = self.relists_in_batch()
             && self.simulate_variant.batches()
             && self.graph_simulate.is_none();
         batches.then_some(self.simulate_variant)
     }
 
-    /// Whether it may emit in a batch with other small pools: a pool in the arena sized
-    /// per slot, placed once (instances are read from its own buffer), without massive
+    /// Whether it may be relisted in a batch with other small pools: a pool in the arena
+    /// sized per slot, not paused (a paused pool is neither emitted, simulated nor relisted).
+    pub fn relists_in_batch(&self) -> bool {
+        self.pool.sizing == Sizing::PerSlot && self.pool.lease.is_some() && !self.lifecycle.held()
+    }
+
+    /// Whether it may emit in a batch with other small pools: a pool relisted in a batch,
+    /// placed once (instances are read from its own buffer), without massive
     /// bodies (its orbits and galaxy disks read its own).
     pub fn emit_batches(&self) -> bool {
-        self.pool.sizing == Sizing::PerSlot
-            && self.pool.lease.is_some()
+        self.relists_in_batch()
             && self.instances.count() == 0
             && self.desc.bodies.is_none()
             && self.graph_emit.is_none()
@@ -734,23 +745,24 @@ impl ParticleSystem {
         view: &ViewModel,
         meshes: &MeshSet,
     ) {
-        // a frame updated but never recorded changed nothing on the GPU: its spawns stay
-        // pending (the particles are in alive list 0 whatever the host submitted)
-        if self.emit_recorded.swap(false, Ordering::Relaxed) {
-            self.clock.take();
-            self.ids_taken += self.request as u64;
-        }
+        self.take_recorded_emit();
+        // its own step: scaled, none while paused
+        let dt = self.lifecycle.step(dt);
         // the clock runs for one instance, on its share of the pool
         let copies = self.instances.count().max(1);
         let share = self.pool.capacity / copies;
         // the spawn stage: each emitter's rate and bursts by this frame (none to work out
         // for an effect without spawn lines: the clock reads its emitters')
-        let spawning = match self.graph.spawns() {
+        let spawning = match self.graph.spawns() && self.lifecycle.emits() {
             true => self.spawn_stage(dt, view),
             false => Vec::new(),
         };
-        let dropped = self.clock.advance(&self.desc, dt, share, &spawning);
-        self.dropped_on_cpu += dropped * copies as u64;
+        if self.lifecycle.emits() {
+            let dropped = self.clock.advance(&self.desc, dt, share, &spawning);
+            self.dropped_on_cpu += dropped * copies as u64;
+        } else {
+            self.clock.idle(dt);
+        }
         let offset = self.desc.camera_offset(view.eye);
         let id_base = self.ids_taken as u32;
         let motion = self.motion();
@@ -811,6 +823,16 @@ impl ParticleSystem {
         };
     }
 
+    /// The spawns a recorded frame emitted are taken; a frame updated but never recorded
+    /// changed nothing on the GPU, and its spawns stay pending (the particles are in alive
+    /// list 0 whatever the host submitted).
+    fn take_recorded_emit(&mut self) {
+        if self.emit_recorded.swap(false, Ordering::Relaxed) {
+            self.clock.take();
+            self.ids_taken += self.request as u64;
+        }
+    }
+
     /// What its spawn lines make of each emitter's rate and bursts this frame.
     fn spawn_stage(&self, dt: f32, view: &ViewModel) -> Vec<crate::effect::graph::spawn::Spawning> {
         let emitters: Vec<glam::Mat4> = (self.emitter_transforms.iter())
@@ -836,6 +858,11 @@ impl ParticleSystem {
     /// are sorted with others, no gravity without self-gravity, no grid without
     /// neighbours, no steering without a flock).
     pub fn records(&self, step: Step) -> bool {
+        // a paused effect: only its cull, sort and shadows (the camera and light may move)
+        let moves = !matches!(step, Step::Cull | Step::Sort | Step::Shadow);
+        if moves && self.lifecycle.held() {
+            return false;
+        }
         match step {
             Step::Sort => self.sort.is_some() && !self.merged || self.ribbon.is_some(),
             Step::Gravity => self.gravity_bind.is_some(),
@@ -946,6 +973,10 @@ impl ParticleSystem {
                 }
             }
             Step::Cull => {
+                if self.lifecycle.held() {
+                    // its lists start again where emit and simulate would have started them
+                    args(pass, After::Held);
+                }
                 // a merged effect is culled into the merged list, drawn and splatted from
                 // it (the renderer records that cull; the merge writes the list's arguments)
                 if !self.merged {

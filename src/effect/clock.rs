@@ -102,6 +102,29 @@ impl SpawnClock {
         self.pending.iter().map(Pending::total).sum()
     }
 
+    /// Advance the clock by `dt` seconds asking for nothing (an effect that stopped
+    /// emitting): its bursts in that time are skipped, its rates' carry kept.
+    pub fn idle(&mut self, dt: f32) {
+        self.time += dt as f64;
+    }
+
+    /// Drop the pending spawns (an effect that stopped emitting, or was cleared): they
+    /// count as never asked for.
+    pub fn drop_pending(&mut self) {
+        self.requested_total = self.requested_total.saturating_sub(self.pending_total());
+        self.pending
+            .iter_mut()
+            .for_each(|p| *p = Pending::default());
+    }
+
+    /// Back to time 0 with nothing pending (an effect restarted): its bursts at 0 are due
+    /// again; what it asked for and took so far is kept.
+    pub fn restart(&mut self) {
+        self.drop_pending();
+        self.time = 0.0;
+        self.carry.clear();
+    }
+
     /// A frame recorded the emit of the pending spawns.
     pub fn take(&mut self) {
         self.taken_total += self.pending_total();

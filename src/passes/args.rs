@@ -1,6 +1,7 @@
 //! Indirect-argument passes (`shaders/args.wgsl`): one thread turns counters into the
 //! simulate dispatch (after emit), the cull dispatch (after simulate), the hit-spawn cull
-//! (after the spawns) and the draw and splat arguments (after cull). A pool sized per slot
+//! (after the spawns) and the draw and splat arguments (after cull); a paused pool's lists
+//! start again in place of emit and simulate (held). A pool sized per slot
 //! ([`Sizing::PerSlot`](crate::pool::Sizing)) has only the last: its other passes run one
 //! thread a slot.
 
@@ -29,6 +30,7 @@ pub(crate) struct ArgsPass {
     after_cull: wgpu::ComputePipeline,
     after_spawn: wgpu::ComputePipeline,
     before_trails: wgpu::ComputePipeline,
+    held: wgpu::ComputePipeline,
 }
 
 /// Which counters-to-arguments step to run.
@@ -40,6 +42,9 @@ pub(crate) enum After {
     Cull,
     /// Not a step's end but a start: the trails' count of parents.
     BeforeTrails,
+    /// In place of emit and simulate, a paused pool's frame: its particles listed again
+    /// where they are.
+    Held,
 }
 
 impl ArgsPass {
@@ -52,6 +57,7 @@ impl ArgsPass {
             after_cull: pipeline("after_cull"),
             after_spawn: pipeline("after_spawn"),
             before_trails: pipeline("before_trails"),
+            held: pipeline("held"),
             layout,
         }
     }
@@ -74,6 +80,7 @@ impl ArgsPass {
             After::Spawn => &self.after_spawn,
             After::Cull => &self.after_cull,
             After::BeforeTrails => &self.before_trails,
+            After::Held => &self.held,
         };
         dispatch_one(pass, pipeline, bind);
     }

@@ -162,7 +162,9 @@ impl Batches {
             });
         }
         let mut relists = vec![];
-        for (chunk, (), members) in groups(entries, |_, _| Some(())) {
+        for (chunk, (), members) in
+            groups(entries, |_, e| e.system.relists_in_batch().then_some(()))
+        {
             let (table, most) = pool_places(entries, &members);
             let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
             relists.push(p.batch_relist().bind(device, &chunk, &table, most));

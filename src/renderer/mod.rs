@@ -12,6 +12,7 @@
 //! or bilinear) and blended onto the host's colour.
 
 mod batched;
+mod lifecycle;
 mod merged;
 mod meshes;
 mod settings;
@@ -786,7 +787,10 @@ impl ParticleRenderer {
         ];
         let recorded = |pass: &Pass| {
             let step = pass.step().expect("a compute step");
-            self.entries.iter().any(|e| e.system.records(step))
+            // (the emit pass copies the instances in first: it is there while any effect
+            // is, even all of them paused)
+            let copies = step == Step::Emit && !self.entries.is_empty();
+            copies || self.entries.iter().any(|e| e.system.records(step))
         };
         let mut passes: Vec<Pass> = steps.into_iter().filter(recorded).collect();
         if !self.merged.is_empty() {

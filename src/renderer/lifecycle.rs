@@ -1,0 +1,81 @@
+//! Driving an effect from a game: play, pause, stop emitting, clear, restart and its time
+//! scale ([`Playback`]).
+
+use super::{unknown, EffectId, ParticleRenderer};
+use crate::error::Result;
+use crate::playback::{check_time_scale, Playback};
+
+impl ParticleRenderer {
+    /// Play effect `id` from the next update on: a paused effect goes on from where it
+    /// stopped, one that stopped emitting emits again. Refuses an unknown effect.
+    pub fn play(&mut self, id: EffectId) -> Result<()> {
+        self.set_playback(id, Playback::Playing)
+    }
+
+    /// Pause effect `id` from the next update on: nothing is emitted or simulated (no
+    /// dispatch of its emit or simulate is recorded), its particles are drawn where they
+    /// are as the camera moves, and its clock stops until [`ParticleRenderer::play`].
+    /// Refuses an unknown effect.
+    pub fn pause(&mut self, id: EffectId) -> Result<()> {
+        self.set_playback(id, Playback::Paused)
+    }
+
+    /// Stop effect `id`'s emitters from the next update on: its scheduled spawns (rates and
+    /// bursts) end, those asked for but not yet emitted are dropped, and the living
+    /// particles finish their lives (spawning at their hits and deaths as before).
+    /// [`ParticleRenderer::play`] starts the emitters again. Refuses an unknown effect.
+    pub fn stop_emitting(&mut self, id: EffectId) -> Result<()> {
+        self.set_playback(id, Playback::Stopped)
+    }
+
+    /// Whether effect `id` is playing, paused or stopped (None: no such effect).
+    pub fn playback(&self, id: EffectId) -> Option<Playback> {
+        self.system(id).map(|s| s.lifecycle().playback)
+    }
+
+    /// Run effect `id`'s time `scale` times as fast as the host's from the next update on:
+    /// its steps, its clock and its emitters' schedules alike (0.5: slow motion; 0: frozen
+    /// in time yet still simulated, unlike [`ParticleRenderer::pause`]). Refuses an unknown
+    /// effect and a scale outside 0 to [`crate::MAX_TIME_SCALE`].
+    pub fn set_time_scale(&mut self, id: EffectId, scale: f32) -> Result<()> {
+        let scale = check_time_scale(scale)?;
+        self.system_mut(id)?.set_time_scale(scale);
+        Ok(())
+    }
+
+    /// Effect `id`'s time scale (None: no such effect).
+    pub fn time_scale(&self, id: EffectId) -> Option<f32> {
+        self.system(id).map(|s| s.lifecycle().time_scale)
+    }
+
+    /// Remove every particle of effect `id` at once (written through `queue`, taking effect
+    /// at the host's next submission) and drop the spawns not yet emitted; it goes on
+    /// playing, pausing or stopped as it was. Its totals (emitted, dropped) are kept: the
+    /// cleared particles count as killed. Refuses an unknown effect.
+    pub fn clear(&mut self, queue: &wgpu::Queue, id: EffectId) -> Result<()> {
+        self.system_mut(id)?.clear(queue);
+        Ok(())
+    }
+
+    /// Start effect `id` again: cleared as by [`ParticleRenderer::clear`], its clock back to
+    /// 0 (its bursts at 0 fire again) and playing. Refuses an unknown effect.
+    pub fn restart(&mut self, queue: &wgpu::Queue, id: EffectId) -> Result<()> {
+        if self.system_mut(id)?.restart(queue) {
+            self.merge_dirty = true;
+        }
+        Ok(())
+    }
+
+    fn set_playback(&mut self, id: EffectId, playback: Playback) -> Result<()> {
+        let system = match self.entries.iter_mut().find(|e| e.id == id) {
+            Some(e) => &mut e.system,
+            None => return Err(unknown(id)),
+        };
+        // a paused pool leaves its batches (nothing of it is emitted, simulated or
+        // relisted), a resumed one may join them: they are made again at the next update
+        if system.set_playback(playback) {
+            self.merge_dirty = true;
+        }
+        Ok(())
+    }
+}

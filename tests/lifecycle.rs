@@ -1,0 +1,307 @@
+//! Driving an effect from a game: a paused effect holds every particle bit for bit and is
+//! still drawn (no emit or simulate of it recorded), and goes on where it was when played;
+//! half the time scale over two frames is a step of half the frame each, as the integrator
+//! says; an effect that stops emitting emits nothing more and empties as its particles
+//! die; a cleared effect loses every particle at once; a restarted one starts from time 0
+//! with its first burst again.
+
+mod common;
+
+use common::host::Scene;
+use flurry::effect::*;
+use flurry::{Camera, Pass, Playback, PoolSnapshot};
+use glam::Vec3;
+
+const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
+
+/// A fountain: `rate` particles a second and a burst of `burst` at t = 0 from a small box,
+/// thrown up at 4 m/s with some spread under gravity, living `lifetime` seconds.
+fn fountain(rate: f32, burst: u32, lifetime: f32) -> EffectDesc {
+    let desc = EffectDesc {
+        name: "fountain".into(),
+        emitters: vec![EmitterDesc {
+            shape: Shape::Box {
+                min: [-0.5, 0.0, -0.5],
+                max: [0.5, 0.2, 0.5],
+            },
+            bursts: match burst {
+                0 => vec![],
+                n => vec![Burst::once(0.0, n)],
+            },
+            rate,
+            velocity: Velocity::Linear {
+                mean: [0.0, 4.0, 0.0],
+                variance: [1.0, 0.5, 1.0],
+            },
+            lifetime: Range::constant(lifetime),
+            size: Range::constant(0.05),
+            ..Default::default()
+        }],
+        forces: Forces {
+            gravity: GRAVITY.to_array(),
+            ..Forces::NONE
+        },
+        ..Default::default()
+    };
+    desc.validate().unwrap();
+    desc
+}
+
+fn scene(gpu: &flurry::GpuContext, desc: &EffectDesc) -> Scene {
+    let camera = |a| Camera::look_at(Vec3::new(0.0, 2.0, 12.0), Vec3::new(0.0, 1.0, 0.0), a);
+    Scene::new(gpu, desc, 4096, 7, (64, 48), camera).unwrap()
+}
+
+/// The living particles, each as its bytes, ordered by emission id.
+fn living(snap: &PoolSnapshot) -> Vec<(u32, Vec<u8>)> {
+    let mut out: Vec<(u32, Vec<u8>)> = snap
+        .alive
+        .iter()
+        .map(|&i| {
+            let p = &snap.particles[i as usize];
+            (p.id, bytemuck::bytes_of(p).to_vec())
+        })
+        .collect();
+    out.sort_by_key(|(id, _)| *id);
+    out
+}
+
+#[test]
+fn a_paused_effect_holds_every_particle_bit_for_bit_is_drawn_and_goes_on_when_played() {
+    let gpu = common::gpu();
+    let mut s = scene(&gpu, &fountain(300.0, 0, 3.0));
+    for _ in 0..10 {
+        s.frame(&gpu, 1.0 / 30.0, true);
+    }
+    s.renderer.pause(s.effect).unwrap();
+    assert_eq!(s.renderer.playback(s.effect), Some(Playback::Paused));
+    s.frame(&gpu, 1.0 / 30.0, true);
+    let held = s.snapshot(&gpu).unwrap();
+    let time = s.renderer.time(s.effect).unwrap();
+    assert!(held.stats.alive > 50, "{:?}", held.stats);
+    assert!(
+        held.stats.visible > 0,
+        "drawn while paused: {:?}",
+        held.stats
+    );
+    let passes = s.renderer.passes();
+    assert!(
+        !passes.contains(&Pass::Simulate),
+        "no simulate recorded: {passes:?}"
+    );
+    for frame in 0..5 {
+        s.frame(&gpu, 1.0 / 30.0, true);
+        let now = s.snapshot(&gpu).unwrap();
+        assert_eq!(living(&now), living(&held), "paused frame {frame}");
+        assert_eq!(now.stats.emitted_total, held.stats.emitted_total);
+        assert_eq!(now.stats.visible, held.stats.visible, "still drawn");
+        assert_eq!(s.renderer.time(s.effect), Some(time), "its clock stopped");
+    }
+    s.renderer.play(s.effect).unwrap();
+    s.frame(&gpu, 1.0 / 30.0, true);
+    let played = s.snapshot(&gpu).unwrap();
+    assert!(played.stats.emitted_total > held.stats.emitted_total);
+    let t = s.renderer.time(s.effect).unwrap();
+    assert!((t - time - 1.0 / 30.0).abs() < 1e-6, "{t} after {time}");
+    let moved = living(&played)
+        .iter()
+        .zip(living(&held))
+        .filter(|(a, b)| a.0 == b.0 && a.1 != b.1)
+        .count();
+    assert!(moved > 50, "played, the particles move again: {moved}");
+}
+
+/// Small effects share their dispatches (one emit, simulate and relist for all): a paused
+/// one leaves them, and its neighbour goes on.
+#[test]
+fn a_paused_effect_among_batched_ones_holds_while_the_others_move() {
+    let gpu = common::gpu();
+    let desc = fountain(200.0, 0, 3.0);
+    let mut s = scene(&gpu, &desc);
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let others: Vec<_> = (0..3)
+        .map(|k| {
+            s.renderer
+                .add_effect(device, queue, &desc, 1024, 20 + k)
+                .unwrap()
+        })
+        .collect();
+    let paused = others[1];
+    for _ in 0..6 {
+        s.frame(&gpu, 1.0 / 30.0, true);
+    }
+    s.renderer.pause(paused).unwrap();
+    s.frame(&gpu, 1.0 / 30.0, true);
+    let read = |s: &Scene, id| s.renderer.snapshot(device, queue, id).unwrap();
+    let held = read(&s, paused);
+    let neighbour = read(&s, others[0]);
+    for _ in 0..4 {
+        s.frame(&gpu, 1.0 / 30.0, true);
+    }
+    assert_eq!(living(&read(&s, paused)), living(&held));
+    let after = read(&s, others[0]);
+    assert!(after.stats.emitted_total > neighbour.stats.emitted_total);
+    assert_ne!(living(&after), living(&neighbour));
+    // played again, it rejoins them
+    s.renderer.play(paused).unwrap();
+    s.frame(&gpu, 1.0 / 30.0, true);
+    assert!(read(&s, paused).stats.emitted_total > held.stats.emitted_total);
+}
+
+/// The burst's particles after a first frame, then stepped `frames` frames of `dt` at
+/// `scale`.
+fn stepped(
+    gpu: &flurry::GpuContext,
+    scale: f32,
+    frames: u32,
+    dt: f32,
+) -> (PoolSnapshot, PoolSnapshot) {
+    let mut s = scene(gpu, &fountain(0.0, 256, 10.0));
+    s.frame(gpu, 0.1, false);
+    let start = s.snapshot(gpu).unwrap();
+    s.renderer.set_time_scale(s.effect, scale).unwrap();
+    for _ in 0..frames {
+        s.frame(gpu, dt, false);
+    }
+    (start, s.snapshot(gpu).unwrap())
+}
+
+/// Time scale 0.5 over two frames of 0.1 s is two steps of 0.05 s, bit for bit; against one
+/// frame of 0.1 s at scale 1 the velocities and ages agree, and the positions differ as
+/// explicit Euler says: from x₀, v₀ after n steps of h (T = n·h),
+/// x = x₀ + v₀·T + g·h²·n(n − 1)/2.
+#[test]
+fn half_the_time_scale_over_two_frames_is_one_frame_of_its_time_as_the_integrator_says() {
+    let gpu = common::gpu();
+    let (start, half) = stepped(&gpu, 0.5, 2, 0.1);
+    let (_, small) = stepped(&gpu, 1.0, 2, 0.05);
+    let (_, whole) = stepped(&gpu, 1.0, 1, 0.1);
+    assert_eq!(
+        living(&half),
+        living(&small),
+        "scale 0.5 at 0.1 s is 0.05 s steps"
+    );
+    let by_id = |s: &PoolSnapshot| {
+        let mut v: Vec<_> = s.alive.iter().map(|&i| s.particles[i as usize]).collect();
+        v.sort_by_key(|p| p.id);
+        v
+    };
+    let (x0, a, b) = (by_id(&start), by_id(&half), by_id(&whole));
+    assert_eq!(x0.len(), 256);
+    assert_eq!((a.len(), b.len()), (256, 256));
+    let t = 0.1f32;
+    for ((p0, two), one) in x0.iter().zip(&a).zip(&b) {
+        assert!(p0.id == two.id && p0.id == one.id);
+        let v = p0.vel + GRAVITY * t;
+        assert!((two.vel - v).length() < 1e-5 && (one.vel - v).length() < 1e-5);
+        assert!((two.age - one.age).abs() < 1e-6, "{} {}", two.age, one.age);
+        let law = |n: f32| {
+            let h = t / n;
+            p0.pos + p0.vel * t + GRAVITY * (h * h * n * (n - 1.0) / 2.0)
+        };
+        assert!(
+            (two.pos - law(2.0)).length() < 1e-5,
+            "{:?} {:?}",
+            two.pos,
+            law(2.0)
+        );
+        assert!(
+            (one.pos - law(1.0)).length() < 1e-5,
+            "{:?} {:?}",
+            one.pos,
+            law(1.0)
+        );
+    }
+}
+
+#[test]
+fn an_effect_that_stops_emitting_emits_nothing_more_and_empties_as_its_particles_die() {
+    let gpu = common::gpu();
+    let mut s = scene(&gpu, &fountain(300.0, 0, 0.5));
+    for _ in 0..10 {
+        s.frame(&gpu, 1.0 / 30.0, true);
+    }
+    s.renderer.stop_emitting(s.effect).unwrap();
+    assert_eq!(s.renderer.playback(s.effect), Some(Playback::Stopped));
+    s.frame(&gpu, 1.0 / 30.0, true);
+    let stopped = s.snapshot(&gpu).unwrap().stats;
+    assert!(stopped.alive > 50, "{stopped:?}");
+    let mut alive = stopped.alive;
+    for frame in 0..20 {
+        s.frame(&gpu, 1.0 / 30.0, true);
+        let stats = s.snapshot(&gpu).unwrap().stats;
+        assert_eq!(stats.emitted_total, stopped.emitted_total, "frame {frame}");
+        assert!(
+            stats.alive <= alive,
+            "frame {frame}: {} after {alive}",
+            stats.alive
+        );
+        alive = stats.alive;
+    }
+    // 0.67 s after the last spawn of particles living 0.5 s
+    assert_eq!(alive, 0);
+    s.renderer.play(s.effect).unwrap();
+    s.frame(&gpu, 1.0 / 30.0, true);
+    assert!(s.snapshot(&gpu).unwrap().stats.alive > 0, "it emits again");
+}
+
+#[test]
+fn a_cleared_effect_loses_every_particle_at_once_and_a_restarted_one_bursts_again() {
+    let gpu = common::gpu();
+    let mut s = scene(&gpu, &fountain(60.0, 200, 10.0));
+    for _ in 0..10 {
+        s.frame(&gpu, 1.0 / 30.0, true);
+    }
+    let before = s.snapshot(&gpu).unwrap().stats;
+    assert!(before.alive >= 210, "{before:?}");
+    s.renderer.clear(&gpu.queue, s.effect).unwrap();
+    s.frame(&gpu, 1.0 / 30.0, true);
+    let snap = s.snapshot(&gpu).unwrap();
+    // only this frame's two spawns (60 a second), none older than the frame
+    assert!(snap.stats.alive <= 3, "{:?}", snap.stats);
+    for &i in &snap.alive {
+        assert!(snap.particles[i as usize].age <= 1.0 / 30.0 + 1e-6);
+    }
+    assert!(
+        snap.stats.emitted_total > before.emitted_total,
+        "the totals are kept"
+    );
+    assert!(
+        s.renderer.time(s.effect).unwrap() > 0.3,
+        "the clock runs on"
+    );
+    s.renderer.pause(s.effect).unwrap();
+    s.renderer.restart(&gpu.queue, s.effect).unwrap();
+    assert_eq!(s.renderer.playback(s.effect), Some(Playback::Playing));
+    let emitted = snap.stats.emitted_total;
+    s.frame(&gpu, 1.0 / 30.0, true);
+    let restarted = s.snapshot(&gpu).unwrap().stats;
+    assert!((s.renderer.time(s.effect).unwrap() - 1.0 / 30.0).abs() < 1e-6);
+    // the burst at 0 again, and this frame's spawns
+    assert!((200..=203).contains(&restarted.alive), "{restarted:?}");
+    assert_eq!(restarted.emitted_total, emitted + restarted.alive as u64);
+}
+
+#[test]
+fn unknown_effects_and_time_scales_outside_0_to_100_are_refused() {
+    let gpu = common::gpu();
+    let mut s = scene(&gpu, &fountain(10.0, 0, 1.0));
+    let gone = s.effect;
+    assert!(s.renderer.remove_effect(gone));
+    let e = s.renderer.pause(gone).unwrap_err().to_string();
+    assert!(e.contains("id"), "{e}");
+    assert!(s.renderer.clear(&gpu.queue, gone).is_err());
+    assert_eq!(s.renderer.playback(gone), None);
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let id = s
+        .renderer
+        .add_effect(device, queue, &fountain(10.0, 0, 1.0), 64, 1)
+        .unwrap();
+    for bad in [-1.0, f32::NAN, 101.0] {
+        let e = s.renderer.set_time_scale(id, bad).unwrap_err().to_string();
+        assert!(e.contains("time_scale"), "{e}");
+    }
+    assert_eq!(s.renderer.time_scale(id), Some(1.0));
+    s.renderer.set_time_scale(id, 0.0).unwrap();
+    assert_eq!(s.renderer.time_scale(id), Some(0.0));
+}
