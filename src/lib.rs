@@ -21,7 +21,11 @@
 //! spawn in volumes, on surfaces and on meshes. One effect placed many times
 //! ([`ParticleRenderer::set_instances`], an [`Instance`] each) shares one pool and one chain
 //! of dispatches; [`ParticleRenderer::traffic`] says what each pass moved and computed, for
-//! judging it against the adapter's own ceilings ([`roofline`]).
+//! judging it against the adapter's own ceilings ([`roofline`]). A game drives each effect:
+//! [`ParticleRenderer::play`], [`ParticleRenderer::pause`],
+//! [`ParticleRenderer::stop_emitting`], [`ParticleRenderer::clear`],
+//! [`ParticleRenderer::restart`], [`ParticleRenderer::set_time_scale`] and
+//! [`ParticleRenderer::prewarm`] (seconds of it run at once, before it is first seen).
 //!
 //! ```
 //! use flurry::effect::{ColorRange, EffectDesc, EmitterDesc, Range, Shape, Velocity};
@@ -206,7 +210,7 @@ pub use playback::{Playback, MAX_TIME_SCALE};
 pub use pool::{PoolSnapshot, Stats};
 pub use renderer::{
     EffectId, FrameTargets, ParticleRenderer, Pass, Scale, Settings, Targets, Upsample,
-    MAX_SPLAT_RADIUS, MAX_SUBSTEPS,
+    MAX_PREWARM, MAX_SPLAT_RADIUS, MAX_SUBSTEPS, PREWARM_STEPS,
 };
 pub use types::{Body, Counters, HitEvent, Particle, Walker};
 pub use view::{DepthConvention, View};

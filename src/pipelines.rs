@@ -100,7 +100,6 @@ pub(crate) struct Pipelines {
     /// Pipelines built for effects' stacks so far (each distinct block once).
     graph_builds: AtomicU64,
     /// Simulate's group 1 for recording without a renderer's depth: nothing to collide with.
-    #[cfg(test)]
     no_collision: OnceLock<(wgpu::Buffer, wgpu::BindGroup)>,
 }
 
@@ -149,7 +148,6 @@ impl Pipelines {
             graph_emit: Mutex::default(),
             graph_simulate: Mutex::default(),
             graph_builds: AtomicU64::new(0),
-            #[cfg(test)]
             no_collision: OnceLock::new(),
         }
     }
@@ -413,8 +411,8 @@ impl Pipelines {
         }
     }
 
-    /// Simulate's group 1 over a 1×1 depth and a zeroed (disabled) collision frame.
-    #[cfg(test)]
+    /// Simulate's group 1 over a 1×1 depth and a zeroed (disabled) collision frame (a
+    /// prewarm before the first frame).
     pub fn no_collision(&self) -> &wgpu::BindGroup {
         let (_, bind) = self.no_collision.get_or_init(|| {
             use encase::ShaderType;

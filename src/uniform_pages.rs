@@ -186,6 +186,15 @@ impl UniformPages {
         &self.pages[slot.page].bytes[start..start + slot.emit.size.get() as usize]
     }
 
+    /// Every uniform `slot` holds as staged (its frame, emit and parameters, from the
+    /// slot's start in its page to the end of its parameters): a prewarm copies each step's
+    /// into place on the GPU.
+    pub fn staged_slot(&self, slot: &UniformSlot) -> &[u8] {
+        let start = slot.frame.offset as usize;
+        let end = (slot.graph.offset + slot.graph.size.get()) as usize;
+        &self.pages[slot.page].bytes[start..end]
+    }
+
     /// Write every page something was staged in, each with one `write_buffer` (up to its
     /// last slot in use).
     pub fn flush(&mut self, queue: &wgpu::Queue) {
@@ -255,6 +264,15 @@ impl RendererUniforms {
         stage(&mut self.bytes, &self.downsample, downsample);
         stage(&mut self.bytes, &self.composite, composite);
         queue.write_buffer(&self.buffer, 0, &self.bytes);
+    }
+
+    /// The collision frame alone (a prewarm between frames).
+    pub fn write_collision(&mut self, queue: &wgpu::Queue, collision: &CollisionFrame) {
+        stage(&mut self.bytes, &self.collision, collision);
+        let range = &self.collision;
+        let start = range.offset as usize;
+        let bytes = &self.bytes[start..start + range.size.get() as usize];
+        queue.write_buffer(&self.buffer, range.offset, bytes);
     }
 }
 

@@ -1270,3 +1270,36 @@ fn the_dump_holds_the_effects_own_attributes_by_name() {
         assert!((0.0..=1.2).contains(&heat), "{p}");
     }
 }
+
+/// `stats --prewarm S` runs the effect S seconds first in steps of --dt, and says how long
+/// it took: rain prewarmed 2 s then stepped one frame is rain stepped 2 s and one frame,
+/// in the counts the stats print; lengths outside 0..=600 s are refused naming the flag.
+#[test]
+fn stats_prewarm_runs_the_seconds_first_and_refuses_lengths_out_of_range() {
+    let last = |args: &[&str]| -> serde_json::Value {
+        let o = flurry(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let stdout = String::from_utf8(o.stdout).unwrap();
+        serde_json::from_str(stdout.lines().last().unwrap()).unwrap()
+    };
+    let common = ["stats", "rain", "--particles", "4096", "--dt", "0.0166667"];
+    let warmed = last(&[&common[..], &["--frames", "1", "--prewarm", "2"]].concat());
+    let framed = last(&[&common[..], &["--frames", "121"]].concat());
+    assert!(warmed["prewarm_ms"].as_f64().unwrap() > 0.0, "{warmed}");
+    assert!(framed["prewarm_ms"].is_null(), "{framed}");
+    let (a, b) = (
+        warmed["alive"].as_f64().unwrap(),
+        framed["alive"].as_f64().unwrap(),
+    );
+    assert!(
+        b > 1000.0 && (a - b).abs() <= 0.02 * b,
+        "alive: {a} prewarmed, {b} framed"
+    );
+    for bad in ["-1", "601", "nan"] {
+        refused(
+            &[&common[..], &["--prewarm", bad]].concat(),
+            2,
+            &["--prewarm", "0..=600"],
+        );
+    }
+}

@@ -15,9 +15,12 @@ mod batched;
 mod lifecycle;
 mod merged;
 mod meshes;
+mod prewarm;
 mod settings;
 mod target;
 mod traffic;
+
+pub use prewarm::{MAX_PREWARM, PREWARM_STEPS};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -210,6 +213,19 @@ fn no_depth(device: &wgpu::Device, samples: u32) -> wgpu::TextureView {
 /// The error for an effect id this renderer does not hold.
 fn unknown(id: EffectId) -> crate::Error {
     Invalid::new("id", format!("{id:?}"), "an effect of this renderer").into()
+}
+
+/// What depth collision reads: the particle target's depth as the frame seen through
+/// `prev` left it, and whether it holds one (`enabled`).
+fn collision_frame(prev: &ViewModel, enabled: bool) -> CollisionFrame {
+    CollisionFrame {
+        prev_view_proj: prev.view_proj,
+        prev_inv_view_proj: prev.inverse_view_proj,
+        prev_view_depth: prev.view_depth,
+        prev_depth: prev.depth.into(),
+        enabled: enabled as u32,
+        ..Default::default()
+    }
 }
 
 fn is_hdr(format: wgpu::TextureFormat) -> bool {
@@ -742,14 +758,7 @@ impl ParticleRenderer {
         let stored = recorded && !fresh && has_depth == 1;
         self.reversed = view.depth.convention.reversed;
         let prev = self.prev_view.replace(view).unwrap_or(view);
-        let collision = CollisionFrame {
-            prev_view_proj: prev.view_proj,
-            prev_inv_view_proj: prev.inverse_view_proj,
-            prev_view_depth: prev.view_depth,
-            prev_depth: prev.depth.into(),
-            enabled: stored as u32,
-            ..Default::default()
-        };
+        let collision = collision_frame(&prev, stored);
         let downsample = DownsampleParams {
             depth: view.depth.into(),
             factor: self.settings.scale.factor(),

@@ -151,6 +151,11 @@ pub struct StatsArgs {
     /// Write the GPU state after the last frame as JSON.
     #[arg(long)]
     pub dump: Option<PathBuf>,
+    /// Run the effect this many seconds before the frames (0..=600), in steps of --dt (1/60
+    /// s without it) batched into a few submissions, after one frame of no time that draws
+    /// the scene it collides with.
+    #[arg(long, value_parser = number("0..=600 seconds"), allow_hyphen_values = true)]
+    pub prewarm: Option<f64>,
     /// Soak: read the pool back every K frames and check its invariants (every slot once in
     /// the alive or dead list, alive + dead = capacity, requested = emitted + dropped,
     /// killed = emitted - alive, drawn particles alive, positions and velocities finite);

@@ -69,6 +69,13 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         (None, None) => unreachable!("refused above"),
     };
     scene.renderer.set_substeps(a.common.substeps)?; // also for --effect files
+    let prewarm_ms = match a.prewarm {
+        Some(seconds) => {
+            let step = a.common.dt.unwrap_or(1.0 / 60.0) as f32;
+            Some(prewarm(&gpu, &mut scene, (seconds, step))?)
+        }
+        None => None,
+    };
     let mut clock = Clock::new(dt);
     let mut progress = Progress::new(&name, a.frames);
     for done in 0..a.frames {
@@ -134,9 +141,33 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
                "dead": s.dead, "visible": s.visible, "splatted": s.splatted, "emitted_total": s.emitted_total,
                "dropped_total": s.dropped_total, "killed_total": s.killed_total,
                "requested_total": s.requested_total, "hits_total": snap.counters.hits_total(),
-               "settled": settled})
+               "settled": settled, "prewarm_ms": prewarm_ms})
     );
     Ok(())
+}
+
+/// Run the scene's effect `seconds` (`--prewarm`) in steps of `step` before its frames,
+/// after a frame of no time that draws the scene it collides with; the wall milliseconds
+/// it took, the GPU waited for.
+fn prewarm(
+    gpu: &flurry::GpuContext,
+    scene: &mut Scene,
+    (seconds, step): (f64, f32),
+) -> Result<f64, AppError> {
+    if !(0.0..=flurry::MAX_PREWARM as f64).contains(&seconds) {
+        let allowed = format!("0..={} seconds", flurry::MAX_PREWARM);
+        return Err(flurry::Invalid::new("--prewarm", seconds, allowed).into());
+    }
+    scene.frame(gpu, 0.0, false);
+    gpu.wait()?;
+    let start = std::time::Instant::now();
+    let view = scene.view();
+    let (id, device, queue) = (scene.effect, &gpu.device, &gpu.queue);
+    scene
+        .renderer
+        .prewarm(device, queue, id, (seconds as f32, step), view)?;
+    gpu.wait()?;
+    Ok(start.elapsed().as_secs_f64() * 1e3)
 }
 
 /// An attribute's value as the dump writes it: a number, a bool, or an array of numbers.

@@ -1,0 +1,176 @@
+//! Prewarming an effect: simulated for seconds before it is first seen, in a few large
+//! submissions of steps rather than frame by frame on the host's clock.
+//!
+//! Each step's uniforms differ (its clock, its spawns), and a submission's `write_buffer`s
+//! all land before its commands: so every step's uniforms are staged side by side in one
+//! buffer, and the step copies its own into the effect's slot just before its dispatches.
+
+use std::sync::atomic::Ordering;
+
+use super::{unknown, EffectId, ParticleRenderer, Pass};
+use crate::error::{Invalid, Result};
+use crate::view::View;
+
+/// The longest prewarm, seconds.
+pub const MAX_PREWARM: f32 = 600.0;
+
+/// The steps a prewarm may take, seconds: what frames from 10,000 Hz to 10 Hz step.
+pub const PREWARM_STEPS: std::ops::RangeInclusive<f32> = 1e-4..=0.1;
+
+/// Steps recorded into one submission.
+const STEPS_PER_SUBMISSION: usize = 64;
+
+/// The compute steps a prewarm records for each step, in a frame's order: what moves the
+/// particles, not what lists them for drawing (the next frame's cull does).
+const STEPS: [Pass; 7] = [
+    Pass::Emit,
+    Pass::Gravity,
+    Pass::Grid,
+    Pass::Flock,
+    Pass::Navigation,
+    Pass::Crowd,
+    Pass::Simulate,
+];
+
+impl ParticleRenderer {
+    /// Run effect `id` for `seconds` of its own time (0 to [`MAX_PREWARM`]) now, so that it
+    /// starts as if it had been playing that long: snow already lying, a waterfall already
+    /// falling. It steps `step` seconds at a time ([`PREWARM_STEPS`]; the host's frame time
+    /// makes it what frames would have made, step for step: what an effect does can depend
+    /// on its step, as depth collisions do), the steps recorded many to a submission
+    /// through `queue` (nothing waits for them), with the effect's camera-following
+    /// emitters and bounds placed for `view`; the scene it collides with is the depth of the
+    /// last frame drawn (none before the first). Its time scale is left out (these are its
+    /// own seconds); an effect that stopped emitting only ages its particles. Call it
+    /// between frames: the next frame is recorded after an [`ParticleRenderer::update`].
+    /// Refuses an unknown
+    /// effect, a paused one, a length outside the range and a view flurry cannot use.
+    pub fn prewarm(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        id: EffectId,
+        (seconds, step): (f32, f32),
+        view: impl Into<View>,
+    ) -> Result<()> {
+        if !(seconds.is_finite() && (0.0..=MAX_PREWARM).contains(&seconds)) {
+            let allowed = format!("a finite number of seconds from 0 to {MAX_PREWARM}");
+            return Err(Invalid::new("seconds", seconds, allowed).into());
+        }
+        if !PREWARM_STEPS.contains(&step) {
+            let (lo, hi) = (PREWARM_STEPS.start(), PREWARM_STEPS.end());
+            let allowed = format!("a number of seconds from {lo} to {hi}");
+            return Err(Invalid::new("step", step, allowed).into());
+        }
+        let view = view.into().model()?;
+        let at = (self.entries.iter())
+            .position(|e| e.id == id)
+            .ok_or_else(|| unknown(id))?;
+        let lifecycle = self.entries[at].system.lifecycle();
+        if lifecycle.held() {
+            let allowed = "an effect that plays or stopped emitting (play it first)";
+            return Err(Invalid::new("id", format!("{id:?} (paused)"), allowed).into());
+        }
+        let steps = steps_of(seconds, step);
+        if steps.is_empty() {
+            return Ok(());
+        }
+        // it records its own emit, simulate and relist (the batches are made again at the
+        // next update), at its own pace
+        self.entries[at].system.set_batched(Default::default());
+        self.merge_dirty = true;
+        self.entries[at].system.set_time_scale(1.0);
+        let meshes = self.meshes.set();
+        let p = &self.pipelines;
+        // the scene is the depth the last frame drew (the next update writes its own)
+        let drawn = self.depth_recorded.load(Ordering::Relaxed);
+        let has_depth = self.targets.depth_format.is_some();
+        if let (Some(view), true) = (&self.prev_view, drawn && has_depth) {
+            self.uniforms
+                .write_collision(queue, &super::collision_frame(view, true));
+        }
+        let collision = match &self.low {
+            Some(low) => &low.collision_bind,
+            None => p.no_collision(),
+        };
+        let slot = self.entries[at].system.uniform_slot().clone();
+        let size = self.uniform_pages.staged_slot(&slot).len() as u64;
+        // a slot's bytes at the stride the device aligns copies to
+        let stride = size.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flurry.prewarm_uniforms"),
+            size: stride * STEPS_PER_SUBMISSION as u64,
+            usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        for chunk in steps.chunks(STEPS_PER_SUBMISSION) {
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("flurry.prewarm"),
+            });
+            {
+                let mut belt = self.belt.lock().expect("not poisoned");
+                if self.entries[at]
+                    .system
+                    .copy_instances(&mut belt, &mut encoder)
+                {
+                    belt.finish_and_recall_on_submit(&encoder);
+                }
+            }
+            let mut staged = vec![0u8; (stride * chunk.len() as u64) as usize];
+            for (k, &dt) in chunk.iter().enumerate() {
+                let system = &mut self.entries[at].system;
+                system.update(&mut self.uniform_pages, dt, &view, meshes);
+                let bytes = self.uniform_pages.staged_slot(&slot);
+                let offset = stride * k as u64;
+                staged[offset as usize..][..bytes.len()].copy_from_slice(bytes);
+                let page = (&slot.frame.buffer, slot.frame.offset);
+                encoder.copy_buffer_to_buffer(&staging, offset, page.0, page.1, size);
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("flurry.prewarm_step"),
+                    timestamp_writes: None,
+                });
+                for step in STEPS.iter().filter_map(|s| s.step()) {
+                    if system.records(step) {
+                        system.record_step(p, step, &mut pass, collision);
+                    }
+                }
+            }
+            queue.write_buffer(&staging, 0, &staged);
+            queue.submit([encoder.finish()]);
+        }
+        self.entries[at].system.set_time_scale(lifecycle.time_scale);
+        // the slot holds the last step's uniforms now, not the last update's: a frame is
+        // recorded only after the next update
+        self.recorded = true;
+        Ok(())
+    }
+}
+
+/// The steps of a prewarm of `seconds`: whole steps of `step` and what is left (a step
+/// short of a whole one by a thousandth is whole).
+fn steps_of(seconds: f32, step: f32) -> Vec<f32> {
+    let whole = (seconds / step + 1e-3).floor() as usize;
+    let left = seconds - whole as f32 * step;
+    let mut steps = vec![step; whole];
+    if left > 1e-3 * step {
+        steps.push(left);
+    }
+    steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prewarm_is_whole_steps_and_what_is_left() {
+        let step = 1.0 / 60.0;
+        assert!(steps_of(0.0, step).is_empty());
+        assert_eq!(steps_of(1.0, step).len(), 60);
+        assert_eq!(steps_of(5.0, step).len(), 300);
+        let steps = steps_of(0.5 + step / 2.0, step);
+        assert_eq!(steps.len(), 31);
+        let total: f32 = steps.iter().sum();
+        assert!((total - 0.5 - step / 2.0).abs() < 1e-5);
+    }
+}
