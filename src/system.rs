@@ -143,6 +143,12 @@ pub(crate) struct ParticleSystem {
     clock: SpawnClock,
     /// Playing, paused or stopped, and its time scale.
     lifecycle: Lifecycle,
+    /// The last of its frames that asked its emit for spawns.
+    last_spawn_frame: u64,
+    /// Its latest alive count read back, and the frame it counts.
+    observed: Option<(u64, u32)>,
+    /// Removed by the renderer once finished.
+    remove_when_finished: bool,
     /// Updates so far.
     frames: u64,
     /// This frame's emit was recorded: its pending spawns are taken at the next update.
@@ -431,6 +437,9 @@ impl ParticleSystem {
             bodies,
             clock: SpawnClock::default(),
             lifecycle: Lifecycle::default(),
+            last_spawn_frame: 0,
+            observed: None,
+            remove_when_finished: false,
             frames: 0,
             emit_recorded: AtomicBool::new(false),
             substeps: 1,
@@ -781,6 +790,9 @@ impl ParticleSystem {
         self.instances.update();
         self.request = emit.request;
         self.frames += 1;
+        if emit.request > 0 {
+            self.last_spawn_frame = self.frames;
+        }
         let frame = FrameUniforms {
             view_proj: view.view_proj,
             eye: view.eye,

@@ -227,7 +227,8 @@ fn an_effect_that_stops_emitting_emits_nothing_more_and_empties_as_its_particles
     let stopped = s.snapshot(&gpu).unwrap().stats;
     assert!(stopped.alive > 50, "{stopped:?}");
     let mut alive = stopped.alive;
-    for frame in 0..20 {
+    let mut emptied = None;
+    for frame in 0..24 {
         s.frame(&gpu, 1.0 / 30.0, true);
         let stats = s.snapshot(&gpu).unwrap().stats;
         assert_eq!(stats.emitted_total, stopped.emitted_total, "frame {frame}");
@@ -237,12 +238,80 @@ fn an_effect_that_stops_emitting_emits_nothing_more_and_empties_as_its_particles
             stats.alive
         );
         alive = stats.alive;
+        let finished = s.renderer.is_finished(s.effect).unwrap();
+        assert!(
+            !finished || alive == 0,
+            "finished with {alive} alive at frame {frame}"
+        );
+        if alive == 0 && emptied.is_none() {
+            emptied = Some(frame);
+        }
+        if let (Some(at), false) = (emptied, finished) {
+            assert!(
+                frame < at + 3,
+                "not finished 3 frames after the last died ({at})"
+            );
+        }
     }
-    // 0.67 s after the last spawn of particles living 0.5 s
+    // 0.8 s after the last spawn of particles living 0.5 s
     assert_eq!(alive, 0);
+    assert_eq!(s.renderer.is_finished(s.effect), Some(true));
     s.renderer.play(s.effect).unwrap();
     s.frame(&gpu, 1.0 / 30.0, true);
     assert!(s.snapshot(&gpu).unwrap().stats.alive > 0, "it emits again");
+    assert_eq!(
+        s.renderer.is_finished(s.effect),
+        Some(false),
+        "it has a rate again"
+    );
+}
+
+/// A one-shot effect (a burst) is finished a frame or two after its last particle died,
+/// never before; one marked so is then removed by itself.
+#[test]
+fn a_burst_is_finished_after_its_last_particle_dies_and_removed_when_marked_so() {
+    let gpu = common::gpu();
+    let mut s = scene(&gpu, &fountain(0.0, 150, 0.4));
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let marked = s
+        .renderer
+        .add_effect(device, queue, &fountain(0.0, 150, 0.4), 256, 3)
+        .unwrap();
+    s.renderer.set_remove_when_finished(marked, true).unwrap();
+    let (mut emptied, mut removed) = (None, None);
+    for frame in 0..30 {
+        s.frame(&gpu, 1.0 / 30.0, true);
+        let alive = s.snapshot(&gpu).unwrap().stats.alive;
+        let finished = s.renderer.is_finished(s.effect).unwrap();
+        if frame == 0 {
+            assert_eq!(alive, 150);
+        }
+        assert!(
+            !finished || alive == 0,
+            "finished with {alive} alive at frame {frame}"
+        );
+        if alive == 0 && emptied.is_none() {
+            emptied = Some(frame);
+        }
+        if let (Some(at), false) = (emptied, finished) {
+            assert!(
+                frame < at + 3,
+                "not finished 3 frames after the last died ({at})"
+            );
+        }
+        if s.renderer.effect(marked).is_none() && removed.is_none() {
+            let at = emptied.expect("removed only once its twin emptied too");
+            assert!(frame <= at + 3, "removed at frame {frame}, emptied at {at}");
+            removed = Some(frame);
+        }
+    }
+    assert!(
+        emptied.is_some_and(|at| at >= 10),
+        "lives of 0.4 s: {emptied:?}"
+    );
+    assert_eq!(s.renderer.is_finished(s.effect), Some(true));
+    assert!(removed.is_some(), "removed when finished");
+    assert_eq!(s.renderer.is_finished(marked), None);
 }
 
 #[test]

@@ -206,6 +206,32 @@ fn burst_hits(b: &Burst, t0: f64, t1: f64) -> Option<(u64, f64)> {
     (hits > 0).then(|| (hits, due.clamp(t0, t1)))
 }
 
+/// Whether `desc`'s schedule asks for anything at or after `time` seconds: an emitter of
+/// the schedule with a rate, or a burst still to come.
+pub(crate) fn schedules_after(desc: &EffectDesc, time: f64) -> bool {
+    let scheduled = desc
+        .emitters
+        .iter()
+        .filter(|e| e.trigger == Trigger::Schedule);
+    scheduled
+        .into_iter()
+        .any(|e| e.rate > 0.0 || e.bursts.iter().any(|b| due_after(b, time)))
+}
+
+/// Whether burst `b` occurs at or after `time` (a repeating one without an end always does).
+fn due_after(b: &Burst, time: f64) -> bool {
+    if b.count == 0 {
+        return false;
+    }
+    let last = match (b.every, b.cycles) {
+        (None, _) => b.time as f64,
+        (Some(_), None) => return true,
+        (Some(_), Some(0)) => return false,
+        (Some(every), Some(c)) => b.time as f64 + (c - 1) as f64 * every as f64,
+    };
+    last >= time
+}
+
 /// Limit a frame's request to the pool's capacity (anything beyond it must drop anyway);
 /// later emitters lose first, and within one its spread spawns before its bursts. The
 /// excess is counted as dropped by the caller.
@@ -223,6 +249,32 @@ fn clamp_request(pending: &mut [Pending], capacity: u32) {
 mod tests {
     use super::*;
     use crate::effect::{EmitterDesc, Range};
+
+    #[test]
+    fn a_schedule_asks_for_more_while_a_rate_runs_or_a_burst_is_to_come() {
+        let mut desc = EffectDesc {
+            emitters: vec![crate::effect::EmitterDesc {
+                rate: 0.0,
+                bursts: vec![Burst::once(1.0, 10)],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        assert!(schedules_after(&desc, 0.5) && schedules_after(&desc, 1.0));
+        assert!(!schedules_after(&desc, 1.01));
+        desc.emitters[0].bursts = vec![Burst {
+            time: 0.0,
+            count: 5,
+            every: Some(0.5),
+            cycles: Some(3),
+        }];
+        assert!(schedules_after(&desc, 1.0) && !schedules_after(&desc, 1.2));
+        desc.emitters[0].bursts[0].cycles = None;
+        assert!(schedules_after(&desc, 1e6));
+        desc.emitters[0].bursts.clear();
+        desc.emitters[0].rate = 1.0;
+        assert!(schedules_after(&desc, 1e6));
+    }
 
     #[test]
     fn spawn_clock_carries_fractions_and_repeats_bursts() {

@@ -24,7 +24,7 @@
 //! assert!(fountain.validate().is_ok());
 //! ```
 
-mod clock;
+pub(crate) mod clock;
 mod crowd;
 mod encode;
 pub(crate) mod graph;

@@ -79,3 +79,42 @@ impl ParticleRenderer {
         Ok(())
     }
 }
+
+/// Finished effects.
+impl ParticleRenderer {
+    /// Whether effect `id` is over: nothing more on its schedule (it stopped emitting, or
+    /// it has bursts only and all of them are past), nothing waiting to be emitted, and no
+    /// particle alive, as counted at the end of a frame after the last one that spawned.
+    /// The counts come back without blocking, a frame or two after the frame they count, so
+    /// it turns true a frame or two late and never while a particle lives. None: no such
+    /// effect (removed by the host, or when finished: see
+    /// [`ParticleRenderer::set_remove_when_finished`]).
+    pub fn is_finished(&self, id: EffectId) -> Option<bool> {
+        self.system(id).map(|s| s.finished())
+    }
+
+    /// Remove effect `id` as soon as it is finished ([`ParticleRenderer::is_finished`]),
+    /// at an update: an explosion spawned on impact goes away by itself. Refuses an unknown
+    /// effect.
+    pub fn set_remove_when_finished(&mut self, id: EffectId, remove: bool) -> Result<()> {
+        self.system_mut(id)?.set_remove_when_finished(remove);
+        Ok(())
+    }
+
+    /// At an update: the alive counts read back since the last, and the effects marked so
+    /// removed once finished.
+    pub(super) fn collect_finished(&mut self) {
+        for seen in self.alive.collect() {
+            if let Some(e) = self.entries.iter_mut().find(|e| e.id == seen.id) {
+                e.system.observe(seen.frame, seen.alive);
+            }
+        }
+        let done: Vec<EffectId> = (self.entries.iter())
+            .filter(|e| e.system.remove_when_finished() && e.system.finished())
+            .map(|e| e.id)
+            .collect();
+        for id in done {
+            self.remove_effect(id);
+        }
+    }
+}

@@ -11,6 +11,7 @@
 //! depth-tested against it with a soft-particle fade → the target upsampled (nearest-depth
 //! or bilinear) and blended onto the host's colour.
 
+mod alive;
 mod batched;
 mod lifecycle;
 mod merged;
@@ -198,6 +199,8 @@ pub struct ParticleRenderer {
     /// Per-frame copies into GPU buffers (effects' instances), recorded into the host's
     /// encoder from reused staging memory.
     belt: std::sync::Mutex<wgpu::util::StagingBelt>,
+    /// Each effect's alive count, read back a frame or two late (is_finished).
+    alive: alive::AliveRing,
 }
 
 /// What the shaders bind where the host has no depth (they never read it then): a 1×1
@@ -275,6 +278,7 @@ impl ParticleRenderer {
             composite_bind: None,
             recorded: false,
             belt: std::sync::Mutex::new(wgpu::util::StagingBelt::new(device.clone(), 1 << 18)),
+            alive: alive::AliveRing::new(device),
         })
     }
 
@@ -696,6 +700,7 @@ impl ParticleRenderer {
         if let Some(timer) = &mut self.timer {
             timer.collect();
         }
+        self.collect_finished();
         self.sprites.upload(queue);
         if self.merge_dirty {
             let shared = (&self.pipelines, &self.images);
@@ -1109,6 +1114,10 @@ impl ParticleRenderer {
                     m.record_cull(p, c, &self.entries);
                 }
             });
+            if step == Step::Cull {
+                // the frame's particles are all counted now: its alive counts go back
+                self.alive.record(encoder, &self.entries);
+            }
             return;
         }
         match pass {

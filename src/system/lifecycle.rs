@@ -2,6 +2,7 @@
 //! ([`crate::playback`]).
 
 use super::ParticleSystem;
+use crate::effect::clock::schedules_after;
 use crate::playback::{Lifecycle, Playback};
 
 impl ParticleSystem {
@@ -41,5 +42,38 @@ impl ParticleSystem {
         self.clear(queue);
         self.clock.restart();
         self.set_playback(Playback::Playing)
+    }
+
+    /// Its frames so far (an update or a prewarm's step each).
+    pub fn frame(&self) -> u64 {
+        self.frames
+    }
+
+    /// Its alive count at the end of its frame `frame`, read back (older counts than the
+    /// latest are ignored).
+    pub fn observe(&mut self, frame: u64, alive: u32) {
+        if self.observed.is_none_or(|(f, _)| frame >= f) {
+            self.observed = Some((frame, alive));
+        }
+    }
+
+    /// Whether it is over: nothing more on its schedule (stopped, or bursts only and all of
+    /// them past), nothing waiting to be emitted, and no particle alive at the end of a frame
+    /// after the last that spawned (what spawns at hits and deaths comes from the living).
+    pub fn finished(&self) -> bool {
+        let scheduled = self.lifecycle.emits()
+            && (self.graph.spawns() || schedules_after(&self.desc, self.clock.time));
+        let empty = self
+            .observed
+            .is_some_and(|(frame, alive)| alive == 0 && frame >= self.last_spawn_frame);
+        empty && !scheduled && self.clock.pending_total() == 0
+    }
+
+    pub fn set_remove_when_finished(&mut self, remove: bool) {
+        self.remove_when_finished = remove;
+    }
+
+    pub fn remove_when_finished(&self) -> bool {
+        self.remove_when_finished
     }
 }
