@@ -1303,3 +1303,22 @@ fn stats_prewarm_runs_the_seconds_first_and_refuses_lengths_out_of_range() {
         );
     }
 }
+
+#[test]
+fn demo_time_scales_outside_0_to_100_are_refused() {
+    for bad in ["-0.5", "101", "nan"] {
+        refused(
+            &[
+                "demo",
+                "snow",
+                "--headless",
+                "--frames",
+                "1",
+                "--time-scale",
+                bad,
+            ],
+            2,
+            &["--time-scale", "0..=100"],
+        );
+    }
+}

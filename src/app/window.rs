@@ -1,9 +1,10 @@
 //! Windowed demos (winit): the renderer composited onto a window's surface, with an orbit
 //! and fly camera.
 //!
-//! Mouse: drag to rotate, wheel to zoom. Keys: W/A/S/D/Q/E fly, Space pause, R reset,
-//! 1/2/4 particle-target scale 1, 1/2, 1/4, O sort on/off, U nearest-depth/bilinear
-//! upsampling, I explicit/symplectic Euler (resets), F fire (the gun demo), Esc quit. The title shows frames per second (and with P the per-pass GPU
+//! Mouse: drag to rotate, wheel to zoom. Keys: W/A/S/D/Q/E fly, Space pause (the effect's
+//! `pause`; . then steps one frame), R reset, 1/2/4 particle-target scale 1, 1/2, 1/4, O sort
+//! on/off, U nearest-depth/bilinear upsampling, I explicit/symplectic Euler (resets), F fire
+//! (the gun demo), Esc quit. The title shows frames per second (and with P the per-pass GPU
 //! times) once a second.
 
 use std::collections::HashSet;
@@ -51,6 +52,8 @@ pub struct WindowOptions {
     pub params: Vec<(String, String)>,
     /// Draw in half floats and finish each frame with a bloom and a filmic tonemap.
     pub hdr: bool,
+    /// The effect's time scale (`--time-scale`).
+    pub time_scale: f32,
 }
 
 /// What a key asks of a windowed demo beyond the settings it changes.
@@ -73,6 +76,8 @@ pub enum Action {
 pub struct Controls {
     keys: HashSet<KeyCode>,
     pub paused: bool,
+    /// A single step asked for while paused (.), not taken yet.
+    pub step: bool,
 }
 
 impl Controls {
@@ -83,6 +88,7 @@ impl Controls {
         }
         match code {
             KeyCode::Space => self.paused = !self.paused,
+            KeyCode::Period => self.step = self.paused,
             KeyCode::Digit1 => settings.scale = Scale::Full,
             KeyCode::Digit2 => settings.scale = Scale::Half,
             KeyCode::Digit4 => settings.scale = Scale::Quarter,
@@ -342,6 +348,7 @@ impl State {
                 .add_effect(&gpu.device, &gpu.queue, &desc, capacity, options.seed)?;
         self.effect_id = Some(id);
         self.renderer.set_substeps(options.substeps)?;
+        self.renderer.set_time_scale(id, options.time_scale)?;
         crate::cli::set_params(&mut self.renderer, id, &options.params)
     }
 
@@ -442,11 +449,21 @@ impl State {
         self.fly(real);
         self.orbit.apply(&mut self.camera);
         self.camera.aspect = self.config.width as f32 / self.config.height as f32;
-        let dt = if self.controls.paused {
-            0.0
-        } else {
-            options.dt.unwrap_or(real)
+        // paused, the effect is (nothing of it simulated) and the demo's motion too; a
+        // single step (.) plays one frame of the fixed step, or of 1/60 s
+        let stepping = std::mem::take(&mut self.controls.step);
+        let held = self.controls.paused && !stepping;
+        let dt = match (held, stepping) {
+            (true, _) => 0.0,
+            (false, true) => options.dt.unwrap_or(1.0 / 60.0),
+            (false, false) => options.dt.unwrap_or(real),
         };
+        if let Some(id) = self.effect_id {
+            match held {
+                true => self.renderer.pause(id)?,
+                false => self.renderer.play(id)?,
+            }
+        }
         if options.demo == Demo::Gun && self.effect.is_none() {
             // the gun follows the camera and fires while F is held
             let (shape, velocity) = demos::gun::muzzle(&self.camera);
@@ -696,8 +713,13 @@ mod tests {
         // a held key repeating does not toggle again
         c.press(KeyCode::KeyU, &mut s);
         assert_ne!(s.upsample, before);
+        c.press(KeyCode::Period, &mut s);
+        assert!(!c.step, "a step only while paused");
+        c.release(KeyCode::Period);
         c.press(KeyCode::Space, &mut s);
         assert!(c.paused);
+        c.press(KeyCode::Period, &mut s);
+        assert!(c.step, "paused, . asks for one step");
         c.release(KeyCode::Space);
         c.press(KeyCode::Space, &mut s);
         assert!(!c.paused);

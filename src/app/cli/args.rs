@@ -134,6 +134,10 @@ pub struct DemoArgs {
     /// PNG path for headless output (default flurry-<demo>.png).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The effect's time runs this many times as fast as the frames' (0..=100: 0.25 is
+    /// slow motion, 0 frozen in time).
+    #[arg(long, default_value_t = 1.0, value_parser = number("0..=100"), allow_hyphen_values = true)]
+    pub time_scale: f64,
 }
 
 #[derive(Args)]

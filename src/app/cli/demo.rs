@@ -20,6 +20,11 @@ pub fn run(mut a: DemoArgs) -> Result<(), AppError> {
     let (gpu, capacity, dt) = setup(&a.common, a.demo.default_particles())?;
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let settings = a.render.settings()?;
+    let time_scale = a.time_scale as f32;
+    if !(0.0..=flurry::MAX_TIME_SCALE as f64).contains(&a.time_scale) {
+        let allowed = format!("0..={}", flurry::MAX_TIME_SCALE);
+        return Err(flurry::Invalid::new("--time-scale", a.time_scale, allowed).into());
+    }
     if !a.headless {
         if !has_display() {
             out!("no display (DISPLAY / WAYLAND_DISPLAY unset): rendering headless");
@@ -37,6 +42,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), AppError> {
                 vsync: a.vsync.as_deref() != Some("off"),
                 params: a.common.params.clone(),
                 hdr: a.hdr.as_deref() != Some("off"),
+                time_scale,
             };
             drop(gpu);
             match window::run(options, live) {
@@ -82,6 +88,9 @@ fn headless(
         file,
     )?
     .with_settings(settings);
+    scene
+        .renderer
+        .set_time_scale(scene.effect, a.time_scale as f32)?;
     // headless frames advance at 60 Hz unless --dt says otherwise
     let dt = dt.unwrap_or(a.demo.default_dt());
     let start = Instant::now();
