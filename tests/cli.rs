@@ -861,6 +861,11 @@ fn a_run_ended_by_a_signal_while_writing_leaves_no_temporary_file() {
                 }
             }
             let status = child.wait().unwrap();
+            if caught && status.success() {
+                // the write ended and the run with it before the signal came (a busy
+                // machine can hold the watcher back that long): try again
+                caught = false;
+            }
             if caught {
                 assert_eq!(status.signal(), Some(signal), "{status:?}");
                 break;

@@ -214,6 +214,32 @@ fn half_the_time_scale_over_two_frames_is_one_frame_of_its_time_as_the_integrato
     }
 }
 
+/// An effect emptying frame by frame, as `is_finished` must see it: never finished while a
+/// particle lives, finished within 3 frames of the first frame with none.
+#[derive(Default)]
+struct Emptying {
+    /// The first frame that ended with none alive.
+    at: Option<u32>,
+}
+
+impl Emptying {
+    fn frame(&mut self, frame: u32, alive: u32, finished: bool) {
+        assert!(
+            !finished || alive == 0,
+            "finished with {alive} alive at frame {frame}"
+        );
+        if alive == 0 && self.at.is_none() {
+            self.at = Some(frame);
+        }
+        if let (Some(at), false) = (self.at, finished) {
+            assert!(
+                frame < at + 3,
+                "not finished 3 frames after the last died ({at})"
+            );
+        }
+    }
+}
+
 #[test]
 fn an_effect_that_stops_emitting_emits_nothing_more_and_empties_as_its_particles_die() {
     let gpu = common::gpu();
@@ -227,7 +253,7 @@ fn an_effect_that_stops_emitting_emits_nothing_more_and_empties_as_its_particles
     let stopped = s.snapshot(&gpu).unwrap().stats;
     assert!(stopped.alive > 50, "{stopped:?}");
     let mut alive = stopped.alive;
-    let mut emptied = None;
+    let mut emptied = Emptying::default();
     for frame in 0..24 {
         s.frame(&gpu, 1.0 / 30.0, true);
         let stats = s.snapshot(&gpu).unwrap().stats;
@@ -238,20 +264,7 @@ fn an_effect_that_stops_emitting_emits_nothing_more_and_empties_as_its_particles
             stats.alive
         );
         alive = stats.alive;
-        let finished = s.renderer.is_finished(s.effect).unwrap();
-        assert!(
-            !finished || alive == 0,
-            "finished with {alive} alive at frame {frame}"
-        );
-        if alive == 0 && emptied.is_none() {
-            emptied = Some(frame);
-        }
-        if let (Some(at), false) = (emptied, finished) {
-            assert!(
-                frame < at + 3,
-                "not finished 3 frames after the last died ({at})"
-            );
-        }
+        emptied.frame(frame, alive, s.renderer.is_finished(s.effect).unwrap());
     }
     // 0.8 s after the last spawn of particles living 0.5 s
     assert_eq!(alive, 0);
@@ -278,36 +291,24 @@ fn a_burst_is_finished_after_its_last_particle_dies_and_removed_when_marked_so()
         .add_effect(device, queue, &fountain(0.0, 150, 0.4), 256, 3)
         .unwrap();
     s.renderer.set_remove_when_finished(marked, true).unwrap();
-    let (mut emptied, mut removed) = (None, None);
+    let (mut emptied, mut removed) = (Emptying::default(), None);
     for frame in 0..30 {
         s.frame(&gpu, 1.0 / 30.0, true);
         let alive = s.snapshot(&gpu).unwrap().stats.alive;
-        let finished = s.renderer.is_finished(s.effect).unwrap();
         if frame == 0 {
             assert_eq!(alive, 150);
         }
-        assert!(
-            !finished || alive == 0,
-            "finished with {alive} alive at frame {frame}"
-        );
-        if alive == 0 && emptied.is_none() {
-            emptied = Some(frame);
-        }
-        if let (Some(at), false) = (emptied, finished) {
-            assert!(
-                frame < at + 3,
-                "not finished 3 frames after the last died ({at})"
-            );
-        }
+        emptied.frame(frame, alive, s.renderer.is_finished(s.effect).unwrap());
         if s.renderer.effect(marked).is_none() && removed.is_none() {
-            let at = emptied.expect("removed only once its twin emptied too");
+            let at = emptied.at.expect("removed only once its twin emptied too");
             assert!(frame <= at + 3, "removed at frame {frame}, emptied at {at}");
             removed = Some(frame);
         }
     }
     assert!(
-        emptied.is_some_and(|at| at >= 10),
-        "lives of 0.4 s: {emptied:?}"
+        emptied.at.is_some_and(|at| at >= 10),
+        "lives of 0.4 s: {:?}",
+        emptied.at
     );
     assert_eq!(s.renderer.is_finished(s.effect), Some(true));
     assert!(removed.is_some(), "removed when finished");

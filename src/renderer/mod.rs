@@ -218,6 +218,21 @@ fn unknown(id: EffectId) -> crate::Error {
     Invalid::new("id", format!("{id:?}"), "an effect of this renderer").into()
 }
 
+/// The compute steps of a frame, in order: those that move the particles (up to and with
+/// simulate: what a prewarm records), then those that light and list them for drawing.
+const COMPUTE_STEPS: [Pass; 10] = [
+    Pass::Emit,
+    Pass::Gravity,
+    Pass::Grid,
+    Pass::Flock,
+    Pass::Navigation,
+    Pass::Crowd,
+    Pass::Simulate,
+    Pass::Shadow,
+    Pass::Cull,
+    Pass::Sort,
+];
+
 /// What depth collision reads: the particle target's depth as the frame seen through
 /// `prev` left it, and whether it holds one (`enabled`).
 fn collision_frame(prev: &ViewModel, enabled: bool) -> CollisionFrame {
@@ -787,18 +802,7 @@ impl ParticleRenderer {
 
     /// The passes [`ParticleRenderer::encode`] records, in order.
     pub fn passes(&self) -> Vec<Pass> {
-        let steps = [
-            Pass::Emit,
-            Pass::Gravity,
-            Pass::Grid,
-            Pass::Flock,
-            Pass::Navigation,
-            Pass::Crowd,
-            Pass::Simulate,
-            Pass::Shadow,
-            Pass::Cull,
-            Pass::Sort,
-        ];
+        let steps = COMPUTE_STEPS;
         let recorded = |pass: &Pass| {
             let step = pass.step().expect("a compute step");
             // (the emit pass copies the instances in first: it is there while any effect

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{unknown, EffectId, ParticleRenderer, Pass};
+use super::{unknown, EffectId, ParticleRenderer, Pass, COMPUTE_STEPS};
 use crate::error::{Invalid, Result};
 use crate::view::View;
 
@@ -19,18 +19,6 @@ pub const PREWARM_STEPS: std::ops::RangeInclusive<f32> = 1e-4..=0.1;
 
 /// Steps recorded into one submission.
 const STEPS_PER_SUBMISSION: usize = 64;
-
-/// The compute steps a prewarm records for each step, in a frame's order: what moves the
-/// particles, not what lists them for drawing (the next frame's cull does).
-const STEPS: [Pass; 7] = [
-    Pass::Emit,
-    Pass::Gravity,
-    Pass::Grid,
-    Pass::Flock,
-    Pass::Navigation,
-    Pass::Crowd,
-    Pass::Simulate,
-];
 
 impl ParticleRenderer {
     /// Run effect `id` for `seconds` of its own time (0 to [`MAX_PREWARM`]) now, so that it
@@ -129,7 +117,10 @@ impl ParticleRenderer {
                     label: Some("flurry.prewarm_step"),
                     timestamp_writes: None,
                 });
-                for step in STEPS.iter().filter_map(|s| s.step()) {
+                // what moves the particles, not what lists them for drawing (the next
+                // frame's cull does)
+                let moving = COMPUTE_STEPS.iter().take_while(|&&s| s != Pass::Shadow);
+                for step in moving.filter_map(|s| s.step()) {
                     if system.records(step) {
                         system.record_step(p, step, &mut pass, collision);
                     }
