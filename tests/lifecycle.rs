@@ -407,15 +407,15 @@ fn ks_statistic(mut a: Vec<f32>, mut b: Vec<f32>) -> f64 {
 /// Rain on the host's plane prewarmed 5 s looks like 5 s of frames: its living particles'
 /// count within 2 %, their heights one distribution by a two-sample Kolmogorov–Smirnov
 /// test at 1 % (statistic below 1.628·√((n + m)/(n·m))), in under a quarter of the wall
-/// time of stepping 60 Hz frames (each updated, simulated and drawn into a host of 480 ×
-/// 270 and submitted, the GPU waited for at the end of both; frames that only simulate
+/// time of stepping 60 Hz frames (each updated, simulated and drawn into a host of 640 ×
+/// 360 and submitted, the GPU waited for at the end of both; frames that only simulate
 /// cost about twice the prewarm on lavapipe, where the rain's simulate is most of its
 /// step).
 #[test]
 fn rain_prewarmed_five_seconds_is_five_seconds_of_frames_in_a_quarter_of_the_time() {
     use common::host::{demos::Demo, stage::Stage};
     let gpu = common::gpu();
-    let rain = |seed| Scene::for_demo_in(&gpu, Demo::Rain, Stage::Plane, 16384, seed, (480, 270));
+    let rain = |seed| Scene::for_demo_in(&gpu, Demo::Rain, Stage::Plane, 16384, seed, (640, 360));
     let wait = || {
         gpu.device
             .poll(flurry::wgpu::PollType::wait_indefinitely())
