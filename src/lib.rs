@@ -25,7 +25,10 @@
 //! [`ParticleRenderer::play`], [`ParticleRenderer::pause`],
 //! [`ParticleRenderer::stop_emitting`], [`ParticleRenderer::clear`],
 //! [`ParticleRenderer::restart`], [`ParticleRenderer::set_time_scale`] and
-//! [`ParticleRenderer::prewarm`] (seconds of it run at once, before it is first seen).
+//! [`ParticleRenderer::prewarm`] (seconds of it run at once, before it is first seen), and
+//! learns when one is over ([`ParticleRenderer::is_finished`]); [`ParticleRenderer::set_budget`]
+//! caps the particles all effects have alive together, served by
+//! [`ParticleRenderer::set_priority`].
 //!
 //! ```
 //! use flurry::effect::{ColorRange, EffectDesc, EmitterDesc, Range, Shape, Velocity};
@@ -167,6 +170,7 @@ pub use wgpu;
 mod adapter;
 mod arena;
 pub mod bench;
+pub(crate) mod budget;
 mod camera;
 #[cfg(test)]
 mod cpu;

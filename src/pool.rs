@@ -270,6 +270,9 @@ pub struct Stats {
     pub killed_total: u64,
     /// Spawns asked for: by the schedule and by GPU events; always `emitted + dropped`.
     pub requested_total: u64,
+    /// Of the dropped, those the renderer's particle budget held back
+    /// ([`crate::ParticleRenderer::set_budget`]).
+    pub held_back_total: u64,
 }
 
 /// The largest pool `limits` allow, with the limit that binds (its name and bytes).

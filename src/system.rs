@@ -32,6 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use wgpu::util::DeviceExt;
 
+mod budgeting;
 mod lifecycle;
 
 /// The compute steps of one frame, in order.
@@ -143,6 +144,8 @@ pub(crate) struct ParticleSystem {
     clock: SpawnClock,
     /// Playing, paused or stopped, and its time scale.
     lifecycle: Lifecycle,
+    /// Its place under the renderer's particle budget.
+    budget: crate::budget::EffectBudget,
     /// The last of its frames that asked its emit for spawns.
     last_spawn_frame: u64,
     /// Its latest alive count read back, and the frame it counts.
@@ -437,6 +440,7 @@ impl ParticleSystem {
             bodies,
             clock: SpawnClock::default(),
             lifecycle: Lifecycle::default(),
+            budget: Default::default(),
             last_spawn_frame: 0,
             observed: None,
             remove_when_finished: false,
@@ -757,18 +761,25 @@ impl ParticleSystem {
         self.take_recorded_emit();
         // its own step: scaled, none while paused
         let dt = self.lifecycle.step(dt);
-        // the clock runs for one instance, on its share of the pool
+        // the clock runs for one instance, on its share of the pool (and of what the
+        // renderer's budget allows it this frame)
         let copies = self.instances.count().max(1);
         let share = self.pool.capacity / copies;
-        // the spawn stage: each emitter's rate and bursts by this frame (none to work out
-        // for an effect without spawn lines: the clock reads its emitters')
-        let spawning = match self.graph.spawns() && self.lifecycle.emits() {
-            true => self.spawn_stage(dt, view),
-            false => Vec::new(),
-        };
+        let allowed = self
+            .budget
+            .allowed
+            .map_or(share, |a| (a / copies as u64) as u32);
         if self.lifecycle.emits() {
-            let dropped = self.clock.advance(&self.desc, dt, share, &spawning);
+            let spawning = self.spawning(dt, view);
+            let (pending, requested) = (self.clock.pending_total(), self.clock.requested_total);
+            let dropped = self
+                .clock
+                .advance(&self.desc, dt, share.min(allowed), &spawning);
             self.dropped_on_cpu += dropped * copies as u64;
+            // what the budget held back: beyond what the pool's share alone would drop
+            let wanted = pending + (self.clock.requested_total - requested);
+            let over_share = wanted.saturating_sub(share as u64);
+            self.budget.held_back_total += dropped.saturating_sub(over_share) * copies as u64;
         } else {
             self.clock.idle(dt);
         }
@@ -793,6 +804,7 @@ impl ParticleSystem {
         if emit.request > 0 {
             self.last_spawn_frame = self.frames;
         }
+        self.budget.spawned(self.frames, emit.request);
         let frame = FrameUniforms {
             view_proj: view.view_proj,
             eye: view.eye,
@@ -842,6 +854,15 @@ impl ParticleSystem {
         if self.emit_recorded.swap(false, Ordering::Relaxed) {
             self.clock.take();
             self.ids_taken += self.request as u64;
+        }
+    }
+
+    /// The spawn stage: each emitter's rate and bursts by this frame (none to work out for
+    /// an effect without spawn lines: the clock reads its emitters').
+    fn spawning(&self, dt: f32, view: &ViewModel) -> Vec<crate::effect::graph::spawn::Spawning> {
+        match self.graph.spawns() {
+            true => self.spawn_stage(dt, view),
+            false => Vec::new(),
         }
     }
 
@@ -1133,6 +1154,7 @@ impl ParticleSystem {
             // what reached the GPU's emit pass, what the CPU refused beyond the pool's
             // capacity, and the spawns the GPU's events asked for
             requested_total: c.requested_total() + self.dropped_on_cpu + c.hit_spawned_total(),
+            held_back_total: self.budget.held_back_total,
         }
     }
 

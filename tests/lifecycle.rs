@@ -465,3 +465,53 @@ fn rain_prewarmed_five_seconds_is_five_seconds_of_frames_in_a_quarter_of_the_tim
         "prewarm {prewarming:?} against {framing:?} of frames"
     );
 }
+
+/// Ten effects that together want twice a budget of 2,000 living particles: over 1,000
+/// frames the living never outnumber it, yet fill most of it; the effect of the highest
+/// priority keeps what its rate keeps alive, and the others' held-back spawns are counted.
+#[test]
+fn ten_effects_never_outnumber_the_budget_and_the_highest_priority_is_served_first() {
+    let gpu = common::gpu();
+    // 400 a second living 1 s: about 400 alive each, 4,000 wanted in all
+    let desc = fountain(400.0, 0, 1.0);
+    let mut s = scene(&gpu, &desc);
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut ids = vec![s.effect];
+    ids.extend((1..10).map(|k| s.renderer.add_effect(device, queue, &desc, 512, k).unwrap()));
+    const BUDGET: u64 = 2000;
+    s.renderer.set_budget(Some(BUDGET));
+    let first = ids[3];
+    s.renderer.set_priority(first, 5).unwrap();
+    let (mut late, mut least_scale) = (Vec::new(), 1.0f32);
+    for frame in 0..1000 {
+        s.frame(&gpu, 1.0 / 60.0, false);
+        let alive: u64 = (ids.iter())
+            .map(|&id| s.renderer.snapshot(device, queue, id).unwrap().stats.alive as u64)
+            .sum();
+        assert!(alive <= BUDGET, "frame {frame}: {alive} alive");
+        if frame >= 900 {
+            late.push(alive);
+            least_scale = least_scale.min(s.renderer.budget_scale(ids[0]).unwrap());
+        }
+    }
+    let mean = late.iter().sum::<u64>() as f64 / late.len() as f64;
+    assert!(
+        mean > 0.8 * BUDGET as f64,
+        "the budget is used: {mean} alive on average"
+    );
+    assert!(least_scale < 1.0, "the others are held back");
+    let stats = |id| s.renderer.snapshot(device, queue, id).unwrap().stats;
+    let served = stats(first);
+    assert!(served.alive >= 360, "kept at its rate's 400: {served:?}");
+    assert!(
+        served.held_back_total * 20 < served.requested_total,
+        "{served:?}"
+    );
+    for &id in ids.iter().filter(|&&id| id != first) {
+        let st = stats(id);
+        assert!(
+            st.held_back_total > 0 && st.held_back_total <= st.dropped_total,
+            "{st:?}"
+        );
+    }
+}

@@ -13,6 +13,7 @@
 
 mod alive;
 mod batched;
+mod budget;
 mod lifecycle;
 mod merged;
 mod meshes;
@@ -199,8 +200,10 @@ pub struct ParticleRenderer {
     /// Per-frame copies into GPU buffers (effects' instances), recorded into the host's
     /// encoder from reused staging memory.
     belt: std::sync::Mutex<wgpu::util::StagingBelt>,
-    /// Each effect's alive count, read back a frame or two late (is_finished).
+    /// Each effect's alive count, read back a frame or two late (is_finished, the budget).
     alive: alive::AliveRing,
+    /// The most particles alive in all effects together (None: no limit).
+    budget: Option<u64>,
 }
 
 /// What the shaders bind where the host has no depth (they never read it then): a 1×1
@@ -294,6 +297,7 @@ impl ParticleRenderer {
             recorded: false,
             belt: std::sync::Mutex::new(wgpu::util::StagingBelt::new(device.clone(), 1 << 18)),
             alive: alive::AliveRing::new(device),
+            budget: None,
         })
     }
 
@@ -762,6 +766,7 @@ impl ParticleRenderer {
             Some(_) => self.settings.splat_radius(),
             None => 0.0,
         };
+        self.apply_budget(dt, &view);
         for e in &mut self.entries {
             e.system.set_splat(pixel_scale, splat_radius);
             e.system.set_light(self.light);
