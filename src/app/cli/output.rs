@@ -9,7 +9,7 @@
 //! user's file: `.NAME.flurry-PID-N.tmp`), then renamed over the output; a write cut short
 //! (a full disk, a file-size limit) or a signal (`temp_files`) leaves nothing behind.
 
-use std::io::Write as _;
+use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use flurry::Invalid;
@@ -138,6 +138,16 @@ fn identity(path: &Path) -> PathBuf {
 /// a temporary file of our own filled, then renamed over the path. A read-only file there
 /// (made so since the check) is refused, not replaced.
 pub fn write(flag: &str, path: &Path, contents: &[u8]) -> Result<(), AppError> {
+    write_with(flag, path, |out| out.write_all(contents))
+}
+
+/// As [`write`], the contents written by `fill` as it makes them (streamed through a buffer
+/// into the temporary file: a large dump is never held whole in memory).
+pub fn write_with(
+    flag: &str,
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), AppError> {
     let io = |source| AppError::Io {
         path: path.to_path_buf(),
         source,
@@ -150,11 +160,11 @@ pub fn write(flag: &str, path: &Path, contents: &[u8]) -> Result<(), AppError> {
     })?;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let mut temp = temp_files::create(&folder, &name).map_err(io)?;
-    let written = temp
-        .file()
-        .write_all(contents)
-        .and_then(|()| temp.file().flush())
-        .and_then(|()| std::fs::rename(temp.path(), path));
+    let filled = {
+        let mut out = std::io::BufWriter::new(temp.file());
+        fill(&mut out).and_then(|()| out.flush())
+    };
+    let written = filled.and_then(|()| std::fs::rename(temp.path(), path));
     match written {
         Ok(()) => {
             temp.keep();

@@ -133,7 +133,7 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         if let Some(crowd) = &crowd {
             dump["map"] = map_json(crowd)?;
         }
-        output::write("--dump", path, dump.to_string().as_bytes())?;
+        output::write_with("--dump", path, |out| Ok(serde_json::to_writer(out, &dump)?))?;
     }
     out!(
         "{}",
