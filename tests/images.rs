@@ -15,6 +15,14 @@ const GREEN: [u8; 4] = [0, 255, 0, 255];
 const BLUE: [u8; 4] = [0, 0, 255, 255];
 const WHITE: [u8; 4] = [255, 255, 255, 255];
 
+/// The linear light of RED, GREEN, BLUE and WHITE: what `quarters` of them shows.
+const QUARTER_LIGHT: [[f64; 3]; 4] = [
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [0.0, 0.0, 1.0],
+    [1.0, 1.0, 1.0],
+];
+
 /// A `side` × `side` image whose quarters are `colors` (top left, top right, bottom left,
 /// bottom right).
 fn quarters(side: u32, colors: [[u8; 4]; 4]) -> Image {
@@ -96,12 +104,7 @@ fn an_image_fills_its_particles_quad_the_right_way_up() {
         // a quarter of the way in from each corner, and just inside the corners
         let q = (across / 4.0) as i32;
         let c = (across / 2.0) as i32 - 2;
-        let want = [
-            [1.0, 0.0, 0.0],
-            [0.0, 1.0, 0.0],
-            [0.0, 0.0, 1.0],
-            [1.0, 1.0, 1.0],
-        ];
+        let want = QUARTER_LIGHT;
         for (k, (dx, dy)) in [(-1, -1), (1, -1), (-1, 1), (1, 1)].into_iter().enumerate() {
             for d in [q, c] {
                 let got = at(&pixels, dx * d, dy * d);
@@ -136,12 +139,7 @@ fn a_small_splatted_image_shows_its_mean_colour_and_a_larger_one_its_quarters() 
     }
     let image = quarters(64, [RED, GREEN, BLUE, WHITE]);
     let (pixels, _) = render(&image, still(flurry::ImageId(0)), 6.0, &[1.0 / 60.0; 2]);
-    let want = [
-        [1.0, 0.0, 0.0],
-        [0.0, 1.0, 0.0],
-        [0.0, 0.0, 1.0],
-        [1.0, 1.0, 1.0],
-    ];
+    let want = QUARTER_LIGHT;
     for (k, (dx, dy)) in [(-2, -2), (1, -2), (-2, 1), (1, 1)].into_iter().enumerate() {
         let got = at(&pixels, dx, dy);
         let most = got.iter().cloned().fold(0.0, f64::max);
