@@ -50,6 +50,10 @@ fn on_death(p: Particle, x: vec3<f32>, v: vec3<f32>) {
     // no deaths that spawn
 }
 
+fn on_end(p: Particle) {
+    // no events for the host
+}
+
 // Where the workgroup's `survivors` and `dead` start in the chunk's next alive lists and
 // dead lists: in the pool's ranges.
 fn claim(survivors: u32, dead: u32) -> vec2<u32> {

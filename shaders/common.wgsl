@@ -137,6 +137,28 @@ struct HitEvent {
     speed: f32,              // speed into the surface at the hit
 }
 
+// An event for the host (simulate.wgsl report): a particle's hit or death. 48 bytes.
+const EVENT_HIT: u32 = 0u;
+const EVENT_DEATH: u32 = 1u;
+struct HostEvent {
+    pos: vec3<f32>,          // on the surface (a hit), where it died (a death)
+    kind: u32,               // EVENT_*
+    vel: vec3<f32>,          // arriving (a hit), at the end of its last step (a death)
+    emitter: u32,
+    normal: vec3<f32>,       // the surface's, facing where it came from (zero for a death)
+    time: f32,               // the effect's time at the end of the frame's step
+}
+
+// The head of an effect's host-event buffer, its events following. `count` is zeroed each
+// time the buffer is read back; `total` never is, so that the host can count the events
+// of a frame it could not read.
+struct EventHeader {
+    count: atomic<u32>,      // events since the last read-back (may exceed the buffer)
+    total: atomic<u32>,      // events since the effect began listening (low word)
+    total_hi: atomic<u32>,
+    _pad: u32,
+}
+
 // Indirect arguments written on the GPU from the counters (112 bytes).
 struct IndirectArgs {
     sim_x: u32,              // dispatch_workgroups_indirect over the alive list, offset 0
@@ -228,7 +250,7 @@ struct FrameUniforms {
     light_dir: vec3<f32>,    // towards the renderer's light (unit), for mesh particles
     substeps: u32,           // simulate steps this frame, each of dt
     light_color: vec3<f32>,  // linear RGB
-    _pad1: u32,
+    events: u32,             // the events the host hears this frame: a bit per kind (EVENT_*)
     ambient: vec3<f32>,      // linear RGB
     _pad2: u32,
 }

@@ -14,6 +14,7 @@ override BODIES: u32 = 5u;      // massive bodies pull: none, 1 to 4 of them, or
 const BODIES_ANY: u32 = 5u;     // any number of bodies, pulled in a loop
 override PASS_ACCEL: u32 = 1u;  // a pass before wrote an acceleration per particle
 override DEATHS: u32 = 1u;      // some emitter's deaths are events
+override HOST_EVENTS: u32 = 1u; // hits or deaths reach the host (frame.events says which)
 
 @group(0) @binding(0) var<storage, read_write> particles: array<ParticleWords>;
 // the current alive list: `main` steps the particles it lists, `over_slots` lists its
@@ -39,6 +40,13 @@ override DEATHS: u32 = 1u;      // some emitter's deaths are events
 @group(0) @binding(12) var<storage, read_write> graph_attributes: array<u32>;
 // where the host placed the effect's instances (src/instances.rs), for its stacks
 @group(0) @binding(13) var<storage, read> instances: array<InstanceGpu>;
+// the events for the host since the buffer was last read back (src/system/events.rs)
+@group(0) @binding(14) var<storage, read_write> host_events: HostEvents;
+
+struct HostEvents {
+    head: EventHeader,
+    events: array<HostEvent>,
+}
 
 fn instance_at(k: u32) -> InstanceGpu {
     return instances[k];
@@ -60,6 +68,8 @@ struct CollisionFrame {
     prev_inv_view_proj: mat4x4<f32>,
     prev_view_depth: vec4<f32>,  // distance along its view axis: dot(., vec4(x, 1))
     prev_depth: DepthMapping,    // its projection's depth convention
+    // where it looked from: its eye (w = 1), or towards it (orthographic, w = 0)
+    prev_viewer: vec4<f32>,
     enabled: u32,        // 0 until a previous frame with host depth exists
     _pad0: u32,
     _pad1: u32,
@@ -172,10 +182,24 @@ fn push_event(ev: HitEvent) {
     }
 }
 
-// The particle moved from x_old to *x (velocity *v): if it crossed the stored surface
+// An event of kind `kind` for the host, if it listens to that kind this frame: counted
+// whether or not the buffer has room, so that the host knows how many it lost.
+fn report(kind: u32, x: vec3<f32>, v: vec3<f32>, n: vec3<f32>, emitter: u32) {
+    if HOST_EVENTS == 1u && (frame.events & (1u << kind)) != 0u {
+        let e = atomicAdd(&host_events.head.count, 1u);
+        if carries(atomicAdd(&host_events.head.total, 1u), 1u) {
+            atomicAdd(&host_events.head.total_hi, 1u);
+        }
+        if e < arrayLength(&host_events.events) {
+            host_events.events[e] = HostEvent(x, kind, v, emitter, n, frame.time);
+        }
+    }
+}
+
+// The particle moved to *x (velocity *v): if it crossed the stored surface
 // from the front and is behind it by less than the thickness, respond. Returns false
 // when the response kills it. Off-screen positions and the background never collide.
-fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f32>>, v: ptr<function, vec3<f32>>) -> bool {
+fn collide(p: ptr<function, Particle>, x: ptr<function, vec3<f32>>, v: ptr<function, vec3<f32>>) -> bool {
     let now = project(*x);
     if !now.on_screen {
         return true;
@@ -201,19 +225,24 @@ fn collide(p: ptr<function, Particle>, x_old: vec3<f32>, x: ptr<function, vec3<f
     if carries(atomicAdd(&counters.hits, 1u), 1u) {
         atomicAdd(&counters.hits_hi, 1u); // the 64-bit total's high word
     }
-    // the surface's normal at the texel from the footprint's points, facing the side the
-    // particle came from
+    // the surface's normal at the texel from the footprint's points, facing the view that
+    // stored it: the side the particle came from, as it crossed the surface from in front
+    // (its position before the step may lie behind another part of the footprint's
+    // surface, on a slope or an edge: it once turned 7 % of snow's hits on hills upside
+    // down, settling flakes a millimetre under the ground)
     let d = surface_distance(f.centre);
     let c = surface_point(now.texel, d);
     let tx = tangent(now.texel, vec2<i32>(1, 0), c, d, f.right, f.left, f.inside.xy);
     let ty = tangent(now.texel, vec2<i32>(0, 1), c, d, f.down, f.up, f.inside.zw);
     var n = normalize(cross(tx, ty));
-    if dot(n, x_old - c) < 0.0 {
+    let viewer = collision.prev_viewer;
+    if dot(n, viewer.xyz - c * viewer.w) < 0.0 {
         n = -n;
     }
     // back onto the surface along its normal, a millimetre in front
     let onto = *x - n * (dot(*x - c, n) - 1e-3);
     push_event(HitEvent(onto, (*p).id, n, max(-dot(*v, n), 0.0)));
+    report(EVENT_HIT, onto, *v, n, (*p).emitter);
     if effect.collision == COLLIDE_KILL {
         return false;
     }
@@ -275,7 +304,7 @@ fn meet_scene(p: ptr<function, Particle>, x: ptr<function, vec3<f32>>, v: ptr<fu
         let spawned_by_hits = (effect.hit_count > 0u && e == effect.hit_emitter)
             || (effect.hit_count2 > 0u && e == effect.hit_emitter2);
         if collision.enabled == 1u && !spawned_by_hits {
-            return collide(p, (*p).pos, x, v);
+            return collide(p, x, v);
         }
     }
     return true;
@@ -287,6 +316,12 @@ fn on_death(p: Particle, x: vec3<f32>, v: vec3<f32>) {
     if DEATHS == 1u && p.emitter == effect.death_source {
         push_event(HitEvent(x, p.id, vec3<f32>(0.0), length(v)));
     }
+}
+
+// A particle's end, whatever ended it (`p` as its last step left it): an event for the
+// host.
+fn on_end(p: Particle) {
+    report(EVENT_DEATH, p.pos, p.vel, vec3<f32>(0.0), p.emitter);
 }
 
 // Where the workgroup's `survivors` and `dead` start in the next alive list and the dead

@@ -4,7 +4,7 @@
 // Forces: gravity plus linear drag towards the wind velocity, a = g + k·(wind − v), plus
 // what the kernel adds (`pull`: massive bodies, a pass's acceleration); then what the
 // scene does to the particle (`meet_scene`: depth collision) and its death as an event
-// (`on_death`). The velocity takes the exact solution of v' = a over the step with every
+// (`on_death`, where deaths spawn; `on_end`, whatever ended it, for the host). The velocity takes the exact solution of v' = a over the step with every
 // force but the drag held where it was: v' = v + a·dt·φ(k·dt), φ(x) = (1 − e^(−x))/x, so
 // the drag relaxes v towards wind + (g + pull)/k by the factor e^(−k·dt) and never past it
 // (explicit Euler's v + a·dt overshoots once k·dt > 1 and diverges once k·dt > 2: a drag of
@@ -124,6 +124,9 @@ fn advance(slot: u32, at: u32, found: bool, particle: Particle) -> bool {
     var survives = false;
     if found {
         survives = step(&p, slot);
+        if !survives {
+            on_end(p);
+        }
         if GRAPH_DRAW == 1u {
             // how it is drawn now (graph.wgsl): the look word the draw stacks set
             graph_slot = slot;

@@ -176,6 +176,7 @@ mod camera;
 mod cpu;
 pub mod effect;
 mod error;
+mod events;
 pub mod expr;
 mod gpu;
 mod hash;
@@ -191,6 +192,7 @@ mod pool;
 mod profiler;
 mod readback;
 mod renderer;
+mod ring;
 pub mod roofline;
 mod shaders;
 mod sprites;
@@ -205,6 +207,9 @@ mod view;
 pub use camera::Camera;
 pub use effect::EffectDesc;
 pub use error::{Error, ImportError, Invalid, Result, INSTALL_HINT};
+pub use events::{
+    DrainedEvents, EventKind, EventSettings, ParticleEvent, MAX_EVENTS_KEPT, MAX_EVENTS_PER_FRAME,
+};
 pub use gpu::GpuContext;
 pub use image::{Image, ImageId};
 pub use instances::{Instance, MAX_INSTANCES};

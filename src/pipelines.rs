@@ -101,6 +101,9 @@ pub(crate) struct Pipelines {
     graph_builds: AtomicU64,
     /// Simulate's group 1 for recording without a renderer's depth: nothing to collide with.
     no_collision: OnceLock<(wgpu::Buffer, wgpu::BindGroup)>,
+    /// Simulate's host-event buffer for effects the host does not listen to (never written:
+    /// their variant compiles the events out).
+    no_events: OnceLock<wgpu::Buffer>,
 }
 
 impl Pipelines {
@@ -149,6 +152,7 @@ impl Pipelines {
             graph_simulate: Mutex::default(),
             graph_builds: AtomicU64::new(0),
             no_collision: OnceLock::new(),
+            no_events: OnceLock::new(),
         }
     }
 
@@ -436,6 +440,14 @@ impl Pipelines {
             (frame, bind)
         });
         bind
+    }
+
+    /// A host-event buffer for simulates without events for the host: a header and one
+    /// event.
+    pub fn no_events(&self) -> &wgpu::Buffer {
+        self.no_events.get_or_init(|| {
+            crate::system::events::event_buffer(&self.device, "flurry.no_events", 1)
+        })
     }
 
     /// How many pass variants have been built (each compiles its pipelines once).

@@ -310,6 +310,29 @@ mod tests {
         }
     }
 
+    /// What [`crate::adapter`] asks of a device is what the passes bind: each pass's bind
+    /// groups are laid out as its module declares them, so the most storage buffers one
+    /// module declares.
+    #[test]
+    fn the_device_is_asked_for_the_storage_buffers_a_pass_binds() {
+        let mut most = (0, "");
+        for shader in Shader::ALL {
+            let module = naga::front::wgsl::parse_str(&shader.source()).expect("parses");
+            let storage = (module.global_variables.iter())
+                .filter(|(_, g)| matches!(g.space, naga::AddressSpace::Storage { .. }))
+                .count();
+            if storage > most.0 {
+                most = (storage, shader.name());
+            }
+        }
+        assert_eq!(
+            most.0 as u32,
+            crate::adapter::STORAGE_BUFFERS_PER_STAGE,
+            "the most, in {}.wgsl",
+            most.1
+        );
+    }
+
     #[test]
     fn every_draw_variant_validates() {
         for merged in [0, 1] {
@@ -336,25 +359,36 @@ mod tests {
     /// Every variant of `shader`, given as (dense index, constants): the indices all
     /// differ and lie below `count`, the constants are specialised in, and the module
     /// validates.
+    /// (Validated on every core: simulate alone has thousands of variants.)
     fn validate_variants<const N: usize>(
         shader: Shader,
         count: usize,
         variants: impl Iterator<Item = (usize, [(&'static str, u32); N])>,
     ) {
         let mut seen = std::collections::HashSet::new();
-        for (index, consts) in variants {
+        let variants: Vec<_> = variants.collect();
+        for (index, consts) in &variants {
             assert!(
-                index < count && seen.insert(index),
+                *index < count && seen.insert(*index),
                 "{consts:?}: index {index}"
             );
-            let src = shader.specialised(&consts);
-            for (name, value) in consts {
-                let line = format!("const {name}: u32 = {value}u;");
-                assert!(src.contains(&line), "{consts:?}: {line}");
-            }
-            validate(shader, &src);
         }
         assert_eq!(seen.len(), count, "{}: every variant", shader.name());
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        std::thread::scope(|scope| {
+            for chunk in variants.chunks(variants.len().div_ceil(cores)) {
+                scope.spawn(move || {
+                    for (_, consts) in chunk {
+                        let src = shader.specialised(consts);
+                        for (name, value) in consts {
+                            let line = format!("const {name}: u32 = {value}u;");
+                            assert!(src.contains(&line), "{consts:?}: {line}");
+                        }
+                        validate(shader, &src);
+                    }
+                });
+            }
+        });
     }
 
     #[test]

@@ -33,6 +33,7 @@ use std::sync::Arc;
 use wgpu::util::DeviceExt;
 
 mod budgeting;
+pub(crate) mod events;
 mod lifecycle;
 
 /// The compute steps of one frame, in order.
@@ -193,6 +194,10 @@ pub(crate) struct ParticleSystem {
     /// Its emit and simulate where its stacks generated code (else the shared ones).
     graph_emit: Option<Arc<EmitPass>>,
     graph_simulate: Option<Arc<SimulatePass>>,
+    /// What the host listens to of it, and what it has not drained yet.
+    events: Option<events::EventStream>,
+    /// Being prewarmed: its steps report nothing to the host.
+    prewarming: bool,
 }
 
 /// Which of a pool's passes the renderer records in a batch with other small pools.
@@ -402,9 +407,8 @@ impl ParticleSystem {
             simulate_bind: simulate.bind(
                 device,
                 &pool,
-                0,
-                frame,
-                (effect, &bodies, instances.buffer()),
+                (0, frame),
+                [effect, &bodies, instances.buffer(), p.no_events()],
                 graph_inputs,
             ),
             simulate_variant,
@@ -465,6 +469,8 @@ impl ParticleSystem {
             attributes,
             graph_emit,
             graph_simulate,
+            events: None,
+            prewarming: false,
         })
     }
 
@@ -725,20 +731,27 @@ impl ParticleSystem {
         let moved = self.instances.set(device, list);
         if moved {
             self.rebind_meshes(device, p, meshes);
-            let graph: GraphInputs = (&self.uniforms.graph, &self.table, &self.attributes);
-            let simulate = self
-                .graph_simulate
-                .as_deref()
-                .unwrap_or_else(|| p.simulate(self.simulate_variant));
-            let frame = &self.uniforms.frame;
-            let effect = (&self.effect_buf, &self.bodies, self.instances.buffer());
-            self.simulate_bind = simulate.bind(device, &self.pool, 0, frame, effect, graph);
+            self.simulate_bind = self.bind_simulate(device, p);
             let frame: &dyn Binding = &self.uniforms.frame;
             let inputs = (frame, &self.effect_buf, self.instances.buffer());
             let cull = p.cull(self.cull_variant());
             self.cull_bind = cull.bind(device, &self.pool, 0, inputs);
         }
         Ok(moved)
+    }
+
+    /// Its simulate's bind group over what it has now (its instances, its events).
+    fn bind_simulate(&self, device: &wgpu::Device, p: &Pipelines) -> wgpu::BindGroup {
+        let graph: GraphInputs = (&self.uniforms.graph, &self.table, &self.attributes);
+        let frame = &self.uniforms.frame;
+        let instances = self.instances.buffer();
+        let buffers = [
+            &self.effect_buf,
+            &self.bodies,
+            instances,
+            self.events_buffer(p),
+        ];
+        (self.simulate_pass(p)).bind(device, &self.pool, (0, frame), buffers, graph)
     }
 
     /// What its cull compiles in now (instanced or not).
@@ -822,6 +835,7 @@ impl ParticleSystem {
             id_end: id_base.wrapping_add(emit.request),
             light_dir: self.light.unit_direction(),
             light_color: self.light.color.into(),
+            events: self.events_heard(),
             ambient: self.light.ambient.into(),
             ..Default::default()
         };

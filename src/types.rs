@@ -251,6 +251,41 @@ pub struct HitEvent {
     pub speed: f32,
 }
 
+/// An event for the host (`HostEvent` in common.wgsl; 48 bytes): a particle's hit or death
+/// ([`crate::ParticleEvent`]).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub(crate) struct HostEvent {
+    pub pos: Vec3,
+    /// `crate::events::EVENT_HIT` or `EVENT_DEATH`.
+    pub kind: u32,
+    pub vel: Vec3,
+    pub emitter: u32,
+    pub normal: Vec3,
+    pub time: f32,
+}
+
+/// The head of an effect's host-event buffer (`EventHeader` in common.wgsl; 16 bytes),
+/// its events following.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub(crate) struct EventHeader {
+    /// Events recorded since the buffer was last read back (may exceed its room).
+    pub count: u32,
+    /// Events recorded since the effect began listening: the low 32 bits.
+    pub total: u32,
+    /// The high 32 bits of `total`.
+    pub total_hi: u32,
+    pub _pad: u32,
+}
+
+impl EventHeader {
+    /// Events recorded since the effect began listening.
+    pub fn total(&self) -> u64 {
+        wide(self.total_hi, self.total)
+    }
+}
+
 /// Indirect arguments written on the GPU (128 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
@@ -345,7 +380,9 @@ pub(crate) struct FrameUniforms {
     pub substeps: u32,
     /// The light's linear RGB.
     pub light_color: Vec3,
-    pub _pad1: u32,
+    /// The events reaching the host this frame: a bit per kind (`crate::events::EVENT_HIT`,
+    /// `EVENT_DEATH`); none in a prewarm's steps.
+    pub events: u32,
     /// Ambient linear RGB.
     pub ambient: Vec3,
     pub _pad2: u32,
@@ -509,6 +546,9 @@ pub(crate) struct CollisionFrame {
     /// Distance along the previous view's axis: `dot(prev_view_depth, (x, 1))`.
     pub prev_view_depth: Vec4,
     pub prev_depth: DepthMappingUniform,
+    /// Where the previous view looked from, as a homogeneous point: its eye (w = 1), or for
+    /// an orthographic view the direction towards it (w = 0). The stored surface faces it.
+    pub prev_viewer: Vec4,
     /// 0 until a previous frame's depth exists (and never without host depth).
     pub enabled: u32,
     pub _pad0: u32,
@@ -946,6 +986,10 @@ mod tests {
             requested_hi => "requested_hi"]);
         check_pod!(l, HitEvent, [pos => "pos", particle => "particle", normal => "normal",
             speed => "speed"]);
+        check_pod!(l, HostEvent, [pos => "pos", kind => "kind", vel => "vel",
+            emitter => "emitter", normal => "normal", time => "time"]);
+        check_pod!(l, EventHeader, [count => "count", total => "total",
+            total_hi => "total_hi"]);
         check_pod!(l, IndirectArgs, [sim => "sim_x", draw => "draw_vertex_count", cull => "cull_x",
             spawn => "spawn_x", spawn_request => "spawn_request", splat => "splat_x",
             step_list => "step_list_x", step_slots => "step_slots_x", relist => "relist_x"]);
@@ -1071,6 +1115,7 @@ mod tests {
                 ("id_end", |v| v.id_end = 1),
                 ("light_dir", |v| v.light_dir = Vec3::ONE),
                 ("light_color", |v| v.light_color = Vec3::ONE),
+                ("events", |v| v.events = 1),
                 ("ambient", |v| v.ambient = Vec3::ONE),
             ],
         );
@@ -1162,6 +1207,7 @@ mod tests {
                 }),
                 ("prev_view_depth", |v| v.prev_view_depth = Vec4::ONE),
                 ("prev_depth", |v| v.prev_depth.coeffs = Vec4::ONE),
+                ("prev_viewer", |v| v.prev_viewer = Vec4::ONE),
                 ("enabled", |v| v.enabled = 1),
             ],
         );

@@ -1317,6 +1317,47 @@ fn stats_prewarm_runs_the_seconds_first_and_refuses_lengths_out_of_range() {
     }
 }
 
+/// `stats --events FILE` listens to the effect's hits and deaths and writes every event
+/// drained: as many hits as the GPU counted and a death for every particle killed (the
+/// last frames' read-backs waited for at the end), each hit with the surface's normal.
+#[test]
+fn stats_events_writes_every_hit_and_death_the_gpu_counted() {
+    let path = tmp("snow-events.json");
+    let args = [
+        "stats",
+        "snow",
+        "--particles",
+        "8192",
+        "--frames",
+        "200",
+        "--events",
+        path.to_str().unwrap(),
+    ];
+    let o = flurry(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let summary = &last["events"];
+    assert_eq!(&file["summary"], summary);
+    assert_eq!(summary["lost"], 0, "{last}");
+    assert!(summary["hits"].as_u64().unwrap() > 100, "{last}");
+    assert_eq!(summary["hits"], last["hits_total"], "{last}");
+    assert_eq!(summary["deaths"], last["killed_total"], "{last}");
+    let events = file["events"].as_array().unwrap();
+    let count = |kind: &str| events.iter().filter(|e| e["kind"] == kind).count() as u64;
+    assert_eq!(count("hit"), summary["hits"].as_u64().unwrap());
+    assert_eq!(count("death"), summary["deaths"].as_u64().unwrap());
+    for e in events {
+        // a hit has the surface's unit normal, a death none
+        let n: Vec<f64> = (0..3).map(|k| e["normal"][k].as_f64().unwrap()).collect();
+        let length = n.iter().map(|c| c * c).sum::<f64>().sqrt();
+        let expected = if e["kind"] == "hit" { 1.0 } else { 0.0 };
+        assert!((length - expected).abs() < 1e-3, "{e}");
+    }
+}
+
 #[test]
 fn demo_time_scales_outside_0_to_100_are_refused() {
     for bad in ["-0.5", "101", "nan"] {

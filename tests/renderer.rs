@@ -705,7 +705,22 @@ fn a_device_with_too_low_limits_is_refused_naming_them() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("max_storage_buffers_per_shader_stage: has 0, needs 8"),
+        err.contains("max_storage_buffers_per_shader_stage: has 0, needs 11"),
+        "{err}"
+    );
+    // one that asked for WebGPU's baseline: 8 storage buffers a stage, fewer than simulate
+    // binds (wgpu would refuse its layout)
+    let desc = wgpu::DeviceDescriptor {
+        required_limits: wgpu::Limits::default(),
+        ..Default::default()
+    };
+    let (device, _queue) = pollster::block_on(gpu.adapter.request_device(&desc)).unwrap();
+    let err = ParticleRenderer::new(&device, HeadlessTarget::TARGETS, Settings::default())
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("max_storage_buffers_per_shader_stage: has 8, needs 11"),
         "{err}"
     );
 }

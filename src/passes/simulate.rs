@@ -13,7 +13,7 @@ use crate::types::*;
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
 /// simulate.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 14] {
+pub(super) fn slots() -> [BufferSlot; 15] {
     [
         read_write::<Particle>(),
         read_write::<u32>(),
@@ -29,6 +29,8 @@ pub(super) fn slots() -> [BufferSlot; 14] {
         read_only::<[f32; 4]>(),
         read_write::<u32>(),
         read_only::<InstanceGpu>(),
+        // the host events' header and room for one event at least
+        read_write::<(EventHeader, HostEvent)>(),
     ]
 }
 
@@ -54,6 +56,8 @@ pub(crate) struct SimulateVariant {
     pub pass_accel: bool,
     /// Some emitter's deaths are events.
     pub deaths: bool,
+    /// Hits or deaths reach the host (which, the frame uniforms say).
+    pub host_events: bool,
     /// `BOUNDS_NONE`, `BOUNDS_KILL` or `BOUNDS_WRAP`.
     pub bounds: u32,
 }
@@ -66,12 +70,12 @@ pub(crate) const UNROLLED_BODIES: u32 = 4;
 pub(crate) const BODIES_ANY: u32 = UNROLLED_BODIES + 1;
 
 impl SimulateVariant {
-    /// How many variants there are ([`SimulateVariant::index`] is below it): six features
-    /// on or off, six bodies codes, three bounds modes.
-    pub const COUNT: usize = (1 << 6) * (BODIES_ANY as usize + 1) * 3;
+    /// How many variants there are ([`SimulateVariant::index`] is below it): seven
+    /// features on or off, six bodies codes, three bounds modes.
+    pub const COUNT: usize = (1 << 7) * (BODIES_ANY as usize + 1) * 3;
 
     /// The variant for an effect's encoded constants: exactly the branches its simulate
-    /// would take.
+    /// would take (no events for the host: the system adds them where the host listens).
     pub fn of(params: &EffectParams) -> Self {
         let looks = &params.looks;
         SimulateVariant {
@@ -85,6 +89,7 @@ impl SimulateVariant {
             },
             pass_accel: params.pass_accel == 1,
             deaths: params.death_source != NO_EMITTER,
+            host_events: false,
             bounds: params.bounds_mode.min(BOUNDS_WRAP),
         }
     }
@@ -98,6 +103,7 @@ impl SimulateVariant {
             self.turbulence,
             self.pass_accel,
             self.deaths,
+            self.host_events,
         ];
         let bodies = self.bodies.min(BODIES_ANY) as usize;
         (super::variant_bits(&flags) * (BODIES_ANY as usize + 1) + bodies) * 3
@@ -117,6 +123,7 @@ impl SimulateVariant {
                 turbulence: bit(3),
                 pass_accel: bit(4),
                 deaths: bit(5),
+                host_events: bit(6),
                 bodies: (i / 3 % codes) as u32,
                 bounds: (i % 3) as u32,
             }
@@ -124,7 +131,7 @@ impl SimulateVariant {
     }
 
     /// simulate.wgsl's constants for it.
-    pub fn consts(self) -> [(&'static str, u32); 8] {
+    pub fn consts(self) -> [(&'static str, u32); 9] {
         [
             ("COLLIDE", self.collide as u32),
             ("SETTLE", self.settle as u32),
@@ -133,6 +140,7 @@ impl SimulateVariant {
             ("BODIES", self.bodies),
             ("PASS_ACCEL", self.pass_accel as u32),
             ("DEATHS", self.deaths as u32),
+            ("HOST_EVENTS", self.host_events as u32),
             ("BOUNDS", self.bounds),
         ]
     }
@@ -147,10 +155,11 @@ impl SimulateVariant {
 
     /// Whether small pools of this variant may be simulated many in one dispatch
     /// (batch_simulate.wgsl): not with depth collision, massive bodies, an acceleration
-    /// from a pass before or deaths that spawn, which read or write buffers of the pool's
-    /// own.
+    /// from a pass before, deaths that spawn or events for the host, which read or write
+    /// buffers of the pool's own.
     pub fn batches(self) -> bool {
-        !(self.collide || self.settle || self.bodies > 0 || self.pass_accel || self.deaths)
+        let own_buffers = self.bodies > 0 || self.pass_accel || self.deaths || self.host_events;
+        !(self.collide || self.settle || own_buffers)
     }
 }
 
@@ -195,14 +204,14 @@ impl SimulatePass {
     }
 
     /// Bind group stepping alive list `current`'s particles: through it, appending the
-    /// survivors to the other one, or over the slots, listing them in it.
+    /// survivors to the other one, or over the slots, listing them in it; its events for
+    /// the host into `events` (a header and room for one at least).
     pub fn bind(
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
-        current: usize,
-        frame: &dyn Binding,
-        (effect, bodies, instances): (&wgpu::Buffer, &wgpu::Buffer, &wgpu::Buffer),
+        (current, frame): (usize, &dyn Binding),
+        [effect, bodies, instances, events]: [&wgpu::Buffer; 4],
         (params, table, attributes): GraphInputs,
     ) -> wgpu::BindGroup {
         bind_buffers(
@@ -224,6 +233,7 @@ impl SimulatePass {
                 table,
                 attributes,
                 instances,
+                events,
             ],
         )
     }

@@ -101,10 +101,10 @@ impl ParticleRenderer {
         Ok(())
     }
 
-    /// At an update: the alive counts read back since the last, and the effects marked so
-    /// removed once finished.
+    /// At an update, after the device was polled: the alive counts read back since the
+    /// last, and the effects marked so removed once finished.
     pub(super) fn collect_finished(&mut self) {
-        for seen in self.alive.collect() {
+        for seen in self.alive.read_mapped() {
             if let Some(e) = self.entries.iter_mut().find(|e| e.id == seen.id) {
                 e.system.observe(seen.frame, seen.alive);
             }

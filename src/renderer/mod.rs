@@ -14,6 +14,7 @@
 mod alive;
 mod batched;
 mod budget;
+mod events;
 mod lifecycle;
 mod merged;
 mod meshes;
@@ -244,6 +245,10 @@ fn collision_frame(prev: &ViewModel, enabled: bool) -> CollisionFrame {
         prev_inv_view_proj: prev.inverse_view_proj,
         prev_view_depth: prev.view_depth,
         prev_depth: prev.depth.into(),
+        prev_viewer: match prev.depth.convention.orthographic {
+            true => (-prev.view_depth.truncate()).extend(0.0),
+            false => prev.eye.extend(1.0),
+        },
         enabled: enabled as u32,
         ..Default::default()
     }
@@ -719,6 +724,16 @@ impl ParticleRenderer {
         if let Some(timer) = &mut self.timer {
             timer.collect();
         }
+        // what the frames submitted since the last update copied back: their maps asked
+        // for, the device polled once (never waited for), what has landed taken
+        self.alive.map_recorded();
+        for e in &self.entries {
+            e.system.map_events();
+        }
+        let _ = device.poll(wgpu::PollType::Poll);
+        for e in &mut self.entries {
+            e.system.collect_events();
+        }
         self.collect_finished();
         self.sprites.upload(queue);
         if self.merge_dirty {
@@ -1123,9 +1138,16 @@ impl ParticleRenderer {
                     m.record_cull(p, c, &self.entries);
                 }
             });
-            if step == Step::Cull {
-                // the frame's particles are all counted now: its alive counts go back
-                self.alive.record(encoder, &self.entries);
+            match step {
+                // the frame's events are all recorded: they go back
+                Step::Simulate => {
+                    for e in &self.entries {
+                        e.system.record_events(encoder);
+                    }
+                }
+                // the frame's particles are all counted: its alive counts go back
+                Step::Cull => self.alive.record(encoder, &self.entries),
+                _ => {}
             }
             return;
         }

@@ -68,6 +68,8 @@ impl ParticleRenderer {
         self.entries[at].system.set_batched(Default::default());
         self.merge_dirty = true;
         self.entries[at].system.set_time_scale(1.0);
+        // what happens before it is seen is not heard
+        self.entries[at].system.set_prewarming(true);
         let meshes = self.meshes.set();
         let p = &self.pipelines;
         // the scene is the depth the last frame drew (the next update writes its own)
@@ -125,11 +127,13 @@ impl ParticleRenderer {
                         system.record_step(p, step, &mut pass, collision);
                     }
                 }
+                system.record_step_without_cull(p, &mut pass);
             }
             queue.write_buffer(&staging, 0, &staged);
             queue.submit([encoder.finish()]);
         }
         self.entries[at].system.set_time_scale(lifecycle.time_scale);
+        self.entries[at].system.set_prewarming(false);
         // the slot holds the last step's uniforms now, not the last update's: a frame is
         // recorded only after the next update
         self.recorded = true;

@@ -29,6 +29,21 @@ impl ParticleSystem {
         self.lifecycle.time_scale = scale;
     }
 
+    /// After a step recorded without the frame's cull (a prewarm's): the step's lists start
+    /// again as the cull would have started them. A pool sized per slot has no argument
+    /// pass after its simulate, and its cull clears the survivors' scratch count, which
+    /// would otherwise grow step by step.
+    pub fn record_step_without_cull(
+        &self,
+        p: &crate::pipelines::Pipelines,
+        pass: &mut wgpu::ComputePass,
+    ) {
+        if self.pool.sizing == crate::pool::Sizing::PerSlot {
+            p.args()
+                .record(pass, &self.args_bind, crate::passes::args::After::Held);
+        }
+    }
+
     /// Every particle gone at the next submission, and nothing pending.
     pub fn clear(&mut self, queue: &wgpu::Queue) {
         self.take_recorded_emit();

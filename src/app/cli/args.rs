@@ -155,6 +155,11 @@ pub struct StatsArgs {
     /// Write the GPU state after the last frame as JSON.
     #[arg(long)]
     pub dump: Option<PathBuf>,
+    /// Listen to the effect's hits and deaths and write every event drained during the run
+    /// as JSON (kind, position, velocity, surface normal, emitter, time), with the count
+    /// lost.
+    #[arg(long)]
+    pub events: Option<PathBuf>,
     /// Run the effect this many seconds before the frames (0..=600), in steps of --dt (1/60
     /// s without it) batched into a few submissions, after one frame of no time that draws
     /// the scene it collides with.

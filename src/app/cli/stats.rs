@@ -18,7 +18,10 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         let allowed = format!("a demo ({}) or --effect FILE.ron", names.join(", "));
         return Err(flurry::Invalid::new("DEMO", "none", allowed).into());
     }
-    output::check(&[("--dump", a.dump.as_deref(), "json")])?;
+    output::check(&[
+        ("--dump", a.dump.as_deref(), "json"),
+        ("--events", a.events.as_deref(), "json"),
+    ])?;
     let file_desc = a
         .effect
         .as_deref()
@@ -76,11 +79,25 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         }
         None => None,
     };
+    let mut heard = a.events.as_ref().map(|_| Heard::default());
+    if heard.is_some() {
+        let all = flurry::EventSettings {
+            hits: true,
+            deaths: true,
+            per_frame: flurry::MAX_EVENTS_PER_FRAME,
+            kept: flurry::MAX_EVENTS_KEPT,
+        };
+        let id = scene.effect;
+        scene.renderer.set_events(&gpu.device, id, Some(all))?;
+    }
     let mut clock = Clock::new(dt);
     let mut progress = Progress::new(&name, a.frames);
     for done in 0..a.frames {
         let dt = clock.tick();
         scene.frame(&gpu, dt, false);
+        if let Some(heard) = &mut heard {
+            heard.drain(&mut scene)?;
+        }
         let frame = done + 1;
         if a.check_every.is_some_and(|k| frame % k == 0) {
             let violation = scene.snapshot(&gpu)?.check();
@@ -92,6 +109,14 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         }
     }
     drop(progress);
+    if let Some(heard) = &mut heard {
+        // the last frames' read-backs: asked for by an update that records no frame
+        gpu.wait()?;
+        let (view, size) = (scene.view(), scene.target.size());
+        (scene.renderer).update(&gpu.device, &gpu.queue, 0.0, view, size)?;
+        gpu.wait()?;
+        heard.drain(&mut scene)?;
+    }
     let snap = scene.snapshot(&gpu)?;
     let s = snap.stats;
     let settled = snap
@@ -135,15 +160,67 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         }
         output::write_with("--dump", path, |out| Ok(serde_json::to_writer(out, &dump)?))?;
     }
+    let events = match (&heard, &a.events) {
+        (Some(heard), Some(path)) => {
+            output::write_with("--events", path, |out| heard.write(out, &name))?;
+            Some(heard.summary())
+        }
+        _ => None,
+    };
     out!(
         "{}",
         json!({"demo": name, "capacity": capacity, "frames": a.frames, "alive": s.alive,
                "dead": s.dead, "visible": s.visible, "splatted": s.splatted, "emitted_total": s.emitted_total,
                "dropped_total": s.dropped_total, "killed_total": s.killed_total,
                "requested_total": s.requested_total, "hits_total": snap.counters.hits_total(),
-               "settled": settled, "prewarm_ms": prewarm_ms})
+               "settled": settled, "prewarm_ms": prewarm_ms, "events": events})
     );
     Ok(())
+}
+
+/// Every event drained during a run (`--events`).
+#[derive(Default)]
+struct Heard {
+    events: Vec<flurry::ParticleEvent>,
+    lost: u64,
+}
+
+impl Heard {
+    fn drain(&mut self, scene: &mut Scene) -> Result<(), AppError> {
+        let drained = scene.renderer.drain_events(scene.effect)?;
+        self.events.extend(drained.events);
+        self.lost += drained.lost;
+        Ok(())
+    }
+
+    fn count(&self, kind: flurry::EventKind) -> usize {
+        self.events.iter().filter(|e| e.kind == kind).count()
+    }
+
+    /// What stdout's JSON says of them.
+    fn summary(&self) -> serde_json::Value {
+        use flurry::EventKind::{Death, Hit};
+        json!({"hits": self.count(Hit), "deaths": self.count(Death), "lost": self.lost})
+    }
+
+    /// The file: the summary and every event, written as it goes (never held whole).
+    fn write(&self, out: &mut dyn std::io::Write, effect: &str) -> std::io::Result<()> {
+        let head = json!({"effect": effect, "summary": self.summary()}).to_string();
+        // the head's object, left open for the list
+        write!(out, "{},\"events\":[", &head[..head.len() - 1])?;
+        for (k, e) in self.events.iter().enumerate() {
+            let kind = match e.kind {
+                flurry::EventKind::Hit => "hit",
+                flurry::EventKind::Death => "death",
+            };
+            let entry = json!({"kind": kind, "position": e.position.to_array(),
+                "velocity": e.velocity.to_array(), "normal": e.normal.to_array(),
+                "emitter": e.emitter, "time": e.time});
+            let comma = if k == 0 { "" } else { "," };
+            write!(out, "{comma}{entry}")?;
+        }
+        write!(out, "]}}")
+    }
 }
 
 /// Run the scene's effect `seconds` (`--prewarm`) in steps of `step` before its frames,
