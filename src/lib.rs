@@ -26,7 +26,9 @@
 //! [`ParticleRenderer::stop_emitting`], [`ParticleRenderer::clear`],
 //! [`ParticleRenderer::restart`], [`ParticleRenderer::set_time_scale`] and
 //! [`ParticleRenderer::prewarm`] (seconds of it run at once, before it is first seen), and
-//! learns when one is over ([`ParticleRenderer::is_finished`]); [`ParticleRenderer::set_budget`]
+//! learns when one is over ([`ParticleRenderer::is_finished`]) and where its particles hit
+//! the scene or died ([`ParticleRenderer::set_events`], [`ParticleRenderer::drain_events`]:
+//! read back a frame or two late, never a stall); [`ParticleRenderer::set_budget`]
 //! caps the particles all effects have alive together, served by
 //! [`ParticleRenderer::set_priority`].
 //!
