@@ -78,6 +78,11 @@ impl Instances {
         self.list.len() as u32
     }
 
+    /// The instances set (empty: the effect is not instanced).
+    pub fn list(&self) -> &[Instance] {
+        &self.list
+    }
+
     pub fn buffer(&self) -> &wgpu::Buffer {
         &self.buffer
     }

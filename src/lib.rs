@@ -28,7 +28,9 @@
 //! [`ParticleRenderer::prewarm`] (seconds of it run at once, before it is first seen), and
 //! learns when one is over ([`ParticleRenderer::is_finished`]) and where its particles hit
 //! the scene or died ([`ParticleRenderer::set_events`], [`ParticleRenderer::drain_events`]:
-//! read back a frame or two late, never a stall); [`ParticleRenderer::set_budget`]
+//! read back a frame or two late, never a stall); [`ParticleRenderer::set_off_screen`] says
+//! whether an effect goes on, freezes or freezes and catches up while its bounds
+//! ([`ParticleRenderer::bounds`]) lie outside the view; [`ParticleRenderer::set_budget`]
 //! caps the particles all effects have alive together, served by
 //! [`ParticleRenderer::set_priority`].
 //!
@@ -205,6 +207,7 @@ mod timer;
 mod types;
 mod uniform_pages;
 mod view;
+mod visibility;
 
 pub use camera::Camera;
 pub use effect::EffectDesc;
@@ -225,3 +228,4 @@ pub use renderer::{
 };
 pub use types::{Body, Counters, HitEvent, Particle, Walker};
 pub use view::{DepthConvention, View};
+pub use visibility::{Aabb, OffScreen};

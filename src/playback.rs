@@ -25,6 +25,9 @@ pub enum Playback {
 pub(crate) struct Lifecycle {
     pub playback: Playback,
     pub time_scale: f32,
+    /// Frozen while out of view ([`crate::OffScreen::Pause`] or `CatchUp`), whatever its
+    /// playback.
+    pub out_of_view: bool,
 }
 
 impl Default for Lifecycle {
@@ -32,6 +35,7 @@ impl Default for Lifecycle {
         Lifecycle {
             playback: Playback::Playing,
             time_scale: 1.0,
+            out_of_view: false,
         }
     }
 }
@@ -39,20 +43,20 @@ impl Default for Lifecycle {
 impl Lifecycle {
     /// The effect's step for a host frame of `dt` seconds: scaled, and none while paused.
     pub fn step(self, dt: f32) -> f32 {
-        match self.playback {
-            Playback::Paused => 0.0,
-            _ => dt * self.time_scale,
+        match self.held() {
+            true => 0.0,
+            false => dt * self.time_scale,
         }
     }
 
     /// Whether its particles are held where they are (nothing emitted or simulated).
     pub fn held(self) -> bool {
-        self.playback == Playback::Paused
+        self.playback == Playback::Paused || self.out_of_view
     }
 
     /// Whether it emits on its schedule.
     pub fn emits(self) -> bool {
-        self.playback == Playback::Playing
+        self.playback == Playback::Playing && !self.out_of_view
     }
 }
 
@@ -85,6 +89,11 @@ mod tests {
         l.playback = Playback::Paused;
         assert_eq!(l.step(0.5), 0.0);
         assert!(l.held());
+        // frozen out of view, whatever it plays
+        l.playback = Playback::Playing;
+        l.out_of_view = true;
+        assert_eq!(l.step(0.5), 0.0);
+        assert!(l.held() && !l.emits());
     }
 
     #[test]

@@ -35,6 +35,7 @@ use wgpu::util::DeviceExt;
 mod budgeting;
 pub(crate) mod events;
 mod lifecycle;
+mod visibility;
 
 /// The compute steps of one frame, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,6 +199,8 @@ pub(crate) struct ParticleSystem {
     events: Option<events::EventStream>,
     /// Being prewarmed: its steps report nothing to the host.
     prewarming: bool,
+    /// Its bounds and whether the last view saw them.
+    sight: visibility::Sight,
 }
 
 /// Which of a pool's passes the renderer records in a batch with other small pools.
@@ -471,6 +474,9 @@ impl ParticleSystem {
             graph_simulate,
             events: None,
             prewarming: false,
+            sight: visibility::Sight::new(crate::effect::reach::reach(desc, |m| {
+                meshes.set().mesh(m).map(crate::Mesh::bounding_radius)
+            })),
         })
     }
 

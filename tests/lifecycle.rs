@@ -3,13 +3,14 @@
 //! half the time scale over two frames is a step of half the frame each, as the integrator
 //! says; an effect that stops emitting emits nothing more and empties as its particles
 //! die; a cleared effect loses every particle at once; a restarted one starts from time 0
-//! with its first burst again.
+//! with its first burst again. Out of view, an effect's bounds hold its particles, and it
+//! goes on, freezes (no simulate recorded) or freezes and catches up, as the host chose.
 
 mod common;
 
 use common::host::Scene;
 use flurry::effect::*;
-use flurry::{Camera, Pass, Playback, PoolSnapshot};
+use flurry::{Aabb, Camera, OffScreen, Pass, Playback, PoolSnapshot};
 use glam::Vec3;
 
 const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
@@ -514,4 +515,142 @@ fn ten_effects_never_outnumber_the_budget_and_the_highest_priority_is_served_fir
             "{st:?}"
         );
     }
+}
+
+/// The camera of [`scene`] turned round: the fountain behind it.
+fn looking_away(aspect: f32) -> Camera {
+    Camera::look_at(Vec3::new(0.0, 2.0, 12.0), Vec3::new(0.0, 2.0, 30.0), aspect)
+}
+
+/// A fountain whose bounds leave the view as the camera turns away: frozen there (no
+/// simulate recorded, every particle bit for bit, its clock stopped), it goes on from
+/// where it was when seen again.
+#[test]
+fn a_frozen_effect_out_of_view_records_no_simulate_and_goes_on_when_seen() {
+    let gpu = common::gpu();
+    let mut s = scene(&gpu, &fountain(300.0, 0, 3.0));
+    let id = s.effect;
+    assert_eq!(s.renderer.off_screen(id), Some(OffScreen::Simulate));
+    s.renderer.set_off_screen(id, OffScreen::Pause).unwrap();
+    for _ in 0..10 {
+        s.frame(&gpu, 1.0 / 30.0, true);
+    }
+    assert_eq!(s.renderer.is_on_screen(id), Some(true));
+    let seen = s.camera;
+    s.camera = looking_away(seen.aspect);
+    s.frame(&gpu, 1.0 / 30.0, true);
+    assert_eq!(s.renderer.is_on_screen(id), Some(false));
+    let passes = s.renderer.passes();
+    assert!(!passes.contains(&Pass::Simulate), "{passes:?}");
+    let held = s.snapshot(&gpu).unwrap();
+    let time = s.renderer.time(id).unwrap();
+    for _ in 0..5 {
+        s.frame(&gpu, 1.0 / 30.0, true);
+    }
+    assert_eq!(living(&s.snapshot(&gpu).unwrap()), living(&held));
+    assert_eq!(s.renderer.time(id), Some(time), "its clock stopped");
+    assert_eq!(
+        s.renderer.playback(id),
+        Some(Playback::Playing),
+        "the host's choice"
+    );
+    s.camera = seen;
+    s.frame(&gpu, 1.0 / 30.0, true);
+    assert_eq!(s.renderer.is_on_screen(id), Some(true));
+    assert!(s.renderer.passes().contains(&Pass::Simulate));
+    let t = s.renderer.time(id).unwrap();
+    assert!((t - time - 1.0 / 30.0).abs() < 1e-6, "{t} after {time}");
+    assert!(s.snapshot(&gpu).unwrap().stats.emitted_total > held.stats.emitted_total);
+}
+
+/// By default an effect goes on out of view; one that catches up, seen again after 4 s
+/// away, has run them: its clock and its living particles as the effect that went on.
+#[test]
+fn an_effect_out_of_view_goes_on_or_catches_up_when_seen() {
+    let gpu = common::gpu();
+    let desc = fountain(300.0, 0, 2.0);
+    let (mut on, mut caught) = (scene(&gpu, &desc), scene(&gpu, &desc));
+    caught
+        .renderer
+        .set_off_screen(caught.effect, OffScreen::CatchUp)
+        .unwrap();
+    let dt = 1.0 / 30.0;
+    for s in [&mut on, &mut caught] {
+        s.frame(&gpu, dt, false);
+        let seen = s.camera;
+        s.camera = looking_away(seen.aspect);
+        for _ in 0..120 {
+            s.frame(&gpu, dt, false);
+        }
+        assert_eq!(s.renderer.is_on_screen(s.effect), Some(false));
+        s.camera = seen;
+    }
+    assert!(
+        on.renderer.passes().contains(&Pass::Simulate),
+        "simulated out of view"
+    );
+    assert!(!caught.renderer.passes().contains(&Pass::Simulate));
+    assert!(caught.renderer.time(caught.effect).unwrap() < 0.1);
+    for s in [&mut on, &mut caught] {
+        s.frame(&gpu, dt, false);
+    }
+    let t = |s: &Scene| s.renderer.time(s.effect).unwrap();
+    assert!(
+        (t(&caught) - t(&on)).abs() < 1e-3,
+        "{} against {}",
+        t(&caught),
+        t(&on)
+    );
+    let alive = |s: &Scene| s.snapshot(&gpu).unwrap().stats.alive as f32;
+    let (a, b) = (alive(&on), alive(&caught));
+    // 300 a second living 2 s
+    assert!((a - 600.0).abs() < 30.0, "{a}");
+    assert!((b - a).abs() <= 0.05 * a, "caught up {b}, went on {a}");
+}
+
+/// An effect's bounds hold every particle it has, over a fountain's, fireworks' and a
+/// burst's life, wherever the host moves it; an effect that cannot be bounded so has none
+/// unless the host declares them.
+#[test]
+fn an_effects_bounds_hold_its_particles() {
+    let gpu = common::gpu();
+    let fireworks = EffectDesc::from_file(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/effects/fireworks.ron"
+    )))
+    .unwrap();
+    for desc in [fountain(300.0, 50, 2.0), fireworks] {
+        let mut s = scene(&gpu, &desc);
+        for frame in 0..240 {
+            let x = 0.05 * frame as f32;
+            s.renderer
+                .set_transform(
+                    s.effect,
+                    glam::Mat4::from_translation(Vec3::new(x, 0.0, 0.0)),
+                )
+                .unwrap();
+            s.frame(&gpu, 1.0 / 30.0, false);
+            if frame % 40 != 39 {
+                continue;
+            }
+            let b = s.renderer.bounds(s.effect).expect("bounded");
+            let snap = s.snapshot(&gpu).unwrap();
+            assert!(snap.stats.alive > 0);
+            for &i in &snap.alive {
+                let p = snap.particles[i as usize].pos;
+                assert!(
+                    p.cmpge(b.min).all() && p.cmple(b.max).all(),
+                    "{}: a particle at {p} outside {b:?}",
+                    desc.name
+                );
+            }
+        }
+    }
+    let galaxy = common::host::demos::Demo::Galaxy.effect(4096);
+    let mut s = scene(&gpu, &galaxy);
+    assert_eq!(s.renderer.bounds(s.effect), None, "massive bodies move it");
+    let declared = Aabb::new(Vec3::splat(-60.0), Vec3::splat(60.0)).unwrap();
+    s.renderer.declare_bounds(s.effect, Some(declared)).unwrap();
+    assert_eq!(s.renderer.bounds(s.effect), Some(declared));
+    assert!(Aabb::new(Vec3::ONE, Vec3::ZERO).is_err());
 }

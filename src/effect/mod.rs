@@ -30,6 +30,7 @@ mod encode;
 pub(crate) mod graph;
 mod host_assets;
 mod parse;
+pub(crate) mod reach;
 mod schema;
 mod sprite_image;
 mod validate;

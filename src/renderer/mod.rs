@@ -22,6 +22,7 @@ mod prewarm;
 mod settings;
 mod target;
 mod traffic;
+mod visibility;
 
 pub use prewarm::{MAX_PREWARM, PREWARM_STEPS};
 
@@ -720,6 +721,8 @@ impl ParticleRenderer {
         }
         let view = view.into().model()?;
         self.size = size;
+        // (a catch-up runs its steps now, before this frame is recorded)
+        self.look(device, queue, &view, dt);
         self.recorded = false;
         if let Some(timer) = &mut self.timer {
             timer.collect();

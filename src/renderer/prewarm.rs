@@ -54,14 +54,27 @@ impl ParticleRenderer {
         let at = (self.entries.iter())
             .position(|e| e.id == id)
             .ok_or_else(|| unknown(id))?;
-        let lifecycle = self.entries[at].system.lifecycle();
-        if lifecycle.held() {
+        if self.entries[at].system.lifecycle().held() {
             let allowed = "an effect that plays or stopped emitting (play it first)";
-            return Err(Invalid::new("id", format!("{id:?} (paused)"), allowed).into());
+            let value = format!("{id:?} (paused, or frozen out of view)");
+            return Err(Invalid::new("id", value, allowed).into());
         }
-        let steps = steps_of(seconds, step);
+        self.run_ahead(device, queue, at, steps_of(seconds, step), &view);
+        Ok(())
+    }
+
+    /// Run the effect at `at` through `steps` (seconds each) now, as [`Self::prewarm`] says.
+    pub(super) fn run_ahead(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        at: usize,
+        steps: Vec<f32>,
+        view: &crate::view::ViewModel,
+    ) {
+        let lifecycle = self.entries[at].system.lifecycle();
         if steps.is_empty() {
-            return Ok(());
+            return;
         }
         // it records its own emit, simulate and relist (the batches are made again at the
         // next update), at its own pace
@@ -109,7 +122,7 @@ impl ParticleRenderer {
             let mut staged = vec![0u8; (stride * chunk.len() as u64) as usize];
             for (k, &dt) in chunk.iter().enumerate() {
                 let system = &mut self.entries[at].system;
-                system.update(&mut self.uniform_pages, dt, &view, meshes);
+                system.update(&mut self.uniform_pages, dt, view, meshes);
                 let bytes = self.uniform_pages.staged_slot(&slot);
                 let offset = stride * k as u64;
                 staged[offset as usize..][..bytes.len()].copy_from_slice(bytes);
@@ -137,13 +150,12 @@ impl ParticleRenderer {
         // the slot holds the last step's uniforms now, not the last update's: a frame is
         // recorded only after the next update
         self.recorded = true;
-        Ok(())
     }
 }
 
 /// The steps of a prewarm of `seconds`: whole steps of `step` and what is left (a step
 /// short of a whole one by a thousandth is whole).
-fn steps_of(seconds: f32, step: f32) -> Vec<f32> {
+pub(super) fn steps_of(seconds: f32, step: f32) -> Vec<f32> {
     let whole = (seconds / step + 1e-3).floor() as usize;
     let left = seconds - whole as f32 * step;
     let mut steps = vec![step; whole];

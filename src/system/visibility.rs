@@ -1,0 +1,190 @@
+//! Whether a system can be seen: its bounds in the world, kept from where it spawned over
+//! its particles' longest life, tested against each frame's view; and what it does while
+//! it cannot be ([`OffScreen`]).
+
+use std::collections::VecDeque;
+
+use super::ParticleSystem;
+use crate::effect::reach::Reach;
+use crate::view::ViewModel;
+use crate::visibility::{Aabb, OffScreen};
+
+/// A system's sight of the view.
+#[derive(Debug, Default)]
+pub(crate) struct Sight {
+    /// How far its particles reach (None: unbounded).
+    reach: Option<Reach>,
+    /// Bounds the host declared, in place of its own.
+    declared: Option<Aabb>,
+    pub off_screen: OffScreen,
+    /// Where it spawned lately, in the world: (its time then, the box).
+    spawned: VecDeque<(f64, Aabb)>,
+    /// Its bounds lay wholly outside the last view.
+    pub hidden: bool,
+    /// Its seconds frozen out of view since it was last seen (to catch up).
+    missed: f64,
+}
+
+/// What one frame's look at the view changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Looked {
+    /// It froze or thawed (its batches must be made again).
+    pub held_changed: bool,
+    /// Seen again after seconds frozen that it must catch up.
+    pub catch_up: Option<f64>,
+}
+
+impl Sight {
+    pub fn new(reach: Option<Reach>) -> Self {
+        Sight {
+            reach,
+            ..Default::default()
+        }
+    }
+}
+
+impl ParticleSystem {
+    /// Where its particles can be now (None: unbounded and not declared).
+    pub fn bounds(&self) -> Option<Aabb> {
+        if let Some(declared) = self.sight.declared {
+            return Some(declared);
+        }
+        let reach = self.sight.reach.as_ref()?;
+        if let Some(city) = reach.city {
+            return Some(city);
+        }
+        let spawned = (self.sight.spawned.iter().map(|&(_, b)| b))
+            .chain(self.spawn_box())
+            .reduce(Aabb::union)?;
+        let f = &self.desc.forces;
+        let bounds = reach.around(spawned, self.turned(), f.gravity.into(), f.wind.into());
+        Some(match reach.confined {
+            // (a box that kills or wraps them: never beyond it)
+            Some(confined) => bounds.intersection(confined).unwrap_or(confined),
+            None => bounds,
+        })
+    }
+
+    /// Whether a transform of the host's turns or scales its emitters (not only moves
+    /// them).
+    fn turned(&self) -> bool {
+        let turns = |m: &glam::Mat4| glam::Mat3::from_mat4(*m) != glam::Mat3::IDENTITY;
+        turns(&self.transform)
+            || self.emitter_transforms.iter().any(turns)
+            || self.instances.list().iter().any(|i| turns(&i.transform))
+    }
+
+    /// Where its scheduled emitters spawn now, in the world (each instance's place too).
+    fn spawn_box(&self) -> Option<Aabb> {
+        let reach = self.sight.reach.as_ref()?;
+        let own = (reach.spawn.iter().zip(&self.emitter_transforms))
+            .filter_map(|(b, t)| b.map(|b| b.transformed(self.transform * *t)))
+            .reduce(Aabb::union)?;
+        let instances = self.instances.list();
+        if instances.is_empty() {
+            return Some(own);
+        }
+        // each instance's ball round the box (one point carried, not eight: thousands of
+        // instances are looked at every frame)
+        let (centre, radius) = (
+            (own.min + own.max) / 2.0,
+            (own.max - own.min).length() / 2.0,
+        );
+        (instances.iter())
+            .map(|i| {
+                let m = i.transform;
+                let scale = [m.x_axis, m.y_axis, m.z_axis]
+                    .iter()
+                    .map(|a| a.truncate().length())
+                    .fold(0.0f32, f32::max);
+                Aabb::ball(m.transform_point3(centre), radius * scale)
+            })
+            .reduce(Aabb::union)
+    }
+
+    /// Declare where its particles are (None: its own bounds, from its emitters, forces and
+    /// lives).
+    pub fn declare_bounds(&mut self, bounds: Option<Aabb>) {
+        self.sight.declared = bounds;
+    }
+
+    pub fn set_off_screen(&mut self, off_screen: OffScreen) -> bool {
+        self.sight.off_screen = off_screen;
+        self.look_again()
+    }
+
+    pub fn off_screen(&self) -> OffScreen {
+        self.sight.off_screen
+    }
+
+    /// Whether it lay in the last view (an unbounded effect always does).
+    pub fn on_screen(&self) -> bool {
+        !self.sight.hidden
+    }
+
+    /// At an update, before it steps `dt` of the host's seconds: keep where it spawns, and
+    /// whether its bounds meet `view`; freeze or thaw it by its [`OffScreen`].
+    pub fn look(&mut self, view: &ViewModel, dt: f32) -> Looked {
+        let now = self.clock.time;
+        if let Some(spawned) = self.spawn_box() {
+            let life = self.sight.reach.as_ref().map_or(0.0, |r| r.lifetime as f64);
+            let spawns = &mut self.sight.spawned;
+            while spawns.front().is_some_and(|&(t, _)| t < now - life) {
+                spawns.pop_front();
+            }
+            // (one box a frame while it moves; at rest, one for all)
+            if spawns.back().is_none_or(|&(_, b)| b != spawned) {
+                spawns.push_back((now, spawned));
+            } else if let Some(last) = spawns.back_mut() {
+                last.0 = now;
+            }
+        }
+        let was_frozen = self.lifecycle.out_of_view;
+        self.sight.hidden = self.bounds().is_some_and(|b| !b.meets(&view.planes));
+        let held_changed = self.look_again();
+        let mut catch_up = None;
+        if self.lifecycle.out_of_view {
+            // this frame's seconds go by unseen (a paused effect's do not go by at all)
+            let playing = self.lifecycle.playback != crate::Playback::Paused;
+            if self.sight.off_screen == OffScreen::CatchUp && playing {
+                self.sight.missed += (dt * self.lifecycle.time_scale) as f64;
+            }
+        } else {
+            let missed = std::mem::take(&mut self.sight.missed);
+            catch_up = (was_frozen && missed > 0.0).then_some(missed);
+        }
+        Looked {
+            held_changed,
+            catch_up,
+        }
+    }
+
+    /// Freeze or thaw it as its sight and [`OffScreen`] say; whether that changed whether
+    /// it is held.
+    fn look_again(&mut self) -> bool {
+        let was = self.lifecycle.held();
+        self.lifecycle.out_of_view =
+            self.sight.hidden && self.sight.off_screen != OffScreen::Simulate;
+        was != self.lifecycle.held()
+    }
+
+    /// How much of `missed` seconds a catch-up runs (its particles' longest life: what is
+    /// older is gone) and skips (the rest, its clock only).
+    pub fn catch_up_split(&self, missed: f64) -> (f64, f64) {
+        let life = self
+            .sight
+            .reach
+            .as_ref()
+            .map_or(missed, |r| r.lifetime as f64);
+        let run = missed.min(life).min(crate::renderer::MAX_PREWARM as f64);
+        (run, missed - run)
+    }
+
+    /// Advance its clock `seconds` without spawning or simulating (a catch-up's part older
+    /// than its particles' lives).
+    pub fn skip(&mut self, seconds: f64) {
+        if seconds > 0.0 {
+            self.clock.idle(seconds as f32);
+        }
+    }
+}
