@@ -252,7 +252,9 @@ struct FrameUniforms {
     light_color: vec3<f32>,  // linear RGB
     events: u32,             // the events the host hears this frame: a bit per kind (EVENT_*)
     ambient: vec3<f32>,      // linear RGB
-    _pad2: u32,
+    // mesh particles whose mesh spans at most this many target pixels in radius are drawn
+    // as lit discs (mesh_impostor; src/lod.rs); 0: never
+    mesh_lod: f32,
 }
 
 // Distance of a world point along the view axis (metres; negative behind the view's
@@ -362,6 +364,8 @@ struct EmitterLook {
     flies: u32,              // RENDER_MESH: 1 turned along its velocity, its wings beating
     walks: u32,              // RENDER_MESH: 1 a crowd's walker, turned along its velocity, posed
     emission: f32,           // multiplies its colour's RGB as drawn (above 1: brighter than white)
+    impostor: vec3<f32>,     // RENDER_MESH drawn as a disc (mesh_impostor): half width, half
+                             // height, centre's lift at scale 1 (0: a disc of its size)
 }
 
 // A ribbon point's sort key, so that sorted keys list the points ribbon by ribbon in the
@@ -442,7 +446,7 @@ const INTEGRATOR_EXPLICIT: u32 = 0u;   // v' = v + a dt; x' = x + v dt
 const INTEGRATOR_SYMPLECTIC: u32 = 1u;  // v' = v + a dt; x' = x + v' dt
 
 const UNLIT: f32 = -1.0;           // EffectParams.light_wrap of an unlit effect (src/types.rs)
-
+const STANDING: f32 = -2.0;        // the wrap of a mesh particle drawn as a disc (drawn_wrap)
 const BOUNDS_NONE: u32 = 0u;
 const BOUNDS_KILL: u32 = 1u;
 const BOUNDS_WRAP: u32 = 2u;
@@ -669,8 +673,26 @@ fn appearance(effect: EffectParams, p: Particle) -> Appearance {
     let look = look_of(effect, p);
     return Appearance(
         look, effect.settle_time, effect.soft_distance, effect.additive,
-        select(effect.light_wrap, UNLIT, look.unlit == 1u),
+        drawn_wrap(look, effect.light_wrap),
     );
+}
+
+// How a drawn particle of `look` is lit, its effect's billboards lit with `wrap`: not at
+// all where its emitter is unlit; a mesh particle drawn as a disc (mesh_impostor) as its
+// mesh is, STANDING (sphere_light).
+fn drawn_wrap(look: EmitterLook, wrap: f32) -> f32 {
+    if look.unlit == 1u {
+        return UNLIT;
+    }
+    return select(wrap, STANDING, look.render_mode == RENDER_MESH);
+}
+
+// Whether mesh particle p (`look` its emitter's) is drawn as a lit disc rather than its
+// mesh: its mesh spans at most frame.mesh_lod target pixels in radius (src/lod.rs).
+fn mesh_impostor(p: Particle, look: EmitterLook, frame: FrameUniforms) -> bool {
+    let w = clip_w(frame, p.pos);
+    let radius = look.mesh_radius * mesh_scale(p, look);
+    return frame.mesh_lod > 0.0 && w > 0.0 && radius * frame.pixel_scale <= frame.mesh_lod * w;
 }
 
 // Drawn radius (half the diameter, with size over life), `look` the particle's emitter's.
@@ -697,6 +719,7 @@ fn particle_quad(p: Particle, look: EmitterLook, frame: FrameUniforms) -> Quad {
     var axis_y = frame.cam_up;
     var angle_2d = rotation_now(p);
     var extent = vec2<f32>(radius);
+    var lift = 0.0;
     // towards the viewer: the eye, or back along the view axis for an orthographic view
     let to_eye = select(-frame.view_depth.xyz, frame.eye - p.pos, frame.perspective == 1u);
     switch look.render_mode {
@@ -729,12 +752,23 @@ fn particle_quad(p: Particle, look: EmitterLook, frame: FrameUniforms) -> Quad {
             axis_x = vec3<f32>(1.0, 0.0, 0.0);
             axis_y = vec3<f32>(0.0, 0.0, 1.0);
         }
+        case RENDER_MESH: {
+            // a mesh particle drawn as a disc (mesh_impostor): upright over its mesh's box
+            if look.impostor.x > 0.0 {
+                axis_y = vec3<f32>(0.0, 1.0, 0.0);
+                let side = cross(axis_y, to_eye);
+                axis_x = select(frame.cam_right, normalize(side), length(side) > 1e-6);
+                extent = look.impostor.xy * mesh_scale(p, look);
+                lift = look.impostor.z * mesh_scale(p, look);
+            }
+            angle_2d = 0.0;
+        }
         default: {}
     }
     let c = cos(angle_2d);
     let s = sin(angle_2d);
     var q: Quad;
-    q.center = p.pos;
+    q.center = p.pos + vec3<f32>(0.0, lift, 0.0);
     q.x = axis_x * (c * extent.x) + axis_y * (s * extent.y);
     q.y = axis_y * (c * extent.y) - axis_x * (s * extent.x);
     return q;
@@ -871,6 +905,14 @@ fn light_in_quad(q: Quad, frame: FrameUniforms) -> vec3<f32> {
 fn sphere_light(
     l: vec3<f32>, uv: vec2<f32>, wrap: f32, shadow: f32, frame: FrameUniforms,
 ) -> vec3<f32> {
+    if wrap == STANDING {
+        // a mesh standing upright drawn as a disc: lit as the plain diffuse term over a
+        // standing cylinder's visible half, whose normals never face up or down (over a
+        // sphere's, a figure's disc seen from above came out 15 % brighter than the figure;
+        // over an upright ellipsoid's of the disc's shape, 10 %)
+        let x = clamp(uv.x, -1.0, 1.0);
+        return normal_light(l, vec3<f32>(x, 0.0, sqrt(1.0 - x * x)), 0.0, shadow, frame);
+    }
     let r2 = dot(uv, uv);
     let n = vec3<f32>(uv / max(sqrt(r2), 1.0), sqrt(max(1.0 - r2, 0.0)));
     return normal_light(l, n, wrap, shadow, frame);

@@ -19,7 +19,8 @@ override STRETCHED: u32 = 1u;  // some emitter's particles are streaks
 override INSTANCED: u32 = 1u;  // the effect is placed as instances, each with its bounds
 
 // What cull does with a particle (Culled.list).
-const CULLED_OUT: u32 = 0u;     // off screen, or a mesh particle (mesh_cull.wgsl lists those)
+const CULLED_OUT: u32 = 0u;     // off screen, or a mesh particle drawn as its mesh
+                                // (mesh_cull.wgsl lists those; the others are discs)
 const CULLED_DRAWN: u32 = 1u;   // to the visible list, sorted and drawn as a triangle
 const CULLED_SPLAT: u32 = 2u;   // to the splat list
 const CULLED_RIBBON: u32 = 3u;  // to the ribbon list
@@ -61,7 +62,7 @@ fn cull_particle(p: Particle) -> Culled {
     if RIBBONS == 1u && mode == RENDER_RIBBON {
         return Culled(CULLED_RIBBON, ribbon_key(p, look, frame));
     }
-    if MESHES == 1u && mode == RENDER_MESH {
+    if MESHES == 1u && mode == RENDER_MESH && !mesh_impostor(p, look, frame) {
         return Culled(CULLED_OUT, 0u);
     }
     if (INSTANCED == 1u && !instance_shown(p)) || !in_frustum(p.pos, radius) {

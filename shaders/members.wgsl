@@ -52,6 +52,5 @@ fn appearance_of(p: Particle) -> Appearance {
         look.frame_rate = image.z;
         look.flipbook = u32(image.w);
     }
-    let wrap = select(fades.w, UNLIT, look.unlit == 1u);
-    return Appearance(look, fades.x, fades.y, u32(fades.z), wrap);
+    return Appearance(look, fades.x, fades.y, u32(fades.z), drawn_wrap(look, fades.w));
 }

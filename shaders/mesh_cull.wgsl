@@ -31,7 +31,8 @@ fn main(
         index = alive_list[i];
         let p = particles[index];
         let look = look_of(effect, p);
-        if look.render_mode == RENDER_MESH {
+        // (a mesh too small on screen is drawn as a disc: cull.wgsl lists it)
+        if look.render_mode == RENDER_MESH && !mesh_impostor(p, look, frame) {
             let radius = look.mesh_radius * mesh_scale(p, look);
             var inside = true;
             for (var k = 0u; k < 6u; k++) {

@@ -35,6 +35,7 @@ use wgpu::util::DeviceExt;
 mod budgeting;
 pub(crate) mod events;
 mod lifecycle;
+mod lod;
 mod visibility;
 
 /// The compute steps of one frame, in order.
@@ -162,6 +163,10 @@ pub(crate) struct ParticleSystem {
     substeps: u32,
     /// (target pixels per metre at 1 m, largest splatted radius in pixels) for cull.
     splat: (f32, f32),
+    /// Particle-target pixels per host pixel.
+    target_per_host: f32,
+    /// How it thins out with distance and size on screen (None: never).
+    lod: Option<crate::lod::Lod>,
     /// Sorted and drawn together with other effects by the renderer.
     merged: bool,
     /// Which of its passes the renderer records together with other pools' of its chunk of
@@ -272,6 +277,7 @@ impl ParticleSystem {
         for look in &mut params.looks {
             if look.render_mode == crate::types::RENDER_MESH {
                 look.mesh_radius = mesh.map_or(0.0, crate::Mesh::bounding_radius);
+                look.impostor = mesh.map_or(glam::Vec3::ZERO, crate::Mesh::impostor);
             }
         }
         let effect_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -455,6 +461,8 @@ impl ParticleSystem {
             emit_recorded: AtomicBool::new(false),
             substeps: 1,
             splat: (0.0, 0.0),
+            target_per_host: 1.0,
+            lod: None,
             merged: false,
             batched: Batched::default(),
             step_clock: StepClock::default(),
@@ -690,10 +698,12 @@ impl ParticleSystem {
     }
 
     /// Let cull send particles at most `radius` pixels across (in radius) to the compute
-    /// splat, for a target of `pixel_scale` pixels per metre at clip w = 1; `radius` 0 (the
-    /// default) draws every particle. Takes effect at the next update.
-    pub fn set_splat(&mut self, pixel_scale: f32, radius: f32) {
+    /// splat, for a target of `pixel_scale` pixels per metre at clip w = 1 and
+    /// `target_per_host` pixels per pixel of the host's frame; `radius` 0 (the default)
+    /// draws every particle. Takes effect at the next update.
+    pub fn set_splat(&mut self, pixel_scale: f32, radius: f32, target_per_host: f32) {
         self.splat = (pixel_scale, radius);
+        self.target_per_host = target_per_host;
     }
 
     /// Bind the renderer's mesh surfaces anew (a host added a mesh).
@@ -789,7 +799,8 @@ impl ParticleSystem {
             .allowed
             .map_or(share, |a| (a / copies as u64) as u32);
         if self.lifecycle.emits() {
-            let spawning = self.spawning(dt, view);
+            // (thinned out with distance by its level of detail)
+            let spawning = self.thinned(self.spawning(dt, view), self.lod_rates(view));
             let (pending, requested) = (self.clock.pending_total(), self.clock.requested_total);
             let dropped = self
                 .clock
@@ -843,7 +854,7 @@ impl ParticleSystem {
             light_color: self.light.color.into(),
             events: self.events_heard(),
             ambient: self.light.ambient.into(),
-            ..Default::default()
+            mesh_lod: self.mesh_lod(),
         };
         let emit = EmitUniforms {
             time: frame.time,

@@ -385,7 +385,9 @@ pub(crate) struct FrameUniforms {
     pub events: u32,
     /// Ambient linear RGB.
     pub ambient: Vec3,
-    pub _pad2: u32,
+    /// Mesh particles whose mesh spans at most this many target pixels in radius are drawn
+    /// as lit discs (0: never).
+    pub mesh_lod: f32,
 }
 
 /// The host's depth convention (`DepthMapping` in common.wgsl; [`crate::view`]).
@@ -519,6 +521,10 @@ pub(crate) struct EmitterLook {
     pub walks: u32,
     /// Multiplies its colour's RGB as drawn (above 1: brighter than white).
     pub emission: f32,
+    /// Mesh particles drawn as discs (`crate::Lod::mesh_pixels`): the disc's half width and
+    /// half height and its centre's height above the particle, at scale 1 (the mesh's box
+    /// upright; zero: a disc of the particle's size).
+    pub impostor: Vec3,
 }
 
 /// Most massive bodies per effect (`MAX_BODIES`).
@@ -1116,6 +1122,7 @@ mod tests {
                 ("light_dir", |v| v.light_dir = Vec3::ONE),
                 ("light_color", |v| v.light_color = Vec3::ONE),
                 ("events", |v| v.events = 1),
+                ("mesh_lod", |v| v.mesh_lod = 1.0),
                 ("ambient", |v| v.ambient = Vec3::ONE),
             ],
         );
@@ -1151,6 +1158,7 @@ mod tests {
                 ("frame_rate", |v| v.frame_rate = 1.0),
                 ("flipbook", |v| v.flipbook = 1),
                 ("unlit", |v| v.unlit = 1),
+                ("impostor", |v| v.impostor = Vec3::ONE),
             ],
         );
         check_uniform::<EffectParams>(

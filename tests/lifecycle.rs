@@ -654,3 +654,41 @@ fn an_effects_bounds_hold_its_particles() {
     assert_eq!(s.renderer.bounds(s.effect), Some(declared));
     assert!(Aabb::new(Vec3::ONE, Vec3::ZERO).is_err());
 }
+
+/// Under a level of detail an effect spawns its full rates near the view and a share of
+/// them far off: a quarter from 100 m, half way between at 50 m.
+#[test]
+fn a_far_effect_spawns_a_share_of_its_rates() {
+    let gpu = common::gpu();
+    let lod = flurry::Lod {
+        near: 10.0,
+        far: 90.0,
+        far_rates: 0.25,
+        mesh_pixels: 0.0,
+    };
+    let emitted = |distance: f32| {
+        let mut s = scene(&gpu, &fountain(600.0, 0, 3.0));
+        s.renderer.set_lod(s.effect, Some(lod)).unwrap();
+        // seen from `distance` beyond the fountain's nearest bound, across the ground
+        let near = s.renderer.bounds(s.effect).map_or(0.0, |b| b.max.z);
+        let eye = Vec3::new(0.0, 0.0, near + distance);
+        s.camera = Camera::look_at(eye, Vec3::ZERO, s.camera.aspect);
+        for _ in 0..30 {
+            s.frame(&gpu, 1.0 / 30.0, false);
+        }
+        s.snapshot(&gpu).unwrap().stats.emitted_total as f32
+    };
+    let (close, half, far) = (emitted(5.0), emitted(50.0), emitted(150.0));
+    assert!((close - 600.0).abs() <= 2.0, "{close} within 10 m");
+    assert!((half - 0.625 * 600.0).abs() <= 15.0, "{half} at 50 m");
+    assert!((far - 0.25 * 600.0).abs() <= 10.0, "{far} at 150 m");
+    let err = (|| {
+        let mut s = scene(&gpu, &fountain(1.0, 0, 1.0));
+        let bad = flurry::Lod {
+            far: 5.0,
+            ..lod
+        };
+        s.renderer.set_lod(s.effect, Some(bad)).unwrap_err().to_string()
+    })();
+    assert!(err.contains("lod.far"), "{err}");
+}

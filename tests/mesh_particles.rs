@@ -319,3 +319,114 @@ fn a_flying_mesh_faces_where_it_flies() {
         assert!((1.25..=1.6).contains(&ratio), "4 m by 2.8 m: {ratio}");
     }
 }
+
+/// A crowd of 1,024 standing figures in many colours, to be seen from 80 m off: each a
+/// few pixels tall.
+fn far_crowd() -> EffectDesc {
+    let figures = EmitterDesc {
+        shape: Shape::Box {
+            min: [-10.0, 0.0, -10.0],
+            max: [10.0, 0.001, 10.0],
+        },
+        bursts: vec![Burst::once(0.0, 1024)],
+        lifetime: Range::constant(100.0),
+        size: Range::constant(1.0),
+        color: ColorRange::new([0.5, 0.5, 0.5, 1.0], [0.4, 0.4, 0.4, 0.0]),
+        render: Some(RenderMode::Mesh {
+            mesh: MeshSource::Figure,
+            flight: None,
+        }),
+        ..Default::default()
+    };
+    still(vec![figures])
+}
+
+/// Block means of an image's linear light, `k` pixels a side.
+fn block_means(img: &image::RgbaImage, k: u32) -> Vec<[f32; 3]> {
+    let mut out = Vec::new();
+    for by in 0..img.height() / k {
+        for bx in 0..img.width() / k {
+            let mut sum = [0.0f32; 3];
+            for y in by * k..(by + 1) * k {
+                for x in bx * k..(bx + 1) * k {
+                    let p = img.get_pixel(x, y).0;
+                    for c in 0..3 {
+                        sum[c] += linear(p[c]);
+                    }
+                }
+            }
+            out.push(sum.map(|s| s / (k * k) as f32));
+        }
+    }
+    out
+}
+
+/// Under a level of detail, figures spanning a few pixels are drawn as lit discs (none
+/// as meshes), and from afar the picture is the meshes' own: seen from 20° and 45° above,
+/// blocks of 32 pixels (an eighth of the picture) within 0.035 of linear light and the
+/// crowd's light within 5 % (lit over a sphere's normals rather than a standing
+/// cylinder's, a block of 16 was 0.059 off from 20°).
+#[test]
+fn far_mesh_particles_are_drawn_as_lit_discs_alike_from_afar() {
+    let gpu = common::gpu();
+    // (every rate kept: only the meshes' detail)
+    let lod = flurry::Lod {
+        near: 0.0,
+        far: 0.0,
+        far_rates: 1.0,
+        mesh_pixels: 6.0,
+    };
+    // seen from 20° and from 45° above
+    for eye in [Vec3::new(0.0, 30.0, 80.0), Vec3::new(0.0, 60.0, 60.0)] {
+        let camera = move |aspect| Camera::look_at(eye, Vec3::ZERO, aspect);
+        let full = Settings {
+            scale: Scale::Full,
+            ..Default::default()
+        };
+        let scene = || {
+            let s = Scene::new(&gpu, &far_crowd(), 1024, 3, SIZE, camera).unwrap();
+            s.with_settings(full)
+        };
+        let (mut meshes, mut discs) = (scene(), scene());
+        discs.renderer.set_lod(discs.effect, Some(lod)).unwrap();
+        assert_eq!(discs.renderer.lod(discs.effect), Some(lod));
+        for s in [&mut meshes, &mut discs] {
+            s.background = [0.05, 0.05, 0.05, 1.0];
+            for _ in 0..2 {
+                s.frame(&gpu, 1.0 / 60.0, true);
+            }
+        }
+        let (m, d) = (
+            meshes.snapshot(&gpu).unwrap(),
+            discs.snapshot(&gpu).unwrap(),
+        );
+        assert_eq!(m.stats.alive, 1024);
+        assert_eq!(
+            m.stats.visible, 0,
+            "{eye}: all drawn as meshes: {:?}",
+            m.stats
+        );
+        assert_eq!(
+            d.stats.visible, 1024,
+            "{eye}: all drawn as discs: {:?}",
+            d.stats
+        );
+        let (a, b) = (meshes.image(&gpu).unwrap(), discs.image(&gpu).unwrap());
+        let (a, b) = (block_means(&a, 32), block_means(&b, 32));
+        let mut most: f32 = 0.0;
+        let (mut lit_a, mut lit_b) = (0.0, 0.0);
+        for (x, y) in a.iter().zip(&b) {
+            for c in 0..3 {
+                most = most.max((x[c] - y[c]).abs());
+                lit_a += x[c];
+                lit_b += y[c];
+            }
+        }
+        assert!(most < 0.035, "{eye}: a block {most} apart in linear light");
+        let apart = (lit_b - lit_a).abs();
+        assert!(
+            apart <= 0.06 * lit_a,
+            "{eye}: light {lit_b} against {lit_a}"
+        );
+    }
+}

@@ -43,6 +43,8 @@ pub struct WindowOptions {
     pub dt: Option<f32>,
     /// Simulate steps per frame.
     pub substeps: u32,
+    /// The effect's level of detail.
+    pub lod: Option<flurry::Lod>,
     /// Galaxies in the galaxy demo (`--bodies`); its default when absent.
     pub galaxies: Option<u32>,
     pub size: (u32, u32),
@@ -349,6 +351,7 @@ impl State {
         self.effect_id = Some(id);
         self.renderer.set_substeps(options.substeps)?;
         self.renderer.set_time_scale(id, options.time_scale)?;
+        self.renderer.set_lod(id, options.lod)?;
         crate::cli::set_params(&mut self.renderer, id, &options.params)
     }
 

@@ -106,8 +106,9 @@ impl EffectDesc {
                 _ => 0.0,
             },
             trail: em.is_some_and(|em| matches!(em.trigger, Trigger::Trail { .. })) as u32,
-            // the renderer's meshes know it (ParticleSystem::new)
+            // the renderer's meshes know them (ParticleSystem::new)
             mesh_radius: 0.0,
+            impostor: glam::Vec3::ZERO,
             flap_hz: flight.map_or(0.0, |f| f.beat),
             flap_angle: flight.map_or(0.0, |f| f.angle),
             flies: flight.is_some() as u32,

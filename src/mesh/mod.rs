@@ -6,6 +6,7 @@
 
 mod builtin;
 mod gait;
+mod impostor;
 mod library;
 pub(crate) mod surface;
 

@@ -62,7 +62,9 @@ impl SplatVariant {
             additive: params.additive == 1,
             snowflakes: params.looks.iter().any(|l| l.sprite == SPRITE_SNOWFLAKE),
             merged: false,
-            lit: params.light_wrap != UNLIT,
+            // (a mesh particle far enough away is splatted as a lit disc)
+            lit: params.light_wrap != UNLIT
+                || params.looks.iter().any(|l| l.render_mode == RENDER_MESH),
             images: params.looks.iter().any(|l| l.sprite == SPRITE_IMAGE),
         }
     }

@@ -16,6 +16,7 @@ mod batched;
 mod budget;
 mod events;
 mod lifecycle;
+mod lod;
 mod merged;
 mod meshes;
 mod prewarm;
@@ -780,13 +781,15 @@ impl ParticleRenderer {
         }
         let low = self.low.as_ref().expect("allocated above");
         let pixel_scale = view.pixels_per_unit * 0.5 * low.size.1 as f32;
+        let target_per_host = low.size.1 as f32 / size.1 as f32;
         let splat_radius = match low.splat {
             Some(_) => self.settings.splat_radius(),
             None => 0.0,
         };
         self.apply_budget(dt, &view);
         for e in &mut self.entries {
-            e.system.set_splat(pixel_scale, splat_radius);
+            e.system
+                .set_splat(pixel_scale, splat_radius, target_per_host);
             e.system.set_light(self.light);
             let pages = &mut self.uniform_pages;
             e.system.update(pages, dt, &view, self.meshes.set());

@@ -66,6 +66,10 @@ pub struct Common {
     /// `3u`).
     #[arg(id = "param", long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     pub params: Vec<(String, String)>,
+    /// Mesh particles spanning at most this many pixels in radius are drawn as lit discs
+    /// (0..=64; 0: always meshes). Default: 8 for the crowd, 0 for the others.
+    #[arg(long, value_parser = number("0..=64 pixels"), allow_hyphen_values = true)]
+    pub mesh_lod: Option<f64>,
 }
 
 /// How particles reach the host's image.
@@ -81,6 +85,22 @@ pub struct RenderArgs {
     /// (0..=16; 0: every particle as a triangle). Default 4.
     #[arg(long, value_parser = number("0..=16 pixels"), allow_hyphen_values = true)]
     pub splat: Option<f64>,
+}
+
+impl Common {
+    /// The level of detail of `demo`'s effect: `--mesh-lod`'s, else the demo's own.
+    pub fn lod(&self, demo: Demo) -> Result<Option<flurry::Lod>, flurry::Error> {
+        let Some(pixels) = self.mesh_lod else {
+            return Ok(demo.lod());
+        };
+        let max = flurry::MAX_MESH_LOD_PIXELS as f64;
+        if !(0.0..=max).contains(&pixels) {
+            let allowed = format!("0 <= pixels <= {max}");
+            return Err(flurry::Invalid::new("--mesh-lod", pixels, allowed).into());
+        }
+        let lod = crate::host::demos::mesh_lod(pixels as f32);
+        Ok((pixels > 0.0).then_some(lod))
+    }
 }
 
 impl RenderArgs {

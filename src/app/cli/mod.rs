@@ -224,6 +224,7 @@ pub fn demo_scene(
     scene.renderer.set_substeps(common.substeps)?;
     let id = scene.effect;
     set_params(&mut scene.renderer, id, &common.params)?;
+    scene.renderer.set_lod(id, common.lod(demo)?)?;
     Ok(scene)
 }
 

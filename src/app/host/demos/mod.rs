@@ -254,6 +254,15 @@ impl Demo {
         }
     }
 
+    /// The level of detail the demo runs at when `--mesh-lod` is not given: the crowd's
+    /// walkers a few pixels tall are drawn as discs (most of the city, from its camera).
+    pub fn lod(self) -> Option<flurry::Lod> {
+        match self {
+            Demo::Crowd => Some(mesh_lod(CROWD_MESH_LOD)),
+            _ => None,
+        }
+    }
+
     /// The host scene the demo runs in when `--scene` is not given (rain needs ground).
     pub fn default_stage(self) -> Stage {
         match self {
@@ -273,5 +282,19 @@ impl Demo {
             Demo::Flock | Demo::Crowd => 1.0 / 30.0,
             _ => 1.0 / 60.0,
         }
+    }
+}
+
+/// Host pixels of radius at most which the crowd's walkers are drawn as discs.
+pub const CROWD_MESH_LOD: f32 = 8.0;
+
+/// A level of detail that draws mesh particles spanning at most `pixels` in radius as discs
+/// and leaves every rate as it is.
+pub fn mesh_lod(pixels: f32) -> flurry::Lod {
+    flurry::Lod {
+        near: 0.0,
+        far: 0.0,
+        far_rates: 1.0,
+        mesh_pixels: pixels,
     }
 }
