@@ -682,13 +682,12 @@ fn a_far_effect_spawns_a_share_of_its_rates() {
     assert!((close - 600.0).abs() <= 2.0, "{close} within 10 m");
     assert!((half - 0.625 * 600.0).abs() <= 15.0, "{half} at 50 m");
     assert!((far - 0.25 * 600.0).abs() <= 10.0, "{far} at 150 m");
-    let err = (|| {
-        let mut s = scene(&gpu, &fountain(1.0, 0, 1.0));
-        let bad = flurry::Lod {
-            far: 5.0,
-            ..lod
-        };
-        s.renderer.set_lod(s.effect, Some(bad)).unwrap_err().to_string()
-    })();
+    let mut s = scene(&gpu, &fountain(1.0, 0, 1.0));
+    let bad = flurry::Lod { far: 5.0, ..lod };
+    let err = s
+        .renderer
+        .set_lod(s.effect, Some(bad))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("lod.far"), "{err}");
 }
