@@ -30,7 +30,8 @@
 //! the scene or died ([`ParticleRenderer::set_events`], [`ParticleRenderer::drain_events`]:
 //! read back a frame or two late, never a stall); [`ParticleRenderer::set_off_screen`] says
 //! whether an effect goes on, freezes or freezes and catches up while its bounds
-//! ([`ParticleRenderer::bounds`]) lie outside the view; [`ParticleRenderer::set_budget`]
+//! ([`ParticleRenderer::bounds`]) lie outside the view, [`ParticleRenderer::set_lod`] thins it
+//! out with distance and draws its far mesh particles as discs; [`ParticleRenderer::set_budget`]
 //! caps the particles all effects have alive together, served by
 //! [`ParticleRenderer::set_priority`].
 //!

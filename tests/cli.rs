@@ -1359,6 +1359,17 @@ fn stats_events_writes_every_hit_and_death_the_gpu_counted() {
 }
 
 #[test]
+fn mesh_lods_outside_0_to_64_pixels_are_refused() {
+    for bad in ["-1", "65", "nan"] {
+        refused(
+            &["stats", "crowd", "--frames", "1", "--mesh-lod", bad],
+            2,
+            &["--mesh-lod", "64"],
+        );
+    }
+}
+
+#[test]
 fn demo_time_scales_outside_0_to_100_are_refused() {
     for bad in ["-0.5", "101", "nan"] {
         refused(

@@ -199,6 +199,7 @@ pub fn demo_scene(
     effect: Option<(&Path, &EffectDesc)>,
 ) -> Result<Scene, AppError> {
     let stage = common.scene.unwrap_or(demo.default_stage());
+    let lod = common.lod(demo)?;
     let mut desc = match (effect, demo, common.bodies) {
         (Some((_, file)), ..) => file.clone(),
         (None, Demo::Galaxy, Some(m)) => crate::host::demos::galaxy::effect_with(capacity, m),
@@ -224,7 +225,7 @@ pub fn demo_scene(
     scene.renderer.set_substeps(common.substeps)?;
     let id = scene.effect;
     set_params(&mut scene.renderer, id, &common.params)?;
-    scene.renderer.set_lod(id, common.lod(demo)?)?;
+    scene.renderer.set_lod(id, lod)?;
     Ok(scene)
 }
 
