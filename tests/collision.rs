@@ -354,11 +354,7 @@ fn hits_spawn_splashes_on_the_gpu() {
 #[test]
 fn snow_settles_on_the_terrain_hills() {
     let gpu = common::gpu();
-    let capacity = 16_384;
-    let desc = Demo::Snow.effect_in(Stage::Terrain, capacity);
-    let camera = |a| Demo::Snow.camera_in(Stage::Terrain, a);
-    let mut scene = Scene::new(&gpu, &desc, capacity, 5, (160, 120), camera).unwrap();
-    Stage::Terrain.apply(&mut scene.target.scene);
+    let mut scene = common::snow_on_the_terrain(&gpu);
     let snap = run(&gpu, &mut scene, 400, 0.016);
     let eye = scene.camera.eye;
     let (mut on_ground, mut on_pillar, mut gaps, mut stray) = (0, 0, vec![], vec![]);

@@ -223,15 +223,18 @@ fn darts(count: u32) -> EffectDesc {
     )
 }
 
+/// Deaths only.
+const DEATHS: EventSettings = EventSettings {
+    hits: false,
+    deaths: true,
+    per_frame: 4096,
+    kept: 16_384,
+};
+
 #[test]
 fn every_death_is_reported_where_it_died_by_its_emitter() {
     let gpu = common::gpu();
-    let deaths = EventSettings {
-        hits: false,
-        deaths: true,
-        ..Default::default()
-    };
-    let mut scene = over_the_plane(&gpu, &darts(300), deaths);
+    let mut scene = over_the_plane(&gpu, &darts(300), DEATHS);
     let (events, lost) = drained(&gpu, &mut scene, 45);
     let snap = scene.snapshot(&gpu).unwrap();
     assert_eq!(lost, 0);
@@ -269,12 +272,7 @@ fn every_death_is_reported_where_it_died_by_its_emitter() {
 #[test]
 fn a_prewarm_reports_nothing_and_what_follows_is_reported() {
     let gpu = common::gpu();
-    let deaths = EventSettings {
-        hits: false,
-        deaths: true,
-        ..Default::default()
-    };
-    let mut scene = over_the_plane(&gpu, &darts(300), deaths);
+    let mut scene = over_the_plane(&gpu, &darts(300), DEATHS);
     let camera = scene.camera;
     let id = scene.effect;
     // the short-lived darts die within the prewarm, the others after it
@@ -321,13 +319,8 @@ fn listening_is_refused_out_of_range_and_draining_without_it() {
 /// them pointed down.)
 #[test]
 fn hits_on_the_hills_face_up_towards_the_view() {
-    use common::host::demos::Demo;
     let gpu = common::gpu();
-    let capacity = 16_384;
-    let desc = Demo::Snow.effect_in(Stage::Terrain, capacity);
-    let camera = |a| Demo::Snow.camera_in(Stage::Terrain, a);
-    let mut scene = Scene::new(&gpu, &desc, capacity, 5, (160, 120), camera).unwrap();
-    Stage::Terrain.apply(&mut scene.target.scene);
+    let mut scene = common::snow_on_the_terrain(&gpu);
     let id = scene.effect;
     (scene.renderer)
         .set_events(&gpu.device, id, Some(EventSettings::default()))

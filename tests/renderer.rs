@@ -693,32 +693,28 @@ fn bad_host_input_is_an_error_not_a_panic() {
 
 #[test]
 fn a_device_with_too_low_limits_is_refused_naming_them() {
-    // a host that asked its adapter for WebGL2's limits: no storage buffers at all
     let gpu = common::gpu();
-    let desc = wgpu::DeviceDescriptor {
-        required_limits: wgpu::Limits::downlevel_webgl2_defaults(),
-        ..Default::default()
+    // the error ParticleRenderer::new gives on a device of `limits`
+    let refusal = |limits: wgpu::Limits| {
+        let desc = wgpu::DeviceDescriptor {
+            required_limits: limits,
+            ..Default::default()
+        };
+        let (device, _queue) = pollster::block_on(gpu.adapter.request_device(&desc)).unwrap();
+        ParticleRenderer::new(&device, HeadlessTarget::TARGETS, Settings::default())
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
     };
-    let (device, _queue) = pollster::block_on(gpu.adapter.request_device(&desc)).unwrap();
-    let err = ParticleRenderer::new(&device, HeadlessTarget::TARGETS, Settings::default())
-        .map(|_| ())
-        .unwrap_err()
-        .to_string();
+    // a host that asked its adapter for WebGL2's limits: no storage buffers at all
+    let err = refusal(wgpu::Limits::downlevel_webgl2_defaults());
     assert!(
         err.contains("max_storage_buffers_per_shader_stage: has 0, needs 11"),
         "{err}"
     );
     // one that asked for WebGPU's baseline: 8 storage buffers a stage, fewer than simulate
     // binds (wgpu would refuse its layout)
-    let desc = wgpu::DeviceDescriptor {
-        required_limits: wgpu::Limits::default(),
-        ..Default::default()
-    };
-    let (device, _queue) = pollster::block_on(gpu.adapter.request_device(&desc)).unwrap();
-    let err = ParticleRenderer::new(&device, HeadlessTarget::TARGETS, Settings::default())
-        .map(|_| ())
-        .unwrap_err()
-        .to_string();
+    let err = refusal(wgpu::Limits::default());
     assert!(
         err.contains("max_storage_buffers_per_shader_stage: has 8, needs 11"),
         "{err}"

@@ -131,6 +131,19 @@ pub fn setups() -> [HostSetup; 5] {
     ]
 }
 
+/// The snow demo's 16,384 flakes over its terrain (hills and pillars), seen by its camera at
+/// 160 × 120.
+pub fn snow_on_the_terrain(gpu: &GpuContext) -> Scene {
+    use host::demos::Demo;
+    use host::stage::Stage;
+    let capacity = 16_384;
+    let desc = Demo::Snow.effect_in(Stage::Terrain, capacity);
+    let camera = |a| Demo::Snow.camera_in(Stage::Terrain, a);
+    let mut scene = Scene::new(gpu, &desc, capacity, 5, (160, 120), camera).unwrap();
+    Stage::Terrain.apply(&mut scene.target.scene);
+    scene
+}
+
 /// A static cloud of orange particles (radius 1.5 m at the origin) behind an opaque grey
 /// wall at z = 2 that covers the left half of a 128×96 view from (0, 0, 6), in a host of
 /// `setup`.
