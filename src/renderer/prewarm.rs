@@ -29,10 +29,11 @@ impl ParticleRenderer {
     /// through `queue` (nothing waits for them), with the effect's camera-following
     /// emitters and bounds placed for `view`; the scene it collides with is the depth of the
     /// last frame drawn (none before the first). Its time scale is left out (these are its
-    /// own seconds); an effect that stopped emitting only ages its particles. Call it
-    /// between frames: the next frame is recorded after an [`ParticleRenderer::update`].
-    /// Refuses an unknown
-    /// effect, a paused one, a length outside the range and a view flurry cannot use.
+    /// own seconds); an effect that stopped emitting only ages its particles. Its steps
+    /// report no events ([`ParticleRenderer::set_events`]). Call it between frames: the next
+    /// frame is recorded after an [`ParticleRenderer::update`]. Refuses an unknown effect, a
+    /// paused one (or one frozen out of view), a length outside the range and a view flurry
+    /// cannot use.
     pub fn prewarm(
         &mut self,
         device: &wgpu::Device,
