@@ -16,12 +16,13 @@ impl ParticleSystem {
     }
 
     /// The share of its rates and bursts it keeps this frame, seen from `view`: by the
-    /// distance from the view's origin to its bounds (none: full rates).
+    /// distance from the view's origin to its bounds as the view saw them (none: full
+    /// rates).
     pub(super) fn lod_rates(&self, view: &ViewModel) -> f32 {
         let Some(lod) = self.lod else {
             return 1.0;
         };
-        match self.bounds() {
+        match self.sight.seen_bounds {
             Some(b) => lod.rates_at(view.eye.clamp(b.min, b.max).distance(view.eye)),
             None => 1.0,
         }

@@ -19,6 +19,8 @@ pub(crate) struct Sight {
     pub off_screen: OffScreen,
     /// Where it spawned lately, in the world: (its time then, the box).
     spawned: VecDeque<(f64, Aabb)>,
+    /// Its bounds as the last view saw them.
+    pub seen_bounds: Option<Aabb>,
     /// Its bounds lay wholly outside the last view.
     pub hidden: bool,
     /// Its seconds frozen out of view since it was last seen (to catch up).
@@ -140,7 +142,8 @@ impl ParticleSystem {
             }
         }
         let was_frozen = self.lifecycle.out_of_view;
-        self.sight.hidden = self.bounds().is_some_and(|b| !b.meets(&view.planes));
+        self.sight.seen_bounds = self.bounds();
+        self.sight.hidden = self.sight.seen_bounds.is_some_and(|b| !b.meets(&view.planes));
         let held_changed = self.look_again();
         let mut catch_up = None;
         if self.lifecycle.out_of_view {
