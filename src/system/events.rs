@@ -69,8 +69,14 @@ impl EventStream {
     /// Take the copies read back: frame by frame, oldest first.
     fn collect(&mut self) {
         let mut frames: Vec<(u64, Vec<u8>)> = Vec::new();
-        self.ring
-            .read_mapped(|frame, bytes| frames.push((frame, bytes.to_vec())));
+        let room = self.settings.per_frame as usize;
+        self.ring.read_mapped(|frame, bytes| {
+            // the header and the events written (not the rest of the buffer's room)
+            let header: EventHeader = bytemuck::pod_read_unaligned(&bytes[..HEADER as usize]);
+            let written = (header.count as usize).min(room);
+            let used = HEADER as usize + written * EVENT as usize;
+            frames.push((frame, bytes[..used].to_vec()));
+        });
         frames.sort_by_key(|(frame, _)| *frame);
         for (_, bytes) in frames {
             self.take(&bytes);
@@ -90,6 +96,7 @@ impl EventStream {
         let taken = (delivered as usize).min(room);
         self.lost += uncopied + (count - taken as u64);
         let events = &bytes[HEADER as usize..][..taken * EVENT as usize];
+        debug_assert!(bytes.len() >= HEADER as usize + delivered as usize * EVENT as usize);
         for raw in events.chunks_exact(EVENT as usize) {
             let e: HostEvent = bytemuck::pod_read_unaligned(raw);
             self.kept.push_back(ParticleEvent::of(&e));

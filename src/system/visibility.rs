@@ -143,7 +143,10 @@ impl ParticleSystem {
         }
         let was_frozen = self.lifecycle.out_of_view;
         self.sight.seen_bounds = self.bounds();
-        self.sight.hidden = self.sight.seen_bounds.is_some_and(|b| !b.meets(&view.planes));
+        self.sight.hidden = self
+            .sight
+            .seen_bounds
+            .is_some_and(|b| !b.meets(&view.planes));
         let held_changed = self.look_again();
         let mut catch_up = None;
         if self.lifecycle.out_of_view {
