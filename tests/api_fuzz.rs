@@ -1,7 +1,8 @@
 //! The public render-node API driven by a seeded random host: 2,000 steps of adding and
 //! removing effects (ribbons, trails, mesh particles and mesh emitters among them, a flock,
 //! and the strongest drag the schema allows), adding meshes and images, setting the light,
-//! resizing, updating, encoding, changing settings, substeps, targets and emitters, with
+//! resizing, updating, encoding, changing settings, substeps, targets and emitters, driving
+//! effects as a game does (pause, time scale, events, off screen, level of detail, prewarm), with
 //! valid and invalid arguments (capacities, sizes, formats, sample counts, substeps, dt of
 //! 0, negative, NaN, infinite and 10 s, views that are not finite). Every call a host could
 //! get wrong must return `Err` when its input is invalid and `Ok` otherwise, no wgpu error
@@ -95,6 +96,8 @@ struct Host {
     targets: Targets,
     effects: Vec<EffectId>,
     removed: Vec<EffectId>,
+    /// Effects whose events it listens to.
+    listened: Vec<EffectId>,
     size: (u32, u32),
     /// The last update succeeded with this size: a frame of it may be encoded.
     updated: Option<(u32, u32)>,
@@ -153,6 +156,7 @@ fn two_thousand_random_host_steps_keep_every_promise() {
         targets: base,
         effects: vec![],
         removed: vec![],
+        listened: vec![],
         size: (64, 48),
         updated: None,
         recorded: false,
@@ -304,8 +308,110 @@ fn two_thousand_random_host_steps_keep_every_promise() {
                     format!("set_emitter({index}, x {x}, rate {rate})"),
                 )
             }
+            // drive an effect as a game does, with arguments in and out of range
+            67..=69 => {
+                let stale = host.removed.last().copied().filter(|_| rng.below(5) == 0);
+                let Some(id) = stale.or_else(|| host.effects.first().copied()) else {
+                    continue;
+                };
+                let known = stale.is_none();
+                match rng.below(7) {
+                    0 => {
+                        let scale = rng.pick(&[1.0, 0.5, 0.0, 100.0, -1.0, f32::NAN, 101.0]);
+                        let result = host.renderer.set_time_scale(id, scale);
+                        let ok = (0.0..=flurry::MAX_TIME_SCALE).contains(&scale);
+                        (
+                            result.is_err(),
+                            !known || !ok,
+                            format!("set_time_scale({scale})"),
+                        )
+                    }
+                    1 => {
+                        let result = match rng.below(3) {
+                            0 => host.renderer.pause(id),
+                            1 => host.renderer.play(id),
+                            _ => host.renderer.stop_emitting(id),
+                        };
+                        (
+                            result.is_err(),
+                            !known,
+                            "pause, play or stop_emitting".into(),
+                        )
+                    }
+                    2 => {
+                        let per_frame = rng.pick(&[1, 4096, 0, flurry::MAX_EVENTS_PER_FRAME + 1]);
+                        let settings = flurry::EventSettings {
+                            hits: rng.below(2) == 0,
+                            deaths: rng.below(2) == 0,
+                            per_frame,
+                            kept: 1024,
+                        };
+                        let settings = (rng.below(4) != 0).then_some(settings);
+                        let result = host.renderer.set_events(device, id, settings);
+                        let ok = settings.is_none_or(|s| s.check().is_ok());
+                        if result.is_ok() {
+                            host.listened.retain(|&l| l != id);
+                            if settings.is_some() {
+                                host.listened.push(id);
+                            }
+                        }
+                        (
+                            result.is_err(),
+                            !known || !ok,
+                            format!("set_events({settings:?})"),
+                        )
+                    }
+                    3 => {
+                        let result = host.renderer.drain_events(id);
+                        let listened = host.listened.contains(&id);
+                        (result.is_err(), !known || !listened, "drain_events".into())
+                    }
+                    4 => {
+                        let off = rng.pick(&[
+                            flurry::OffScreen::Simulate,
+                            flurry::OffScreen::Pause,
+                            flurry::OffScreen::CatchUp,
+                        ]);
+                        let result = host.renderer.set_off_screen(id, off);
+                        (result.is_err(), !known, format!("set_off_screen({off:?})"))
+                    }
+                    5 => {
+                        let far = rng.pick(&[50.0, 0.0, f32::NAN]);
+                        let pixels = rng.pick(&[0.0, 4.0, 65.0]);
+                        let lod = flurry::Lod {
+                            far,
+                            mesh_pixels: pixels,
+                            ..Default::default()
+                        };
+                        let lod = (rng.below(4) != 0).then_some(lod);
+                        let result = host.renderer.set_lod(id, lod);
+                        let ok = lod.is_none_or(|l| l.check().is_ok());
+                        (result.is_err(), !known || !ok, format!("set_lod({lod:?})"))
+                    }
+                    _ => {
+                        let seconds = rng.pick(&[0.05, 0.0, -1.0, f32::NAN, 1e6]);
+                        let view = View::from(camera);
+                        let result = host.renderer.prewarm(
+                            device,
+                            &gpu.queue,
+                            id,
+                            (seconds, 1.0 / 60.0),
+                            view,
+                        );
+                        // a paused effect, or one frozen out of view, is refused
+                        let paused = host.renderer.playback(id) == Some(flurry::Playback::Paused);
+                        let frozen = host.renderer.is_on_screen(id) == Some(false)
+                            && host.renderer.off_screen(id) != Some(flurry::OffScreen::Simulate);
+                        let ok = (0.0..=flurry::MAX_PREWARM).contains(&seconds);
+                        // (the next frame is recorded after the next update)
+                        host.recorded |= result.is_ok();
+                        let invalid = !known || !ok || paused || frozen;
+                        (result.is_err(), invalid, format!("prewarm({seconds})"))
+                    }
+                }
+            }
             // update: any dt, the current size, a view that is or is not usable
-            37..=69 => {
+            37..=66 => {
                 let dt = rng.pick(&[
                     0.016,
                     0.016,
