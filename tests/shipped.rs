@@ -260,3 +260,64 @@ fn the_demos_written_as_stacks_are_their_shipped_files() {
     assert_eq!(Demo::Spell.effect(16_384), spell);
     assert!(spell.parameters.contains_key("tint"));
 }
+
+/// The value at a validation path (`emitters[0].shape.Sphere.radius`, `bounds.min[1]`) of an
+/// effect serialised (an enum's variant is the key of its fields).
+fn at<'a>(effect: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+    let mut v = effect;
+    for part in path.split('.') {
+        let (key, indices) = part.split_once('[').unwrap_or((part, ""));
+        if !key.is_empty() {
+            v = v.get(key)?;
+        }
+        for index in indices.split('[').filter(|s| !s.is_empty()) {
+            v = v.get(index.trim_end_matches(']').parse::<usize>().ok()?)?;
+        }
+    }
+    Some(v)
+}
+
+/// What an editor's sliders span: every number validation checks against a range names a
+/// number of the effect as it serialises (or one left out at its default), and every
+/// shipped effect's numbers lie within.
+#[test]
+fn every_field_range_names_a_number_of_the_effect_and_the_shipped_ones_lie_within() {
+    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/effects");
+    let mut files = 0;
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ron") {
+            continue;
+        }
+        let desc = EffectDesc::from_file(&path).unwrap();
+        let value = serde_json::to_value(&desc).unwrap();
+        let ranges = desc.field_ranges();
+        assert!(
+            ranges.len() > 20,
+            "{}: {} ranges",
+            path.display(),
+            ranges.len()
+        );
+        for r in ranges {
+            let Some(x) = at(&value, &r.path) else {
+                // a field left out at its default (emission 1): its parent must be there
+                let (parent, _) = r.path.rsplit_once('.').unwrap_or(("", &r.path));
+                let found = parent.is_empty() || at(&value, parent).is_some_and(|v| v.is_object());
+                assert!(found, "{}: nothing at {}", path.display(), r.path);
+                continue;
+            };
+            let x = x
+                .as_f64()
+                .unwrap_or_else(|| panic!("{}: {} is not a number", path.display(), r.path));
+            assert!(
+                (r.min as f64..=r.max as f64).contains(&x),
+                "{}: {} = {x} outside {}",
+                path.display(),
+                r.path,
+                r.allowed
+            );
+        }
+        files += 1;
+    }
+    assert!(files >= 10, "only {files} effect files");
+}

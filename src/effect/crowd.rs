@@ -433,7 +433,7 @@ fn states(v: &mut Checker, c: &Crowd) {
                     "a state's name",
                 );
             }
-            v.range(&format!("{}[{k}].1", at("next")), *p, 0.0, 1.0, "0..=1");
+            v.range(&format!("{}[{k}][1]", at("next")), *p, 0.0, 1.0, "0..=1");
             sum += p;
         }
         if !s.next.is_empty() && (sum - 1.0).abs() > 1e-3 {

@@ -45,6 +45,7 @@ pub use graph::{inputs, GraphError, Parameter, MAX_ATTRIBUTE_WORDS, MAX_PARAMETE
 pub use host_assets::HostAssets;
 pub use schema::*;
 pub use sprite_image::{Flipbook, FrameTiming, ImageSource, ImageSprite};
+pub use validate::FieldRange;
 
 use crate::error::{Error, Invalid, Result};
 
@@ -199,6 +200,13 @@ impl EffectDesc {
     /// range.
     pub fn problems(&self) -> Vec<Invalid> {
         validate::problems(self)
+    }
+
+    /// Every number of the effect as it is that validation checks against a range, with the
+    /// range: what an editor's sliders span and clamp to (a field of a variant or an
+    /// optional section the effect does not have is not among them).
+    pub fn field_ranges(&self) -> Vec<FieldRange> {
+        validate::field_ranges(self)
     }
 }
 

@@ -9,6 +9,16 @@ use crate::error::Invalid;
 
 /// Every out-of-range field of `desc`.
 pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
+    check(desc).problems
+}
+
+/// Every number of `desc` that validation checks against a range, with that range.
+pub(crate) fn field_ranges(desc: &EffectDesc) -> Vec<FieldRange> {
+    check(desc).ranges
+}
+
+/// `desc` checked field by field.
+fn check(desc: &EffectDesc) -> Checker {
     let mut v = Checker::default();
     let n = desc.emitters.len();
     if n == 0 || n > MAX_EMITTERS {
@@ -86,7 +96,7 @@ pub(crate) fn problems(desc: &EffectDesc) -> Vec<Invalid> {
     gravity(&mut v, desc);
     triggers(&mut v, desc);
     declarations(&mut v, desc);
-    v.0
+    v
 }
 
 /// The graph's declarations: parameters (how many, their bounds and defaults), curves' and
@@ -615,16 +625,40 @@ fn trail(v: &mut Checker, desc: &EffectDesc, i: usize, (of, every): (u32, f32)) 
 /// may give: far beyond any scene, far below where f32 arithmetic overflows.
 const MAGNITUDE: f32 = 1e9;
 
-/// Collects [`Invalid`] entries.
+/// A number of an effect that validation checks against a range
+/// ([`EffectDesc::field_ranges`]): what an editor's slider spans.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldRange {
+    /// Its path, as validation names it (`emitters[0].lifetime.mean`, `bounds.min[1]`,
+    /// `emitters[1].shape.Sphere.radius`: an enum's variant by name).
+    pub path: String,
+    /// The least value allowed.
+    pub min: f32,
+    /// The greatest value allowed.
+    pub max: f32,
+    /// The range in words, with its unit where it has one (`0..=1000 metres`).
+    pub allowed: String,
+}
+
+/// Collects [`Invalid`] entries, and the range of every number it checks.
 #[derive(Default)]
-pub(super) struct Checker(Vec<Invalid>);
+pub(super) struct Checker {
+    problems: Vec<Invalid>,
+    ranges: Vec<FieldRange>,
+}
 
 impl Checker {
     pub(super) fn fail(&mut self, field: &str, value: impl ToString, allowed: impl Into<String>) {
-        self.0.push(Invalid::new(field, value, allowed));
+        self.problems.push(Invalid::new(field, value, allowed));
     }
 
     pub(super) fn range(&mut self, field: &str, x: f32, lo: f32, hi: f32, allowed: &str) {
+        self.ranges.push(FieldRange {
+            path: field.to_string(),
+            min: lo,
+            max: hi,
+            allowed: allowed.to_string(),
+        });
         if !(x.is_finite() && x >= lo && x <= hi) {
             self.fail(field, x, allowed);
         }
@@ -633,9 +667,13 @@ impl Checker {
     /// A position, velocity, force or angle: finite and within ±[`MAGNITUDE`] (beyond it
     /// a frame's arithmetic overflows f32 or loses every centimetre).
     fn finite(&mut self, field: &str, x: f32) {
-        if !(x.is_finite() && x.abs() <= MAGNITUDE) {
-            self.fail(field, x, "a finite number within ±1e9");
-        }
+        self.range(
+            field,
+            x,
+            -MAGNITUDE,
+            MAGNITUDE,
+            "a finite number within ±1e9",
+        );
     }
 
     fn vec(&mut self, field: &str, v: [f32; 3]) {
