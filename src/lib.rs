@@ -92,7 +92,9 @@
 //!   depth texture needs `RENDER_ATTACHMENT` and `TEXTURE_BINDING` usage and its view must show the
 //!   depth aspect only; with MSAA the composite draws into the multisampled colour and reads every
 //!   depth sample. The pass given to `render` has the colour as its one attachment and the depth
-//!   read-only or absent. Without a depth buffer particles are never hidden or collided with, and
+//!   read-only, or no depth at all with `Targets::without_depth_in_pass` (a UI toolkit's pass:
+//!   the depth is still read, and hides the particles behind the scene). Without a depth buffer
+//!   particles are never hidden or collided with, and
 //!   the composite upsamples bilinearly. An HDR colour format gets the particles as they are; an
 //!   LDR one gets them tonemapped.
 //! - **One recorded frame per `update`.** A second `encode` or `prepare` for one update is refused

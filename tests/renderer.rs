@@ -402,8 +402,20 @@ fn fail_on_wgpu_errors(gpu: &flurry::GpuContext) {
         .on_uncaptured_error(std::sync::Arc::new(|e| panic!("wgpu error: {e}")));
 }
 
+/// How a test host composites the particles.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Composite {
+    /// `encode`: flurry's own composite pass.
+    Encode,
+    /// `prepare`, then `render` in the host's pass, its depth attached read-only.
+    HostPass,
+    /// `prepare`, then `render` in a host's pass with no depth attachment (a UI toolkit's).
+    PassWithoutDepth,
+}
+
 /// Frames of the fountain drawn with `encode`, or with `prepare` and `render` inside a pass
-/// of the host's (its colour, its depth read-only): the same picture.
+/// of the host's (its colour, its depth read-only or not attached at all): the same
+/// picture, the particles hidden behind the host's ground alike.
 #[test]
 fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
     let gpu = common::gpu();
@@ -415,10 +427,14 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
         Vec3::new(0.0, 2.0, 0.0),
         4.0 / 3.0,
     );
-    let picture = |two_steps: bool, setup: HostSetup| {
+    let picture = |composite: Composite, setup: HostSetup| {
         let mut target = HeadlessTarget::of(&gpu.device, (96, 72), setup);
+        let targets = match composite {
+            Composite::PassWithoutDepth => target.targets().without_depth_in_pass(),
+            _ => target.targets(),
+        };
         let mut renderer =
-            ParticleRenderer::new(&gpu.device, target.targets(), Settings::default()).unwrap();
+            ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
         renderer
             .add_effect(&gpu.device, &gpu.queue, &fountain, 4096, 5)
             .unwrap();
@@ -432,8 +448,9 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
             let frame = target.frame();
-            if two_steps {
+            if composite != Composite::Encode {
                 renderer.prepare(&gpu.device, &mut encoder, &frame).unwrap();
+                let depth = frame.depth.filter(|_| composite == Composite::HostPass);
                 let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                     label: Some("host overlay"),
                     // the host's own pass, resolving its multisampled colour at the end
@@ -446,10 +463,12 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
                             store: wgpu::StoreOp::Store,
                         },
                     })],
-                    depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                        view: frame.depth.unwrap(),
-                        depth_ops: None,
-                        stencil_ops: None,
+                    depth_stencil_attachment: depth.map(|view| {
+                        wgpu::RenderPassDepthStencilAttachment {
+                            view,
+                            depth_ops: None,
+                            stencil_ops: None,
+                        }
                     }),
                     timestamp_writes: None,
                     occlusion_query_set: None,
@@ -469,21 +488,24 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
         hdr: false,
     };
     for setup in [HostSetup::STANDARD, reversed_msaa] {
-        let (one, two) = (picture(false, setup), picture(true, setup));
+        let one = picture(Composite::Encode, setup);
         let lit = one.pixels().filter(|p| p.0[2] > 60).count();
         assert!(
             lit > 30,
             "{setup:?}: the fountain shows in {lit} pixels only"
         );
-        let differ = one
-            .pixels()
-            .zip(two.pixels())
-            .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 2))
-            .count();
-        assert_eq!(
-            differ, 0,
-            "{setup:?}: {differ} pixels differ between encode and prepare + render"
-        );
+        for composite in [Composite::HostPass, Composite::PassWithoutDepth] {
+            let two = picture(composite, setup);
+            let differ = one
+                .pixels()
+                .zip(two.pixels())
+                .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 2))
+                .count();
+            assert_eq!(
+                differ, 0,
+                "{setup:?}: {differ} pixels differ between encode and {composite:?}"
+            );
+        }
     }
 }
 

@@ -54,12 +54,16 @@ impl CompositePass {
             (Shader::Composite, &[("SAMPLES", samples)]),
             &[&layout],
             (target, samples),
-            targets.depth_format.map(|format| wgpu::DepthStencilState {
-                format,
-                depth_write_enabled: Some(false),
-                depth_compare: Some(wgpu::CompareFunction::Always),
-                stencil: Default::default(),
-                bias: Default::default(),
+            // (compatible with the pass's read-only depth; it tests nothing: the particles
+            // were hidden behind the host's depth when they were drawn)
+            (targets.depth_format.filter(|_| targets.depth_in_pass)).map(|format| {
+                wgpu::DepthStencilState {
+                    format,
+                    depth_write_enabled: Some(false),
+                    depth_compare: Some(wgpu::CompareFunction::Always),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }
             }),
         );
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {

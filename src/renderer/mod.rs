@@ -948,9 +948,10 @@ impl ParticleRenderer {
     /// inside the host's own render pass (the host may draw more after them, a UI). That
     /// pass must have the host's colour view (of [`Targets::sample_count`] samples; it may
     /// resolve it) as its one colour attachment and, when [`Targets::depth_format`] is set,
-    /// the host's depth view as a read-only depth attachment (`depth_ops: None`): the
-    /// composite reads the depth as a texture, tests nothing and writes nothing. Draws
-    /// nothing before the first `prepare`.
+    /// the host's depth view as a read-only depth attachment (`depth_ops: None`), or none
+    /// where [`Targets::depth_in_pass`] says so: the composite reads the depth as a
+    /// texture, tests nothing and writes nothing. Draws nothing before the first
+    /// `prepare`.
     pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
         if let Some(bind) = &self.composite_bind {
             self.pipelines.composite().record(pass, bind);
@@ -1223,15 +1224,15 @@ impl ParticleRenderer {
                 attachment.resolve_target = frame.resolve;
                 let attachments = [Some(attachment)];
                 let mut desc = pass_desc("composite", &attachments);
-                // the host's depth, read only: the composite samples it
+                // the host's depth, read only: the composite samples it (and attaches it, as
+                // a host's pass would, unless the host's pass carries none)
+                let attached = frame.depth.filter(|_| self.targets.depth_in_pass);
                 desc.depth_stencil_attachment =
-                    frame
-                        .depth
-                        .map(|view| wgpu::RenderPassDepthStencilAttachment {
-                            view,
-                            depth_ops: None,
-                            stencil_ops: None,
-                        });
+                    attached.map(|view| wgpu::RenderPassDepthStencilAttachment {
+                        view,
+                        depth_ops: None,
+                        stencil_ops: None,
+                    });
                 render_pass_in(encoder, profiler, desc, "composite", |r| {
                     p.composite().record(r, &bind)
                 });

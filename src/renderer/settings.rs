@@ -110,6 +110,12 @@ pub struct Targets {
     /// where the formats allow it). The composite draws into the multisampled colour and
     /// the depth is read sample by sample.
     pub sample_count: u32,
+    /// Whether the pass the particles are composited in ([`crate::ParticleRenderer::render`])
+    /// has the host's depth as a read-only depth attachment (true, the default) or has no
+    /// depth attachment at all (false: a UI toolkit's pass, egui's among them, or a
+    /// post-processing pass). Either way the depth is given in [`FrameTargets`] and read as
+    /// a texture: particles behind the host's scene stay hidden.
+    pub depth_in_pass: bool,
 }
 
 impl Targets {
@@ -122,6 +128,7 @@ impl Targets {
             color_format,
             depth_format,
             sample_count: 1,
+            depth_in_pass: true,
         }
     }
 
@@ -129,6 +136,15 @@ impl Targets {
     pub fn with_samples(self, sample_count: u32) -> Self {
         Targets {
             sample_count,
+            ..self
+        }
+    }
+
+    /// The same, composited in a pass without a depth attachment
+    /// ([`Targets::depth_in_pass`]).
+    pub fn without_depth_in_pass(self) -> Self {
+        Targets {
+            depth_in_pass: false,
             ..self
         }
     }

@@ -82,6 +82,7 @@ impl HeadlessTarget {
         color_format: OUTPUT_FORMAT,
         depth_format: Some(HOST_DEPTH_FORMAT),
         sample_count: 1,
+        depth_in_pass: true,
     };
 
     /// Standard targets of `width × height` (checked against the device by the caller).
