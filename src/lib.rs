@@ -94,9 +94,8 @@
 //!   depth sample. The pass given to `render` has the colour as its one attachment and the depth
 //!   read-only, or no depth at all with `Targets::without_depth_in_pass` (a UI toolkit's pass:
 //!   the depth is still read, and hides the particles behind the scene). Without a depth buffer
-//!   particles are never hidden or collided with, and
-//!   the composite upsamples bilinearly. An HDR colour format gets the particles as they are; an
-//!   LDR one gets them tonemapped.
+//!   particles are never hidden or collided with, and the composite upsamples bilinearly. An HDR
+//!   colour format gets the particles as they are; an LDR one gets them tonemapped.
 //! - **One recorded frame per `update`.** A second `encode` or `prepare` for one update is refused
 //!   (it would step twice). A frame updated but never recorded (the surface was not ready) loses
 //!   nothing: the next one emits its spawns. A frame recorded into an encoder that is then dropped
