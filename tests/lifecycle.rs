@@ -608,9 +608,22 @@ fn an_effect_out_of_view_goes_on_or_catches_up_when_seen() {
     assert!((b - a).abs() <= 0.05 * a, "caught up {b}, went on {a}");
 }
 
+/// Where the host holds an effect at frame `frame`: along x, and for the later half of
+/// the run turned and grown half as large again (its velocities with it).
+fn moved(frame: u32, x: f32) -> glam::Mat4 {
+    let at = Vec3::new(x, 0.0, 0.0);
+    match frame < 120 {
+        true => glam::Mat4::from_translation(at),
+        false => {
+            let turn = glam::Quat::from_rotation_z(0.4);
+            glam::Mat4::from_scale_rotation_translation(Vec3::splat(1.5), turn, at)
+        }
+    }
+}
+
 /// An effect's bounds hold every particle it has, over a fountain's, fireworks' and a
-/// burst's life, wherever the host moves it; an effect that cannot be bounded so has none
-/// unless the host declares them.
+/// burst's life, wherever the host moves, turns or scales it; an effect that cannot be
+/// bounded so has none unless the host declares them.
 #[test]
 fn an_effects_bounds_hold_its_particles() {
     let gpu = common::gpu();
@@ -619,16 +632,30 @@ fn an_effects_bounds_hold_its_particles() {
         "/effects/fireworks.ron"
     )))
     .unwrap();
-    for desc in [fountain(300.0, 50, 2.0), fireworks] {
+    // drops drifting back along x at 2 m/s for 2 s (as the host carries the emitter on),
+    // nothing else moving them: what the host's scale does to their velocities is all
+    // their bounds may miss
+    let drifting = EffectDesc {
+        name: "drifting".into(),
+        emitters: vec![EmitterDesc {
+            shape: Shape::Point([0.0; 3]),
+            rate: 100.0,
+            velocity: Velocity::Linear {
+                mean: [-2.0, 0.0, 0.0],
+                variance: [0.0; 3],
+            },
+            lifetime: Range::constant(2.0),
+            size: Range::constant(0.05),
+            ..Default::default()
+        }],
+        forces: Forces::NONE,
+        ..Default::default()
+    };
+    for desc in [fountain(300.0, 50, 2.0), fireworks, drifting] {
         let mut s = scene(&gpu, &desc);
         for frame in 0..240 {
             let x = 0.05 * frame as f32;
-            s.renderer
-                .set_transform(
-                    s.effect,
-                    glam::Mat4::from_translation(Vec3::new(x, 0.0, 0.0)),
-                )
-                .unwrap();
+            s.renderer.set_transform(s.effect, moved(frame, x)).unwrap();
             s.frame(&gpu, 1.0 / 30.0, false);
             if frame % 40 != 39 {
                 continue;

@@ -141,12 +141,12 @@ pub(crate) fn reach(
 
 impl Reach {
     /// Where particles born in `spawned` (world space) can be, under `gravity` and `wind`;
-    /// `turned`: a transform the host set turns or scales emitters (their velocities with
-    /// them), so their spread is taken the same every way.
-    pub fn around(&self, spawned: Aabb, turned: bool, gravity: Vec3, wind: Vec3) -> Aabb {
+    /// `turned`: the most a transform the host set turns and scales emitters by (their
+    /// velocities with them), so their spread is taken the same every way, that much larger.
+    pub fn around(&self, spawned: Aabb, turned: Option<f32>, gravity: Vec3, wind: Vec3) -> Aabb {
         let spread = match turned {
-            true => Aabb::ball(Vec3::ZERO, self.spread.farthest()),
-            false => self.spread,
+            Some(scale) => Aabb::ball(Vec3::ZERO, self.spread.farthest() * scale),
+            None => self.spread,
         };
         spawned
             .plus(spread)
@@ -310,7 +310,7 @@ mod tests {
         assert_eq!(r.lifetime, 2.0);
         assert_eq!(r.spawn[0], Some(Aabb::ball(Vec3::X, 0.0)));
         let g = Vec3::new(0.0, -10.0, 0.0);
-        let b = r.around(Aabb::ball(Vec3::X, 0.0), false, g, Vec3::ZERO);
+        let b = r.around(Aabb::ball(Vec3::X, 0.0), None, g, Vec3::ZERO);
         assert!(
             (b.max - Vec3::new(1.1, 6.1, 8.1)).abs().max_element() < 1e-5,
             "{b:?}"
@@ -319,11 +319,16 @@ mod tests {
             (b.min - Vec3::new(0.9, -21.1, -8.1)).abs().max_element() < 1e-5,
             "{b:?}"
         );
-        // turned by the host, the spread is the same every way
-        let turned = r.around(Aabb::ball(Vec3::X, 0.0), true, g, Vec3::ZERO);
+        // turned by the host, the spread is the same every way; scaled, that much larger
+        let turned = r.around(Aabb::ball(Vec3::X, 0.0), Some(1.0), g, Vec3::ZERO);
         assert!(
             (turned.max.x - (1.0 + 10.0 + 0.1)).abs() < 1e-5,
             "{turned:?}"
+        );
+        let scaled = r.around(Aabb::ball(Vec3::X, 0.0), Some(2.0), g, Vec3::ZERO);
+        assert!(
+            (scaled.max.x - (1.0 + 20.0 + 0.1)).abs() < 1e-5,
+            "{scaled:?}"
         );
         // the fastest start, stepped by explicit Euler, stays inside
         let (mut x, mut v, dt) = (Vec3::X, Vec3::new(0.0, 3.0, 4.0), 0.01);

@@ -67,13 +67,30 @@ impl ParticleSystem {
         })
     }
 
-    /// Whether a transform of the host's turns or scales its emitters (not only moves
-    /// them).
-    fn turned(&self) -> bool {
-        let turns = |m: &glam::Mat4| glam::Mat3::from_mat4(*m) != glam::Mat3::IDENTITY;
-        turns(&self.transform)
-            || self.emitter_transforms.iter().any(turns)
-            || self.instances.list().iter().any(|i| turns(&i.transform))
+    /// Whether a transform of the host's turns or scales its emitters (and their
+    /// velocities with them), not only moves them: then the most it scales them by.
+    fn turned(&self) -> Option<f32> {
+        let linear = |m: &glam::Mat4| glam::Mat3::from_mat4(*m);
+        let emitters = self
+            .emitter_transforms
+            .iter()
+            .map(|e| linear(&(self.transform * *e)));
+        let instances = self.instances.list().iter().map(|i| linear(&i.transform));
+        let (own, placed): (Vec<_>, Vec<_>) = (emitters.collect(), instances.collect());
+        if own
+            .iter()
+            .chain(&placed)
+            .all(|m| *m == glam::Mat3::IDENTITY)
+        {
+            return None;
+        }
+        let most = |ms: &[glam::Mat3]| {
+            ms.iter()
+                .flat_map(|m| [m.x_axis, m.y_axis, m.z_axis])
+                .map(glam::Vec3::length)
+                .fold(1.0f32, f32::max)
+        };
+        Some(most(&own) * most(&placed))
     }
 
     /// Where its scheduled emitters spawn now, in the world (each instance's place too).
