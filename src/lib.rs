@@ -163,10 +163,12 @@
 //!   more late); the `wgpu-profiler` feature's `encode_profiled` nests them in the host's profiler.
 //!   `passes()` and `encode_pass` record one pass at a time, to time each on the clock (CPU adapters).
 //!
-//! Features: `wgpu-profiler` nests every pass in a scope of the host's own wgpu-profiler; `app`
-//! (default) builds the `flurry` program (demos, CLI, windows, PNG output), which the
-//! library never needs: `default-features = false` leaves wgpu, bytemuck, glam, encase,
-//! serde, ron, serde_path_to_error, thiserror and pollster.
+//! Features: `wgpu-profiler` nests every pass in a scope of the host's own wgpu-profiler;
+//! `edit` gives `effect::EffectEdit`, an effect edited field by field as an inspector edits
+//! it (clamped to each field's range, undoable; adds serde_json); `app` (default) builds the
+//! `flurry` program (demos, CLI, windows, PNG output), which the library never needs:
+//! `default-features = false` leaves wgpu, bytemuck, glam, encase, serde, ron,
+//! serde_path_to_error, thiserror and pollster.
 
 #![warn(missing_docs)]
 

@@ -26,6 +26,8 @@
 
 pub(crate) mod clock;
 mod crowd;
+#[cfg(feature = "edit")]
+mod edit;
 mod encode;
 pub(crate) mod graph;
 mod host_assets;
@@ -40,6 +42,8 @@ use std::path::Path;
 pub(crate) use clock::{SpawnClock, Spawns};
 pub(crate) use crowd::STATE_TEXELS;
 pub use crowd::{City, Crowd, Gait, WalkerState, MAX_STATES};
+#[cfg(feature = "edit")]
+pub use edit::EffectEdit;
 pub use graph::module::{Function, Module};
 pub use graph::{inputs, GraphError, Parameter, MAX_ATTRIBUTE_WORDS, MAX_PARAMETERS};
 pub use host_assets::HostAssets;
