@@ -120,6 +120,15 @@ impl<M> ReadRing<M> {
     }
 }
 
+impl<M> ReadRing<M> {
+    /// Whether a map asked for has not landed yet (dropping the ring then would wait for
+    /// it): read what has landed first.
+    pub fn mapping(&self) -> bool {
+        let slots = self.slots.lock().expect("not poisoned");
+        slots.iter().any(|s| matches!(s.state, State::Mapping(..)))
+    }
+}
+
 impl<M> Drop for ReadRing<M> {
     /// Let every map in flight land first (dropping a buffer with a map pending crashes
     /// some drivers, lavapipe among them).

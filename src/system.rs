@@ -202,6 +202,8 @@ pub(crate) struct ParticleSystem {
     graph_simulate: Option<Arc<SimulatePass>>,
     /// What the host listens to of it, and what it has not drained yet.
     events: Option<events::EventStream>,
+    /// Read-backs of events it no longer listens to, let go of once their maps land.
+    retired_rings: Vec<crate::ring::ReadRing<u64>>,
     /// Being prewarmed: its steps report nothing to the host.
     prewarming: bool,
     /// Its bounds and whether the last view saw them.
@@ -481,6 +483,7 @@ impl ParticleSystem {
             graph_emit,
             graph_simulate,
             events: None,
+            retired_rings: Vec::new(),
             prewarming: false,
             sight: visibility::Sight::new(crate::effect::reach::reach(desc, |m| {
                 meshes.set().mesh(m).map(crate::Mesh::bounding_radius)
@@ -799,8 +802,7 @@ impl ParticleSystem {
             .allowed
             .map_or(share, |a| (a / copies as u64) as u32);
         if self.lifecycle.emits() {
-            // (thinned out with distance by its level of detail)
-            let spawning = self.thinned(self.spawning(dt, view), self.lod_rates(view));
+            let spawning = self.spawning(dt, view);
             let (pending, requested) = (self.clock.pending_total(), self.clock.requested_total);
             let dropped = self
                 .clock
@@ -888,13 +890,16 @@ impl ParticleSystem {
         }
     }
 
-    /// The spawn stage: each emitter's rate and bursts by this frame (none to work out for
-    /// an effect without spawn lines: the clock reads its emitters').
+    /// Each emitter's rate and bursts by this frame: its spawn stage's (none to work out for
+    /// an effect without spawn lines: the clock reads its emitters'), thinned out with
+    /// distance by its level of detail. What the update asks for, and what it claims of the
+    /// budget before.
     fn spawning(&self, dt: f32, view: &ViewModel) -> Vec<crate::effect::graph::spawn::Spawning> {
-        match self.graph.spawns() {
+        let stage = match self.graph.spawns() {
             true => self.spawn_stage(dt, view),
             false => Vec::new(),
-        }
+        };
+        self.thinned(stage, self.lod_rates(view))
     }
 
     /// What its spawn lines make of each emitter's rate and bursts this frame.

@@ -1,6 +1,7 @@
 //! `ParticleRenderer`: the render node. The host gives its device, queue, encoder and the
 //! colour and depth views of its frame; the renderer records its passes into the encoder and
-//! never submits, never blocks and never owns a window.
+//! never submits them (only the steps of a prewarm or an off-screen catch-up, run at once, are
+//! submitted through the queue), never blocks and never owns a window.
 //!
 //! Per frame: compute steps of every effect (emit, simulate with depth collision against
 //! the previous frame's depth, cull, sort) → the host depth downsampled to the particle
@@ -207,6 +208,8 @@ pub struct ParticleRenderer {
     alive: alive::AliveRing,
     /// The most particles alive in all effects together (None: no limit).
     budget: Option<u64>,
+    /// Event read-backs of removed effects, let go of once their maps land.
+    retired_rings: Vec<crate::ring::ReadRing<u64>>,
 }
 
 /// What the shaders bind where the host has no depth (they never read it then): a 1×1
@@ -305,6 +308,7 @@ impl ParticleRenderer {
             belt: std::sync::Mutex::new(wgpu::util::StagingBelt::new(device.clone(), 1 << 18)),
             alive: alive::AliveRing::new(device),
             budget: None,
+            retired_rings: Vec::new(),
         })
     }
 
@@ -396,8 +400,11 @@ impl ParticleRenderer {
         let Some(at) = self.entries.iter().position(|e| e.id == id) else {
             return false;
         };
-        let gone = self.entries.remove(at);
+        let mut gone = self.entries.remove(at);
         self.uniform_pages.release(gone.system.uniform_slot());
+        // (its event read-backs in flight land before they go: dropped now, they would be
+        // waited for)
+        self.retired_rings.extend(gone.system.take_event_rings());
         // the merged set and the batches name entries by position: until the next update
         // rebuilds them, every effect sorts, draws, simulates and relists on its own
         self.merged.clear();
@@ -738,6 +745,7 @@ impl ParticleRenderer {
         for e in &mut self.entries {
             e.system.collect_events();
         }
+        crate::system::events::retire(&mut self.retired_rings);
         self.collect_finished();
         self.sprites.upload(queue);
         if self.merge_dirty {

@@ -111,6 +111,15 @@ impl EventStream {
     }
 }
 
+/// Let go of the read-backs of `rings` whose maps have landed (what they read is not
+/// wanted any more); those in flight wait for a later call. Never blocks.
+pub(crate) fn retire(rings: &mut Vec<ReadRing<u64>>) {
+    for ring in rings.iter() {
+        ring.read_mapped(|_, _| {});
+    }
+    rings.retain(ReadRing::mapping);
+}
+
 impl ParticleSystem {
     /// Report the events `settings` names to the host from the next frame on (None: none),
     /// recompiling its simulate with them in or out. What was read back and not drained
@@ -133,7 +142,12 @@ impl ParticleSystem {
             self.graph_simulate = Some(p.graph_simulate(&self.desc.name, variant, &block)?);
         }
         self.simulate_variant = variant;
-        self.events = settings.map(|s| EventStream::new(device, s));
+        let old = std::mem::replace(
+            &mut self.events,
+            settings.map(|s| EventStream::new(device, s)),
+        );
+        // (its read-backs in flight land first: dropped now, they would be waited for)
+        self.retired_rings.extend(old.map(|s| s.ring));
         self.simulate_bind = self.bind_simulate(device, p);
         Ok(())
     }
@@ -178,11 +192,21 @@ impl ParticleSystem {
         }
     }
 
-    /// At an update, after the device was polled: keep the events read back.
+    /// At an update, after the device was polled: keep the events read back, and let go of
+    /// the old read-backs whose maps have landed.
     pub fn collect_events(&mut self) {
         if let Some(stream) = &mut self.events {
             stream.collect();
         }
+        retire(&mut self.retired_rings);
+    }
+
+    /// Its event read-backs, still in flight or not, for whoever outlives it to let go of
+    /// ([`retire`]).
+    pub fn take_event_rings(&mut self) -> Vec<ReadRing<u64>> {
+        let mut rings = std::mem::take(&mut self.retired_rings);
+        rings.extend(self.events.take().map(|s| s.ring));
+        rings
     }
 
     /// The events read back since the last drain (those whose maps completed since the
