@@ -989,3 +989,11 @@ fn curl_octave(q: vec3<f32>, t: f32) -> vec3<f32> {
 fn curl_octaves(q: vec3<f32>, t: f32) -> vec3<f32> {
     return curl_octave(q, t) + 0.5 * curl_octave(2.03 * q + vec3<f32>(1.7, 4.1, 2.9), 1.9 * t);
 }
+
+// The sRGB transfer function, linear to encoded, of a colour in 0..1 (what a
+// host's gamma-encoded target shows: composite.wgsl, mesh.wgsl).
+fn srgb_encode(c: vec3<f32>) -> vec3<f32> {
+    let low = c * 12.92;
+    let high = 1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055;
+    return select(high, low, c <= vec3<f32>(0.0031308));
+}

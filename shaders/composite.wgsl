@@ -6,6 +6,10 @@
 // low-resolution depths around the pixel with the host's full-resolution depth: where they
 // all agree it samples bilinearly, otherwise it takes the texel whose depth is closest.
 // On an LDR host the particle colour is tonemapped (ACES fit); an HDR host gets it as is.
+//
+// The composite covers whatever viewport the host's pass has set (an editor's viewport is
+// a rectangle of its window): each fragment finds its host pixel from where it lies in the
+// triangle, not from its position in the attachment.
 
 struct CompositeParams {
     depth: DepthMapping,
@@ -23,6 +27,12 @@ struct CompositeParams {
 // texture_depth_multisampled_2d (src/passes/composite.rs)
 override SAMPLES: u32 = 1u;
 
+// 1: the host's target stores colour as it is given, to be shown as gamma-encoded (a UNORM
+// format without its sRGB twin, as a UI toolkit's window: egui's Bgra8Unorm). The particle
+// colour is then encoded here, so it is exact over black; the blending happens in gamma
+// space, as the toolkit's own does.
+override GAMMA_TARGET: u32 = 0u;
+
 @group(0) @binding(0) var low_color: texture_2d<f32>;
 @group(0) @binding(1) var low_depth: texture_2d<f32>; // distances (downsample.wgsl)
 @group(0) @binding(2) var host_depth: texture_depth_2d;
@@ -31,6 +41,8 @@ override SAMPLES: u32 = 1u;
 
 struct VsOut {
     @builtin(position) clip: vec4<f32>,
+    // 0..1 across the viewport, y up
+    @location(0) uv: vec2<f32>,
 }
 
 // One triangle covering the screen.
@@ -39,6 +51,7 @@ fn vs_main(@builtin(vertex_index) vi: u32) -> VsOut {
     let uv = vec2<f32>(f32((vi << 1u) & 2u), f32(vi & 2u));
     var out: VsOut;
     out.clip = vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
+    out.uv = uv;
     return out;
 }
 
@@ -93,9 +106,16 @@ fn upsample(pixel: vec2<u32>) -> vec4<f32> {
 
 @fragment
 fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
-    var c = upsample(vec2<u32>(in.clip.xy));
+    // the host pixel under the fragment, counted from the viewport's top left
+    let size = vec2<f32>(f32(params.width), f32(params.height));
+    let at = vec2<f32>(in.uv.x, 1.0 - in.uv.y) * size;
+    let pixel = min(vec2<u32>(max(at, vec2<f32>(0.0))), vec2<u32>(params.width, params.height) - 1u);
+    var c = upsample(pixel);
     if params.tonemap == 1u {
         c = vec4<f32>(aces(max(c.rgb, vec3<f32>(0.0))), c.a);
+    }
+    if GAMMA_TARGET == 1u {
+        c = vec4<f32>(srgb_encode(clamp(c.rgb, vec3<f32>(0.0), vec3<f32>(1.0))), c.a);
     }
     return c;
 }

@@ -26,6 +26,10 @@ struct VertexIn {
     @location(2) bone: f32,
 }
 
+// 1: the host's target shows what it stores as gamma-encoded (a UNORM format without its
+// sRGB twin, a UI toolkit's window): fs_lit encodes its colour (opaque, so exactly).
+override GAMMA_TARGET: u32 = 0u;
+
 // Frames a gait's cycle is baked into (GAIT_FRAMES in src/mesh/gait.rs).
 const GAIT_FRAMES: u32 = 16u;
 
@@ -130,7 +134,11 @@ fn vs_main(v: VertexIn, @builtin(instance_index) ii: u32) -> VsOut {
 fn fs_lit(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let n = normalize(in.normal) * select(-1.0, 1.0, front);
     let lit = frame.ambient + frame.light_color * max(dot(n, frame.light_dir), 0.0);
-    return vec4<f32>(in.color * lit, 1.0);
+    var c = in.color * lit;
+    if GAMMA_TARGET == 1u {
+        c = srgb_encode(clamp(c, vec3<f32>(0.0), vec3<f32>(1.0)));
+    }
+    return vec4<f32>(c, 1.0);
 }
 
 // The nearest of the host's surfaces and this fragment, as the downsample writes them

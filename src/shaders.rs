@@ -460,6 +460,16 @@ mod tests {
         }
     }
 
+    /// The variants that encode their colour for a gamma-encoded host target.
+    #[test]
+    fn gamma_target_variants_validate() {
+        for shader in [Shader::Composite, Shader::Mesh] {
+            let src = shader.specialised(&[("GAMMA_TARGET", 1)]);
+            assert!(src.contains("const GAMMA_TARGET: u32 = 1u;"));
+            validate(shader, &src);
+        }
+    }
+
     #[test]
     fn sort_variants_validate() {
         for steps in 1..=crate::types::MAX_SORT_STEPS {

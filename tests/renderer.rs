@@ -509,6 +509,153 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
     }
 }
 
+/// `render` in a viewport of a larger target (an editor's viewport in its window), that
+/// target stored as sRGB or, as egui's window is, gamma-encoded without an sRGB format: the
+/// viewport shows what `encode` draws into a target of the viewport's own size, pixel for
+/// pixel, the rest of the target untouched: over the ground in the sRGB target, over black
+/// in the gamma-encoded one (over a bright ground it blends in gamma space, as egui does).
+#[test]
+fn render_in_a_viewport_of_a_larger_target_draws_what_encode_draws() {
+    let gpu = common::gpu();
+    fail_on_wgpu_errors(&gpu);
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron"));
+    let fountain = flurry::EffectDesc::from_file(path).unwrap();
+    let camera = Camera::look_at(
+        Vec3::new(0.0, 3.0, 9.0),
+        Vec3::new(0.0, 2.0, 0.0),
+        4.0 / 3.0,
+    );
+    let (size, window, origin) = ((96, 72), (150, 110), (31, 17));
+    // the host's picture: the viewport's pixels, and how many of the window's others changed
+    let picture = |format: Option<wgpu::TextureFormat>, stage: common::host::Stage| {
+        let mut target = match format {
+            Some(format) => HeadlessTarget::stored_as(&gpu.device, size, format),
+            None => HeadlessTarget::new(&gpu.device, size.0, size.1),
+        };
+        let targets = match format {
+            Some(_) => target.targets().without_depth_in_pass(),
+            None => target.targets(),
+        };
+        let mut renderer =
+            ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+        renderer
+            .add_effect(&gpu.device, &gpu.queue, &fountain, 4096, 5)
+            .unwrap();
+        target.scene.quads = stage.quads();
+        let view = HostSetup::STANDARD
+            .projection
+            .view(&camera, Vec2::ZERO, target.size());
+        let grey = [77u8; 4];
+        let outside = format.map(|format| {
+            let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_DST
+                | wgpu::TextureUsages::COPY_SRC;
+            let t = common::host::headless::texture(&gpu.device, "window", window, format, usage);
+            let texels = vec![grey; (window.0 * window.1) as usize].concat();
+            gpu.queue.write_texture(
+                t.as_image_copy(),
+                &texels,
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(4 * window.0),
+                    rows_per_image: None,
+                },
+                t.size(),
+            );
+            t
+        });
+        for _ in 0..20 {
+            renderer
+                .update(&gpu.device, &gpu.queue, 1.0 / 60.0, view, target.size())
+                .unwrap();
+            target.scene.update(&gpu.queue, view.view_proj());
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+            let frame = target.frame();
+            let Some(window_texture) = &outside else {
+                renderer.encode(&gpu.device, &mut encoder, &frame).unwrap();
+                gpu.queue.submit([encoder.finish()]);
+                continue;
+            };
+            renderer.prepare(&gpu.device, &mut encoder, &frame).unwrap();
+            // the host's image into the window's rectangle, then the particles over it
+            let mut at = window_texture.as_image_copy();
+            at.origin = wgpu::Origin3d {
+                x: origin.0,
+                y: origin.1,
+                z: 0,
+            };
+            let extent = frame.color.texture().size();
+            encoder.copy_texture_to_texture(frame.color.texture().as_image_copy(), at, extent);
+            let view = window_texture.create_view(&Default::default());
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("window"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            let (x, y) = (origin.0 as f32, origin.1 as f32);
+            pass.set_viewport(x, y, size.0 as f32, size.1 as f32, 0.0, 1.0);
+            renderer.render(&mut pass);
+            drop(pass);
+            gpu.queue.submit([encoder.finish()]);
+        }
+        let Some(window_texture) = outside else {
+            return (target.read_rgba(&gpu).unwrap(), 0);
+        };
+        let all = gpu.read_texture(&window_texture).unwrap();
+        let all = image::RgbaImage::from_raw(window.0, window.1, all).unwrap();
+        let inside = |x: u32, y: u32| {
+            (origin.0..origin.0 + size.0).contains(&x) && (origin.1..origin.1 + size.1).contains(&y)
+        };
+        let changed = all
+            .enumerate_pixels()
+            .filter(|&(x, y, p)| !inside(x, y) && p.0 != grey)
+            .count();
+        let viewport = image::imageops::crop_imm(&all, origin.0, origin.1, size.0, size.1);
+        (viewport.to_image(), changed)
+    };
+    use common::host::Stage;
+    use wgpu::TextureFormat as F;
+    let cases = [
+        (F::Rgba8UnormSrgb, Stage::Plane),
+        (F::Rgba8Unorm, Stage::Empty),
+    ];
+    for (format, stage) in cases {
+        let (one, _) = picture(None, stage);
+        let lit = one.pixels().filter(|p| p.0[2] > 60).count();
+        assert!(
+            lit > 30,
+            "{stage:?}: the fountain shows in {lit} pixels only"
+        );
+        let (two, changed) = picture(Some(format), stage);
+        assert_eq!(
+            changed, 0,
+            "{format:?} {stage:?}: pixels outside the viewport changed"
+        );
+        let tolerance = 2;
+        let differ = one
+            .pixels()
+            .zip(two.pixels())
+            .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > tolerance))
+            .count();
+        assert_eq!(
+            differ, 0,
+            "{format:?} {stage:?}: {differ} pixels differ by more than {tolerance}"
+        );
+    }
+}
+
 /// New targets (an HDR colour format, then MSAA switched on) keep every effect and its pool.
 #[test]
 fn new_targets_keep_the_effects_and_their_pools() {

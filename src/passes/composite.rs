@@ -51,7 +51,13 @@ impl CompositePass {
         };
         let pipeline = render_pipeline(
             device,
-            (Shader::Composite, &[("SAMPLES", samples)]),
+            (
+                Shader::Composite,
+                &[
+                    ("SAMPLES", samples),
+                    ("GAMMA_TARGET", targets.gamma_encoded() as u32),
+                ],
+            ),
             &[&layout],
             (target, samples),
             // (compatible with the pass's read-only depth; it tests nothing: the particles

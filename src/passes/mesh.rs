@@ -162,7 +162,8 @@ impl MeshPass {
     pub fn lit(device: &wgpu::Device, targets: &Targets, variant: MeshVariant) -> Self {
         let depth = targets.depth_format.unwrap_or(MESH_DEPTH_FORMAT);
         let target = (targets.color_format, targets.sample_count);
-        Self::new(device, "fs_lit", target, (depth, variant), None)
+        let gamma = targets.gamma_encoded() as u32;
+        Self::new(device, ("fs_lit", gamma), target, (depth, variant), None)
     }
 
     /// The distances into the particle target (its scene distances, [`LOW_DEPTH_FORMAT`]),
@@ -173,12 +174,12 @@ impl MeshPass {
         let group1 = layout(device, "mesh_host_distance", &[host]);
         let depth = (MESH_DEPTH_FORMAT, variant);
         let target = (LOW_DEPTH_FORMAT, 1);
-        Self::new(device, "fs_distance", target, depth, Some(&group1))
+        Self::new(device, ("fs_distance", 0), target, depth, Some(&group1))
     }
 
     fn new(
         device: &wgpu::Device,
-        fragment: &str,
+        (fragment, gamma): (&str, u32),
         (format, samples): (wgpu::TextureFormat, u32),
         (depth, variant): (wgpu::TextureFormat, MeshVariant),
         group1: Option<&wgpu::BindGroupLayout>,
@@ -193,7 +194,7 @@ impl MeshPass {
             bind_group_layouts: &layouts,
             immediate_size: 0,
         });
-        let module = Shader::Mesh.module(device, &[]);
+        let module = Shader::Mesh.module(device, &[("GAMMA_TARGET", gamma)]);
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(fragment),
             layout: Some(&pipeline_layout),

@@ -102,6 +102,11 @@ impl Settings {
 pub struct Targets {
     /// The format of the colour views given to [`crate::ParticleRenderer::encode`]; an LDR
     /// format gets the particles tonemapped, an HDR one (`Rgba16Float`, …) as they are.
+    /// An 8-bit UNORM format that has an sRGB twin but is not it (`Bgra8Unorm`, the
+    /// format egui and many UI toolkits draw their windows in) is taken to show what it
+    /// stores as gamma-encoded: flurry encodes its colours for it, exactly where they are
+    /// opaque or over black, while the blending itself then happens in gamma space, as the
+    /// toolkit's own does. Take the sRGB format where the host can.
     pub color_format: wgpu::TextureFormat,
     /// The host's depth format, if it has a depth buffer; its views must show the depth
     /// aspect only and have `TEXTURE_BINDING` usage.
@@ -138,6 +143,13 @@ impl Targets {
             sample_count,
             ..self
         }
+    }
+
+    /// Whether [`Targets::color_format`] is shown as gamma-encoded (a UNORM format with an
+    /// sRGB twin, taken without it): flurry then writes encoded colour.
+    pub(crate) fn gamma_encoded(&self) -> bool {
+        let f = self.color_format;
+        !f.is_srgb() && f.add_srgb_suffix() != f
     }
 
     /// The same, composited in a pass without a depth attachment

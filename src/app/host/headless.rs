@@ -71,6 +71,11 @@ pub struct HeadlessTarget {
     finished: Option<(wgpu::Texture, wgpu::TextureView, super::post::Post)>,
     /// The multisampled colour the host and the particles draw into (MSAA only).
     multisampled: Option<wgpu::TextureView>,
+    /// An image stored gamma-encoded without an sRGB format (`stored_as`): the sRGB view
+    /// of it the host's scene is drawn through (flurry gets `color_view`).
+    scene_view: Option<wgpu::TextureView>,
+    /// The format of `color_view`: what a renderer drawing into this host composites into.
+    format: wgpu::TextureFormat,
     depth_view: wgpu::TextureView,
     /// The host's own geometry, drawn before the particles.
     pub scene: HostScene,
@@ -121,9 +126,51 @@ impl HeadlessTarget {
             color_view,
             finished,
             multisampled,
+            scene_view: None,
+            format,
             depth_view: depth.create_view(&Default::default()),
             color,
             scene: HostScene::new(device, format, setup),
+        }
+    }
+
+    /// Standard targets whose image is stored in `format`, an 8-bit RGBA or BGRA format
+    /// with or without sRGB, as a UI toolkit's window is (egui's is `Bgra8Unorm`: shown
+    /// as gamma-encoded, not converted). The host's scene is drawn through an sRGB view,
+    /// so it is the same picture either way; a renderer composites into `format`.
+    pub fn stored_as(device: &wgpu::Device, size: (u32, u32), format: wgpu::TextureFormat) -> Self {
+        use wgpu::TextureUsages as U;
+        let srgb = format.add_srgb_suffix();
+        let color = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("host color"),
+            size: wgpu::Extent3d {
+                width: size.0,
+                height: size.1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: U::RENDER_ATTACHMENT | U::COPY_SRC | U::TEXTURE_BINDING,
+            view_formats: &[srgb],
+        });
+        let scene_view = color.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(srgb),
+            ..Default::default()
+        });
+        let setup = HostSetup::STANDARD;
+        HeadlessTarget {
+            width: size.0,
+            height: size.1,
+            color_view: color.create_view(&Default::default()),
+            finished: None,
+            multisampled: None,
+            scene_view: Some(scene_view),
+            format,
+            depth_view: host_depth(device, size, 1).create_view(&Default::default()),
+            color,
+            scene: HostScene::new(device, srgb, setup),
         }
     }
 
@@ -138,7 +185,7 @@ impl HeadlessTarget {
     /// The formats and sample count a renderer drawing into this host needs.
     pub fn targets(&self) -> Targets {
         Targets {
-            color_format: Self::color_format(self.scene.setup),
+            color_format: self.format,
             sample_count: self.scene.setup.samples,
             ..Self::TARGETS
         }
@@ -179,7 +226,9 @@ impl HeadlessTarget {
         background: [f64; 4],
         profiler: Option<&wgpu_profiler::GpuProfiler>,
     ) {
-        let color = self.multisampled.as_ref().unwrap_or(&self.color_view);
+        let color = (self.multisampled.as_ref())
+            .or(self.scene_view.as_ref())
+            .unwrap_or(&self.color_view);
         self.scene
             .encode(encoder, (color, &self.depth_view), background, profiler);
     }
