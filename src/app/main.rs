@@ -1,7 +1,9 @@
-//! `flurry demo|stats|profile|check`: the program built on the library, its first user.
+//! `flurry demo|edit|stats|profile|check`: the program built on the library, its first user.
 //! Everything here goes through flurry's public API.
 
+#[macro_use]
 mod cli;
+mod edit;
 // shared with the integration tests, which use parts of it the program does not
 #[allow(dead_code)]
 mod host;
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
             return code;
         }
         Command::Demo(a) => cli::demo::run(a),
+        Command::Edit(a) => edit::run(a),
         Command::Stats(a) => cli::stats::run(a),
         Command::Profile(a) => cli::profile::run(a),
         Command::Images { out } => images::run(&out),

@@ -36,11 +36,11 @@ impl EffectEdit {
         self.effect.field_ranges()
     }
 
-    /// The number at `path` (one of [`EffectEdit::fields`]; None: no such number, or one
-    /// left out at its default).
+    /// The number at `path` (one of [`EffectEdit::fields`], a field left out at its
+    /// default included; None: no such number).
     pub fn number(&self, path: &str) -> Option<f32> {
-        let value = serde_json::to_value(&self.effect).ok()?;
-        at(&value, path)?.as_f64().map(|x| x as f32)
+        let fields = self.fields();
+        fields.iter().find(|f| f.path == path).map(|f| f.value)
     }
 
     /// Set the number at `path` (one of [`EffectEdit::fields`]) to `value` clamped to its
@@ -67,6 +67,19 @@ impl EffectEdit {
         self.undo.push(std::mem::replace(&mut self.effect, edited));
         self.redo.clear();
         Ok(clamped)
+    }
+
+    /// Replace the whole effect by `effect` (valid, as [`EffectDesc::validate`] says; its
+    /// file was changed in a text editor), as an edit that [`EffectEdit::undo`] takes back.
+    /// An effect equal to the one under edit is no edit: false.
+    pub fn replace(&mut self, effect: EffectDesc) -> Result<bool> {
+        effect.validate()?;
+        if effect == self.effect {
+            return Ok(false);
+        }
+        self.undo.push(std::mem::replace(&mut self.effect, effect));
+        self.redo.clear();
+        Ok(true)
     }
 
     /// Take the latest edit back; false when there is none.
@@ -97,15 +110,6 @@ impl EffectEdit {
 /// An edit serde could not carry out at `path` (a bug of the schema's paths, not the user's).
 fn unusable(path: &str, why: impl std::fmt::Display) -> crate::Error {
     Invalid::new("path", path, format!("a field serde can set ({why})")).into()
-}
-
-/// The value at a validation path (`emitters[0].shape.Sphere.radius`, `bounds.min[1]`) of an
-/// effect serialised: an enum's variant is the key of its fields.
-fn at<'a>(tree: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
-    steps(path).try_fold(tree, |v, step| match step {
-        Step::Key(k) => v.get(k),
-        Step::Index(i) => v.get(i),
-    })
 }
 
 /// Set the number at `path` of `tree` to `x`, adding it where a default left it out; None
@@ -148,31 +152,19 @@ fn steps(path: &str) -> impl Iterator<Item = Step<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn shipped() -> Vec<(String, EffectDesc)> {
-        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/effects");
-        let mut out = Vec::new();
-        for entry in std::fs::read_dir(folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "ron") {
-                let name = path.display().to_string();
-                out.push((name, EffectDesc::from_file(&path).unwrap()));
-            }
-        }
-        assert!(out.len() >= 10);
-        out
-    }
+    use crate::effect::shipped;
 
     /// Every number of every shipped effect edited through `set_number`, as the inspector
     /// will: the edited effect saves and loads back as itself, and undoing every edit gives
     /// the original.
     #[test]
     fn every_field_edited_saves_loads_back_and_undoes_to_the_original() {
-        for (name, original) in shipped() {
+        for (path, original) in shipped::all() {
+            let name = path.display();
             let mut edit = EffectEdit::new(original.clone()).unwrap();
             let (mut taken, mut refused) = (0, 0);
             for field in edit.fields() {
-                let now = edit.number(&field.path).unwrap_or(1.0);
+                let now = edit.number(&field.path).unwrap();
                 // a little more, within the range
                 let wanted = (now + 0.1 * now.abs().max(0.5)).min(field.max);
                 match edit.set_number(&field.path, wanted) {
@@ -196,11 +188,7 @@ mod tests {
             );
             assert_eq!(edit.undo_depth(), taken);
             let saved = edit.effect().to_ron();
-            let folder = std::path::Path::new(&name).parent().unwrap().to_path_buf();
-            let read = |import: &str| {
-                std::fs::read_to_string(folder.join(import)).map_err(|e| e.to_string())
-            };
-            let loaded = EffectDesc::from_ron_importing(&saved, read).unwrap();
+            let loaded = shipped::read_as(&saved, &path).unwrap();
             assert_eq!(&loaded, edit.effect(), "{name}: saved and loaded back");
             assert_ne!(&loaded, &original, "{name}: edited");
             let edited = edit.effect().clone();
@@ -213,7 +201,7 @@ mod tests {
 
     #[test]
     fn a_value_out_of_range_is_clamped_and_a_bad_one_refused_leaving_the_effect() {
-        let (_, snow) = shipped()
+        let (_, snow) = shipped::all()
             .into_iter()
             .find(|(n, _)| n.ends_with("snow.ron"))
             .unwrap();
@@ -221,7 +209,8 @@ mod tests {
         assert_eq!(edit.set_number("soft_distance", 5e3).unwrap(), 1e3);
         assert_eq!(edit.number("soft_distance"), Some(1e3));
         // emission, left out at its default of 1, is added where it is set
-        assert_eq!(edit.number("emitters[0].emission"), None);
+        assert_eq!(edit.number("emitters[0].emission"), Some(1.0));
+        assert!(!edit.effect().to_ron().contains("emission"));
         assert_eq!(edit.set_number("emitters[0].emission", -2.0).unwrap(), 0.0);
         assert_eq!(edit.number("emitters[0].emission"), Some(0.0));
         let before = edit.effect().clone();
@@ -235,5 +224,24 @@ mod tests {
         assert!(edit.undo());
         edit.set_number("soft_distance", 2.0).unwrap();
         assert!(!edit.redo());
+    }
+
+    /// The file changed under the editor: the new effect is one more edit, undone like any;
+    /// the same effect again is none, and an invalid one is refused.
+    #[test]
+    fn a_replaced_effect_is_an_edit_undone_like_any() {
+        let mut all = shipped::all().into_iter().map(|(_, e)| e);
+        let (first, second) = (all.next().unwrap(), all.next().unwrap());
+        let mut edit = EffectEdit::new(first.clone()).unwrap();
+        assert!(!edit.replace(first.clone()).unwrap());
+        assert_eq!(edit.undo_depth(), 0);
+        assert!(edit.replace(second.clone()).unwrap());
+        assert_eq!(edit.effect(), &second);
+        let mut broken = second.clone();
+        broken.soft_distance = -1.0;
+        assert!(edit.replace(broken).is_err());
+        assert_eq!(edit.effect(), &second);
+        assert!(edit.undo());
+        assert_eq!(edit.effect(), &first);
     }
 }

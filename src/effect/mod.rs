@@ -24,6 +24,7 @@
 //! assert!(fountain.validate().is_ok());
 //! ```
 
+mod annotate;
 pub(crate) mod clock;
 mod crowd;
 #[cfg(feature = "edit")]
@@ -34,6 +35,8 @@ mod host_assets;
 mod parse;
 pub(crate) mod reach;
 mod schema;
+#[cfg(test)]
+mod shipped;
 mod sprite_image;
 mod validate;
 

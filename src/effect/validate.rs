@@ -638,6 +638,9 @@ pub struct FieldRange {
     pub max: f32,
     /// The range in words, with its unit where it has one (`0..=1000 metres`).
     pub allowed: String,
+    /// The number as the effect has it (a field left out of a file at its default
+    /// included).
+    pub value: f32,
 }
 
 /// Collects [`Invalid`] entries, and the range of every number it checks.
@@ -658,6 +661,7 @@ impl Checker {
             min: lo,
             max: hi,
             allowed: allowed.to_string(),
+            value: x,
         });
         if !(x.is_finite() && x >= lo && x <= hi) {
             self.fail(field, x, allowed);

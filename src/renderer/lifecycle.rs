@@ -93,6 +93,13 @@ impl ParticleRenderer {
         self.system(id).map(|s| s.finished())
     }
 
+    /// How many particles effect `id` had alive when last counted. The counts come back
+    /// without blocking, a frame or two after the frame they count (as for
+    /// [`ParticleRenderer::is_finished`]). None: no such effect, or no count back yet.
+    pub fn alive_count(&self, id: EffectId) -> Option<u32> {
+        self.system(id).and_then(|s| s.observed_alive())
+    }
+
     /// Remove effect `id` as soon as it is finished ([`ParticleRenderer::is_finished`]),
     /// at an update: an explosion spawned on impact goes away by itself. Refuses an unknown
     /// effect.

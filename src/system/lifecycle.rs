@@ -72,6 +72,11 @@ impl ParticleSystem {
         }
     }
 
+    /// Its alive count as last read back, if any.
+    pub fn observed_alive(&self) -> Option<u32> {
+        self.observed.map(|(_, alive)| alive)
+    }
+
     /// Whether it is over: nothing more on its schedule (stopped, or bursts only and all of
     /// them past), nothing waiting to be emitted, and no particle alive at the end of a frame
     /// after the last that spawned (what spawns at hits and deaths comes from the living).

@@ -37,6 +37,11 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
         let allowed = "only with a windowed demo, not with `--headless`";
         return Err(Invalid::new("--vsync", value, allowed));
     }
+    if command == "edit" && given("frames") && !given("screenshot") {
+        let value = sub.get_one::<u32>("frames").copied().unwrap_or_default();
+        let allowed = "only with --screenshot (a window runs until it is closed)";
+        return Err(Invalid::new("--frames", value, allowed));
+    }
     let (unused, what): (Vec<&str>, String) = match command {
         "profile" => {
             let target = *sub

@@ -26,6 +26,9 @@ pub enum Command {
     Stats(StatsArgs),
     /// Time every GPU pass of a demo.
     Profile(ProfileArgs),
+    /// Edit an effect in a window: a live viewport, every number with its range, undo,
+    /// save; the file is watched for changes made elsewhere.
+    Edit(EditArgs),
     /// Validate an effect file (exit 1 with the reasons when it is refused).
     Check { file: PathBuf },
     /// Make the shipped images (smoke, flame, fireball, spark) from noise, as PNG files.
@@ -158,6 +161,39 @@ pub struct DemoArgs {
     /// slow motion, 0 frozen in time).
     #[arg(long, default_value_t = 1.0, value_parser = number("0..=100"), allow_hyphen_values = true)]
     pub time_scale: f64,
+}
+
+#[derive(Args)]
+pub struct EditArgs {
+    /// The effect file to edit; without one, the demo's own effect (saved where the editor's
+    /// "save as" says).
+    pub file: Option<PathBuf>,
+    /// The demo whose host shows the effect: its camera, scene, meshes and images (default:
+    /// the demo the file is named after, else the first whose host has what the effect
+    /// needs).
+    #[arg(long, value_enum)]
+    pub demo: Option<Demo>,
+    /// Pool capacity (particles); 1 up to what the adapter's buffer limits allow (default:
+    /// the demo's).
+    #[arg(long, allow_hyphen_values = true, value_parser = count("1 up to what the adapter's buffers hold"))]
+    pub particles: Option<i64>,
+    /// Random seed; the same seed reproduces a run.
+    #[arg(long, default_value_t = 1, value_parser = whole(0, u32::MAX), allow_hyphen_values = true)]
+    pub seed: u32,
+    /// Fixed time step in seconds (1e-6..=1); without it the window runs in real time and
+    /// a screenshot at the demo's own step.
+    #[arg(long, value_parser = number("1e-6..=1 seconds"), allow_hyphen_values = true)]
+    pub dt: Option<f64>,
+    /// The window's size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
+    pub size: (i64, i64),
+    /// Render the whole editor offscreen after --frames frames, write it to this PNG and
+    /// exit (no display needed).
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// Frames before the screenshot.
+    #[arg(long, default_value_t = 60, value_parser = whole(1, 100_000), allow_hyphen_values = true)]
+    pub frames: u32,
 }
 
 #[derive(Args)]

@@ -125,22 +125,32 @@ pub fn setup(
     common: &Common,
     default_particles: u32,
 ) -> Result<(GpuContext, u32, Option<f32>), AppError> {
-    let dt = match common.dt {
-        None => None,
-        // at least a microsecond: smaller steps round to nothing against the clock (1e-50
-        // is 0 as an f32)
-        Some(dt) if dt.is_finite() && (1e-6..=1.0).contains(&dt) => Some(dt as f32),
-        Some(dt) => return Err(Invalid::new("--dt", format!("{dt:?}"), "1e-6..=1 seconds").into()),
-    };
+    let dt = fixed_dt(common.dt)?;
     let gpu = GpuContext::new_headless()?;
-    let requested = common.particles.unwrap_or(default_particles as i64);
+    let capacity = capacity(&gpu, common.particles, default_particles)?;
+    Ok((gpu, capacity, dt))
+}
+
+/// A `--dt` checked: at least a microsecond (smaller steps round to nothing against the
+/// clock: 1e-50 is 0 as an f32), at most a second.
+pub fn fixed_dt(dt: Option<f64>) -> Result<Option<f32>, AppError> {
+    match dt {
+        None => Ok(None),
+        Some(dt) if dt.is_finite() && (1e-6..=1.0).contains(&dt) => Ok(Some(dt as f32)),
+        Some(dt) => Err(Invalid::new("--dt", format!("{dt:?}"), "1e-6..=1 seconds").into()),
+    }
+}
+
+/// A `--particles` (or `default` without one) checked against what `gpu` can hold.
+pub fn capacity(gpu: &GpuContext, particles: Option<i64>, default: u32) -> Result<u32, AppError> {
+    let requested = particles.unwrap_or(default as i64);
     if requested < 1 {
         let max = ParticleRenderer::max_capacity(&gpu.device);
         let allowed = format!("1..={max} on {}", gpu.adapter_name());
         return Err(Invalid::new("--particles", requested, allowed).into());
     }
     let capacity = ParticleRenderer::check_capacity(&gpu.device, "--particles", requested as u64)?;
-    Ok((gpu, capacity, dt))
+    Ok(capacity)
 }
 
 /// An error of adding the effect read from `file` that names the file (the renderer knows

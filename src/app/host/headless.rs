@@ -182,13 +182,26 @@ impl HeadlessTarget {
         }
     }
 
-    /// The formats and sample count a renderer drawing into this host needs.
+    /// The formats and sample count a renderer drawing into this host needs (a target
+    /// [`HeadlessTarget::stored_as`] a window's format stands for a UI toolkit's window,
+    /// whose pass has no depth attachment).
     pub fn targets(&self) -> Targets {
         Targets {
             color_format: self.format,
             sample_count: self.scene.setup.samples,
+            depth_in_pass: self.scene_view.is_none(),
             ..Self::TARGETS
         }
+    }
+
+    /// The same targets at `size`, the host's scene kept.
+    pub fn resize(&mut self, device: &wgpu::Device, size: (u32, u32)) {
+        let mut resized = match self.scene_view {
+            Some(_) => Self::stored_as(device, size, self.format),
+            None => Self::of(device, size, self.scene.setup),
+        };
+        std::mem::swap(&mut resized.scene, &mut self.scene);
+        *self = resized;
     }
 
     /// HDR: bloom the drawn image and tonemap it into the sRGB image (after the

@@ -39,17 +39,21 @@ pub struct LiveEffect {
     path: PathBuf,
     /// The file's stamp, then its imports' (as the last good effect names them).
     seen: Vec<Option<Stamp>>,
+    /// The last good effect as the file says it (its images relative to the file).
+    written: EffectDesc,
+    /// The same, its images found from the working directory.
     good: EffectDesc,
 }
 
 impl LiveEffect {
     /// The file's effect as it is now (an error when it cannot be used at all).
     pub fn open(path: &Path) -> flurry::Result<Self> {
-        let good = effect_file(path)?;
+        let written = EffectDesc::from_file(path)?;
         let mut live = LiveEffect {
             path: path.to_path_buf(),
             seen: Vec::new(),
-            good,
+            good: images_found(written.clone(), path),
+            written,
         };
         live.seen = live.stamps();
         Ok(live)
@@ -67,6 +71,12 @@ impl LiveEffect {
         &self.good
     }
 
+    /// The last good effect as its file says it (its images named relative to the file):
+    /// what an editor saves back.
+    pub fn as_written(&self) -> &EffectDesc {
+        &self.written
+    }
+
     /// The file's name, for messages.
     pub fn path(&self) -> &Path {
         &self.path
@@ -81,9 +91,10 @@ impl LiveEffect {
             return Reload::Unchanged;
         }
         self.seen = now;
-        match effect_file(&self.path) {
+        match EffectDesc::from_file(&self.path) {
             Ok(desc) => {
-                self.good = desc;
+                self.good = images_found(desc.clone(), &self.path);
+                self.written = desc;
                 self.seen = self.stamps();
                 Reload::Reloaded
             }
@@ -100,8 +111,13 @@ impl LiveEffect {
 /// the working directory instead, so that the renderer's `load_images` finds them
 /// wherever the file came from.
 pub fn effect_file(path: &Path) -> flurry::Result<EffectDesc> {
+    Ok(images_found(EffectDesc::from_file(path)?, path))
+}
+
+/// `desc`, read from the file at `path`, with the images it names by path relative to the
+/// file named relative to the working directory instead.
+pub fn images_found(mut desc: EffectDesc, path: &Path) -> EffectDesc {
     use flurry::effect::{ImageSource, ImageSprite, Sprite};
-    let mut desc = EffectDesc::from_file(path)?;
     let folder = path.parent().unwrap_or(Path::new(""));
     let sprites = std::iter::once(&mut desc.sprite)
         .chain(desc.emitters.iter_mut().filter_map(|e| e.sprite.as_mut()));
@@ -115,5 +131,5 @@ pub fn effect_file(path: &Path) -> flurry::Result<EffectDesc> {
             }
         }
     }
-    Ok(desc)
+    desc
 }

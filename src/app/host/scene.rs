@@ -96,14 +96,24 @@ impl Scene {
         camera: impl FnOnce(f32) -> Camera,
         setup: HostSetup,
     ) -> Result<Self> {
+        let target = HeadlessTarget::of(&gpu.device, size, setup);
+        Self::hosted_into(gpu, subject.into(), target, camera)
+    }
+
+    /// `subject` seen by `camera(aspect)` drawn into `target`.
+    pub fn hosted_into(
+        gpu: &GpuContext,
+        subject: Subject<'_>,
+        mut target: HeadlessTarget,
+        camera: impl FnOnce(f32) -> Camera,
+    ) -> Result<Self> {
         let Subject {
             desc,
             capacity,
             seed,
             meshes,
             images,
-        } = subject.into();
-        let mut target = HeadlessTarget::of(&gpu.device, size, setup);
+        } = subject;
         if let Some(crowd) = &desc.crowd {
             // a crowd walks a city: the host draws its buildings
             target
@@ -189,8 +199,20 @@ impl Scene {
         gpu: &GpuContext,
         demo: Demo,
         stage: Stage,
-        (desc, capacity, seed): (&EffectDesc, u32, u32),
+        subject: (&EffectDesc, u32, u32),
         (size, setup): ((u32, u32), HostSetup),
+    ) -> Result<Self> {
+        let target = HeadlessTarget::of(&gpu.device, size, setup);
+        Self::demo_into(gpu, demo, stage, subject, target)
+    }
+
+    /// As [`Scene::demo`], drawn into `target`.
+    pub fn demo_into(
+        gpu: &GpuContext,
+        demo: Demo,
+        stage: Stage,
+        (desc, capacity, seed): (&EffectDesc, u32, u32),
+        target: HeadlessTarget,
     ) -> Result<Self> {
         let subject = Subject {
             desc,
@@ -200,7 +222,7 @@ impl Scene {
             images: demo.images(),
         };
         let camera = |a| demo.camera_in(stage, a);
-        let mut scene = Self::hosted(gpu, subject, size, camera, setup)?;
+        let mut scene = Self::hosted_into(gpu, subject, target, camera)?;
         scene.background = demo.background();
         scene.motion = demo.motion();
         stage.apply(&mut scene.target.scene);
@@ -243,6 +265,29 @@ impl Scene {
             .update(&gpu.device, &gpu.queue, dt, view, size)?;
         self.target.scene.update(&gpu.queue, view.view_proj());
         Ok(())
+    }
+
+    /// Advance `dt` seconds and record the host's scene and every particle pass but the
+    /// composite into `encoder`: the host composites with `renderer.render` in a pass of
+    /// its own (a UI toolkit's, where the scene's image is shown).
+    pub fn prepare(
+        &mut self,
+        gpu: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        dt: f32,
+    ) -> Result<()> {
+        self.update(gpu, dt)?;
+        self.target.encode_scene(encoder, self.background, None);
+        let frame = self.target.frame();
+        self.renderer.prepare(&gpu.device, encoder, &frame)?;
+        Ok(())
+    }
+
+    /// Targets of `size` from the next frame on (the host's scene kept), and the camera's
+    /// aspect to match.
+    pub fn resize(&mut self, device: &wgpu::Device, size: (u32, u32)) {
+        self.target.resize(device, size);
+        self.camera.aspect = self.target.aspect();
     }
 
     /// Record and submit one frame of `dt` seconds. Without `draw` only the host scene,

@@ -1,0 +1,230 @@
+//! The editor's window contents, the same in a window and offscreen: a tool bar (save,
+//! undo, playback), the inspector, a status strip and the viewport.
+
+use eframe::egui;
+use eframe::egui_wgpu;
+
+use super::inspector;
+use super::session::Session;
+use super::viewport::{FrameRequest, Viewport, ViewportCallback};
+use crate::cli::Clock;
+
+/// The editor: its session and clock.
+pub struct Editor {
+    pub session: Session,
+    clock: Clock,
+    /// The "save as" field.
+    save_as: String,
+    /// The viewport's rectangle in the window, in pixels, as last laid out.
+    pub viewport_px: Option<egui::Rect>,
+    /// The frame's seconds, as last ticked (for the status strip).
+    dt: f32,
+}
+
+impl Editor {
+    /// `session` advanced by `fixed` seconds a frame, or by real time.
+    pub fn new(session: Session, fixed: Option<f32>) -> Self {
+        let save_as = session
+            .file()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| format!("{}.ron", session.edit().effect().name));
+        Editor {
+            session,
+            clock: Clock::new(fixed),
+            save_as,
+            viewport_px: None,
+            dt: 0.0,
+        }
+    }
+
+    /// The window's title: the file, and whether it has unsaved changes.
+    pub fn title(&self) -> String {
+        let file = match self.session.file() {
+            Some(p) => p.display().to_string(),
+            None => format!("{} (not saved yet)", self.session.edit().effect().name),
+        };
+        let star = if self.session.unsaved() { " *" } else { "" };
+        format!("flurry edit: {file}{star}")
+    }
+
+    /// One frame of the whole window.
+    pub fn ui(&mut self, ui: &mut egui::Ui, viewport: &mut Viewport) {
+        self.dt = self.clock.tick();
+        self.session.poll();
+        self.shortcuts(ui, viewport);
+        egui::Panel::top("tools").show(ui, |ui| self.tools(ui, viewport));
+        egui::Panel::bottom("status").show(ui, |ui| self.status(ui, viewport));
+        egui::Panel::left("inspector")
+            .default_size(360.0)
+            .resizable(true)
+            .show(ui, |ui| {
+                let fields = self.session.edit().fields();
+                if let Some(change) = inspector::show(ui, &fields) {
+                    self.session.set_number(&change.path, change.value);
+                }
+            });
+        egui::CentralPanel::no_frame().show(ui, |ui| self.view(ui, viewport));
+        self.session.sync(viewport);
+    }
+
+    /// Ctrl+S saves, Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, space plays or holds
+    /// (unless a text field has the keyboard).
+    fn shortcuts(&mut self, ui: &mut egui::Ui, viewport: &mut Viewport) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let ctrl = |key| KeyboardShortcut::new(Modifiers::COMMAND, key);
+        let ctrl_shift = |key| KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, key);
+        let ctx = ui.ctx().clone();
+        if ctx.input_mut(|i| i.consume_shortcut(&ctrl_shift(Key::Z)))
+            || ctx.input_mut(|i| i.consume_shortcut(&ctrl(Key::Y)))
+        {
+            self.session.redo();
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&ctrl(Key::Z))) {
+            self.session.undo();
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&ctrl(Key::S))) {
+            self.save(None);
+        }
+        let typing = ctx.egui_wants_keyboard_input();
+        if !typing && ctx.input(|i| i.key_pressed(Key::Space)) {
+            self.play_or_hold(viewport);
+        }
+    }
+
+    fn save(&mut self, to: Option<std::path::PathBuf>) {
+        if let Err(e) = self.session.save(to.as_deref()) {
+            self.session.notice = Some(format!("not saved: {e}"));
+        }
+    }
+
+    fn play_or_hold(&mut self, viewport: &mut Viewport) {
+        let playing = viewport.playing();
+        if let Err(e) = viewport.set_playing(!playing) {
+            viewport.error = Some(e.to_string());
+        }
+    }
+
+    fn tools(&mut self, ui: &mut egui::Ui, viewport: &mut Viewport) {
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("Save").on_hover_text("Ctrl+S").clicked() {
+                self.save(None);
+            }
+            ui.add(egui::TextEdit::singleline(&mut self.save_as).desired_width(180.0));
+            if ui.button("Save as").clicked() {
+                let to = std::path::PathBuf::from(self.save_as.trim());
+                self.save(Some(to));
+            }
+            ui.separator();
+            let edit = self.session.edit();
+            let undo = ui.add_enabled(edit.undo_depth() > 0, egui::Button::new("Undo"));
+            if undo.on_hover_text("Ctrl+Z").clicked() {
+                self.session.undo();
+            }
+            if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {
+                self.session.redo();
+            }
+            ui.separator();
+            let label = if viewport.playing() { "Pause" } else { "Play" };
+            if ui.button(label).on_hover_text("Space").clicked() {
+                self.play_or_hold(viewport);
+            }
+            let step = ui.add_enabled(!viewport.playing(), egui::Button::new("Step"));
+            if step.clicked() {
+                if let Err(e) = viewport.step() {
+                    viewport.error = Some(e.to_string());
+                }
+            }
+            if ui.button("Restart").clicked() {
+                if let Err(e) = viewport.restart() {
+                    viewport.error = Some(e.to_string());
+                }
+            }
+            if ui
+                .button("Camera")
+                .on_hover_text("the demo's camera")
+                .clicked()
+            {
+                viewport.reset_camera();
+            }
+            let id = viewport.effect();
+            let renderer = &mut viewport.scene.renderer;
+            let mut scale = renderer.time_scale(id).unwrap_or(1.0);
+            let max = flurry::MAX_TIME_SCALE;
+            let slider = egui::Slider::new(&mut scale, 0.0..=max)
+                .logarithmic(true)
+                .text("time scale");
+            if ui.add(slider).changed() {
+                if let Err(e) = renderer.set_time_scale(id, scale) {
+                    viewport.error = Some(e.to_string());
+                }
+            }
+        });
+    }
+
+    fn status(&mut self, ui: &mut egui::Ui, viewport: &mut Viewport) {
+        ui.horizontal_wrapped(|ui| {
+            let id = viewport.effect();
+            let renderer = &viewport.scene.renderer;
+            let alive = renderer
+                .alive_count(id)
+                .map_or("…".into(), |n| n.to_string());
+            let time = renderer.time(id).unwrap_or(0.0);
+            ui.label(format!(
+                "alive {alive} of {} · t {time:.2} s · {:.1} ms a frame · {}",
+                viewport.capacity(),
+                self.dt * 1e3,
+                viewport.adapter()
+            ));
+            let passes = renderer.pass_times();
+            if passes.is_empty() {
+                ui.label("· no pass times (the adapter has no timestamps)");
+            } else {
+                let each: Vec<String> = (passes.iter())
+                    .map(|(name, ms)| format!("{name} {ms:.2}"))
+                    .collect();
+                ui.label(format!("· GPU ms: {}", each.join(", ")));
+            }
+        });
+        let problem = viewport.error.as_ref().or(self.session.notice.as_ref());
+        if let Some(text) = problem {
+            let colour = match viewport.error.is_some() || text.starts_with("refused") {
+                true => egui::Color32::LIGHT_RED,
+                false => egui::Color32::LIGHT_GREEN,
+            };
+            ui.colored_label(colour, text);
+        }
+    }
+
+    /// The viewport: drag to turn the camera about its target, scroll to come closer.
+    fn view(&mut self, ui: &mut egui::Ui, viewport: &mut Viewport) {
+        let rect = ui.available_rect_before_wrap();
+        let response = ui.allocate_rect(rect, egui::Sense::drag());
+        if response.dragged() {
+            let d = response.drag_delta();
+            viewport.orbit(|o| o.rotate(d.x, d.y));
+        }
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                viewport.orbit(|o| o.zoom(scroll / 50.0));
+            }
+        }
+        // the pixels egui-wgpu's paint callback will cover (its own rounding)
+        let ppp = ui.ctx().pixels_per_point();
+        let px = |x: f32| (x * ppp).round();
+        let (left, top) = (px(rect.min.x), px(rect.min.y));
+        let (width, height) = (px(rect.max.x) - left, px(rect.max.y) - top);
+        if width < 1.0 || height < 1.0 {
+            return;
+        }
+        let max = viewport.max_side() as f32;
+        let size = (width.min(max) as u32, height.min(max) as u32);
+        self.viewport_px = Some(egui::Rect::from_min_size(
+            egui::pos2(left, top),
+            egui::vec2(width, height),
+        ));
+        let request = FrameRequest { size, dt: self.dt };
+        let callback = egui_wgpu::Callback::new_paint_callback(rect, ViewportCallback(request));
+        ui.painter().add(callback);
+    }
+}

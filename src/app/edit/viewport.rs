@@ -1,0 +1,239 @@
+//! The editor's viewport: the effect in a demo's host, drawn through egui-wgpu's paint
+//! callback as any host draws flurry. The callback's prepare step advances the effect and
+//! records the host's scene and flurry's `prepare` into egui's encoder; its paint step, in
+//! egui's own render pass (no depth attachment; the viewport set to the callback's
+//! rectangle), copies the scene's image in and composites the particles over it with
+//! flurry's `render`.
+
+use std::path::Path;
+
+use eframe::egui_wgpu::{CallbackResources, CallbackTrait, ScreenDescriptor};
+use flurry::effect::EffectDesc;
+use flurry::{wgpu, EffectId, GpuContext};
+
+use super::blit::Blit;
+use crate::host::demos::Demo;
+use crate::host::live_effect::images_found;
+use crate::host::scene::Scene;
+use crate::host::{AppError, HeadlessTarget};
+use crate::orbit::OrbitController;
+
+/// What the viewport shows and how: the scene (its renderer, effect, camera and host), kept
+/// in egui-wgpu's callback resources between frames.
+pub struct Viewport {
+    gpu: GpuContext,
+    pub scene: Scene,
+    /// The demo whose host shows the effect.
+    pub demo: Demo,
+    capacity: u32,
+    seed: u32,
+    blit: Blit,
+    /// The scene's image, bound for the blit (made again when the viewport is resized).
+    image: wgpu::BindGroup,
+    /// Whether the effect's time runs.
+    playing: bool,
+    /// Run one frame, then hold again.
+    step: bool,
+    /// The last failure of a frame or of showing an effect, for the status line.
+    pub error: Option<String>,
+    /// Frames drawn.
+    pub frames: u64,
+}
+
+/// What [`Viewport::frame`] needs: the viewport's size in pixels and the frame's seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameRequest {
+    pub size: (u32, u32),
+    pub dt: f32,
+}
+
+impl Viewport {
+    /// `desc` (read from `file`, whose folder its image paths are relative to) with
+    /// `capacity` particles and `seed`, in `demo`'s host at `size` pixels, drawn into a
+    /// window of `format`.
+    pub fn new(
+        gpu: GpuContext,
+        demo: Demo,
+        (desc, file): (&EffectDesc, Option<&Path>),
+        (capacity, seed): (u32, u32),
+        (format, size): (wgpu::TextureFormat, (u32, u32)),
+    ) -> Result<Self, AppError> {
+        let target = HeadlessTarget::stored_as(&gpu.device, size, format);
+        let found = shown(desc, file);
+        let subject = (&found, capacity, seed);
+        let stage = demo.default_stage();
+        let scene = Scene::demo_into(&gpu, demo, stage, subject, target)?;
+        let blit = Blit::new(&gpu.device, format);
+        let image = blit.bind(&gpu.device, scene.target.frame().color);
+        let mut viewport = Viewport {
+            gpu,
+            scene,
+            demo,
+            capacity,
+            seed,
+            blit,
+            image,
+            playing: true,
+            step: false,
+            error: None,
+            frames: 0,
+        };
+        viewport.configure()?;
+        Ok(viewport)
+    }
+
+    /// The effect's settings as the demo's host gives them (`flurry demo`'s).
+    fn configure(&mut self) -> Result<(), AppError> {
+        let id = self.scene.effect;
+        self.scene.renderer.set_lod(id, self.demo.lod())?;
+        // pass times on adapters with timestamps (false elsewhere: the strip says so)
+        self.scene
+            .renderer
+            .enable_profiling(&self.gpu.device, &self.gpu.queue);
+        if !self.playing {
+            self.scene.renderer.pause(id)?;
+        }
+        Ok(())
+    }
+
+    /// The effect shown from now on: `desc` as written in `file` (or nowhere yet), its
+    /// pool started afresh.
+    pub fn show(&mut self, desc: &EffectDesc, file: Option<&Path>) -> Result<(), AppError> {
+        let mut found = shown(desc, file);
+        let renderer = &mut self.scene.renderer;
+        renderer.remove_effect(self.scene.effect);
+        let (device, queue) = (&self.gpu.device, &self.gpu.queue);
+        renderer.load_images(device, queue, &mut found, Path::new(""))?;
+        let id = renderer.add_effect(device, queue, &found, self.capacity, self.seed)?;
+        self.scene.effect = id;
+        self.scene.time = 0.0;
+        self.configure()
+    }
+
+    /// The effect's id in the renderer.
+    pub fn effect(&self) -> EffectId {
+        self.scene.effect
+    }
+
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// The largest side a viewport's textures may have on the device.
+    pub fn max_side(&self) -> u32 {
+        self.gpu.device.limits().max_texture_dimension_2d
+    }
+
+    pub fn adapter(&self) -> String {
+        self.gpu.adapter_name()
+    }
+
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    /// Run or hold the effect's time (the view stays live either way).
+    pub fn set_playing(&mut self, playing: bool) -> Result<(), AppError> {
+        let id = self.scene.effect;
+        match playing {
+            true => self.scene.renderer.play(id)?,
+            false => self.scene.renderer.pause(id)?,
+        }
+        self.playing = playing;
+        Ok(())
+    }
+
+    /// Run one frame of the held effect.
+    pub fn step(&mut self) -> Result<(), AppError> {
+        if !self.playing {
+            self.scene.renderer.play(self.scene.effect)?;
+            self.step = true;
+        }
+        Ok(())
+    }
+
+    /// The effect from its start again.
+    pub fn restart(&mut self) -> Result<(), AppError> {
+        let id = self.scene.effect;
+        self.scene.renderer.restart(&self.gpu.queue, id)?;
+        self.scene.time = 0.0;
+        Ok(())
+    }
+
+    /// Turn the camera with an orbit controller.
+    pub fn orbit(&mut self, turn: impl FnOnce(&mut OrbitController)) {
+        let mut orbit = OrbitController::from_camera(&self.scene.camera);
+        turn(&mut orbit);
+        orbit.apply(&mut self.scene.camera);
+    }
+
+    /// The camera the demo starts with, at the viewport's aspect.
+    pub fn reset_camera(&mut self) {
+        let stage = self.demo.default_stage();
+        self.scene.camera = self.demo.camera_in(stage, self.scene.target.aspect());
+    }
+
+    /// One frame: resized to `request.size` if it changed, advanced by `request.dt`,
+    /// recorded into `encoder` up to the composite.
+    pub fn frame(&mut self, encoder: &mut wgpu::CommandEncoder, request: FrameRequest) {
+        if request.size != self.scene.target.size() {
+            self.scene.resize(&self.gpu.device, request.size);
+            let image = self.scene.target.frame().color;
+            self.image = self.blit.bind(&self.gpu.device, image);
+        }
+        match self.scene.prepare(&self.gpu, encoder, request.dt) {
+            Ok(()) => self.frames += 1,
+            Err(e) => self.error = Some(e.to_string()),
+        }
+        if std::mem::take(&mut self.step) {
+            if let Err(e) = self.scene.renderer.pause(self.scene.effect) {
+                self.error = Some(e.to_string());
+            }
+        }
+    }
+
+    /// The scene's image, then the particles over it, in the pass's viewport.
+    pub fn paint(&self, pass: &mut wgpu::RenderPass<'_>) {
+        self.blit.record(pass, &self.image);
+        self.scene.renderer.render(pass);
+    }
+}
+
+/// `desc` as the renderer is given it: the images it names relative to `file`'s folder
+/// named from the working directory.
+fn shown(desc: &EffectDesc, file: Option<&Path>) -> EffectDesc {
+    match file {
+        Some(file) => images_found(desc.clone(), file),
+        None => desc.clone(),
+    }
+}
+
+/// The paint callback of one frame of the viewport.
+pub struct ViewportCallback(pub FrameRequest);
+
+impl CallbackTrait for ViewportCallback {
+    fn prepare(
+        &self,
+        _device: &wgpu::Device,
+        _queue: &wgpu::Queue,
+        _screen: &ScreenDescriptor,
+        encoder: &mut wgpu::CommandEncoder,
+        resources: &mut CallbackResources,
+    ) -> Vec<wgpu::CommandBuffer> {
+        if let Some(viewport) = resources.get_mut::<Viewport>() {
+            viewport.frame(encoder, self.0);
+        }
+        Vec::new()
+    }
+
+    fn paint(
+        &self,
+        _info: eframe::egui::PaintCallbackInfo,
+        pass: &mut wgpu::RenderPass<'static>,
+        resources: &CallbackResources,
+    ) {
+        if let Some(viewport) = resources.get::<Viewport>() {
+            viewport.paint(pass);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! The shipped effect files, for the tests that go through every one of them.
+
+use std::path::{Path, PathBuf};
+
+use super::EffectDesc;
+
+/// Every effect file in `effects/`, read, with its path.
+pub fn all() -> Vec<(PathBuf, EffectDesc)> {
+    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/effects");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            let effect = EffectDesc::from_file(&path).unwrap();
+            out.push((path, effect));
+        }
+    }
+    assert!(out.len() >= 10);
+    out
+}
+
+/// `text` read as the effect file at `path` would be (its imports relative to it).
+pub fn read_as(text: &str, path: &Path) -> crate::Result<EffectDesc> {
+    let folder = path.parent().unwrap().to_path_buf();
+    let read =
+        |import: &str| std::fs::read_to_string(folder.join(import)).map_err(|e| e.to_string());
+    EffectDesc::from_ron_importing(text, read)
+}

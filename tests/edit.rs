@@ -1,0 +1,129 @@
+//! `flurry edit` as a process: the whole editor drawn offscreen, its viewport compared
+//! with `flurry demo --headless` of the same effect, camera and size.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn flurry(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_flurry"))
+        .args(args)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .output()
+        .expect("run flurry")
+}
+
+/// A fresh path in the temporary folder.
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("flurry-edit-{}-{name}", std::process::id()))
+}
+
+fn succeeded(o: &Output, what: &str) -> String {
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{what}: {stderr}{stdout}");
+    stdout
+}
+
+/// The viewport's rectangle the editor printed: `viewport at (x, y) WxH px`.
+fn viewport_rect(stdout: &str) -> (u32, u32, u32, u32) {
+    let at = stdout
+        .split("viewport at (")
+        .nth(1)
+        .expect("a viewport line");
+    let numbers: Vec<u32> = at
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .take(4)
+        .map(|s| s.parse().unwrap())
+        .collect();
+    (numbers[0], numbers[1], numbers[2], numbers[3])
+}
+
+fn read(path: &Path) -> image::RgbaImage {
+    image::open(path).unwrap().to_rgba8()
+}
+
+/// The editor's viewport after 30 frames shows what `flurry demo snow --headless` of the
+/// same file shows after 30 (same camera, size, pool and seed), within the golden images'
+/// tolerance; the window around it is the editor's (it is not all viewport).
+#[test]
+fn the_viewport_shows_what_the_demo_renders() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/snow.ron");
+    let (shot, demo) = (temp("shot.png"), temp("demo.png"));
+    let pool = ["--particles", "16384"];
+    let edit = flurry(
+        &[
+            &["edit", file, "--screenshot", shot.to_str().unwrap()][..],
+            &["--frames", "30", "--size", "800x450"],
+            &pool,
+        ]
+        .concat(),
+    );
+    let stdout = succeeded(&edit, "flurry edit --screenshot");
+    let (x, y, w, h) = viewport_rect(&stdout);
+    assert!(w >= 200 && h >= 200 && x > 0, "viewport {w}x{h} at {x}");
+    let window = read(&shot);
+    assert_eq!(window.dimensions(), (800, 450));
+    let size = format!("{w}x{h}");
+    let out = demo.to_str().unwrap();
+    let headless = flurry(
+        &[
+            &[
+                "demo",
+                "snow",
+                "--effect",
+                file,
+                "--headless",
+                "--hdr",
+                "off",
+            ][..],
+            &["--frames", "30", "--size", &size, "--out", out],
+            &pool,
+        ]
+        .concat(),
+    );
+    succeeded(&headless, "flurry demo --headless");
+    let expected = read(&demo);
+    let viewport = image::imageops::crop_imm(&window, x, y, w, h).to_image();
+    let err = common::mean_error(&viewport, &expected);
+    assert!(
+        err <= common::TOLERANCE,
+        "viewport against the demo: mean error {err:.2} > {}",
+        common::TOLERANCE
+    );
+    // flakes in both (a blank pair would match too)
+    let flakes = |img: &image::RgbaImage| img.pixels().filter(|p| p.0[0] > 150).count();
+    assert!(flakes(&expected) > 100, "the demo shows no flakes");
+    assert!(flakes(&viewport) > 100, "the viewport shows no flakes");
+    // the editor's panels around it
+    let inspector = image::imageops::crop_imm(&window, 0, y, x, h).to_image();
+    let beside = image::imageops::crop_imm(&viewport, 0, 0, x, h).to_image();
+    assert!(common::mean_error(&inspector, &beside) > 5.0);
+    for path in [shot, demo] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// `--frames` only counts frames before a screenshot; a bad output path or size is refused
+/// before anything is drawn.
+#[test]
+fn the_editor_refuses_what_does_not_apply() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/snow.ron");
+    let cases: [(&[&str], &str); 3] = [
+        (&["edit", file, "--frames", "5"], "--frames"),
+        (&["edit", file, "--screenshot", "out.txt"], "--screenshot"),
+        (
+            &["edit", file, "--screenshot", "o.png", "--size", "0x10"],
+            "--size",
+        ),
+    ];
+    for (args, flag) in cases {
+        let o = flurry(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(flag), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
