@@ -127,3 +127,77 @@ fn the_editor_refuses_what_does_not_apply() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// Whether `program` runs here (`program -h` or `--version` answers at all).
+fn installed(program: &str) -> bool {
+    Command::new(program).arg("-h").output().is_ok()
+}
+
+/// A session as a user has it, scripted with xdotool in a window under Xvfb: open the
+/// editor on a copy of snow.ron, drag the red slider of the flakes' colour to the left,
+/// press Save. The file then holds the edit (and nothing else changed), with each
+/// number's range as a comment, and reads back.
+#[test]
+fn a_scripted_session_drags_a_slider_and_saves_the_file() {
+    for program in ["xvfb-run", "xdotool"] {
+        assert!(
+            installed(program),
+            "{program} is missing: `apt-get install -y xvfb xdotool` (the editor's window \
+             session runs under Xvfb)"
+        );
+    }
+    let original = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/snow.ron");
+    let file = temp("session.ron");
+    std::fs::copy(original, &file).unwrap();
+    let log = temp("session.log");
+    // the inspector's row of `color.mean[0]` (the red of the flakes' colour) in a
+    // 1280×720 window: its slider's handle at 0.95 sits at x 273, y 474
+    let script = format!(
+        r#"
+        "{bin}" edit "{file}" --particles 4096 --size 1280x720 > "{log}" 2>&1 & P=$!
+        for i in $(seq 1 120); do
+            xdotool search --name "flurry edit" >/dev/null 2>&1 && break; sleep 0.5
+        done
+        sleep 4
+        xdotool mousemove 273 474; sleep 0.5
+        xdotool mousedown 1; sleep 0.5
+        for x in 265 250 235 220 210 200; do xdotool mousemove $x 474; sleep 0.3; done
+        xdotool mouseup 1; sleep 2
+        xdotool mousemove 28 12 click 1; sleep 3
+        kill $P
+        "#,
+        bin = env!("CARGO_BIN_EXE_flurry"),
+        file = file.display(),
+        log = log.display(),
+    );
+    let o = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24", "bash", "-c", &script])
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .output()
+        .expect("run xvfb-run");
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        o.status.success(),
+        "{}{said}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!said.contains("panicked"), "{said}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("// snow: written by `flurry edit`"),
+        "the file was not saved: {said}\n{text}"
+    );
+    assert!(
+        text.contains("rate: 0.0, // 0..=1e9 particles per second"),
+        "{text}"
+    );
+    let saved = flurry::EffectDesc::from_file(&file).unwrap();
+    let mut expected = flurry::EffectDesc::from_file(Path::new(original)).unwrap();
+    let red = saved.emitters[0].color.mean[0];
+    assert!((0.0..0.6).contains(&red), "the red slider went to {red}");
+    expected.emitters[0].color.mean[0] = red;
+    assert_eq!(saved, expected, "only the slider's number changed");
+    for path in [file, log] {
+        let _ = std::fs::remove_file(path);
+    }
+}

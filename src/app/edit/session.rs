@@ -136,3 +136,108 @@ impl Session {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::offscreen::FORMAT;
+    use crate::host::demos::Demo;
+    use flurry::GpuContext;
+
+    fn snow() -> (PathBuf, EffectDesc) {
+        let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/snow.ron"));
+        let effect = EffectDesc::from_file(&path).unwrap();
+        (path, effect)
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("flurry-session-{}-{name}", std::process::id()))
+    }
+
+    /// Every number of the effect set through the call the inspector's widgets make, saved,
+    /// loaded back as the edited effect; every edit undone gives the original.
+    #[test]
+    fn edited_saved_and_loaded_back_then_undone_to_the_original() {
+        let (path, original) = snow();
+        let mut session = Session::new(original.clone(), Some(&path)).unwrap();
+        let fields = session.edit().fields();
+        let mut edits = 0;
+        for f in &fields {
+            let wanted = (f.value + 0.1 * f.value.abs().max(0.5)).min(f.max);
+            let depth = session.edit().undo_depth();
+            session.set_number(&f.path, wanted);
+            if session.edit().undo_depth() > depth {
+                edits += 1;
+                assert_eq!(session.edit().number(&f.path), Some(wanted), "{}", f.path);
+            }
+        }
+        // (a box's max raised past a moved min is refused: the rest are taken)
+        assert!(
+            edits + 2 >= fields.len(),
+            "{edits} of {} taken",
+            fields.len()
+        );
+        assert!(session.unsaved());
+        let out = temp("saved.ron");
+        session.save(Some(&out)).unwrap();
+        assert!(!session.unsaved());
+        assert_eq!(session.file(), Some(out.as_path()));
+        let loaded = EffectDesc::from_file(&out).unwrap();
+        assert_eq!(&loaded, session.edit().effect());
+        for _ in 0..edits {
+            session.undo();
+        }
+        assert_eq!(session.edit().effect(), &original);
+        let _ = std::fs::remove_file(out);
+    }
+
+    /// A number set out of its range is clamped before the effect changes: what reaches the
+    /// renderer is in range, and the status line says so.
+    #[test]
+    fn a_number_out_of_range_is_clamped_before_it_reaches_the_renderer() {
+        let (path, effect) = snow();
+        let gpu = GpuContext::new_headless().unwrap();
+        let demo = Demo::Snow;
+        let mut viewport = Viewport::new(
+            gpu,
+            demo,
+            (&effect, Some(&path)),
+            (1024, 1),
+            (FORMAT, (64, 48)),
+        )
+        .unwrap();
+        let mut session = Session::new(effect, Some(&path)).unwrap();
+        session.set_number("forces.drag", 5e4);
+        let notice = session.notice.clone().unwrap_or_default();
+        assert!(notice.contains("clamped"), "{notice}");
+        session.sync(&mut viewport);
+        let shown = viewport.scene.renderer.effect(viewport.effect()).unwrap();
+        assert_eq!(shown.forces.drag, 1000.0);
+        // refused edits change nothing there either
+        session.set_number("forces.drag", f32::NAN);
+        session.sync(&mut viewport);
+        let shown = viewport.scene.renderer.effect(viewport.effect()).unwrap();
+        assert_eq!(shown.forces.drag, 1000.0);
+        assert!(viewport.error.is_none(), "{:?}", viewport.error);
+    }
+
+    /// A change made to the file in a text editor is one more edit, undone like any.
+    #[test]
+    fn a_change_on_disk_is_reloaded_as_an_edit() {
+        let (original_path, original) = snow();
+        let path = temp("watched.ron");
+        std::fs::copy(&original_path, &path).unwrap();
+        let mut session = Session::new(original.clone(), Some(&path)).unwrap();
+        let mut changed = original.clone();
+        changed.forces.drag = 2.5;
+        // (a later modification time than the copy's, on any file system's clock)
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&path, changed.to_ron()).unwrap();
+        session.poll();
+        assert_eq!(session.edit().effect().forces.drag, 2.5);
+        assert!(!session.unsaved());
+        session.undo();
+        assert_eq!(session.edit().effect(), &original);
+        let _ = std::fs::remove_file(path);
+    }
+}
