@@ -1,9 +1,19 @@
 //! An effect edited field by field, as an inspector edits it (feature `edit`): each edit names
 //! a field by its path and gives a value, clamped to the range validation allows it
-//! ([`EffectDesc::field_ranges`]), refused if the effect would then be invalid, and undoable.
+//! ([`EffectDesc::field_ranges`]), refused if the effect would then be invalid, and undoable;
+//! its stacks and nodes edited as text, refused with the parser's or the graph's error.
 
 use super::{EffectDesc, FieldRange};
 use crate::error::{Invalid, Result};
+
+/// A text of an effect an editor edits whole ([`EffectEdit::texts`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextField {
+    /// `emitters[0].update` (a stack) or `nodes.heat` (a named expression).
+    pub path: String,
+    /// A stack's statements, one a line; a node's expression.
+    pub text: String,
+}
 
 /// An effect under edit, with its history.
 #[derive(Clone, Debug)]
@@ -58,15 +68,88 @@ impl EffectEdit {
             return Err(Invalid::new(path, value, range.allowed.clone()).into());
         }
         let clamped = value.clamp(range.min, range.max);
+        let edited = self.with(path, serde_json::Value::from(clamped as f64))?;
+        self.push(edited);
+        Ok(clamped)
+    }
+
+    /// The texts that may be edited: each emitter's four stacks (`emitters[0].update`: its
+    /// lines, one statement a line, empty where it has none) and each named node
+    /// (`nodes.heat`: its expression).
+    pub fn texts(&self) -> Vec<TextField> {
+        let mut out = Vec::new();
+        for (i, e) in self.effect.emitters.iter().enumerate() {
+            let stacks = [
+                ("spawn", &e.spawn),
+                ("init", &e.init),
+                ("update", &e.update),
+                ("draw", &e.draw),
+            ];
+            for (name, lines) in stacks {
+                let text: Vec<&str> = lines.iter().map(|s| s.text()).collect();
+                out.push(TextField {
+                    path: format!("emitters[{i}].{name}"),
+                    text: text.join("\n"),
+                });
+            }
+        }
+        for (name, expr) in &self.effect.nodes {
+            out.push(TextField {
+                path: format!("nodes.{name}"),
+                text: expr.text().to_string(),
+            });
+        }
+        out
+    }
+
+    /// The effect with `text` at `path` (one of [`EffectEdit::texts`]; a stack's lines,
+    /// blank ones left out), checked as [`EffectEdit::set_text`] checks it, without making
+    /// it the effect: what an editor shows the errors of while the text is typed.
+    pub fn check_text(&self, path: &str, text: &str) -> Result<EffectDesc> {
+        let Some(field) = self.texts().into_iter().find(|t| t.path == path) else {
+            let allowed = "the path of one of the effect's stacks or nodes (EffectEdit::texts)";
+            return Err(Invalid::new("path", path, allowed).into());
+        };
+        let value = match field.path.starts_with("nodes.") {
+            true => serde_json::Value::from(text.trim()),
+            false => {
+                let lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+                serde_json::Value::from(lines.collect::<Vec<_>>())
+            }
+        };
+        self.with(path, value)
+    }
+
+    /// Set the text at `path` (one of [`EffectEdit::texts`]): a stack's lines or a node's
+    /// expression. Refuses text that does not parse, or that makes the effect invalid (a
+    /// name it does not declare, a type that does not fit), naming the line and what was
+    /// expected: the effect is then unchanged.
+    pub fn set_text(&mut self, path: &str, text: &str) -> Result<()> {
+        let edited = self.check_text(path, text)?;
+        if edited != self.effect {
+            self.push(edited);
+        }
+        Ok(())
+    }
+
+    /// The effect with `value` at `path`, validated.
+    fn with(&self, path: &str, value: serde_json::Value) -> Result<EffectDesc> {
         let mut tree = serde_json::to_value(&self.effect).map_err(|e| unusable(path, e))?;
-        set(&mut tree, path, clamped).ok_or_else(|| unusable(path, "no such field"))?;
-        let mut edited: EffectDesc = serde_json::from_value(tree).map_err(|e| unusable(path, e))?;
+        set(&mut tree, path, value).ok_or_else(|| unusable(path, "no such field"))?;
+        let mut edited: EffectDesc = serde_json::from_value(tree).map_err(|e| {
+            // a statement or expression that does not parse: serde says which and why
+            Invalid::new(path, "text", e.to_string())
+        })?;
         // (what its imports brought in is not serialised: it stays as it was read)
         edited.imported = self.effect.imported.clone();
         edited.validate()?;
+        Ok(edited)
+    }
+
+    /// Make `edited` the effect, undoably.
+    fn push(&mut self, edited: EffectDesc) {
         self.undo.push(std::mem::replace(&mut self.effect, edited));
         self.redo.clear();
-        Ok(clamped)
     }
 
     /// Replace the whole effect by `effect` (valid, as [`EffectDesc::validate`] says; its
@@ -77,8 +160,7 @@ impl EffectEdit {
         if effect == self.effect {
             return Ok(false);
         }
-        self.undo.push(std::mem::replace(&mut self.effect, effect));
-        self.redo.clear();
+        self.push(effect);
         Ok(true)
     }
 
@@ -112,21 +194,20 @@ fn unusable(path: &str, why: impl std::fmt::Display) -> crate::Error {
     Invalid::new("path", path, format!("a field serde can set ({why})")).into()
 }
 
-/// Set the number at `path` of `tree` to `x`, adding it where a default left it out; None
+/// Set what is at `path` of `tree` to `value`, adding it where a default left it out; None
 /// where the path leads nowhere.
-fn set(tree: &mut serde_json::Value, path: &str, x: f32) -> Option<()> {
+fn set(tree: &mut serde_json::Value, path: &str, value: serde_json::Value) -> Option<()> {
     let all: Vec<Step> = steps(path).collect();
     let (last, parents) = all.split_last()?;
     let parent = parents.iter().try_fold(tree, |v, step| match *step {
         Step::Key(k) => v.get_mut(k),
         Step::Index(i) => v.get_mut(i),
     })?;
-    let number = serde_json::Value::from(x as f64);
     match *last {
         Step::Key(k) => {
-            parent.as_object_mut()?.insert(k.to_string(), number);
+            parent.as_object_mut()?.insert(k.to_string(), value);
         }
-        Step::Index(i) => *parent.get_mut(i)? = number,
+        Step::Index(i) => *parent.get_mut(i)? = value,
     }
     Some(())
 }
@@ -243,5 +324,65 @@ mod tests {
         assert_eq!(edit.effect(), &second);
         assert!(edit.undo());
         assert_eq!(edit.effect(), &first);
+    }
+
+    /// A stack edited as text: a good line changes the effect; a line that does not parse,
+    /// or names what the effect does not declare, is refused with the reason (checked as it
+    /// is typed, committed only when good), and the effect is as it was.
+    #[test]
+    fn stacks_and_nodes_are_edited_as_text() {
+        let (_, campfire) = shipped::all()
+            .into_iter()
+            .find(|(n, _)| n.ends_with("campfire.ron"))
+            .unwrap();
+        let mut edit = EffectEdit::new(campfire).unwrap();
+        let texts = edit.texts();
+        assert_eq!(
+            texts
+                .iter()
+                .filter(|t| t.path.starts_with("emitters[0]."))
+                .count(),
+            4,
+            "an emitter's four stacks"
+        );
+        let update = texts
+            .iter()
+            .find(|t| t.path.ends_with(".update") && !t.text.is_empty())
+            .expect("a stack with lines")
+            .clone();
+        let grown = format!("{}\n\n  force += vec3(0.0, 0.5, 0.0)  \n", update.text);
+        edit.set_text(&update.path, &grown).unwrap();
+        let now = edit
+            .texts()
+            .into_iter()
+            .find(|t| t.path == update.path)
+            .unwrap();
+        assert_eq!(
+            now.text,
+            format!("{}\nforce += vec3(0.0, 0.5, 0.0)", update.text)
+        );
+        assert_eq!(edit.undo_depth(), 1);
+        let before = edit.effect().clone();
+        for (bad, says) in [
+            ("force += vec3(0.0, 1.0", "expected"),
+            ("force += no_such_name", "no_such_name"),
+            ("size = vec3(1.0)", "size"),
+        ] {
+            let e = edit.check_text(&update.path, bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+            assert!(edit.set_text(&update.path, bad).is_err());
+        }
+        assert_eq!(edit.effect(), &before);
+        assert!(edit.undo());
+        assert_eq!(edit.texts(), texts);
+        if let Some(node) = texts.iter().find(|t| t.path.starts_with("nodes.")) {
+            edit.set_text(&node.path, "0.5").unwrap();
+            let now = edit
+                .texts()
+                .into_iter()
+                .find(|t| t.path == node.path)
+                .unwrap();
+            assert_eq!(now.text, "0.5");
+        }
     }
 }

@@ -4,7 +4,7 @@
 use eframe::egui;
 use eframe::egui_wgpu;
 
-use super::inspector;
+use super::inspector::{self, Change};
 use super::session::Session;
 use super::viewport::{FrameRequest, Viewport, ViewportCallback};
 use crate::cli::Clock;
@@ -57,11 +57,10 @@ impl Editor {
         egui::Panel::left("inspector")
             .default_size(360.0)
             .resizable(true)
-            .show(ui, |ui| {
-                let fields = self.session.edit().fields();
-                if let Some(change) = inspector::show(ui, &fields) {
-                    self.session.set_number(&change.path, change.value);
-                }
+            .show(ui, |ui| match inspector::show(ui, self.session.edit()) {
+                Some(Change::Number { path, value }) => self.session.set_number(&path, value),
+                Some(Change::Text { path, text }) => self.session.set_text(&path, &text),
+                None => {}
             });
         egui::CentralPanel::no_frame().show(ui, |ui| self.view(ui, viewport));
         self.session.sync(viewport);

@@ -5,18 +5,22 @@
 //!
 //! A drag is one edit, made when it ends: while it goes on the widget shows the value
 //! dragged to and the viewport the effect as it was (each edit starts the effect afresh).
+//!
+//! Each emitter's stacks and the effect's named nodes are text: checked as they are typed,
+//! the error shown under the text, and made an edit when the text loses the keyboard and
+//! is good; the viewport runs the last good effect meanwhile.
 
 use eframe::egui;
-use flurry::effect::FieldRange;
+use flurry::effect::{EffectEdit, FieldRange, TextField};
 
 /// Ranges at most this wide are sliders; wider ones (positions within ±1e9) drag values.
 const SLIDER_SPAN: f32 = 1000.0;
 
-/// A number set by the user: its path and the value.
+/// What the user set: a number, or a text (a stack or a node), by its path.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Change {
-    pub path: String,
-    pub value: f32,
+pub enum Change {
+    Number { path: String, value: f32 },
+    Text { path: String, text: String },
 }
 
 /// The group a path belongs to and its name within it: `emitters[0].size.mean` is
@@ -29,31 +33,61 @@ pub fn group(path: &str) -> (&str, &str) {
     }
 }
 
-/// Show every field; the number the user set this frame, if any.
-pub fn show(ui: &mut egui::Ui, fields: &[FieldRange]) -> Option<Change> {
-    let mut change = None;
-    let mut groups: Vec<(&str, Vec<&FieldRange>)> = Vec::new();
-    for f in fields {
-        let (head, _) = group(&f.path);
-        match groups.iter_mut().find(|(h, _)| *h == head) {
-            Some((_, members)) => members.push(f),
-            None => groups.push((head, vec![f])),
+/// The fields and texts of one group.
+#[derive(Default)]
+struct Group<'a> {
+    numbers: Vec<&'a FieldRange>,
+    texts: Vec<&'a TextField>,
+}
+
+/// Show every number and text of the effect under edit; what the user set this frame, if
+/// anything.
+pub fn show(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
+    let (fields, texts) = (edit.fields(), edit.texts());
+    let mut groups: Vec<(&str, Group)> = Vec::new();
+    let mut member = |path| {
+        let (head, _) = group(path);
+        match groups.iter().position(|(h, _)| *h == head) {
+            Some(k) => k,
+            None => {
+                groups.push((head, Group::default()));
+                groups.len() - 1
+            }
         }
+    };
+    let numbers: Vec<usize> = fields.iter().map(|f| member(&f.path)).collect();
+    let lines: Vec<usize> = texts.iter().map(|t| member(&t.path)).collect();
+    for (f, k) in fields.iter().zip(numbers) {
+        groups[k].1.numbers.push(f);
     }
+    for (t, k) in texts.iter().zip(lines) {
+        groups[k].1.texts.push(t);
+    }
+    let mut change = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         for (head, members) in groups {
             egui::CollapsingHeader::new(head)
                 .default_open(true)
                 .show(ui, |ui| {
+                    // the stacks first (open where they have lines), then the numbers
+                    let written = members.texts.iter().any(|t| !t.text.is_empty());
+                    if !members.texts.is_empty() {
+                        egui::CollapsingHeader::new("stacks and nodes")
+                            .id_salt((head, "texts"))
+                            .default_open(written)
+                            .show(ui, |ui| {
+                                for t in &members.texts {
+                                    change = text(ui, edit, t).or(change.take());
+                                }
+                            });
+                    }
                     egui::Grid::new(head)
                         .num_columns(2)
                         .striped(true)
                         .show(ui, |ui| {
-                            for f in members {
+                            for f in members.numbers {
                                 ui.label(group(&f.path).1).on_hover_text(&f.path);
-                                if let Some(c) = number(ui, f) {
-                                    change = Some(c);
-                                }
+                                change = number(ui, f).or(change.take());
                                 ui.end_row();
                             }
                         });
@@ -61,6 +95,42 @@ pub fn show(ui: &mut egui::Ui, fields: &[FieldRange]) -> Option<Change> {
         }
     });
     change
+}
+
+/// A stack's lines or a node's expression: checked as typed, the change made when the
+/// text loses the keyboard and is good.
+fn text(ui: &mut egui::Ui, edit: &EffectEdit, t: &TextField) -> Option<Change> {
+    let id = ui.scope_id().with(&t.path);
+    // the text as typed and what checking it said (kept while it differs from the effect's)
+    let typed = ui.data(|d| d.get_temp::<(String, Option<String>)>(id));
+    let (mut now, mut error) = typed.unwrap_or_else(|| (t.text.clone(), None));
+    ui.label(group(&t.path).1).on_hover_text(&t.path);
+    let lines = now.lines().count().clamp(1, 12);
+    let response = ui.add(
+        egui::TextEdit::multiline(&mut now)
+            .code_editor()
+            .desired_rows(lines)
+            .desired_width(f32::INFINITY),
+    );
+    if response.changed() {
+        error = edit.check_text(&t.path, &now).err().map(|e| e.to_string());
+    }
+    if let Some(e) = &error {
+        ui.colored_label(egui::Color32::LIGHT_RED, e);
+    }
+    let done = response.lost_focus() && error.is_none() && now != t.text;
+    let settled = now == t.text || done;
+    ui.data_mut(|d| {
+        if settled {
+            d.remove::<(String, Option<String>)>(id);
+        } else {
+            d.insert_temp(id, (now.clone(), error));
+        }
+    });
+    done.then(|| Change::Text {
+        path: t.path.clone(),
+        text: now,
+    })
 }
 
 /// One number's widget: the value set, when the user is done setting it.
@@ -88,7 +158,7 @@ fn number(ui: &mut egui::Ui, f: &FieldRange) -> Option<Change> {
     if dragging.is_some() {
         ui.data_mut(|d| d.remove::<f32>(id));
     }
-    (done && value != f.value).then(|| Change {
+    (done && value != f.value).then(|| Change::Number {
         path: f.path.clone(),
         value,
     })

@@ -63,6 +63,15 @@ impl Session {
         }
     }
 
+    /// Set a stack's lines or a node's expression (refused and said when it does not
+    /// parse or check).
+    pub fn set_text(&mut self, path: &str, text: &str) {
+        self.notice = match self.edit.set_text(path, text) {
+            Ok(()) => None,
+            Err(e) => Some(format!("refused: {e}")),
+        };
+    }
+
     pub fn undo(&mut self) {
         if !self.edit.undo() {
             self.notice = Some("nothing to undo".into());
