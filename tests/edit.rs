@@ -134,8 +134,8 @@ fn installed(program: &str) -> bool {
 }
 
 /// A session as a user has it, scripted with xdotool in a window under Xvfb: open the
-/// editor on a copy of snow.ron, drag the red slider of the flakes' colour to the left,
-/// press Save. The file then holds the edit (and nothing else changed), with each
+/// editor on a copy of snow.ron, drag the slider of its soft distance to the right, press
+/// Save. The file then holds the edit (and nothing else changed), with each
 /// number's range as a comment, and reads back.
 #[test]
 fn a_scripted_session_drags_a_slider_and_saves_the_file() {
@@ -150,8 +150,8 @@ fn a_scripted_session_drags_a_slider_and_saves_the_file() {
     let file = temp("session.ron");
     std::fs::copy(original, &file).unwrap();
     let log = temp("session.log");
-    // the inspector's row of `color.mean[0]` (the red of the flakes' colour) in a
-    // 1280×720 window: its slider's handle at 0.95 sits at x 273, y 474
+    // the inspector's row of `soft_distance`, the effect's first number: its slider's
+    // handle at 0 sits at x 118, y 152
     let script = format!(
         r#"
         "{bin}" edit "{file}" --particles 4096 --size 1280x720 > "{log}" 2>&1 & P=$!
@@ -159,9 +159,9 @@ fn a_scripted_session_drags_a_slider_and_saves_the_file() {
             xdotool search --name "flurry edit" >/dev/null 2>&1 && break; sleep 0.5
         done
         sleep 4
-        xdotool mousemove 273 474; sleep 0.5
+        xdotool mousemove 118 152; sleep 0.5
         xdotool mousedown 1; sleep 0.5
-        for x in 265 250 235 220 210 200; do xdotool mousemove $x 474; sleep 0.3; done
+        for x in 125 135 145 155 165 175; do xdotool mousemove $x 152; sleep 0.3; done
         xdotool mouseup 1; sleep 2
         xdotool mousemove 28 12 click 1; sleep 3
         kill $P
@@ -193,9 +193,9 @@ fn a_scripted_session_drags_a_slider_and_saves_the_file() {
     );
     let saved = flurry::EffectDesc::from_file(&file).unwrap();
     let mut expected = flurry::EffectDesc::from_file(Path::new(original)).unwrap();
-    let red = saved.emitters[0].color.mean[0];
-    assert!((0.0..0.6).contains(&red), "the red slider went to {red}");
-    expected.emitters[0].color.mean[0] = red;
+    let soft = saved.soft_distance;
+    assert!(soft > 0.01, "the slider went to {soft}");
+    expected.soft_distance = soft;
     assert_eq!(saved, expected, "only the slider's number changed");
     for path in [file, log] {
         let _ = std::fs::remove_file(path);

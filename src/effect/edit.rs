@@ -15,6 +15,32 @@ pub struct TextField {
     pub text: String,
 }
 
+/// A field of an effect that names one of a few ways ([`EffectEdit::choices`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// `blend`, `bounds.on_exit`, `emitters[1].sprite`, …
+    pub path: String,
+    /// The way it names now (a way with fields of its own, such as `Stretched`, included).
+    pub current: String,
+    /// The ways it may be set to: those without fields of their own.
+    pub options: Vec<&'static str>,
+}
+
+/// The fields that name a way without fields of its own, by where they are (`emitters[]`
+/// for each emitter's), with those ways.
+const CHOICES: [(&str, &[&str]); 7] = [
+    ("blend", &["Alpha", "Additive"]),
+    ("integrator", &["ExplicitEuler", "SymplecticEuler"]),
+    ("render", &["Billboard", "Upright", "Tumbling", "Flat"]),
+    ("sprite", &["Disc", "Snowflakes", "Ring"]),
+    ("bounds.on_exit", &["Kill", "Wrap"]),
+    (
+        "emitters[].render",
+        &["Billboard", "Upright", "Tumbling", "Flat"],
+    ),
+    ("emitters[].sprite", &["Disc", "Snowflakes", "Ring"]),
+];
+
 /// An effect under edit, with its history.
 #[derive(Clone, Debug)]
 pub struct EffectEdit {
@@ -71,6 +97,61 @@ impl EffectEdit {
         let edited = self.with(path, serde_json::Value::from(clamped as f64))?;
         self.push(edited);
         Ok(clamped)
+    }
+
+    /// The fields that name one of a few ways (its blending, integrator, render mode and
+    /// sprite, its bounds' way out; each emitter's own render mode and sprite where it has
+    /// them), each with the ways that have no fields of their own, which
+    /// [`EffectEdit::set_choice`] sets.
+    pub fn choices(&self) -> Vec<Choice> {
+        let Ok(tree) = serde_json::to_value(&self.effect) else {
+            return Vec::new();
+        };
+        let emitters = self.effect.emitters.len();
+        let paths = CHOICES.iter().flat_map(|&(path, options)| {
+            let each: Vec<String> = match path.strip_prefix("emitters[]") {
+                Some(rest) => (0..emitters)
+                    .map(|i| format!("emitters[{i}]{rest}"))
+                    .collect(),
+                None => vec![path.to_string()],
+            };
+            each.into_iter().map(move |p| (p, options))
+        });
+        paths
+            .filter_map(|(path, options)| {
+                // a unit way is its name; a way with fields, an object keyed by it
+                let current = match at(&tree, &path)? {
+                    serde_json::Value::String(name) => name.clone(),
+                    serde_json::Value::Object(way) => way.keys().next()?.clone(),
+                    _ => return None,
+                };
+                let options = options.to_vec();
+                Some(Choice {
+                    path,
+                    current,
+                    options,
+                })
+            })
+            .collect()
+    }
+
+    /// Set the field at `path` (one of [`EffectEdit::choices`]) to `option`, one of its
+    /// options. Refuses another path or option, and a way the rest of the effect does not
+    /// allow, naming the field: the effect is then unchanged.
+    pub fn set_choice(&mut self, path: &str, option: &str) -> Result<()> {
+        let choices = self.choices();
+        let Some(choice) = choices.iter().find(|c| c.path == path) else {
+            let allowed = "the path of one of the effect's choices (EffectEdit::choices)";
+            return Err(Invalid::new("path", path, allowed).into());
+        };
+        if !choice.options.contains(&option) {
+            return Err(Invalid::new(path, option, choice.options.join(", ")).into());
+        }
+        let edited = self.with(path, serde_json::Value::from(option))?;
+        if edited != self.effect {
+            self.push(edited);
+        }
+        Ok(())
     }
 
     /// The texts that may be edited: each emitter's four stacks (`emitters[0].update`: its
@@ -183,6 +264,11 @@ impl EffectEdit {
         true
     }
 
+    /// Edits that [`EffectEdit::redo`] can make again.
+    pub fn redo_depth(&self) -> usize {
+        self.redo.len()
+    }
+
     /// Edits that [`EffectEdit::undo`] can take back.
     pub fn undo_depth(&self) -> usize {
         self.undo.len()
@@ -192,6 +278,15 @@ impl EffectEdit {
 /// An edit serde could not carry out at `path` (a bug of the schema's paths, not the user's).
 fn unusable(path: &str, why: impl std::fmt::Display) -> crate::Error {
     Invalid::new("path", path, format!("a field serde can set ({why})")).into()
+}
+
+/// What is at `path` of `tree` (None: nothing, or null).
+fn at<'a>(tree: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+    let found = steps(path).try_fold(tree, |v, step| match step {
+        Step::Key(k) => v.get(k),
+        Step::Index(i) => v.get(i),
+    })?;
+    (!found.is_null()).then_some(found)
 }
 
 /// Set what is at `path` of `tree` to `value`, adding it where a default left it out; None
@@ -384,5 +479,51 @@ mod tests {
                 .unwrap();
             assert_eq!(now.text, "0.5");
         }
+    }
+
+    /// Every choice of every shipped effect set to each of its options: the effect takes
+    /// it (or refuses a way the rest of it does not allow, unchanged), and undo gives the
+    /// original. The options are ways serde knows, by their names in the files.
+    #[test]
+    fn every_choice_of_every_effect_is_set_and_undone() {
+        let mut set = 0;
+        for (path, original) in shipped::all() {
+            let name = path.display();
+            let mut edit = EffectEdit::new(original.clone()).unwrap();
+            let choices = edit.choices();
+            assert!(choices.len() >= 4, "{name}: {choices:?}");
+            for choice in choices {
+                assert!(!choice.current.is_empty(), "{name}: {choice:?}");
+                for option in &choice.options {
+                    match edit.set_choice(&choice.path, option) {
+                        Ok(()) => {
+                            let now = edit.choices();
+                            let c = now.iter().find(|c| c.path == choice.path).unwrap();
+                            assert_eq!(c.current, *option, "{name}: {}", choice.path);
+                            set += 1;
+                        }
+                        // refused by the effect's rules, never as a way serde does not know
+                        Err(e) => assert!(!e.to_string().contains("variant"), "{name}: {e}"),
+                    }
+                }
+            }
+            while edit.undo() {}
+            assert_eq!(edit.effect(), &original, "{name}");
+        }
+        assert!(set > 60, "{set} choices set");
+        let (_, snow) = shipped::all()
+            .into_iter()
+            .find(|(n, _)| n.ends_with("snow.ron"))
+            .unwrap();
+        let mut edit = EffectEdit::new(snow).unwrap();
+        for (path, option) in [("blend", "Glow"), ("no.such", "Alpha")] {
+            let e = edit.set_choice(path, option).unwrap_err().to_string();
+            assert!(e.contains(path), "{e}");
+        }
+        edit.set_choice("bounds.on_exit", "Kill").unwrap();
+        assert_eq!(
+            edit.effect().bounds.unwrap().on_exit,
+            crate::effect::OnExit::Kill
+        );
     }
 }

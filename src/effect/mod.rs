@@ -46,7 +46,7 @@ pub(crate) use clock::{SpawnClock, Spawns};
 pub(crate) use crowd::STATE_TEXELS;
 pub use crowd::{City, Crowd, Gait, WalkerState, MAX_STATES};
 #[cfg(feature = "edit")]
-pub use edit::{EffectEdit, TextField};
+pub use edit::{Choice, EffectEdit, TextField};
 pub use graph::module::{Function, Module};
 pub use graph::{inputs, GraphError, Parameter, MAX_ATTRIBUTE_WORDS, MAX_PARAMETERS};
 pub use host_assets::HostAssets;

@@ -60,6 +60,7 @@ impl Editor {
             .show(ui, |ui| match inspector::show(ui, self.session.edit()) {
                 Some(Change::Number { path, value }) => self.session.set_number(&path, value),
                 Some(Change::Text { path, text }) => self.session.set_text(&path, &text),
+                Some(Change::Choice { path, option }) => self.session.set_choice(&path, &option),
                 None => {}
             });
         egui::CentralPanel::no_frame().show(ui, |ui| self.view(ui, viewport));
@@ -115,11 +116,13 @@ impl Editor {
             }
             ui.separator();
             let edit = self.session.edit();
-            let undo = ui.add_enabled(edit.undo_depth() > 0, egui::Button::new("Undo"));
+            let (undos, redos) = (edit.undo_depth(), edit.redo_depth());
+            let undo = ui.add_enabled(undos > 0, egui::Button::new("Undo"));
             if undo.on_hover_text("Ctrl+Z").clicked() {
                 self.session.undo();
             }
-            if ui.button("Redo").on_hover_text("Ctrl+Shift+Z").clicked() {
+            let redo = ui.add_enabled(redos > 0, egui::Button::new("Redo"));
+            if redo.on_hover_text("Ctrl+Shift+Z").clicked() {
                 self.session.redo();
             }
             ui.separator();
@@ -175,8 +178,10 @@ impl Editor {
                 viewport.adapter()
             ));
             let passes = renderer.pass_times();
-            if passes.is_empty() {
+            if !viewport.timed {
                 ui.label("· no pass times (the adapter has no timestamps)");
+            } else if passes.is_empty() {
+                ui.label("· pass times on their way");
             } else {
                 let each: Vec<String> = (passes.iter())
                     .map(|(name, ms)| format!("{name} {ms:.2}"))

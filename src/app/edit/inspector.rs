@@ -11,7 +11,7 @@
 //! is good; the viewport runs the last good effect meanwhile.
 
 use eframe::egui;
-use flurry::effect::{EffectEdit, FieldRange, TextField};
+use flurry::effect::{Choice, EffectEdit, FieldRange, TextField};
 
 /// Ranges at most this wide are sliders; wider ones (positions within ±1e9) drag values.
 const SLIDER_SPAN: f32 = 1000.0;
@@ -21,6 +21,7 @@ const SLIDER_SPAN: f32 = 1000.0;
 pub enum Change {
     Number { path: String, value: f32 },
     Text { path: String, text: String },
+    Choice { path: String, option: String },
 }
 
 /// The group a path belongs to and its name within it: `emitters[0].size.mean` is
@@ -36,6 +37,7 @@ pub fn group(path: &str) -> (&str, &str) {
 /// The fields and texts of one group.
 #[derive(Default)]
 struct Group<'a> {
+    choices: Vec<&'a Choice>,
     numbers: Vec<&'a FieldRange>,
     texts: Vec<&'a TextField>,
 }
@@ -43,7 +45,7 @@ struct Group<'a> {
 /// Show every number and text of the effect under edit; what the user set this frame, if
 /// anything.
 pub fn show(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
-    let (fields, texts) = (edit.fields(), edit.texts());
+    let (fields, texts, choices) = (edit.fields(), edit.texts(), edit.choices());
     let mut groups: Vec<(&str, Group)> = Vec::new();
     let mut member = |path| {
         let (head, _) = group(path);
@@ -57,12 +59,18 @@ pub fn show(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
     };
     let numbers: Vec<usize> = fields.iter().map(|f| member(&f.path)).collect();
     let lines: Vec<usize> = texts.iter().map(|t| member(&t.path)).collect();
+    let ways: Vec<usize> = choices.iter().map(|c| member(&c.path)).collect();
+    for (c, k) in choices.iter().zip(ways) {
+        groups[k].1.choices.push(c);
+    }
     for (f, k) in fields.iter().zip(numbers) {
         groups[k].1.numbers.push(f);
     }
     for (t, k) in texts.iter().zip(lines) {
         groups[k].1.texts.push(t);
     }
+    // the effect's own fields first, then what it is made of, in the schema's order
+    groups.sort_by_key(|(head, _)| *head != "effect");
     let mut change = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         for (head, members) in groups {
@@ -85,6 +93,11 @@ pub fn show(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
                         .num_columns(2)
                         .striped(true)
                         .show(ui, |ui| {
+                            for c in members.choices {
+                                ui.label(group(&c.path).1).on_hover_text(&c.path);
+                                change = choice(ui, c).or(change.take());
+                                ui.end_row();
+                            }
                             for f in members.numbers {
                                 ui.label(group(&f.path).1).on_hover_text(&f.path);
                                 change = number(ui, f).or(change.take());
@@ -95,6 +108,25 @@ pub fn show(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
         }
     });
     change
+}
+
+/// One of a few ways, as a drop-down list.
+fn choice(ui: &mut egui::Ui, c: &Choice) -> Option<Change> {
+    let mut picked = None;
+    egui::ComboBox::from_id_salt(&c.path)
+        .selected_text(&c.current)
+        .show_ui(ui, |ui| {
+            for &option in &c.options {
+                if ui.selectable_label(option == c.current, option).clicked() {
+                    picked = Some(option);
+                }
+            }
+        });
+    let option = picked.filter(|&o| o != c.current)?;
+    Some(Change::Choice {
+        path: c.path.clone(),
+        option: option.to_string(),
+    })
 }
 
 /// A stack's lines or a node's expression: checked as typed, the change made when the

@@ -72,6 +72,15 @@ impl Session {
         };
     }
 
+    /// Set one of a few ways (refused and said where the rest of the effect does not
+    /// allow it).
+    pub fn set_choice(&mut self, path: &str, option: &str) {
+        self.notice = match self.edit.set_choice(path, option) {
+            Ok(()) => None,
+            Err(e) => Some(format!("refused: {e}")),
+        };
+    }
+
     pub fn undo(&mut self) {
         if !self.edit.undo() {
             self.notice = Some("nothing to undo".into());

@@ -38,6 +38,8 @@ pub struct Viewport {
     pub error: Option<String>,
     /// Frames drawn.
     pub frames: u64,
+    /// Whether the renderer times its passes (the adapter has timestamps).
+    pub timed: bool,
 }
 
 /// What [`Viewport::frame`] needs: the viewport's size in pixels and the frame's seconds.
@@ -77,6 +79,7 @@ impl Viewport {
             step: false,
             error: None,
             frames: 0,
+            timed: false,
         };
         viewport.configure()?;
         Ok(viewport)
@@ -87,9 +90,7 @@ impl Viewport {
         let id = self.scene.effect;
         self.scene.renderer.set_lod(id, self.demo.lod())?;
         // pass times on adapters with timestamps (false elsewhere: the strip says so)
-        self.scene
-            .renderer
-            .enable_profiling(&self.gpu.device, &self.gpu.queue);
+        self.timed = (self.scene.renderer).enable_profiling(&self.gpu.device, &self.gpu.queue);
         if !self.playing {
             self.scene.renderer.pause(id)?;
         }
