@@ -61,6 +61,13 @@ impl Editor {
                 Some(Change::Number { path, value }) => self.session.set_number(&path, value),
                 Some(Change::Text { path, text }) => self.session.set_text(&path, &text),
                 Some(Change::Choice { path, option }) => self.session.set_choice(&path, &option),
+                Some(Change::Curve { name, curve }) => self.session.set_curve(&name, curve),
+                Some(Change::Gradient {
+                    name,
+                    gradient,
+                    picking,
+                }) => self.session.set_gradient(&name, gradient, picking),
+                Some(Change::Emitter(action)) => self.session.emitter(action),
                 None => {}
             });
         egui::CentralPanel::no_frame().show(ui, |ui| self.view(ui, viewport));

@@ -12,6 +12,9 @@
 
 use eframe::egui;
 use flurry::effect::{Choice, EffectEdit, FieldRange, TextField};
+use flurry::expr::{Curve, Gradient};
+
+use super::keys::{self, Edited};
 
 /// Ranges at most this wide are sliders; wider ones (positions within ±1e9) drag values.
 const SLIDER_SPAN: f32 = 1000.0;
@@ -19,9 +22,38 @@ const SLIDER_SPAN: f32 = 1000.0;
 /// What the user set: a number, or a text (a stack or a node), by its path.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Change {
-    Number { path: String, value: f32 },
-    Text { path: String, text: String },
-    Choice { path: String, option: String },
+    Number {
+        path: String,
+        value: f32,
+    },
+    Text {
+        path: String,
+        text: String,
+    },
+    Choice {
+        path: String,
+        option: String,
+    },
+    Curve {
+        name: String,
+        curve: Curve,
+    },
+    /// `picking`: a colour being picked (one edit with the others of the same pick).
+    Gradient {
+        name: String,
+        gradient: Gradient,
+        picking: bool,
+    },
+    Emitter(EmitterAction),
+}
+
+/// What is done to an emitter, by its index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmitterAction {
+    Duplicate(usize),
+    Remove(usize),
+    /// Swap it with the one before it.
+    Up(usize),
 }
 
 /// The group a path belongs to and its name within it: `emitters[0].size.mean` is
@@ -73,10 +105,15 @@ pub fn show(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
     groups.sort_by_key(|(head, _)| *head != "effect");
     let mut change = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
+        change = tables(ui, edit);
         for (head, members) in groups {
             egui::CollapsingHeader::new(head)
                 .default_open(true)
                 .show(ui, |ui| {
+                    if let Some(index) = emitter_index(head) {
+                        let count = edit.effect().emitters.len();
+                        change = emitter_tools(ui, index, count).or(change.take());
+                    }
                     // the stacks first (open where they have lines), then the numbers
                     let written = members.texts.iter().any(|t| !t.text.is_empty());
                     if !members.texts.is_empty() {
@@ -107,6 +144,78 @@ pub fn show(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
                 });
         }
     });
+    change
+}
+
+/// `emitters[3]`'s 3.
+fn emitter_index(head: &str) -> Option<usize> {
+    head.strip_prefix("emitters[")?
+        .strip_suffix(']')?
+        .parse()
+        .ok()
+}
+
+/// An emitter's buttons: duplicate, remove, move up.
+fn emitter_tools(ui: &mut egui::Ui, index: usize, count: usize) -> Option<Change> {
+    let mut action = None;
+    ui.horizontal(|ui| {
+        if ui
+            .button("Duplicate")
+            .on_hover_text("a copy after the last emitter")
+            .clicked()
+        {
+            action = Some(EmitterAction::Duplicate(index));
+        }
+        if ui
+            .add_enabled(count > 1, egui::Button::new("Remove"))
+            .clicked()
+        {
+            action = Some(EmitterAction::Remove(index));
+        }
+        if ui.add_enabled(index > 0, egui::Button::new("Up")).clicked() {
+            action = Some(EmitterAction::Up(index));
+        }
+    });
+    action.map(Change::Emitter)
+}
+
+/// The effect's curves and gradients, each in its editor.
+fn tables(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
+    let effect = edit.effect();
+    let mut change = None;
+    if !effect.curves.is_empty() {
+        egui::CollapsingHeader::new("curves")
+            .default_open(true)
+            .show(ui, |ui| {
+                for (name, c) in &effect.curves {
+                    ui.label(name);
+                    if let Some(curve) = keys::curve(ui, name, c) {
+                        let name = name.clone();
+                        change = Some(Change::Curve { name, curve });
+                    }
+                }
+            });
+    }
+    if !effect.gradients.is_empty() {
+        egui::CollapsingHeader::new("gradients")
+            .default_open(true)
+            .show(ui, |ui| {
+                for (name, g) in &effect.gradients {
+                    ui.label(name);
+                    let (gradient, picking) = match keys::gradient(ui, name, g) {
+                        Some(Edited::Done(g)) => (g, false),
+                        Some(Edited::Picking(g)) => (g, true),
+                        None => continue,
+                    };
+                    let name = name.clone();
+                    change = Some(Change::Gradient {
+                        name,
+                        gradient,
+                        picking,
+                    });
+                }
+            });
+    }
     change
 }
 

@@ -7,6 +7,7 @@
 mod blit;
 mod editor;
 mod inspector;
+mod keys;
 mod offscreen;
 mod session;
 mod viewport;

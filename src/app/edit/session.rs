@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use flurry::effect::{EffectDesc, EffectEdit};
+use flurry::expr::{Curve, Gradient};
+
+use super::inspector::EmitterAction;
 
 use super::viewport::Viewport;
 use crate::host::live_effect::{LiveEffect, Reload};
@@ -22,6 +25,8 @@ pub struct Session {
     shown: EffectDesc,
     /// What the last action said (saved, reloaded, an edit refused), for the status line.
     pub notice: Option<String>,
+    /// A colour being picked: the gradient's name and the undo depth before the pick.
+    picking: Option<(String, usize)>,
 }
 
 impl Session {
@@ -35,6 +40,7 @@ impl Session {
             file: file.map(Path::to_path_buf),
             live,
             notice: None,
+            picking: None,
         })
     }
 
@@ -66,19 +72,54 @@ impl Session {
     /// Set a stack's lines or a node's expression (refused and said when it does not
     /// parse or check).
     pub fn set_text(&mut self, path: &str, text: &str) {
-        self.notice = match self.edit.set_text(path, text) {
-            Ok(()) => None,
-            Err(e) => Some(format!("refused: {e}")),
-        };
+        let result = self.edit.set_text(path, text);
+        self.said(result);
     }
 
     /// Set one of a few ways (refused and said where the rest of the effect does not
     /// allow it).
     pub fn set_choice(&mut self, path: &str, option: &str) {
-        self.notice = match self.edit.set_choice(path, option) {
-            Ok(()) => None,
-            Err(e) => Some(format!("refused: {e}")),
+        let result = self.edit.set_choice(path, option);
+        self.said(result);
+    }
+
+    /// Replace a curve's keys (refused and said where they are out of order).
+    pub fn set_curve(&mut self, name: &str, curve: Curve) {
+        let result = self.edit.set_curve(name, curve);
+        self.said(result);
+    }
+
+    /// Replace a gradient's keys; `picking`: part of a colour pick, one edit with the
+    /// picks of the same gradient just before it.
+    pub fn set_gradient(&mut self, name: &str, gradient: Gradient, picking: bool) {
+        let depth = self.edit.undo_depth();
+        let since = match &self.picking {
+            Some((n, d)) if picking && n == name && depth == d + 1 => *d,
+            _ => depth,
         };
+        let result = self.edit.set_gradient(name, gradient);
+        if picking && result.is_ok() {
+            self.edit.merge_since(since);
+            self.picking = Some((name.to_string(), since));
+        } else {
+            self.picking = None;
+        }
+        self.said(result);
+    }
+
+    /// Duplicate, remove or move an emitter up.
+    pub fn emitter(&mut self, action: EmitterAction) {
+        let result = match action {
+            EmitterAction::Duplicate(k) => self.edit.duplicate_emitter(k).map(|_| ()),
+            EmitterAction::Remove(k) => self.edit.remove_emitter(k),
+            EmitterAction::Up(k) => self.edit.move_emitter(k, k.saturating_sub(1)),
+        };
+        self.said(result);
+    }
+
+    /// An edit's outcome on the status line: nothing when it was made, why when refused.
+    fn said(&mut self, result: flurry::Result<()>) {
+        self.notice = result.err().map(|e| format!("refused: {e}"));
     }
 
     pub fn undo(&mut self) {
