@@ -5,7 +5,7 @@
 
 use super::{EffectDesc, FieldRange, Trigger};
 use crate::error::{Invalid, Result};
-use crate::expr::{Curve, Gradient};
+use crate::expr::{Curve, Gradient, Value};
 
 /// A text of an effect an editor edits whole ([`EffectEdit::texts`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -281,6 +281,26 @@ impl EffectEdit {
             return Err(undeclared("gradients", name, self.effect.gradients.keys()));
         };
         *slot = gradient;
+        self.commit(edited)
+    }
+
+    /// Set the default of the effect's parameter `name` (one it declares) to `value`, of
+    /// its type and within its bounds: what it is until the host sets it. Refuses another
+    /// name, type or a value out of bounds, naming the parameter.
+    pub fn set_parameter(&mut self, name: &str, value: Value) -> Result<()> {
+        let mut edited = self.effect.clone();
+        let Some(p) = edited.parameters.get_mut(name) else {
+            return Err(undeclared(
+                "parameters",
+                name,
+                self.effect.parameters.keys(),
+            ));
+        };
+        if !p.admits(value) {
+            let field = format!("parameters.{name}.default");
+            return Err(Invalid::new(&field, value, p.allowed()).into());
+        }
+        p.default = value;
         self.commit(edited)
     }
 
@@ -793,5 +813,22 @@ mod tests {
         assert!(e.contains("`emitter` input"), "{e}");
         assert!(edit.move_emitter(0, 1).is_err());
         edit.remove_emitter(n - 1).unwrap();
+    }
+
+    /// A parameter's default set within its bounds; out of them, of another type or an
+    /// undeclared name, refused.
+    #[test]
+    fn parameter_defaults_are_set_within_their_bounds() {
+        let mut edit = EffectEdit::new(shipped_effect("campfire.ron")).unwrap();
+        // intensity: an f32 in 0..=3
+        let name = "intensity".to_string();
+        edit.set_parameter(&name, Value::F32(2.5)).unwrap();
+        assert_eq!(edit.effect().parameters[&name].default, Value::F32(2.5));
+        for bad in [Value::F32(3.5), Value::Bool(true)] {
+            let e = edit.set_parameter(&name, bad).unwrap_err().to_string();
+            assert!(e.contains(&name), "{e}");
+        }
+        assert!(edit.set_parameter("no_such", Value::F32(0.0)).is_err());
+        assert_eq!(edit.undo_depth(), 1);
     }
 }

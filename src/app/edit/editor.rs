@@ -68,6 +68,11 @@ impl Editor {
                     picking,
                 }) => self.session.set_gradient(&name, gradient, picking),
                 Some(Change::Emitter(action)) => self.session.emitter(action),
+                Some(Change::Parameter {
+                    name,
+                    value,
+                    dragging,
+                }) => self.session.set_parameter(&name, value, dragging),
                 None => {}
             });
         egui::CentralPanel::no_frame().show(ui, |ui| self.view(ui, viewport));

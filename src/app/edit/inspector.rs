@@ -11,8 +11,9 @@
 //! is good; the viewport runs the last good effect meanwhile.
 
 use eframe::egui;
+use flurry::effect::Parameter;
 use flurry::effect::{Choice, EffectEdit, FieldRange, TextField};
-use flurry::expr::{Curve, Gradient};
+use flurry::expr::{Curve, Gradient, Value};
 
 use super::keys::{self, Edited};
 
@@ -45,6 +46,12 @@ pub enum Change {
         picking: bool,
     },
     Emitter(EmitterAction),
+    /// `dragging`: a drag goes on (one edit with the others of the same drag).
+    Parameter {
+        name: String,
+        value: Value,
+        dragging: bool,
+    },
 }
 
 /// What is done to an emitter, by its index.
@@ -105,7 +112,8 @@ pub fn show(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
     groups.sort_by_key(|(head, _)| *head != "effect");
     let mut change = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
-        change = tables(ui, edit);
+        change = parameters(ui, edit);
+        change = tables(ui, edit).or(change.take());
         for (head, members) in groups {
             egui::CollapsingHeader::new(head)
                 .default_open(true)
@@ -177,6 +185,87 @@ fn emitter_tools(ui: &mut egui::Ui, index: usize, count: usize) -> Option<Change
         }
     });
     action.map(Change::Emitter)
+}
+
+/// The effect's parameters: their defaults, set live (a parameter is a uniform: the
+/// effect goes on, nothing restarts), each drag one edit.
+fn parameters(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
+    let declared = &edit.effect().parameters;
+    if declared.is_empty() {
+        return None;
+    }
+    let mut change = None;
+    egui::CollapsingHeader::new("parameters")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new("parameters").num_columns(2).show(ui, |ui| {
+                for (name, p) in declared {
+                    ui.label(name).on_hover_text(p.allowed());
+                    if let Some((value, dragging)) = parameter(ui, p) {
+                        let name = name.clone();
+                        change = Some(Change::Parameter {
+                            name,
+                            value,
+                            dragging,
+                        });
+                    }
+                    ui.end_row();
+                }
+            });
+        });
+    change
+}
+
+/// One parameter's default: a check box, or a value per component within its bounds; the
+/// value set and whether a drag goes on.
+fn parameter(ui: &mut egui::Ui, p: &Parameter) -> Option<(Value, bool)> {
+    let (lo, hi) = (p.min.unwrap_or(-1e9) as f64, p.max.unwrap_or(1e9) as f64);
+    if let Value::Bool(mut on) = p.default {
+        return ui
+            .checkbox(&mut on, "")
+            .changed()
+            .then_some((Value::Bool(on), false));
+    }
+    let mut parts: Vec<f64> = match p.default {
+        Value::I32(i) => vec![i as f64],
+        Value::U32(u) => vec![u as f64],
+        Value::F32(x) => vec![x as f64],
+        Value::Vec2(v) => v.to_array().map(f64::from).to_vec(),
+        Value::Vec3(v) => v.to_array().map(f64::from).to_vec(),
+        Value::Vec4(v) => v.to_array().map(f64::from).to_vec(),
+        Value::Bool(_) => unreachable!("a check box, above"),
+    };
+    let (mut changed, mut dragging) = (false, false);
+    ui.horizontal(|ui| {
+        for part in parts.iter_mut() {
+            let speed = (part.abs() * 0.01).max(0.01);
+            let integer = matches!(p.default, Value::U32(_) | Value::I32(_));
+            let lo = if matches!(p.default, Value::U32(_)) {
+                lo.max(0.0)
+            } else {
+                lo
+            };
+            let widget = egui::DragValue::new(part).range(lo..=hi).speed(speed);
+            let widget = if integer {
+                widget.fixed_decimals(0)
+            } else {
+                widget
+            };
+            let response = ui.add(widget);
+            changed |= response.changed();
+            dragging |= response.dragged();
+        }
+    });
+    let value = match p.default {
+        Value::I32(_) => Value::I32(parts[0].round() as i32),
+        Value::U32(_) => Value::U32(parts[0].round() as u32),
+        Value::F32(_) => Value::F32(parts[0] as f32),
+        Value::Vec2(_) => Value::Vec2(flurry::glam::DVec2::from_slice(&parts).as_vec2()),
+        Value::Vec3(_) => Value::Vec3(flurry::glam::DVec3::from_slice(&parts).as_vec3()),
+        Value::Vec4(_) => Value::Vec4(flurry::glam::DVec4::from_slice(&parts).as_vec4()),
+        Value::Bool(_) => unreachable!("a check box, above"),
+    };
+    (changed && value != p.default).then_some((value, dragging))
 }
 
 /// The effect's curves and gradients, each in its editor.

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use flurry::effect::{EffectDesc, EffectEdit};
-use flurry::expr::{Curve, Gradient};
+use flurry::expr::{Curve, Gradient, Value};
 
 use super::inspector::EmitterAction;
 
@@ -25,8 +25,9 @@ pub struct Session {
     shown: EffectDesc,
     /// What the last action said (saved, reloaded, an edit refused), for the status line.
     pub notice: Option<String>,
-    /// A colour being picked: the gradient's name and the undo depth before the pick.
-    picking: Option<(String, usize)>,
+    /// A gesture of many edits made one (a colour picked, a parameter dragged): what it
+    /// edits and the undo depth before it.
+    gesture: Option<(String, usize)>,
 }
 
 impl Session {
@@ -40,7 +41,7 @@ impl Session {
             file: file.map(Path::to_path_buf),
             live,
             notice: None,
-            picking: None,
+            gesture: None,
         })
     }
 
@@ -92,18 +93,35 @@ impl Session {
     /// Replace a gradient's keys; `picking`: part of a colour pick, one edit with the
     /// picks of the same gradient just before it.
     pub fn set_gradient(&mut self, name: &str, gradient: Gradient, picking: bool) {
+        let what = format!("gradients.{name}");
+        self.in_gesture(&what, picking, |edit| edit.set_gradient(name, gradient));
+    }
+
+    /// Set a parameter's default (the viewport's effect goes on: a parameter is set
+    /// live); `dragging`: one edit with the rest of the same drag.
+    pub fn set_parameter(&mut self, name: &str, value: Value, dragging: bool) {
+        let what = format!("parameters.{name}");
+        self.in_gesture(&what, dragging, |edit| edit.set_parameter(name, value));
+    }
+
+    /// Make an edit of `what`; `going_on`: part of a gesture, one edit with the edits of
+    /// the same gesture just before it.
+    fn in_gesture(
+        &mut self,
+        what: &str,
+        going_on: bool,
+        make: impl FnOnce(&mut EffectEdit) -> flurry::Result<()>,
+    ) {
         let depth = self.edit.undo_depth();
-        let since = match &self.picking {
-            Some((n, d)) if picking && n == name && depth == d + 1 => *d,
+        let since = match &self.gesture {
+            Some((w, d)) if w == what && depth == d + 1 => *d,
             _ => depth,
         };
-        let result = self.edit.set_gradient(name, gradient);
-        if picking && result.is_ok() {
+        let result = make(&mut self.edit);
+        if result.is_ok() {
             self.edit.merge_since(since);
-            self.picking = Some((name.to_string(), since));
-        } else {
-            self.picking = None;
         }
+        self.gesture = (going_on && result.is_ok()).then(|| (what.to_string(), since));
         self.said(result);
     }
 
@@ -182,18 +200,36 @@ impl Session {
         }
     }
 
-    /// Show the effect as edited in `viewport` if it is not what it shows.
+    /// Show the effect as edited in `viewport` if it is not what it shows: where only
+    /// parameters' defaults changed, by setting them (the effect goes on), else by showing
+    /// the new effect from its start.
     pub fn sync(&mut self, viewport: &mut Viewport) {
-        if &self.shown == self.edit.effect() {
+        let now = self.edit.effect();
+        if &self.shown == now {
             return;
         }
-        self.shown = self.edit.effect().clone();
-        if let Err(e) = viewport.show(&self.shown, self.file.as_deref()) {
-            viewport.error = Some(e.to_string());
-        } else {
-            viewport.error = None;
+        let before = std::mem::replace(&mut self.shown, now.clone());
+        let result = match defaults_only(&before, now) {
+            Some(changed) => viewport.set_parameters(&changed),
+            None => viewport.show(now, self.file.as_deref()),
+        };
+        viewport.error = result.err().map(|e| e.to_string());
+    }
+}
+
+/// The parameters whose defaults differ, where that is all that differs between `before`
+/// and `now` (None: more changed).
+fn defaults_only(before: &EffectDesc, now: &EffectDesc) -> Option<Vec<(String, Value)>> {
+    let mut same = before.clone();
+    let mut changed = Vec::new();
+    for (name, p) in &mut same.parameters {
+        let new = now.parameters.get(name)?.default;
+        if p.default != new {
+            p.default = new;
+            changed.push((name.clone(), new));
         }
     }
+    (&same == now).then_some(changed)
 }
 
 #[cfg(test)]
@@ -201,6 +237,7 @@ mod tests {
     use super::*;
     use crate::edit::offscreen::FORMAT;
     use crate::host::demos::Demo;
+    use flurry::expr::Value;
     use flurry::GpuContext;
 
     fn snow() -> (PathBuf, EffectDesc) {
@@ -298,5 +335,49 @@ mod tests {
         session.undo();
         assert_eq!(session.edit().effect(), &original);
         let _ = std::fs::remove_file(path);
+    }
+
+    /// A parameter dragged is set live: the effect goes on (its clock is not restarted),
+    /// and the drag is one edit.
+    #[test]
+    fn a_parameter_dragged_is_set_live_as_one_edit() {
+        let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/campfire.ron"));
+        let effect = EffectDesc::from_file(&path).unwrap();
+        let gpu = GpuContext::new_headless().unwrap();
+        let (device, queue) = (gpu.device.clone(), gpu.queue.clone());
+        let demo = Demo::Campfire;
+        let mut viewport = Viewport::new(
+            gpu,
+            demo,
+            (&effect, Some(&path)),
+            (1024, 1),
+            (FORMAT, (64, 48)),
+        )
+        .unwrap();
+        let mut session = Session::new(effect, Some(&path)).unwrap();
+        let frame = |viewport: &mut Viewport| {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            let request = super::super::viewport::FrameRequest {
+                size: (64, 48),
+                dt: 0.1,
+            };
+            viewport.frame(&mut encoder, request);
+            queue.submit([encoder.finish()]);
+        };
+        for _ in 0..3 {
+            frame(&mut viewport);
+        }
+        let id = viewport.effect();
+        for (value, dragging) in [(1.5, true), (2.0, true), (2.5, false)] {
+            session.set_parameter("intensity", Value::F32(value), dragging);
+            session.sync(&mut viewport);
+            frame(&mut viewport);
+        }
+        assert_eq!(viewport.effect(), id, "the effect was not added again");
+        let renderer = &viewport.scene.renderer;
+        assert!(renderer.time(id).unwrap() > 0.5, "its clock went on");
+        assert_eq!(renderer.parameter(id, "intensity"), Some(Value::F32(2.5)));
+        assert_eq!(session.edit().undo_depth(), 1, "one drag, one edit");
+        assert!(viewport.error.is_none(), "{:?}", viewport.error);
     }
 }

@@ -111,6 +111,19 @@ impl Viewport {
         self.configure()
     }
 
+    /// Set the effect's parameters to these values (it goes on as it was).
+    pub fn set_parameters(
+        &mut self,
+        values: &[(String, flurry::expr::Value)],
+    ) -> Result<(), AppError> {
+        for (name, value) in values {
+            self.scene
+                .renderer
+                .set_parameter(self.scene.effect, name, *value)?;
+        }
+        Ok(())
+    }
+
     /// The effect's id in the renderer.
     pub fn effect(&self) -> EffectId {
         self.scene.effect
