@@ -152,7 +152,7 @@ pub(crate) struct ParticleSystem {
     /// The last of its frames that asked its emit for spawns.
     last_spawn_frame: u64,
     /// Its latest alive count read back, and the frame it counts.
-    observed: Option<(u64, u32)>,
+    observed: Option<(u64, crate::types::Counters)>,
     /// Removed by the renderer once finished.
     remove_when_finished: bool,
     /// Updates so far.
@@ -1176,7 +1176,7 @@ impl ParticleSystem {
     }
 
     /// Totals from the GPU's counters and the CPU's spawn accounting.
-    fn stats(&self, c: &crate::types::Counters) -> Stats {
+    pub(super) fn stats(&self, c: &crate::types::Counters) -> Stats {
         let emitted = c.emitted_total();
         Stats {
             capacity: self.pool.capacity,

@@ -316,6 +316,46 @@ fn a_burst_is_finished_after_its_last_particle_dies_and_removed_when_marked_so()
     assert_eq!(s.renderer.is_finished(marked), None);
 }
 
+/// The counts read back without blocking are the pool's own, a frame or two late: a burst
+/// of 400 into a pool of 256 has 256 alive, 256 emitted and 144 dropped, as a blocking
+/// snapshot says; and they follow the pool as its particles die.
+#[test]
+fn the_counts_read_back_without_blocking_are_the_pools_a_frame_or_two_late() {
+    let gpu = common::gpu();
+    let mut s = scene(&gpu, &fountain(0.0, 1, 0.4));
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let burst = (s.renderer)
+        .add_effect(device, queue, &fountain(0.0, 400, 0.5), 256, 3)
+        .unwrap();
+    assert!(
+        s.renderer.counted(burst).is_none(),
+        "nothing counted before a frame"
+    );
+    for _ in 0..4 {
+        s.frame(&gpu, 1.0 / 60.0, true);
+        gpu.wait().unwrap();
+    }
+    let counted = s.renderer.counted(burst).expect("counted by now");
+    let snapshot = s.renderer.snapshot(device, queue, burst).unwrap().stats;
+    assert_eq!((counted.alive, counted.emitted_total), (256, 256));
+    assert_eq!(counted.dropped_total, 144);
+    assert_eq!(counted.capacity, 256);
+    assert_eq!(
+        (counted.dropped_total, counted.requested_total),
+        (snapshot.dropped_total, snapshot.requested_total)
+    );
+    // past their half-second lives they are all gone, and counted so
+    for _ in 0..40 {
+        s.frame(&gpu, 1.0 / 60.0, true);
+    }
+    gpu.wait().unwrap();
+    s.frame(&gpu, 1.0 / 60.0, true);
+    gpu.wait().unwrap();
+    s.frame(&gpu, 0.0, true);
+    let counted = s.renderer.counted(burst).unwrap();
+    assert_eq!((counted.alive, counted.killed_total), (0, 256));
+}
+
 #[test]
 fn a_cleared_effect_loses_every_particle_at_once_and_a_restarted_one_bursts_again() {
     let gpu = common::gpu();

@@ -1,17 +1,19 @@
 //! How many particles each effect has, read back without ever blocking: after a frame's
-//! cull each effect's alive count is copied into one of a few read-back buffers, mapped
+//! cull each effect's counters (alive, emitted, dropped, …) are copied into one of a few
+//! read-back buffers, mapped
 //! once the host has submitted the frame (at the next update) and read when the map
 //! completes. Counts therefore arrive a frame or two late, each stamped with the effect's
 //! frame it counts ([`crate::ParticleRenderer::is_finished`]).
 
 use super::{EffectId, Entry};
 use crate::ring::ReadRing;
+use crate::types::Counters;
 
 /// Read-back buffers in the ring: frames whose counts may be in flight at once.
 const SLOTS: usize = 3;
 
-/// Where a pool's alive count lies in its counters (`Counters::alive`, the second word).
-const ALIVE_OFFSET: u64 = 4;
+/// Bytes of one pool's counters.
+const COUNTERS: u64 = std::mem::size_of::<Counters>() as u64;
 
 /// Which effects a frame counted, and each one's frame then.
 type Counted = Vec<(EffectId, u64)>;
@@ -21,12 +23,12 @@ pub(crate) struct AliveRing {
     ring: ReadRing<Counted>,
 }
 
-/// One effect's alive count at the end of its frame `frame`.
+/// One effect's counters at the end of its frame `frame`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Observed {
     pub id: EffectId,
     pub frame: u64,
-    pub alive: u32,
+    pub counters: Counters,
 }
 
 impl AliveRing {
@@ -36,7 +38,7 @@ impl AliveRing {
         }
     }
 
-    /// Copy every effect's alive count into a free read-back buffer (none free: this
+    /// Copy every effect's counters into a free read-back buffer (none free: this
     /// frame goes uncounted), after the frame's cull.
     pub fn record(&self, encoder: &mut wgpu::CommandEncoder, entries: &[Entry]) {
         if entries.is_empty() {
@@ -44,11 +46,11 @@ impl AliveRing {
         }
         let counted: Counted = (entries.iter()).map(|e| (e.id, e.system.frame())).collect();
         self.ring
-            .record(4 * entries.len() as u64, counted, |buffer| {
+            .record(COUNTERS * entries.len() as u64, counted, |buffer| {
                 for (k, e) in entries.iter().enumerate() {
                     let counters = &e.system.pool().counters;
-                    let from = counters.offset + ALIVE_OFFSET;
-                    encoder.copy_buffer_to_buffer(&counters.buffer, from, buffer, 4 * k as u64, 4);
+                    let (from, to) = (counters.offset, COUNTERS * k as u64);
+                    encoder.copy_buffer_to_buffer(&counters.buffer, from, buffer, to, COUNTERS);
                 }
             });
     }
@@ -63,12 +65,14 @@ impl AliveRing {
     pub fn read_mapped(&self) -> Vec<Observed> {
         let mut seen = Vec::new();
         self.ring.read_mapped(|counted, bytes| {
-            let counts: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes[..4 * counted.len()]);
+            let size = COUNTERS as usize * counted.len();
+            let counts: Vec<Counters> = bytemuck::pod_collect_to_vec(&bytes[..size]);
             seen.extend(
-                counted
-                    .iter()
-                    .zip(counts)
-                    .map(|(&(id, frame), alive)| Observed { id, frame, alive }),
+                (counted.iter().zip(counts)).map(|(&(id, frame), counters)| Observed {
+                    id,
+                    frame,
+                    counters,
+                }),
             );
         });
         seen.sort_by_key(|o| o.frame);

@@ -93,11 +93,12 @@ impl ParticleRenderer {
         self.system(id).map(|s| s.finished())
     }
 
-    /// How many particles effect `id` had alive when last counted. The counts come back
-    /// without blocking, a frame or two after the frame they count (as for
-    /// [`ParticleRenderer::is_finished`]). None: no such effect, or no count back yet.
-    pub fn alive_count(&self, id: EffectId) -> Option<u32> {
-        self.system(id).and_then(|s| s.observed_alive())
+    /// Effect `id`'s counts (alive, emitted, dropped, …) as last read back. They come
+    /// back without blocking, a frame or two after the frame they count (as for
+    /// [`ParticleRenderer::is_finished`]); [`ParticleRenderer::snapshot`] reads them now,
+    /// waiting for the GPU. None: no such effect, or no count back yet.
+    pub fn counted(&self, id: EffectId) -> Option<crate::Stats> {
+        self.system(id).and_then(|s| s.observed_stats())
     }
 
     /// Remove effect `id` as soon as it is finished ([`ParticleRenderer::is_finished`]),
@@ -113,7 +114,7 @@ impl ParticleRenderer {
     pub(super) fn collect_finished(&mut self) {
         for seen in self.alive.read_mapped() {
             if let Some(e) = self.entries.iter_mut().find(|e| e.id == seen.id) {
-                e.system.observe(seen.frame, seen.alive);
+                e.system.observe(seen.frame, seen.counters);
             }
         }
         let done: Vec<EffectId> = (self.entries.iter())

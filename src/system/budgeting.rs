@@ -11,7 +11,8 @@ impl ParticleSystem {
     /// What it claims of the budget before an update of `dt` seconds: its priority, the most
     /// particles it can have alive now, and the spawns that update would ask for.
     pub fn budget_claim(&mut self, dt: f32, view: &ViewModel) -> Claim {
-        let bound = self.budget.bound(self.observed, self.pool.capacity);
+        let observed = self.observed.map(|(frame, c)| (frame, c.alive));
+        let bound = self.budget.bound(observed, self.pool.capacity);
         Claim {
             priority: self.budget.priority,
             bound,

@@ -4,6 +4,8 @@
 use super::ParticleSystem;
 use crate::effect::clock::schedules_after;
 use crate::playback::{Lifecycle, Playback};
+use crate::pool::Stats;
+use crate::types::Counters;
 
 impl ParticleSystem {
     pub fn lifecycle(&self) -> Lifecycle {
@@ -66,15 +68,15 @@ impl ParticleSystem {
 
     /// Its alive count at the end of its frame `frame`, read back (older counts than the
     /// latest are ignored).
-    pub fn observe(&mut self, frame: u64, alive: u32) {
+    pub fn observe(&mut self, frame: u64, counters: Counters) {
         if self.observed.is_none_or(|(f, _)| frame >= f) {
-            self.observed = Some((frame, alive));
+            self.observed = Some((frame, counters));
         }
     }
 
-    /// Its alive count as last read back, if any.
-    pub fn observed_alive(&self) -> Option<u32> {
-        self.observed.map(|(_, alive)| alive)
+    /// Its counts as last read back, if any.
+    pub fn observed_stats(&self) -> Option<Stats> {
+        self.observed.map(|(_, counters)| self.stats(&counters))
     }
 
     /// Whether it is over: nothing more on its schedule (stopped, or bursts only and all of
@@ -85,7 +87,7 @@ impl ParticleSystem {
             && (self.graph.spawns() || schedules_after(&self.desc, self.clock.time));
         let empty = self
             .observed
-            .is_some_and(|(frame, alive)| alive == 0 && frame >= self.last_spawn_frame);
+            .is_some_and(|(frame, c)| c.alive == 0 && frame >= self.last_spawn_frame);
         empty && !scheduled && self.clock.pending_total() == 0
     }
 

@@ -179,13 +179,16 @@ impl Editor {
         ui.horizontal_wrapped(|ui| {
             let id = viewport.effect();
             let renderer = &viewport.scene.renderer;
-            let alive = renderer
-                .alive_count(id)
-                .map_or("…".into(), |n| n.to_string());
+            let counts = match renderer.counted(id) {
+                Some(c) => format!(
+                    "alive {} of {} · emitted {} · dropped {}",
+                    c.alive, c.capacity, c.emitted_total, c.dropped_total
+                ),
+                None => format!("alive … of {}", viewport.capacity()),
+            };
             let time = renderer.time(id).unwrap_or(0.0);
             ui.label(format!(
-                "alive {alive} of {} · t {time:.2} s · {:.1} ms a frame · {}",
-                viewport.capacity(),
+                "{counts} · t {time:.2} s · {:.1} ms a frame · {}",
                 self.dt * 1e3,
                 viewport.adapter()
             ));
