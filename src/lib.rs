@@ -96,7 +96,12 @@
 //!   read-only, or no depth at all with `Targets::without_depth_in_pass` (a UI toolkit's pass:
 //!   the depth is still read, and hides the particles behind the scene). Without a depth buffer
 //!   particles are never hidden or collided with, and the composite upsamples bilinearly. An HDR
-//!   colour format gets the particles as they are; an LDR one gets them tonemapped.
+//!   colour format gets the particles as they are; an LDR one gets them tonemapped. `render`
+//!   covers the viewport the pass has set, so the host's image may be a rectangle of a larger
+//!   target (an editor's viewport in its window: egui-wgpu's paint callback sets it). A UNORM
+//!   target taken without its sRGB twin (`Bgra8Unorm`, egui's window) shows what it stores as
+//!   gamma-encoded: flurry encodes its colours for it, exact where they are opaque or over
+//!   black, blended in gamma space as the toolkit blends.
 //! - **One recorded frame per `update`.** A second `encode` or `prepare` for one update is refused
 //!   (it would step twice). A frame updated but never recorded (the surface was not ready) loses
 //!   nothing: the next one emits its spawns. A frame recorded into an encoder that is then dropped
@@ -159,15 +164,18 @@
 //!   computed on the GPU and recorded into the host's encoder: what an effect's `crowd` walks on
 //!   (a snapshot's `walkers` hold each walker's state, destination and clock).
 //! - **Read-back.** `snapshot(device, queue, id)` reads a pool back (tests and tools, never the frame
-//!   loop); `GpuContext::new_headless` gives a host without a GPU context of its own one.
+//!   loop); `counted(id)` gives its counts a frame or two late without ever waiting (the frame
+//!   loop's); `GpuContext::new_headless` gives a host without a GPU context of its own one.
 //! - **Timing.** `enable_profiling` times every pass with GPU timestamps (`pass_times()`, a frame or
 //!   more late); the `wgpu-profiler` feature's `encode_profiled` nests them in the host's profiler.
 //!   `passes()` and `encode_pass` record one pass at a time, to time each on the clock (CPU adapters).
 //!
 //! Features: `wgpu-profiler` nests every pass in a scope of the host's own wgpu-profiler;
-//! `edit` gives `effect::EffectEdit`, an effect edited field by field as an inspector edits
-//! it (clamped to each field's range, undoable; adds serde_json); `app` (default) builds the
-//! `flurry` program (demos, CLI, windows, PNG output), which the library never needs:
+//! `edit` gives `effect::EffectEdit`, an effect edited as an editor edits it (each number clamped
+//! to its range, choices, stacks and nodes as text, curves, gradients, parameters, emitters
+//! added, removed and moved; every edit validated and undoable; adds serde_json); `app` (default)
+//! builds the `flurry` program (demos, editor, CLI, windows, PNG output; egui through eframe),
+//! which the library never needs:
 //! `default-features = false` leaves wgpu, bytemuck, glam, encase, serde, ron,
 //! serde_path_to_error, thiserror and pollster.
 

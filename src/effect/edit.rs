@@ -1,7 +1,10 @@
-//! An effect edited field by field, as an inspector edits it (feature `edit`): each edit names
-//! a field by its path and gives a value, clamped to the range validation allows it
-//! ([`EffectDesc::field_ranges`]), refused if the effect would then be invalid, and undoable;
-//! its stacks and nodes edited as text, refused with the parser's or the graph's error.
+//! An effect edited as an editor edits it (feature `edit`). A number is named by its path
+//! and clamped to the range validation allows it ([`EffectDesc::field_ranges`]); a choice is
+//! one of its ways; stacks and nodes are text, refused with the parser's or the graph's
+//! error; curves and gradients take new keys, parameters new defaults; emitters are
+//! duplicated, removed and moved with the triggers that name them. Every edit is validated
+//! (refused, the effect unchanged, if it would leave it invalid) and undoable; a gesture of
+//! many edits (a drag) can be made one ([`EffectEdit::merge_since`]).
 
 use super::{EffectDesc, FieldRange, Trigger};
 use crate::error::{Invalid, Result};

@@ -175,43 +175,51 @@ impl Editor {
         });
     }
 
+    /// Three lines, each cut to the window's width (whole on hover), so that the viewport
+    /// keeps its size: the counts, the passes' times, what the last action said.
     fn status(&mut self, ui: &mut egui::Ui, viewport: &mut Viewport) {
-        ui.horizontal_wrapped(|ui| {
-            let id = viewport.effect();
-            let renderer = &viewport.scene.renderer;
-            let counts = match renderer.counted(id) {
-                Some(c) => format!(
-                    "alive {} of {} · emitted {} · dropped {}",
-                    c.alive, c.capacity, c.emitted_total, c.dropped_total
-                ),
-                None => format!("alive … of {}", viewport.capacity()),
-            };
-            let time = renderer.time(id).unwrap_or(0.0);
-            ui.label(format!(
-                "{counts} · t {time:.2} s · {:.1} ms a frame · {}",
-                self.dt * 1e3,
-                viewport.adapter()
-            ));
-            let passes = renderer.pass_times();
-            if !viewport.timed {
-                ui.label("· no pass times (the adapter has no timestamps)");
-            } else if passes.is_empty() {
-                ui.label("· pass times on their way");
-            } else {
+        let line = |ui: &mut egui::Ui, text: egui::RichText| {
+            let hover = text.text().to_string();
+            ui.add(egui::Label::new(text).truncate())
+                .on_hover_text(hover);
+        };
+        let id = viewport.effect();
+        let renderer = &viewport.scene.renderer;
+        let counts = match renderer.counted(id) {
+            Some(c) => format!(
+                "alive {} of {} · emitted {} · dropped {}",
+                c.alive, c.capacity, c.emitted_total, c.dropped_total
+            ),
+            None => format!("alive … of {}", viewport.capacity()),
+        };
+        let time = renderer.time(id).unwrap_or(0.0);
+        let adapter = viewport.adapter();
+        let frame = format!(
+            "{counts} · t {time:.2} s · {:.1} ms a frame · {adapter}",
+            self.dt * 1e3
+        );
+        line(ui, frame.into());
+        let passes = renderer.pass_times();
+        let times = match (viewport.timed, passes.is_empty()) {
+            (false, _) => "no pass times: the adapter has no timestamps".to_string(),
+            (true, true) => "pass times on their way".to_string(),
+            (true, false) => {
                 let each: Vec<String> = (passes.iter())
                     .map(|(name, ms)| format!("{name} {ms:.2}"))
                     .collect();
-                ui.label(format!("· GPU ms: {}", each.join(", ")));
+                format!("GPU ms: {}", each.join(", "))
             }
-        });
-        let problem = viewport.error.as_ref().or(self.session.notice.as_ref());
-        if let Some(text) = problem {
-            let colour = match viewport.error.is_some() || text.starts_with("refused") {
-                true => egui::Color32::LIGHT_RED,
-                false => egui::Color32::LIGHT_GREEN,
-            };
-            ui.colored_label(colour, text);
-        }
+        };
+        line(ui, times.into());
+        let said = match (&viewport.error, &self.session.notice) {
+            (Some(e), _) => egui::RichText::new(e).color(egui::Color32::LIGHT_RED),
+            (None, Some(n)) if n.starts_with("refused") || n.starts_with("not saved") => {
+                egui::RichText::new(n).color(egui::Color32::LIGHT_RED)
+            }
+            (None, Some(n)) => egui::RichText::new(n).color(egui::Color32::LIGHT_GREEN),
+            (None, None) => egui::RichText::new("ready").weak(),
+        };
+        line(ui, said);
     }
 
     /// The viewport: drag to turn the camera about its target, scroll to come closer.
