@@ -3,13 +3,9 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn flurry(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flurry"))
-        .args(args)
-        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
-        .output()
-        .expect("run flurry")
-}
+mod program;
+
+use program::flurry;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

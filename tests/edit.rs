@@ -2,17 +2,12 @@
 //! with `flurry demo --headless` of the same effect, camera and size.
 
 mod common;
+mod program;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn flurry(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flurry"))
-        .args(args)
-        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
-        .output()
-        .expect("run flurry")
-}
+use program::flurry;
 
 /// A fresh path in the temporary folder.
 fn temp(name: &str) -> PathBuf {

@@ -402,6 +402,62 @@ fn fail_on_wgpu_errors(gpu: &flurry::GpuContext) {
         .on_uncaptured_error(std::sync::Arc::new(|e| panic!("wgpu error: {e}")));
 }
 
+/// The shipped fountain, and a camera that sees it over the ground.
+fn fountain_seen() -> (flurry::EffectDesc, Camera) {
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron"));
+    let fountain = flurry::EffectDesc::from_file(path).unwrap();
+    let eye = Vec3::new(0.0, 3.0, 9.0);
+    (
+        fountain,
+        Camera::look_at(eye, Vec3::new(0.0, 2.0, 0.0), 4.0 / 3.0),
+    )
+}
+
+/// A host's own pass over what `view` holds (resolved into `resolve`), its depth attached
+/// read-only or not at all.
+fn host_pass<'a>(
+    encoder: &'a mut wgpu::CommandEncoder,
+    (view, resolve): (&'a wgpu::TextureView, Option<&'a wgpu::TextureView>),
+    depth: Option<&'a wgpu::TextureView>,
+) -> wgpu::RenderPass<'a> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("host overlay"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: resolve,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: depth.map(|view| wgpu::RenderPassDepthStencilAttachment {
+            view,
+            depth_ops: None,
+            stencil_ops: None,
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+/// A frame of 1/60 s begun: the renderer updated, the host's scene drawn over black into
+/// the encoder returned.
+fn host_scene(
+    gpu: &flurry::GpuContext,
+    (renderer, target): (&mut ParticleRenderer, &HeadlessTarget),
+    view: flurry::View,
+) -> wgpu::CommandEncoder {
+    renderer
+        .update(&gpu.device, &gpu.queue, 1.0 / 60.0, view, target.size())
+        .unwrap();
+    target.scene.update(&gpu.queue, view.view_proj());
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+    encoder
+}
+
 /// How a test host composites the particles.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Composite {
@@ -420,13 +476,7 @@ enum Composite {
 fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
     let gpu = common::gpu();
     fail_on_wgpu_errors(&gpu);
-    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron"));
-    let fountain = flurry::EffectDesc::from_file(path).unwrap();
-    let camera = Camera::look_at(
-        Vec3::new(0.0, 3.0, 9.0),
-        Vec3::new(0.0, 2.0, 0.0),
-        4.0 / 3.0,
-    );
+    let (fountain, camera) = fountain_seen();
     let picture = |composite: Composite, setup: HostSetup| {
         let mut target = HeadlessTarget::of(&gpu.device, (96, 72), setup);
         let targets = match composite {
@@ -441,39 +491,13 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
         target.scene.quads = common::host::Stage::Plane.quads();
         let view = setup.projection.view(&camera, Vec2::ZERO, target.size());
         for _ in 0..20 {
-            renderer
-                .update(&gpu.device, &gpu.queue, 1.0 / 60.0, view, target.size())
-                .unwrap();
-            target.scene.update(&gpu.queue, view.view_proj());
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+            let mut encoder = host_scene(&gpu, (&mut renderer, &target), view);
             let frame = target.frame();
             if composite != Composite::Encode {
                 renderer.prepare(&gpu.device, &mut encoder, &frame).unwrap();
                 let depth = frame.depth.filter(|_| composite == Composite::HostPass);
-                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("host overlay"),
-                    // the host's own pass, resolving its multisampled colour at the end
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: frame.color,
-                        depth_slice: None,
-                        resolve_target: frame.resolve,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Load,
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    depth_stencil_attachment: depth.map(|view| {
-                        wgpu::RenderPassDepthStencilAttachment {
-                            view,
-                            depth_ops: None,
-                            stencil_ops: None,
-                        }
-                    }),
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                });
+                // the host's own pass, resolving its multisampled colour at the end
+                let mut pass = host_pass(&mut encoder, (frame.color, frame.resolve), depth);
                 renderer.render(&mut pass);
             } else {
                 renderer.encode(&gpu.device, &mut encoder, &frame).unwrap();
@@ -518,13 +542,7 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
 fn render_in_a_viewport_of_a_larger_target_draws_what_encode_draws() {
     let gpu = common::gpu();
     fail_on_wgpu_errors(&gpu);
-    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron"));
-    let fountain = flurry::EffectDesc::from_file(path).unwrap();
-    let camera = Camera::look_at(
-        Vec3::new(0.0, 3.0, 9.0),
-        Vec3::new(0.0, 2.0, 0.0),
-        4.0 / 3.0,
-    );
+    let (fountain, camera) = fountain_seen();
     let (size, window, origin) = ((96, 72), (150, 110), (31, 17));
     // the host's picture: the viewport's pixels, and how many of the window's others changed
     let picture = |format: Option<wgpu::TextureFormat>, stage: common::host::Stage| {
@@ -565,12 +583,7 @@ fn render_in_a_viewport_of_a_larger_target_draws_what_encode_draws() {
             t
         });
         for _ in 0..20 {
-            renderer
-                .update(&gpu.device, &gpu.queue, 1.0 / 60.0, view, target.size())
-                .unwrap();
-            target.scene.update(&gpu.queue, view.view_proj());
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+            let mut encoder = host_scene(&gpu, (&mut renderer, &target), view);
             let frame = target.frame();
             let Some(window_texture) = &outside else {
                 renderer.encode(&gpu.device, &mut encoder, &frame).unwrap();
@@ -588,22 +601,7 @@ fn render_in_a_viewport_of_a_larger_target_draws_what_encode_draws() {
             let extent = frame.color.texture().size();
             encoder.copy_texture_to_texture(frame.color.texture().as_image_copy(), at, extent);
             let view = window_texture.create_view(&Default::default());
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("window"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let mut pass = host_pass(&mut encoder, (&view, None), None);
             let (x, y) = (origin.0 as f32, origin.1 as f32);
             pass.set_viewport(x, y, size.0 as f32, size.1 as f32, 0.0, 1.0);
             renderer.render(&mut pass);

@@ -1,5 +1,5 @@
-//! The program's own unit tests: the stand-in scene's WGSL and its Rust mirror, the
-//! progress line.
+//! The program's own unit tests: the stand-in scene's and the editor's WGSL and their Rust
+//! mirrors, the progress line.
 
 use crate::host::stage::{HostQuad, HostUniforms, STAGE_WGSL};
 use encase::ShaderType;
@@ -32,6 +32,13 @@ fn post_wgsl_validates_and_its_params_match_their_mirror() {
     assert_eq!(names, ["texel", "threshold", "strength", "exposure"]);
     let offsets: Vec<u32> = members.iter().map(|m| m.1).collect();
     assert_eq!(offsets, [0, 8, 12, 16]);
+}
+
+/// The editor's blit validates (the full-screen triangle put before it).
+#[test]
+fn blit_wgsl_validates() {
+    let module = validated("blit.wgsl", crate::edit::blit::BLIT_WGSL);
+    assert!(module.entry_points.iter().any(|e| e.name == "fs_main"));
 }
 
 /// Size and member offsets of WGSL struct `name`.

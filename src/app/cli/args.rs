@@ -39,14 +39,22 @@ pub enum Command {
     },
 }
 
+/// The effect's pool and its random numbers.
 #[derive(Args)]
-pub struct Common {
-    /// Pool capacity (particles); 1 up to what the adapter's buffer limits allow.
+pub struct Pool {
+    /// Pool capacity (particles); 1 up to what the adapter's buffer limits allow (default:
+    /// the demo's).
     #[arg(long, allow_hyphen_values = true, value_parser = count("1 up to what the adapter's buffers hold"))]
     pub particles: Option<i64>,
     /// Random seed; the same seed reproduces a run.
     #[arg(long, default_value_t = 1, value_parser = whole(0, u32::MAX), allow_hyphen_values = true)]
     pub seed: u32,
+}
+
+#[derive(Args)]
+pub struct Common {
+    #[command(flatten)]
+    pub pool: Pool,
     /// Fixed time step in seconds (1e-6..=1); without it the clock is real time.
     #[arg(long, value_parser = number("1e-6..=1 seconds"), allow_hyphen_values = true)]
     pub dt: Option<f64>,
@@ -173,13 +181,8 @@ pub struct EditArgs {
     /// needs).
     #[arg(long, value_enum)]
     pub demo: Option<Demo>,
-    /// Pool capacity (particles); 1 up to what the adapter's buffer limits allow (default:
-    /// the demo's).
-    #[arg(long, allow_hyphen_values = true, value_parser = count("1 up to what the adapter's buffers hold"))]
-    pub particles: Option<i64>,
-    /// Random seed; the same seed reproduces a run.
-    #[arg(long, default_value_t = 1, value_parser = whole(0, u32::MAX), allow_hyphen_values = true)]
-    pub seed: u32,
+    #[command(flatten)]
+    pub pool: Pool,
     /// Fixed time step in seconds (1e-6..=1); without it the window runs in real time and
     /// a screenshot at the demo's own step.
     #[arg(long, value_parser = number("1e-6..=1 seconds"), allow_hyphen_values = true)]

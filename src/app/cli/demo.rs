@@ -33,7 +33,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), AppError> {
                 demo: a.demo,
                 stage: a.common.scene.unwrap_or(a.demo.default_stage()),
                 capacity,
-                seed: a.common.seed,
+                seed: a.common.pool.seed,
                 settings,
                 dt,
                 size,

@@ -127,7 +127,7 @@ pub fn setup(
 ) -> Result<(GpuContext, u32, Option<f32>), AppError> {
     let dt = fixed_dt(common.dt)?;
     let gpu = GpuContext::new_headless()?;
-    let capacity = capacity(&gpu, common.particles, default_particles)?;
+    let capacity = capacity(&gpu, common.pool.particles, default_particles)?;
     Ok((gpu, capacity, dt))
 }
 
@@ -226,7 +226,7 @@ pub fn demo_scene(
     if no_collision {
         desc.collision = None;
     }
-    let subject = (&desc, capacity, common.seed);
+    let subject = (&desc, capacity, common.pool.seed);
     let scene = Scene::demo(gpu, demo, stage, subject, (size, setup));
     let mut scene = match effect {
         Some((file, _)) => scene.map_err(|e| in_file(e, file))?,

@@ -99,7 +99,7 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
             &gpu.queue,
             &desc,
             particles,
-            a.common.seed + i,
+            a.common.pool.seed + i,
         )?);
         add_ms.push(start.elapsed().as_secs_f64() * 1e3);
         progress.frame(i + 1);
@@ -142,9 +142,14 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
         min: [-reach, -reach, -0.3],
         max: [reach, reach, 0.3],
     };
-    let one = Scene::new(&gpu, &single, n * particles, a.common.seed, size, |_| {
-        camera
-    })?
+    let one = Scene::new(
+        &gpu,
+        &single,
+        n * particles,
+        a.common.pool.seed,
+        size,
+        |_| camera,
+    )?
     .with_settings(settings);
     let one = gpu_passes(&gpu, one, a.frames, dt, "one effect, GPU".into())?;
     let add_first = add_ms[0];

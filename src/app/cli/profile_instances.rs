@@ -94,7 +94,7 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     ];
     for (desc, placing) in placings {
         let mut renderer = ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings)?;
-        let id = renderer.add_effect(&gpu.device, &gpu.queue, desc, total, a.common.seed)?;
+        let id = renderer.add_effect(&gpu.device, &gpu.queue, desc, total, a.common.pool.seed)?;
         if placing == Placing::Still {
             renderer.set_instances(&gpu.device, id, &placements(n, 0))?;
         }

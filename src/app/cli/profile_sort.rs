@@ -24,7 +24,7 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
         }
     };
     let mut bench = SortBench::new(&gpu, n)?;
-    let data = random_pairs(n, a.common.seed, u32::MAX);
+    let data = random_pairs(n, a.common.pool.seed, u32::MAX);
     let mut expected = data.clone();
     let mut ms = [vec![], vec![], vec![]];
     for run in 0..a.runs {

@@ -137,7 +137,7 @@ pub fn run(a: &ProfileArgs) -> Result<(), AppError> {
     let mut plan = runs(a.quick, max_particles, max_keys);
     for run in &mut plan {
         run.args
-            .extend(["--seed".into(), a.common.seed.to_string()]);
+            .extend(["--seed".into(), a.common.pool.seed.to_string()]);
     }
     let mut reports = vec![];
     for (i, run) in plan.iter().enumerate() {

@@ -62,7 +62,7 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
                 }
                 Stage::Plane | Stage::Terrain => Demo::Snow.camera_in(stage, aspect),
             };
-            let scene = Scene::new(&gpu, desc, capacity, a.common.seed, size, cam);
+            let scene = Scene::new(&gpu, desc, capacity, a.common.pool.seed, size, cam);
             let mut scene = scene.map_err(|e| super::in_file(e, path))?;
             stage.apply(&mut scene.target.scene);
             let id = scene.effect;

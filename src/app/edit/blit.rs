@@ -3,6 +3,12 @@
 
 use flurry::wgpu;
 
+/// The blit's WGSL: the program's full-screen triangle, then blit.wgsl.
+pub const BLIT_WGSL: &str = concat!(
+    include_str!("../host/fullscreen.wgsl"),
+    include_str!("blit.wgsl")
+);
+
 /// A pipeline drawing an image of the window's format into the viewport a pass has set.
 pub struct Blit {
     layout: wgpu::BindGroupLayout,
@@ -27,7 +33,7 @@ impl Blit {
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("viewport blit"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("blit.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(BLIT_WGSL.into()),
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("viewport blit"),

@@ -67,6 +67,38 @@ fn between<T>(keys: &[Key<T>], k: usize, x: f32) -> f32 {
     x.clamp(lo, hi)
 }
 
+/// A drag of one of the keys of `shown` (at `screen_x` across the editor), by `id`'s
+/// `response`: it takes the key within reach of where the press began (a drag starts once
+/// the pointer has moved a little), keeps the keys as `moved` moves it in egui's memory
+/// while it goes on, and gives them when it ends.
+fn drag<T: Clone + Send + Sync + 'static>(
+    ui: &mut egui::Ui,
+    (id, response): (egui::Id, &egui::Response),
+    (shown, screen_x): (&T, &[f32]),
+    moved: impl FnOnce(&mut T, usize, egui::Pos2),
+) -> Option<T> {
+    let dragging = ui.data(|d| d.get_temp::<(T, usize)>(id));
+    if let Some(p) = response.interact_pointer_pos() {
+        if response.drag_started() {
+            let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or(p);
+            if let Some(k) = nearest(screen_x.iter().copied(), origin.x) {
+                ui.data_mut(|d| d.insert_temp(id, (shown.clone(), k)));
+            }
+        } else if let Some((mut keys, k)) = dragging {
+            moved(&mut keys, k, p);
+            ui.data_mut(|d| d.insert_temp(id, (keys, k)));
+        }
+    }
+    if !response.drag_stopped() {
+        return None;
+    }
+    let ended = ui
+        .data(|d| d.get_temp::<(T, usize)>(id))
+        .map(|(keys, _)| keys);
+    ui.data_mut(|d| d.remove::<(T, usize)>(id));
+    ended
+}
+
 /// A curve's editor: its line over its keys' span, its keys as dots.
 pub fn curve(ui: &mut egui::Ui, name: &str, curve: &Curve) -> Option<Curve> {
     let id = ui.scope_id().with(("curve", name));
@@ -112,26 +144,11 @@ pub fn curve(ui: &mut egui::Ui, name: &str, curve: &Curve) -> Option<Curve> {
     }
     let screen_x: Vec<f32> = shown.keys.iter().map(|k| to_screen(k.0, k.1).x).collect();
     let pointer = response.interact_pointer_pos();
-    let mut done = None;
-    if let Some(p) = pointer {
-        if response.drag_started() {
-            // where the press began (a drag starts once the pointer has moved a little)
-            let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or(p);
-            if let Some(k) = nearest(screen_x.iter().copied(), origin.x) {
-                ui.data_mut(|d| d.insert_temp(id, (shown.clone(), k)));
-            }
-        } else if let Some((mut c, k)) = dragging.clone() {
-            let (x, y) = to_data(p);
-            c.keys[k] = Key(between(&c.keys, k, x), y);
-            ui.data_mut(|d| d.insert_temp(id, (c, k)));
-        }
-    }
-    if response.drag_stopped() {
-        if let Some((c, _)) = ui.data(|d| d.get_temp::<(Curve, usize)>(id)) {
-            done = Some(c);
-        }
-        ui.data_mut(|d| d.remove::<(Curve, usize)>(id));
-    }
+    let moved = |c: &mut Curve, k: usize, p: egui::Pos2| {
+        let (x, y) = to_data(p);
+        c.keys[k] = Key(between(&c.keys, k, x), y);
+    };
+    let mut done = drag(ui, (id, &response), (shown, &screen_x), moved);
     if let Some(p) = pointer.filter(|_| response.double_clicked()) {
         if nearest(screen_x.iter().copied(), p.x).is_none() {
             let (x, _) = to_data(p);
@@ -210,29 +227,14 @@ pub fn gradient(ui: &mut egui::Ui, name: &str, gradient: &Gradient) -> Option<Ed
     let screen_x: Vec<f32> = shown.keys.iter().map(|k| to_x(k.0)).collect();
     let pointer = response.interact_pointer_pos();
     let to_data = |px: f32| x0 + (px - rect.left()) / rect.width() * (x1 - x0);
-    let mut done = None;
-    if let Some(p) = pointer {
-        if response.drag_started() {
-            // where the press began (a drag starts once the pointer has moved a little)
-            let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or(p);
-            if let Some(k) = nearest(screen_x.iter().copied(), origin.x) {
-                ui.data_mut(|d| d.insert_temp(id, (shown.clone(), k)));
-            }
-        } else if let Some((mut g, k)) = dragging.clone() {
-            g.keys[k].0 = between(&g.keys, k, to_data(p.x));
-            ui.data_mut(|d| d.insert_temp(id, (g, k)));
+    let moved = |g: &mut Gradient, k: usize, p: egui::Pos2| {
+        g.keys[k].0 = between(&g.keys, k, to_data(p.x));
+    };
+    let mut done = drag(ui, (id, &response), (shown, &screen_x), moved).map(Edited::Done);
+    if let Some(p) = pointer.filter(|_| response.clicked()) {
+        if let Some(k) = nearest(screen_x.iter().copied(), p.x) {
+            ui.data_mut(|d| d.insert_temp(selected_id, k));
         }
-        if response.clicked() {
-            if let Some(k) = nearest(screen_x.iter().copied(), p.x) {
-                ui.data_mut(|d| d.insert_temp(selected_id, k));
-            }
-        }
-    }
-    if response.drag_stopped() {
-        if let Some((g, _)) = ui.data(|d| d.get_temp::<(Gradient, usize)>(id)) {
-            done = Some(Edited::Done(g));
-        }
-        ui.data_mut(|d| d.remove::<(Gradient, usize)>(id));
     }
     if let Some(p) = pointer.filter(|_| response.double_clicked()) {
         if nearest(screen_x.iter().copied(), p.x).is_none() {

@@ -4,7 +4,7 @@
 //! edits are undone and redone, saved with each number's range as a comment, and the file
 //! is watched for changes made elsewhere. `--screenshot` draws the whole window offscreen.
 
-mod blit;
+pub(crate) mod blit;
 mod editor;
 mod inspector;
 mod keys;
@@ -43,9 +43,9 @@ pub fn run(a: EditArgs) -> Result<(), AppError> {
     let dt = crate::cli::fixed_dt(a.dt)?;
     let gpu = GpuContext::new_headless()?;
     let size = crate::host::scene::check_size(&gpu, a.size.0, a.size.1)?;
-    let capacity = crate::cli::capacity(&gpu, a.particles, demo.default_particles())?;
+    let capacity = crate::cli::capacity(&gpu, a.pool.particles, demo.default_particles())?;
     let session = Session::new(effect.clone(), file)?;
-    let subject = (capacity, a.seed);
+    let subject = (capacity, a.pool.seed);
     let file_path = file.map(Path::to_path_buf);
     let make_viewport = move |gpu: GpuContext, format, size| {
         Viewport::new(

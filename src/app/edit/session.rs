@@ -246,6 +246,20 @@ mod tests {
         (path, effect)
     }
 
+    /// A small viewport of `effect` (read from `path`) in `demo`'s host, with its device and
+    /// queue.
+    fn viewport_of(
+        effect: &EffectDesc,
+        path: &Path,
+        demo: Demo,
+    ) -> (Viewport, (flurry::wgpu::Device, flurry::wgpu::Queue)) {
+        let gpu = GpuContext::new_headless().unwrap();
+        let devices = (gpu.device.clone(), gpu.queue.clone());
+        let shown = (effect, Some(path));
+        let viewport = Viewport::new(gpu, demo, shown, (1024, 1), (FORMAT, (64, 48))).unwrap();
+        (viewport, devices)
+    }
+
     fn temp(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("flurry-session-{}-{name}", std::process::id()))
     }
@@ -292,16 +306,7 @@ mod tests {
     #[test]
     fn a_number_out_of_range_is_clamped_before_it_reaches_the_renderer() {
         let (path, effect) = snow();
-        let gpu = GpuContext::new_headless().unwrap();
-        let demo = Demo::Snow;
-        let mut viewport = Viewport::new(
-            gpu,
-            demo,
-            (&effect, Some(&path)),
-            (1024, 1),
-            (FORMAT, (64, 48)),
-        )
-        .unwrap();
+        let (mut viewport, _) = viewport_of(&effect, &path, Demo::Snow);
         let mut session = Session::new(effect, Some(&path)).unwrap();
         session.set_number("forces.drag", 5e4);
         let notice = session.notice.clone().unwrap_or_default();
@@ -343,17 +348,7 @@ mod tests {
     fn a_parameter_dragged_is_set_live_as_one_edit() {
         let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/campfire.ron"));
         let effect = EffectDesc::from_file(&path).unwrap();
-        let gpu = GpuContext::new_headless().unwrap();
-        let (device, queue) = (gpu.device.clone(), gpu.queue.clone());
-        let demo = Demo::Campfire;
-        let mut viewport = Viewport::new(
-            gpu,
-            demo,
-            (&effect, Some(&path)),
-            (1024, 1),
-            (FORMAT, (64, 48)),
-        )
-        .unwrap();
+        let (mut viewport, (device, queue)) = viewport_of(&effect, &path, Demo::Campfire);
         let mut session = Session::new(effect, Some(&path)).unwrap();
         let frame = |viewport: &mut Viewport| {
             let mut encoder = device.create_command_encoder(&Default::default());

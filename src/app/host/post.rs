@@ -21,7 +21,7 @@ const THRESHOLD: f32 = 1.0;
 const STRENGTH: f32 = 0.6;
 
 /// The passes' source.
-pub const POST_WGSL: &str = include_str!("post.wgsl");
+pub const POST_WGSL: &str = concat!(include_str!("fullscreen.wgsl"), include_str!("post.wgsl"));
 
 /// A pass's parameters (`PostParams` in post.wgsl).
 #[derive(Clone, Copy, Debug, Default, ShaderType)]

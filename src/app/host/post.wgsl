@@ -24,20 +24,7 @@ struct PostParams {
 // `finish`: the HDR image (the source is the bloom's largest level)
 @group(0) @binding(3) var image: texture_2d<f32>;
 
-struct VsOut {
-    @builtin(position) clip: vec4<f32>,
-    @location(0) uv: vec2<f32>,
-}
-
-// One triangle over the whole target.
-@vertex
-fn vs_main(@builtin(vertex_index) vi: u32) -> VsOut {
-    let uv = vec2<f32>(f32((vi << 1u) & 2u), f32(vi & 2u));
-    var out: VsOut;
-    out.clip = vec4<f32>(uv * vec2<f32>(2.0, -2.0) + vec2<f32>(-1.0, 1.0), 0.0, 1.0);
-    out.uv = uv;
-    return out;
-}
+// (vs_main and VsOut: fullscreen.wgsl, put before this file)
 
 // The mean of the 4 × 4 source texels round uv (four bilinear taps).
 fn box4(uv: vec2<f32>) -> vec3<f32> {
