@@ -13,9 +13,10 @@ use crate::expr::{Curve, Gradient, Value};
 /// A text of an effect an editor edits whole ([`EffectEdit::texts`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextField {
-    /// `emitters[0].update` (a stack) or `nodes.heat` (a named expression).
+    /// `emitters[0].update` (a stack), `nodes.heat` (a named expression) or
+    /// `functions.orbit.body` (a function's body).
     pub path: String,
-    /// A stack's statements, one a line; a node's expression.
+    /// A stack's statements, one a line; a node's or a body's expression.
     pub text: String,
 }
 
@@ -157,8 +158,9 @@ impl EffectEdit {
     }
 
     /// The texts that may be edited: each emitter's four stacks (`emitters[0].update`: its
-    /// lines, one statement a line, empty where it has none) and each named node
-    /// (`nodes.heat`: its expression).
+    /// lines, one statement a line, empty where it has none), each named node
+    /// (`nodes.heat`: its expression) and the body of each function the effect declares
+    /// (`functions.orbit.body`).
     pub fn texts(&self) -> Vec<TextField> {
         let mut out = Vec::new();
         for (i, e) in self.effect.emitters.iter().enumerate() {
@@ -182,6 +184,12 @@ impl EffectEdit {
                 text: expr.text().to_string(),
             });
         }
+        for (name, function) in &self.effect.functions {
+            out.push(TextField {
+                path: format!("functions.{name}.body"),
+                text: function.body.text().to_string(),
+            });
+        }
         out
     }
 
@@ -193,7 +201,9 @@ impl EffectEdit {
             let allowed = "the path of one of the effect's stacks or nodes (EffectEdit::texts)";
             return Err(Invalid::new("path", path, allowed).into());
         };
-        let value = match field.path.starts_with("nodes.") {
+        // a node's or a function's body is one expression; a stack, lines of statements
+        let expression = field.path.starts_with("nodes.") || field.path.ends_with(".body");
+        let value = match expression {
             true => serde_json::Value::from(text.trim()),
             false => {
                 let lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
@@ -664,6 +674,20 @@ mod tests {
         assert_eq!(edit.effect(), &before);
         assert!(edit.undo());
         assert_eq!(edit.texts(), texts);
+        let spell = EffectEdit::new(shipped_effect("spell.ron")).unwrap();
+        let body = (spell.texts().into_iter())
+            .find(|t| t.path.starts_with("functions.") && t.path.ends_with(".body"))
+            .expect("the spell declares a function");
+        let mut spell = spell;
+        let doubled = format!("({}) * 2.0", body.text);
+        spell.set_text(&body.path, &doubled).unwrap();
+        let now = spell
+            .texts()
+            .into_iter()
+            .find(|t| t.path == body.path)
+            .unwrap();
+        assert_eq!(now.text, doubled);
+        assert!(spell.set_text(&body.path, "nope(").is_err());
         if let Some(node) = texts.iter().find(|t| t.path.starts_with("nodes.")) {
             edit.set_text(&node.path, "0.5").unwrap();
             let now = edit
