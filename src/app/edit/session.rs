@@ -375,4 +375,35 @@ mod tests {
         assert_eq!(session.edit().undo_depth(), 1, "one drag, one edit");
         assert!(viewport.error.is_none(), "{:?}", viewport.error);
     }
+
+    /// An edit shows the effect going on as edited: the new effect is run ahead to where
+    /// the old one was (at most CARRY_ON seconds); held, it starts from its start.
+    #[test]
+    fn an_edited_effect_goes_on_from_where_the_old_one_was() {
+        let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/campfire.ron"));
+        let effect = EffectDesc::from_file(&path).unwrap();
+        let (mut viewport, (device, queue)) = viewport_of(&effect, &path, Demo::Campfire);
+        let mut session = Session::new(effect, Some(&path)).unwrap();
+        let frame = |viewport: &mut Viewport, dt: f32| {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            let request = super::super::viewport::FrameRequest { size: (64, 48), dt };
+            viewport.frame(&mut encoder, request);
+            queue.submit([encoder.finish()]);
+        };
+        for _ in 0..5 {
+            frame(&mut viewport, 0.1);
+        }
+        let first = viewport.effect();
+        session.set_number("emitters[0].rate", 1000.0);
+        session.sync(&mut viewport);
+        assert_ne!(viewport.effect(), first, "a new effect");
+        let time = viewport.scene.renderer.time(viewport.effect()).unwrap();
+        assert!((time - 0.5).abs() < 0.02, "run ahead to 0.5 s: {time}");
+        frame(&mut viewport, 0.1);
+        viewport.set_playing(false).unwrap();
+        session.set_number("emitters[0].rate", 500.0);
+        session.sync(&mut viewport);
+        assert_eq!(viewport.scene.renderer.time(viewport.effect()), Some(0.0));
+        assert!(viewport.error.is_none(), "{:?}", viewport.error);
+    }
 }

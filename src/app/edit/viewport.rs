@@ -18,6 +18,9 @@ use crate::host::scene::Scene;
 use crate::host::{AppError, HeadlessTarget};
 use crate::orbit::OrbitController;
 
+/// Seconds at most that an edited effect is run ahead to where the one it replaces was.
+pub const CARRY_ON: f32 = 2.0;
+
 /// What the viewport shows and how: the scene (its renderer, effect, camera and host), kept
 /// in egui-wgpu's callback resources between frames.
 pub struct Viewport {
@@ -97,18 +100,30 @@ impl Viewport {
         Ok(())
     }
 
-    /// The effect shown from now on: `desc` as written in `file` (or nowhere yet), its
-    /// pool started afresh.
+    /// The effect shown from now on: `desc` as written in `file` (or nowhere yet), in a
+    /// new pool. While playing it is run ahead to where the effect it replaces was (at
+    /// most [`CARRY_ON`] seconds), so that an edit shows the effect going on as edited
+    /// rather than from its start; held, it starts from its start.
     pub fn show(&mut self, desc: &EffectDesc, file: Option<&Path>) -> Result<(), AppError> {
         let mut found = shown(desc, file);
         let renderer = &mut self.scene.renderer;
+        let before = renderer.time(self.scene.effect).unwrap_or(0.0) as f32;
         renderer.remove_effect(self.scene.effect);
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);
         renderer.load_images(device, queue, &mut found, Path::new(""))?;
         let id = renderer.add_effect(device, queue, &found, self.capacity, self.seed)?;
         self.scene.effect = id;
-        self.scene.time = 0.0;
-        self.configure()
+        self.configure()?;
+        let ahead = before.min(CARRY_ON);
+        if !self.playing || ahead <= 0.0 {
+            self.scene.time = 0.0;
+            return Ok(());
+        }
+        let view = self.scene.view();
+        let (device, queue) = (&self.gpu.device, &self.gpu.queue);
+        let step = (ahead, 1.0 / 60.0);
+        self.scene.renderer.prewarm(device, queue, id, step, view)?;
+        Ok(())
     }
 
     /// Set the effect's parameters to these values (it goes on as it was).
