@@ -90,18 +90,31 @@ impl EffectEdit {
     /// max, probabilities no longer summing to 1), naming the field: the effect is then
     /// unchanged.
     pub fn set_number(&mut self, path: &str, value: f32) -> Result<f32> {
+        self.set_numbers(&[(path, value)]).map(|set| set[0])
+    }
+
+    /// Set several numbers at once (a colour's four channels), each as
+    /// [`EffectEdit::set_number`] sets one, as one edit; the values set. Refused whole
+    /// where any one is refused.
+    pub fn set_numbers(&mut self, numbers: &[(&str, f32)]) -> Result<Vec<f32>> {
         let fields = self.fields();
-        let Some(range) = fields.iter().find(|f| f.path == path) else {
-            let allowed = "the path of one of the effect's numbers (EffectEdit::fields)";
-            return Err(Invalid::new("path", path, allowed).into());
-        };
-        if !value.is_finite() {
-            return Err(Invalid::new(path, value, range.allowed.clone()).into());
+        let mut values = Vec::with_capacity(numbers.len());
+        for &(path, value) in numbers {
+            let Some(range) = fields.iter().find(|f| f.path == path) else {
+                let allowed = "the path of one of the effect's numbers (EffectEdit::fields)";
+                return Err(Invalid::new("path", path, allowed).into());
+            };
+            if !value.is_finite() {
+                return Err(Invalid::new(path, value, range.allowed.clone()).into());
+            }
+            values.push(value.clamp(range.min, range.max));
         }
-        let clamped = value.clamp(range.min, range.max);
-        let edited = self.with(path, serde_json::Value::from(clamped as f64))?;
+        let changes: Vec<(&str, serde_json::Value)> = (numbers.iter().zip(&values))
+            .map(|(&(path, _), &v)| (path, serde_json::Value::from(v as f64)))
+            .collect();
+        let edited = self.with(&changes)?;
         self.push(edited);
-        Ok(clamped)
+        Ok(values)
     }
 
     /// The fields that name one of a few ways (its blending, integrator, render mode and
@@ -152,7 +165,7 @@ impl EffectEdit {
         if !choice.options.contains(&option) {
             return Err(Invalid::new(path, option, choice.options.join(", ")).into());
         }
-        let edited = self.with(path, serde_json::Value::from(option))?;
+        let edited = self.with(&[(path, serde_json::Value::from(option))])?;
         self.keep(edited);
         Ok(())
     }
@@ -210,7 +223,7 @@ impl EffectEdit {
                 serde_json::Value::from(lines.collect::<Vec<_>>())
             }
         };
-        self.with(path, value)
+        self.with(&[(path, value)])
     }
 
     /// Set the text at `path` (one of [`EffectEdit::texts`]): a stack's lines or a node's
@@ -223,13 +236,16 @@ impl EffectEdit {
         Ok(())
     }
 
-    /// The effect with `value` at `path`, validated.
-    fn with(&self, path: &str, value: serde_json::Value) -> Result<EffectDesc> {
-        let mut tree = serde_json::to_value(&self.effect).map_err(|e| unusable(path, e))?;
-        set(&mut tree, path, value).ok_or_else(|| unusable(path, "no such field"))?;
+    /// The effect with each value at its path, validated.
+    fn with(&self, changes: &[(&str, serde_json::Value)]) -> Result<EffectDesc> {
+        let first = changes.first().map_or("", |c| c.0);
+        let mut tree = serde_json::to_value(&self.effect).map_err(|e| unusable(first, e))?;
+        for (path, value) in changes {
+            set(&mut tree, path, value.clone()).ok_or_else(|| unusable(path, "no such field"))?;
+        }
         let mut edited: EffectDesc = serde_json::from_value(tree).map_err(|e| {
             // a statement or expression that does not parse: serde says which and why
-            Invalid::new(path, "text", e.to_string())
+            Invalid::new(first, "text", e.to_string())
         })?;
         // (what its imports brought in is not serialised: it stays as it was read)
         edited.imported = self.effect.imported.clone();
@@ -856,6 +872,27 @@ mod tests {
             assert!(e.contains(&name), "{e}");
         }
         assert!(edit.set_parameter("no_such", Value::F32(0.0)).is_err());
+        assert_eq!(edit.undo_depth(), 1);
+    }
+
+    /// A colour's four channels set as one edit, each clamped; one bad number refuses
+    /// them all.
+    #[test]
+    fn numbers_set_together_are_one_edit_or_none() {
+        let mut edit = EffectEdit::new(shipped_effect("snow.ron")).unwrap();
+        let channels = ["emitters[0].color.mean[0]", "emitters[0].color.mean[1]"];
+        let set = edit
+            .set_numbers(&[(channels[0], 0.25), (channels[1], 7.0)])
+            .unwrap();
+        assert_eq!(set, [0.25, 1.0]);
+        assert_eq!(edit.effect().emitters[0].color.mean[..2], [0.25, 1.0]);
+        assert_eq!(edit.undo_depth(), 1);
+        let before = edit.effect().clone();
+        let e = (edit.set_numbers(&[(channels[0], 0.5), ("no.such", 1.0)]))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no.such"), "{e}");
+        assert_eq!(edit.effect(), &before);
         assert_eq!(edit.undo_depth(), 1);
     }
 }

@@ -68,6 +68,11 @@ impl Editor {
                     picking,
                 }) => self.session.set_gradient(&name, gradient, picking),
                 Some(Change::Emitter(action)) => self.session.emitter(action),
+                Some(Change::Colour {
+                    base,
+                    rgba,
+                    picking,
+                }) => self.session.set_colour(&base, rgba, picking),
                 Some(Change::Parameter {
                     name,
                     value,

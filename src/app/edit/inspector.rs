@@ -46,6 +46,13 @@ pub enum Change {
         picking: bool,
     },
     Emitter(EmitterAction),
+    /// A colour's four channels (its paths `base[0]`..`base[3]`); `picking`: one edit with
+    /// the others of the same pick.
+    Colour {
+        base: String,
+        rgba: [f32; 4],
+        picking: bool,
+    },
     /// `dragging`: a drag goes on (one edit with the others of the same drag).
     Parameter {
         name: String,
@@ -138,6 +145,11 @@ pub fn show(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
                         .num_columns(2)
                         .striped(true)
                         .show(ui, |ui| {
+                            for (base, rgba) in colours(&members.numbers) {
+                                ui.label(group(&base).1).on_hover_text(&base);
+                                change = colour(ui, base, rgba).or(change.take());
+                                ui.end_row();
+                            }
                             for c in members.choices {
                                 ui.label(group(&c.path).1).on_hover_text(&c.path);
                                 change = choice(ui, c).or(change.take());
@@ -306,6 +318,40 @@ fn tables(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
             });
     }
     change
+}
+
+/// The colours among `numbers`: the bases whose four channels `base[0]`..`base[3]` are all
+/// there (an emitter's `color.mean`, the effect's `over_life.color_end`), with their values.
+fn colours(numbers: &[&FieldRange]) -> Vec<(String, [f32; 4])> {
+    let value = |path: String| numbers.iter().find(|f| f.path == path).map(|f| f.value);
+    let bases = numbers.iter().filter_map(|f| {
+        let base = f.path.strip_suffix("[0]")?;
+        let named = base.ends_with("color.mean") || base.ends_with("color_end");
+        named.then_some(base)
+    });
+    bases
+        .filter_map(|base| {
+            let mut rgba = [0.0; 4];
+            for (c, v) in rgba.iter_mut().enumerate() {
+                *v = value(format!("{base}[{c}]"))?;
+            }
+            Some((base.to_string(), rgba))
+        })
+        .collect()
+}
+
+/// A colour's picker (channels above 1, light brighter than white, are shown as white and
+/// brought into 0..=1 when picked).
+fn colour(ui: &mut egui::Ui, base: String, [r, g, b, a]: [f32; 4]) -> Option<Change> {
+    let clamp = |c: f32| c.clamp(0.0, 1.0);
+    let mut picked = egui::Rgba::from_rgba_unmultiplied(clamp(r), clamp(g), clamp(b), clamp(a));
+    let alpha = egui::widgets::color_picker::Alpha::OnlyBlend;
+    let response = egui::widgets::color_picker::color_edit_button_rgba(ui, &mut picked, alpha);
+    response.changed().then(|| Change::Colour {
+        base,
+        rgba: picked.to_rgba_unmultiplied(),
+        picking: true,
+    })
 }
 
 /// One of a few ways, as a drop-down list.

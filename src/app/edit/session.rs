@@ -104,6 +104,14 @@ impl Session {
         self.in_gesture(&what, dragging, |edit| edit.set_parameter(name, value));
     }
 
+    /// Set a colour's four channels `base[0]`..`base[3]` as one edit; `picking`: one edit
+    /// with the picks of the same colour just before it.
+    pub fn set_colour(&mut self, base: &str, rgba: [f32; 4], picking: bool) {
+        let paths: Vec<String> = (0..4).map(|c| format!("{base}[{c}]")).collect();
+        let numbers: Vec<(&str, f32)> = (paths.iter().map(String::as_str)).zip(rgba).collect();
+        self.in_gesture(base, picking, |edit| edit.set_numbers(&numbers).map(|_| ()));
+    }
+
     /// Make an edit of `what`; `going_on`: part of a gesture, one edit with the edits of
     /// the same gesture just before it.
     fn in_gesture(
@@ -405,5 +413,24 @@ mod tests {
         session.sync(&mut viewport);
         assert_eq!(viewport.scene.renderer.time(viewport.effect()), Some(0.0));
         assert!(viewport.error.is_none(), "{:?}", viewport.error);
+    }
+
+    /// A colour picked in many steps is one edit; the next pick of another colour is
+    /// another.
+    #[test]
+    fn a_colour_picked_in_many_steps_is_one_edit() {
+        let (path, effect) = snow();
+        let mut session = Session::new(effect, Some(&path)).unwrap();
+        for red in [0.2, 0.4, 0.6] {
+            session.set_colour("emitters[0].color.mean", [red, 0.5, 0.5, 1.0], true);
+        }
+        assert_eq!(session.edit().undo_depth(), 1);
+        assert_eq!(
+            session.edit().effect().emitters[0].color.mean,
+            [0.6, 0.5, 0.5, 1.0]
+        );
+        session.set_colour("over_life.color_end", [1.0, 0.0, 0.0, 1.0], true);
+        assert_eq!(session.edit().undo_depth(), 2);
+        assert!(session.notice.is_none(), "{:?}", session.notice);
     }
 }
