@@ -58,15 +58,17 @@ impl Offscreen {
             ..Default::default()
         };
         let resources = &mut self.renderer.callback_resources;
-        let output = self.egui.run_ui(input, |ui| {
+        let mut output = self.egui.run_ui(input, |ui| {
             if let Some(viewport) = resources.get_mut::<Viewport>() {
                 editor.ui(ui, viewport);
             }
         });
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);
-        for (id, deltas) in &output.textures_delta.set {
-            for delta in deltas {
-                self.renderer.update_texture(device, queue, *id, delta);
+        // every delta applied (egui checks in debug builds that none is dropped unapplied)
+        let mut textures = std::mem::take(&mut output.textures_delta);
+        for (id, deltas) in textures.set.drain() {
+            for delta in &deltas {
+                self.renderer.update_texture(device, queue, id, delta);
             }
         }
         self.passes += 1;
@@ -103,8 +105,8 @@ impl Offscreen {
             buffers.push(encoder.finish());
             queue.submit(buffers);
         }
-        for id in &output.textures_delta.free {
-            self.renderer.free_texture(id);
+        for id in textures.free.drain() {
+            self.renderer.free_texture(&id);
         }
         Ok(drawn)
     }
