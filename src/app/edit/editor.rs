@@ -108,7 +108,8 @@ impl Editor {
         }
     }
 
-    fn save(&mut self, to: Option<std::path::PathBuf>) {
+    /// Save to the file (or `to`), saying why where it could not.
+    pub fn save(&mut self, to: Option<std::path::PathBuf>) {
         if let Err(e) = self.session.save(to.as_deref()) {
             self.session.notice = Some(format!("not saved: {e}"));
         }

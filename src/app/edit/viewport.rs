@@ -108,10 +108,11 @@ impl Viewport {
         let mut found = shown(desc, file);
         let renderer = &mut self.scene.renderer;
         let before = renderer.time(self.scene.effect).unwrap_or(0.0) as f32;
-        renderer.remove_effect(self.scene.effect);
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);
+        // the new effect first: one the renderer refuses leaves the old one showing
         renderer.load_images(device, queue, &mut found, Path::new(""))?;
         let id = renderer.add_effect(device, queue, &found, self.capacity, self.seed)?;
+        renderer.remove_effect(self.scene.effect);
         self.scene.effect = id;
         self.configure()?;
         let ahead = before.min(CARRY_ON);

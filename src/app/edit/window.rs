@@ -20,6 +20,50 @@ pub struct Start {
 struct App {
     editor: Editor,
     title: String,
+    /// The window was asked to close with edits unsaved: the question is open.
+    closing: bool,
+    /// The user chose to close anyway.
+    discard: bool,
+}
+
+impl App {
+    /// A close with unsaved edits waits for the user: save, discard or go on editing.
+    fn closing(&mut self, ctx: &egui::Context) {
+        let asked = ctx.input(|i| i.viewport().close_requested());
+        if asked && self.editor.session.unsaved() && !self.discard {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.closing = true;
+        }
+        if !self.closing {
+            return;
+        }
+        let modal = egui::Modal::new(egui::Id::unique("unsaved")).show(ctx, |ui| {
+            ui.label("The effect has edits that are not saved.");
+            ui.horizontal(|ui| {
+                if ui.button("Save and close").clicked() {
+                    self.editor.save(None);
+                    if !self.editor.session.unsaved() {
+                        self.close(ctx);
+                    }
+                }
+                if ui.button("Close without saving").clicked() {
+                    self.close(ctx);
+                }
+                if ui.button("Go on editing").clicked() {
+                    self.closing = false;
+                }
+            });
+        });
+        if modal.should_close() {
+            self.closing = false;
+        }
+    }
+
+    fn close(&mut self, ctx: &egui::Context) {
+        self.discard = true;
+        self.closing = false;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
 }
 
 impl eframe::App for App {
@@ -32,6 +76,7 @@ impl eframe::App for App {
             self.editor.ui(ui, viewport);
         }
         drop(renderer);
+        self.closing(ui.ctx());
         let title = self.editor.title();
         if title != self.title {
             ui.ctx()
@@ -76,7 +121,12 @@ pub fn run(gpu: GpuContext, size: (u32, u32), start: Start) -> Result<(), AppErr
                 .ok_or("eframe started without wgpu")?;
             let viewport = make_viewport(gpu, state.target_format)?;
             state.renderer.write().callback_resources.insert(viewport);
-            Ok(Box::new(App { editor, title }))
+            Ok(Box::new(App {
+                editor,
+                title,
+                closing: false,
+                discard: false,
+            }))
         }),
     );
     result.map_err(|e| AppError::Window(e.to_string()))
