@@ -23,27 +23,98 @@ pub struct TextField {
 /// A field of an effect that names one of a few ways ([`EffectEdit::choices`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
-    /// `blend`, `bounds.on_exit`, `emitters[1].sprite`, …
+    /// `blend`, `bounds.on_exit`, `emitters[1].shape`, …
     pub path: String,
-    /// The way it names now (a way with fields of its own, such as `Stretched`, included).
+    /// The way it names now.
     pub current: String,
-    /// The ways it may be set to: those without fields of their own.
+    /// The ways it may be set to: a way with fields of its own starts from sensible ones
+    /// (a sphere of 1 m about the emitter, streaks of 0.05 s, …).
     pub options: Vec<&'static str>,
 }
 
-/// The fields that name a way without fields of its own, by where they are (`emitters[]`
-/// for each emitter's), with those ways.
-const CHOICES: [(&str, &[&str]); 7] = [
-    ("blend", &["Alpha", "Additive"]),
-    ("integrator", &["ExplicitEuler", "SymplecticEuler"]),
-    ("render", &["Billboard", "Upright", "Tumbling", "Flat"]),
-    ("sprite", &["Disc", "Snowflakes", "Ring"]),
-    ("bounds.on_exit", &["Kill", "Wrap"]),
+/// A way: its name and, for one with fields of its own, what they start as (JSON, as serde
+/// writes the way).
+type Way = (&'static str, Option<&'static str>);
+
+const RENDER_MODES: &[Way] = &[
+    ("Billboard", None),
+    ("Upright", None),
+    ("Stretched", Some(r#"{"Stretched": {"seconds": 0.05}}"#)),
+    ("Tumbling", None),
+    ("Flat", None),
+    ("Ribbon", Some(r#"{"Ribbon": {"subdivisions": 4}}"#)),
+    ("Mesh", Some(r#"{"Mesh": {"mesh": "Cube"}}"#)),
+];
+
+const SPRITES: &[Way] = &[("Disc", None), ("Snowflakes", None), ("Ring", None)];
+
+/// The fields that name one of a few ways, by where they are (`emitters[]` for each
+/// emitter's), with those ways. (Ways that need what only the host knows, such as a body's
+/// or a mesh's number, are left out.)
+const CHOICES: &[(&str, &[Way])] = &[
+    ("blend", &[("Alpha", None), ("Additive", None)]),
     (
-        "emitters[].render",
-        &["Billboard", "Upright", "Tumbling", "Flat"],
+        "integrator",
+        &[("ExplicitEuler", None), ("SymplecticEuler", None)],
     ),
-    ("emitters[].sprite", &["Disc", "Snowflakes", "Ring"]),
+    ("render", RENDER_MODES),
+    ("sprite", SPRITES),
+    ("bounds.on_exit", &[("Kill", None), ("Wrap", None)]),
+    (
+        "collision.response",
+        &[
+            (
+                "Bounce",
+                Some(r#"{"Bounce": {"restitution": 0.5, "friction": 0.2}}"#),
+            ),
+            ("Kill", None),
+            ("Settle", Some(r#"{"Settle": {"time": 1.0}}"#)),
+        ],
+    ),
+    (
+        "emitters[].shape",
+        &[
+            ("Point", Some(r#"{"Point": [0.0, 0.0, 0.0]}"#)),
+            (
+                "Box",
+                Some(r#"{"Box": {"min": [-1.0, -1.0, -1.0], "max": [1.0, 1.0, 1.0]}}"#),
+            ),
+            (
+                "Sphere",
+                Some(r#"{"Sphere": {"center": [0.0, 0.0, 0.0], "radius": 1.0}}"#),
+            ),
+            (
+                "Disk",
+                Some(
+                    r#"{"Disk": {"center": [0.0, 0.0, 0.0], "radius": 1.0, "normal": [0.0, 1.0, 0.0]}}"#,
+                ),
+            ),
+        ],
+    ),
+    (
+        "emitters[].velocity",
+        &[
+            (
+                "Linear",
+                Some(r#"{"Linear": {"mean": [0.0, 1.0, 0.0], "variance": [0.5, 0.5, 0.5]}}"#),
+            ),
+            (
+                "Radial",
+                Some(r#"{"Radial": {"speed": {"mean": 1.0, "variance": 0.5}}}"#),
+            ),
+        ],
+    ),
+    (
+        "emitters[].trigger",
+        &[
+            ("Schedule", None),
+            ("OnHit", Some(r#"{"OnHit": {"count": 4}}"#)),
+            ("OnDeath", Some(r#"{"OnDeath": {"of": 0, "count": 10}}"#)),
+            ("Trail", Some(r#"{"Trail": {"of": 0, "every": 0.05}}"#)),
+        ],
+    ),
+    ("emitters[].render", RENDER_MODES),
+    ("emitters[].sprite", SPRITES),
 ];
 
 /// An effect under edit, with its history.
@@ -118,32 +189,32 @@ impl EffectEdit {
     }
 
     /// The fields that name one of a few ways (its blending, integrator, render mode and
-    /// sprite, its bounds' way out; each emitter's own render mode and sprite where it has
-    /// them), each with the ways that have no fields of their own, which
-    /// [`EffectEdit::set_choice`] sets.
+    /// sprite, its bounds' way out, its collision's response; each emitter's shape,
+    /// velocity and trigger, and its own render mode and sprite where it has them), each
+    /// with its ways, which [`EffectEdit::set_choice`] sets.
     pub fn choices(&self) -> Vec<Choice> {
         let Ok(tree) = serde_json::to_value(&self.effect) else {
             return Vec::new();
         };
         let emitters = self.effect.emitters.len();
-        let paths = CHOICES.iter().flat_map(|&(path, options)| {
+        let paths = CHOICES.iter().flat_map(|&(path, ways)| {
             let each: Vec<String> = match path.strip_prefix("emitters[]") {
                 Some(rest) => (0..emitters)
                     .map(|i| format!("emitters[{i}]{rest}"))
                     .collect(),
                 None => vec![path.to_string()],
             };
-            each.into_iter().map(move |p| (p, options))
+            each.into_iter().map(move |p| (p, ways))
         });
         paths
-            .filter_map(|(path, options)| {
+            .filter_map(|(path, ways)| {
                 // a unit way is its name; a way with fields, an object keyed by it
                 let current = match at(&tree, &path)? {
                     serde_json::Value::String(name) => name.clone(),
                     serde_json::Value::Object(way) => way.keys().next()?.clone(),
                     _ => return None,
                 };
-                let options = options.to_vec();
+                let options = ways.iter().map(|w| w.0).collect();
                 Some(Choice {
                     path,
                     current,
@@ -154,8 +225,9 @@ impl EffectEdit {
     }
 
     /// Set the field at `path` (one of [`EffectEdit::choices`]) to `option`, one of its
-    /// options. Refuses another path or option, and a way the rest of the effect does not
-    /// allow, naming the field: the effect is then unchanged.
+    /// options (the way it names already: nothing changes, its fields stay). Refuses
+    /// another path or option, and a way the rest of the effect does not allow, naming the
+    /// field: the effect is then unchanged.
     pub fn set_choice(&mut self, path: &str, option: &str) -> Result<()> {
         let choices = self.choices();
         let Some(choice) = choices.iter().find(|c| c.path == path) else {
@@ -165,7 +237,23 @@ impl EffectEdit {
         if !choice.options.contains(&option) {
             return Err(Invalid::new(path, option, choice.options.join(", ")).into());
         }
-        let edited = self.with(&[(path, serde_json::Value::from(option))])?;
+        if choice.current == option {
+            return Ok(());
+        }
+        let pattern = path.split('[').next().unwrap_or(path);
+        let pattern = match path.starts_with("emitters[") {
+            true => format!("emitters[]{}", &path[path.find(']').map_or(0, |k| k + 1)..]),
+            false => pattern.to_string(),
+        };
+        let way = (CHOICES.iter())
+            .find(|(p, _)| *p == pattern)
+            .and_then(|(_, ways)| ways.iter().find(|w| w.0 == option))
+            .and_then(|w| w.1);
+        let value = match way {
+            Some(fields) => serde_json::from_str(fields).map_err(|e| unusable(path, e))?,
+            None => serde_json::Value::from(option),
+        };
+        let edited = self.with(&[(path, value)])?;
         self.keep(edited);
         Ok(())
     }
@@ -736,8 +824,16 @@ mod tests {
                             assert_eq!(c.current, *option, "{name}: {}", choice.path);
                             set += 1;
                         }
-                        // refused by the effect's rules, never as a way serde does not know
-                        Err(e) => assert!(!e.to_string().contains("variant"), "{name}: {e}"),
+                        // refused by the effect's rules, never as a way or fields serde does
+                        // not know
+                        Err(e) => {
+                            let e = e.to_string();
+                            for serde in
+                                ["variant", "missing field", "unknown field", "invalid type"]
+                            {
+                                assert!(!e.contains(serde), "{name}: {option}: {e}");
+                            }
+                        }
                     }
                 }
             }
@@ -759,6 +855,25 @@ mod tests {
             edit.effect().bounds.unwrap().on_exit,
             crate::effect::OnExit::Kill
         );
+        // a way with fields starts from its own; the way it names already keeps its fields
+        use crate::effect::Shape;
+        let shape = "emitters[0].shape";
+        edit.set_choice(shape, "Box").unwrap();
+        let kept = matches!(
+            edit.effect().emitters[0].shape,
+            Shape::Box {
+                min: [-12.0, ..],
+                ..
+            }
+        );
+        assert!(kept, "{:?}", edit.effect().emitters[0].shape);
+        edit.set_choice(shape, "Sphere").unwrap();
+        let sphere = Shape::Sphere {
+            center: [0.0; 3],
+            radius: 1.0,
+            surface: false,
+        };
+        assert_eq!(edit.effect().emitters[0].shape, sphere);
     }
 
     fn shipped_effect(file: &str) -> EffectDesc {
