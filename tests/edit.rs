@@ -101,8 +101,8 @@ fn the_viewport_shows_what_the_demo_renders() {
     }
 }
 
-/// `--frames` only counts frames before a screenshot; a bad output path or size is refused
-/// before anything is drawn.
+/// `--frames` only counts frames before a screenshot; a bad output path or size, a missing
+/// file and a window without a display are refused, saying why, before anything is drawn.
 #[test]
 fn the_editor_refuses_what_does_not_apply() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/snow.ron");
@@ -121,6 +121,26 @@ fn the_editor_refuses_what_does_not_apply() {
         assert!(err.contains(flag), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+    // a file that is not there is named; without a display the window is refused, saying
+    // what would do instead
+    let o = flurry(&["edit", "no/such/effect.ron"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no/such/effect.ron"), "{err}");
+    let o = Command::new(env!("CARGO_BIN_EXE_flurry"))
+        .args(["edit", file, "--particles", "64"])
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no display") && err.contains("--screenshot"),
+        "{err}"
+    );
 }
 
 /// Whether `program` runs here (`program -h` or `--version` answers at all).
