@@ -26,3 +26,11 @@ pub fn read_as(text: &str, path: &Path) -> crate::Result<EffectDesc> {
         |import: &str| std::fs::read_to_string(folder.join(import)).map_err(|e| e.to_string());
     EffectDesc::from_ron_importing(text, read)
 }
+
+/// The shipped effect in the file named `file` (`snow.ron`).
+pub fn named(file: &str) -> EffectDesc {
+    let found = all().into_iter().find(|(path, _)| path.ends_with(file));
+    found
+        .unwrap_or_else(|| panic!("no shipped effect {file}"))
+        .1
+}
