@@ -268,6 +268,18 @@ mod tests {
         (viewport, devices)
     }
 
+    /// One frame of `dt` seconds of `viewport`, submitted.
+    fn run_frame(
+        viewport: &mut Viewport,
+        (device, queue): (&flurry::wgpu::Device, &flurry::wgpu::Queue),
+        dt: f32,
+    ) {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let request = super::super::viewport::FrameRequest { size: (64, 48), dt };
+        viewport.frame(&mut encoder, request);
+        queue.submit([encoder.finish()]);
+    }
+
     fn temp(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("flurry-session-{}-{name}", std::process::id()))
     }
@@ -358,15 +370,7 @@ mod tests {
         let effect = EffectDesc::from_file(&path).unwrap();
         let (mut viewport, (device, queue)) = viewport_of(&effect, &path, Demo::Campfire);
         let mut session = Session::new(effect, Some(&path)).unwrap();
-        let frame = |viewport: &mut Viewport| {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            let request = super::super::viewport::FrameRequest {
-                size: (64, 48),
-                dt: 0.1,
-            };
-            viewport.frame(&mut encoder, request);
-            queue.submit([encoder.finish()]);
-        };
+        let frame = |viewport: &mut Viewport| run_frame(viewport, (&device, &queue), 0.1);
         for _ in 0..3 {
             frame(&mut viewport);
         }
@@ -392,12 +396,7 @@ mod tests {
         let effect = EffectDesc::from_file(&path).unwrap();
         let (mut viewport, (device, queue)) = viewport_of(&effect, &path, Demo::Campfire);
         let mut session = Session::new(effect, Some(&path)).unwrap();
-        let frame = |viewport: &mut Viewport, dt: f32| {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            let request = super::super::viewport::FrameRequest { size: (64, 48), dt };
-            viewport.frame(&mut encoder, request);
-            queue.submit([encoder.finish()]);
-        };
+        let frame = |viewport: &mut Viewport, dt| run_frame(viewport, (&device, &queue), dt);
         for _ in 0..5 {
             frame(&mut viewport, 0.1);
         }
