@@ -27,7 +27,7 @@ pub struct Viewport {
     gpu: GpuContext,
     pub scene: Scene,
     /// The demo whose host shows the effect.
-    pub demo: Demo,
+    demo: Demo,
     capacity: u32,
     seed: u32,
     blit: Blit,
@@ -39,8 +39,6 @@ pub struct Viewport {
     step: bool,
     /// The last failure of a frame or of showing an effect, for the status line.
     pub error: Option<String>,
-    /// Frames drawn.
-    pub frames: u64,
     /// Whether the renderer times its passes (the adapter has timestamps).
     pub timed: bool,
 }
@@ -81,7 +79,6 @@ impl Viewport {
             playing: true,
             step: false,
             error: None,
-            frames: 0,
             timed: false,
         };
         viewport.configure()?;
@@ -211,9 +208,8 @@ impl Viewport {
             let image = self.scene.target.frame().color;
             self.image = self.blit.bind(&self.gpu.device, image);
         }
-        match self.scene.prepare(&self.gpu, encoder, request.dt) {
-            Ok(()) => self.frames += 1,
-            Err(e) => self.error = Some(e.to_string()),
+        if let Err(e) = self.scene.prepare(&self.gpu, encoder, request.dt) {
+            self.error = Some(e.to_string());
         }
         if std::mem::take(&mut self.step) {
             if let Err(e) = self.scene.renderer.pause(self.scene.effect) {
