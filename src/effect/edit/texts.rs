@@ -7,8 +7,9 @@ use crate::error::{Invalid, Result};
 /// A text of an effect an editor edits whole ([`EffectEdit::texts`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextField {
-    /// `emitters[0].update` (a stack), `nodes.heat` (a named expression) or
-    /// `functions.orbit.body` (a function's body).
+    /// `emitters[0].update` (a stack), `nodes.heat` (a named expression),
+    /// `functions.orbit.body` (a function's body) or `attributes.heat` (the value a
+    /// particle's own attribute is born with).
     pub path: String,
     /// A stack's statements, one a line; a node's or a body's expression.
     pub text: String,
@@ -17,8 +18,9 @@ pub struct TextField {
 impl EffectEdit {
     /// The texts that may be edited: each emitter's four stacks (`emitters[0].update`: its
     /// lines, one statement a line, empty where it has none), each named node
-    /// (`nodes.heat`: its expression) and the body of each function the effect declares
-    /// (`functions.orbit.body`).
+    /// (`nodes.heat`: its expression), the body of each function the effect declares
+    /// (`functions.orbit.body`) and the value each attribute it declares is born with
+    /// (`attributes.heat`: a constant expression, `1.0`, `vec3(0.0, 1.0, 0.0)`).
     pub fn texts(&self) -> Vec<TextField> {
         let mut out = Vec::new();
         for (i, e) in self.effect.emitters.iter().enumerate() {
@@ -48,6 +50,12 @@ impl EffectEdit {
                 text: function.body.text().to_string(),
             });
         }
+        for (name, value) in &self.effect.attributes {
+            out.push(TextField {
+                path: format!("attributes.{name}"),
+                text: value.to_string(),
+            });
+        }
         out
     }
 
@@ -60,7 +68,10 @@ impl EffectEdit {
             return Err(Invalid::new("path", path, allowed).into());
         };
         // a node's or a function's body is one expression; a stack, lines of statements
-        let expression = field.path.starts_with("nodes.") || field.path.ends_with(".body");
+        let expression = ["nodes.", "attributes."]
+            .iter()
+            .any(|p| field.path.starts_with(p))
+            || field.path.ends_with(".body");
         let value = match expression {
             true => serde_json::Value::from(text.trim()),
             false => {
@@ -150,6 +161,14 @@ mod tests {
             .unwrap();
         assert_eq!(now.text, doubled);
         assert!(spell.set_text(&body.path, "nope(").is_err());
+        // the campfire's heat, born at 1.0
+        let heat = texts.iter().find(|t| t.path == "attributes.heat").unwrap();
+        assert_eq!(heat.text, "1.0");
+        edit.set_text("attributes.heat", "0.75").unwrap();
+        let born = edit.effect().attributes["heat"];
+        assert_eq!(born, crate::expr::Value::F32(0.75));
+        let e = edit.check_text("attributes.heat", "vec3(1.0").unwrap_err();
+        assert!(e.to_string().contains("heat"), "{e}");
         if let Some(node) = texts.iter().find(|t| t.path.starts_with("nodes.")) {
             edit.set_text(&node.path, "0.5").unwrap();
             let now = edit
