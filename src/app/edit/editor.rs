@@ -68,6 +68,7 @@ impl Editor {
                     picking,
                 }) => self.session.set_gradient(&name, gradient, picking),
                 Some(Change::Emitter(action)) => self.session.emitter(action),
+                Some(Change::Imports(paths)) => self.session.set_imports(paths),
                 Some(Change::Colour {
                     base,
                     rgba,

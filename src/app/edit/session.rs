@@ -133,6 +133,20 @@ impl Session {
         self.said(result);
     }
 
+    /// Import these module files, read relative to the effect's file (without one, to the
+    /// working directory).
+    pub fn set_imports(&mut self, imports: Vec<String>) {
+        let folder = self
+            .file
+            .as_deref()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new(""));
+        let read =
+            |import: &str| std::fs::read_to_string(folder.join(import)).map_err(|e| e.to_string());
+        let result = self.edit.set_imports(imports, read);
+        self.said(result);
+    }
+
     /// Duplicate, remove or move an emitter up.
     pub fn emitter(&mut self, action: EmitterAction) {
         let result = match action {
@@ -431,5 +445,25 @@ mod tests {
         session.set_colour("over_life.color_end", [1.0, 0.0, 0.0, 1.0], true);
         assert_eq!(session.edit().undo_depth(), 2);
         assert!(session.notice.is_none(), "{:?}", session.notice);
+    }
+
+    /// Imports are read relative to the effect's file; one that is not there is refused on
+    /// the status line.
+    #[test]
+    fn imports_are_read_beside_the_file() {
+        let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/vortex.ron"));
+        let effect = EffectDesc::from_file(&path).unwrap();
+        let mut session = Session::new(effect.clone(), Some(&path)).unwrap();
+        let more = [effect.imports.clone(), vec!["modules/looks.ron".into()]].concat();
+        session.set_imports(more.clone());
+        assert!(session.notice.is_none(), "{:?}", session.notice);
+        assert_eq!(session.edit().effect().imports, more);
+        session.set_imports(vec!["modules/not_there.ron".into()]);
+        let notice = session.notice.clone().unwrap_or_default();
+        assert!(
+            notice.starts_with("refused") && notice.contains("not_there"),
+            "{notice}"
+        );
+        assert_eq!(session.edit().effect().imports, more);
     }
 }

@@ -1,11 +1,26 @@
 //! The effect graph's declarations: curves and gradients take new keys, parameters new
-//! defaults.
+//! defaults, and the module files it imports are named anew.
 
 use super::EffectEdit;
 use crate::error::{Invalid, Result};
 use crate::expr::{Curve, Gradient, Value};
 
 impl EffectEdit {
+    /// Import the module files `imports` (paths as an effect file names them), each read
+    /// through `read` (given the path as written; it gives the file's text or why it
+    /// cannot). Refuses a module that cannot be read or parsed, naming the import, and an
+    /// effect whose stacks then call a function no longer there: the effect is unchanged.
+    pub fn set_imports(
+        &mut self,
+        imports: Vec<String>,
+        read: impl FnMut(&str) -> std::result::Result<String, String>,
+    ) -> Result<()> {
+        let mut edited = self.effect.clone();
+        edited.imports = imports;
+        edited.resolve_imports(read)?;
+        self.commit(edited)
+    }
+
     /// Replace the keys and interpolation of the effect's curve `name` (one it declares).
     /// Refuses keys out of order or not finite, naming the key: the effect is then
     /// unchanged.
@@ -123,5 +138,38 @@ mod tests {
         }
         assert!(edit.set_parameter("no_such", Value::F32(0.0)).is_err());
         assert_eq!(edit.undo_depth(), 1);
+    }
+
+    /// Imports named anew: a module read is imported (its functions there to call); one
+    /// that cannot be read, one whose names clash with another's, and dropping one whose
+    /// function a stack calls are refused, the effect unchanged.
+    #[test]
+    fn imports_are_named_anew_and_checked() {
+        let vortex = shipped::named("vortex.ron");
+        let folder = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects"));
+        let read =
+            |import: &str| std::fs::read_to_string(folder.join(import)).map_err(|e| e.to_string());
+        let mut edit = EffectEdit::new(vortex.clone()).unwrap();
+        let imports = vortex.imports.clone();
+        assert!(!imports.is_empty());
+        // another module besides: its functions are there to call
+        let more = [imports.clone(), vec!["modules/looks.ron".to_string()]].concat();
+        edit.set_imports(more.clone(), read).unwrap();
+        assert_eq!(edit.effect().imports, more);
+        let fade = edit.effect().imported[1].functions.contains_key("fade");
+        assert!(fade, "looks.ron's fade imported");
+        // the same module twice: its names clash, refused
+        let twice = [imports.clone(), imports.clone()].concat();
+        let e = edit.set_imports(twice, read).unwrap_err().to_string();
+        assert!(e.contains("already taken"), "{e}");
+        let e = (edit.set_imports(vec!["modules/no_such.ron".into()], read))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("modules/no_such.ron"), "{e}");
+        // without its module the vortex's stacks call a function it no longer has
+        assert!(edit.set_imports(Vec::new(), read).is_err());
+        assert_eq!(edit.effect().imports, more);
+        assert!(edit.undo());
+        assert_eq!(edit.effect(), &vortex);
     }
 }

@@ -1,5 +1,5 @@
-//! The inspector's parts for the effect graph's declarations: its parameters (set live) and
-//! its curves and gradients, each in its key editor.
+//! The inspector's parts for the effect graph's declarations: its parameters (set live), its
+//! curves and gradients, each in its key editor, and the module files it imports.
 
 use eframe::egui;
 use flurry::effect::{EffectEdit, Parameter};
@@ -126,5 +126,43 @@ pub(super) fn tables(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
                 }
             });
     }
+    change
+}
+
+/// The module files the effect imports, one path a line (relative to its file): made the
+/// edit when the text loses the keyboard (a module that cannot be read, or whose loss
+/// leaves a call unanswered, is refused on the status line).
+pub(super) fn imports(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
+    let now = edit.effect().imports.join("\n");
+    let id = ui.make_persistent_id("imports");
+    let mut typed = ui
+        .data(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(|| now.clone());
+    let mut change = None;
+    egui::CollapsingHeader::new("imports")
+        .default_open(!now.is_empty())
+        .show(ui, |ui| {
+            let response = ui
+                .add(
+                    egui::TextEdit::multiline(&mut typed)
+                        .code_editor()
+                        .desired_rows(1)
+                        .hint_text("modules/forces.ron")
+                        .desired_width(f32::INFINITY),
+                )
+                .on_hover_text("module files, one a line, relative to the effect's file");
+            if response.lost_focus() && typed != now {
+                let paths = typed.lines().map(str::trim).filter(|l| !l.is_empty());
+                change = Some(Change::Imports(paths.map(String::from).collect()));
+            }
+        });
+    ui.data_mut(|d| match change.is_some() || typed == now {
+        true => {
+            d.remove::<String>(id);
+        }
+        false => {
+            d.insert_temp(id, typed);
+        }
+    });
     change
 }

@@ -16,7 +16,7 @@ use eframe::egui;
 use flurry::effect::{Choice, EffectEdit, FieldRange, TextField};
 use flurry::expr::{Curve, Gradient, Value};
 
-use graph::{parameters, tables};
+use graph::{imports, parameters, tables};
 use widgets::{choice, colour, colours, number, text};
 
 /// What the user set: a number, or a text (a stack or a node), by its path.
@@ -45,6 +45,8 @@ pub enum Change {
         picking: bool,
     },
     Emitter(EmitterAction),
+    /// The module files the effect imports, as written.
+    Imports(Vec<String>),
     /// A colour's four channels (its paths `base[0]`..`base[3]`); `picking`: one edit with
     /// the others of the same pick.
     Colour {
@@ -162,6 +164,8 @@ pub fn show(ui: &mut egui::Ui, edit: &EffectEdit) -> Option<Change> {
                         });
                 });
         }
+        // (rarely changed: last)
+        change = imports(ui, edit).or(change.take());
     });
     change
 }
