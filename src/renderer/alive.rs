@@ -1,9 +1,8 @@
 //! How many particles each effect has, read back without ever blocking: after a frame's
 //! cull each effect's counters (alive, emitted, dropped, …) are copied into one of a few
-//! read-back buffers, mapped
-//! once the host has submitted the frame (at the next update) and read when the map
-//! completes. Counts therefore arrive a frame or two late, each stamped with the effect's
-//! frame it counts ([`crate::ParticleRenderer::is_finished`]).
+//! read-back buffers, mapped once the host has submitted the frame (at the next update) and
+//! read when the map completes. Counts therefore arrive a frame or two late, each stamped
+//! with the effect's frame it counts ([`crate::ParticleRenderer::is_finished`]).
 
 use super::{EffectId, Entry};
 use crate::ring::ReadRing;

@@ -217,10 +217,7 @@ mod tests {
             assert_eq!(edit.effect(), &original, "{name}");
         }
         assert!(set > 60, "{set} choices set");
-        let (_, snow) = shipped::all()
-            .into_iter()
-            .find(|(n, _)| n.ends_with("snow.ron"))
-            .unwrap();
+        let snow = shipped::named("snow.ron");
         let mut edit = EffectEdit::new(snow).unwrap();
         for (path, option) in [("blend", "Glow"), ("no.such", "Alpha")] {
             let e = edit.set_choice(path, option).unwrap_err().to_string();

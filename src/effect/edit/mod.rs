@@ -234,10 +234,7 @@ mod tests {
 
     #[test]
     fn a_value_out_of_range_is_clamped_and_a_bad_one_refused_leaving_the_effect() {
-        let (_, snow) = shipped::all()
-            .into_iter()
-            .find(|(n, _)| n.ends_with("snow.ron"))
-            .unwrap();
+        let snow = shipped::named("snow.ron");
         let mut edit = EffectEdit::new(snow).unwrap();
         assert_eq!(edit.set_number("soft_distance", 5e3).unwrap(), 1e3);
         assert_eq!(edit.number("soft_distance"), Some(1e3));

@@ -98,15 +98,18 @@ mod tests {
     use super::*;
     use crate::effect::shipped;
 
+    /// The text at `path` of the effect under `edit`.
+    fn text_at(edit: &EffectEdit, path: &str) -> TextField {
+        let found = edit.texts().into_iter().find(|t| t.path == path);
+        found.unwrap_or_else(|| panic!("no text at {path}"))
+    }
+
     /// A stack edited as text: a good line changes the effect; a line that does not parse,
     /// or names what the effect does not declare, is refused with the reason (checked as it
     /// is typed, committed only when good), and the effect is as it was.
     #[test]
     fn stacks_and_nodes_are_edited_as_text() {
-        let (_, campfire) = shipped::all()
-            .into_iter()
-            .find(|(n, _)| n.ends_with("campfire.ron"))
-            .unwrap();
+        let campfire = shipped::named("campfire.ron");
         let mut edit = EffectEdit::new(campfire).unwrap();
         let texts = edit.texts();
         assert_eq!(
@@ -124,11 +127,7 @@ mod tests {
             .clone();
         let grown = format!("{}\n\n  force += vec3(0.0, 0.5, 0.0)  \n", update.text);
         edit.set_text(&update.path, &grown).unwrap();
-        let now = edit
-            .texts()
-            .into_iter()
-            .find(|t| t.path == update.path)
-            .unwrap();
+        let now = text_at(&edit, &update.path);
         assert_eq!(
             now.text,
             format!("{}\nforce += vec3(0.0, 0.5, 0.0)", update.text)
@@ -154,11 +153,7 @@ mod tests {
         let mut spell = spell;
         let doubled = format!("({}) * 2.0", body.text);
         spell.set_text(&body.path, &doubled).unwrap();
-        let now = spell
-            .texts()
-            .into_iter()
-            .find(|t| t.path == body.path)
-            .unwrap();
+        let now = text_at(&spell, &body.path);
         assert_eq!(now.text, doubled);
         assert!(spell.set_text(&body.path, "nope(").is_err());
         // the campfire's heat, born at 1.0
@@ -171,11 +166,7 @@ mod tests {
         assert!(e.to_string().contains("heat"), "{e}");
         if let Some(node) = texts.iter().find(|t| t.path.starts_with("nodes.")) {
             edit.set_text(&node.path, "0.5").unwrap();
-            let now = edit
-                .texts()
-                .into_iter()
-                .find(|t| t.path == node.path)
-                .unwrap();
+            let now = text_at(&edit, &node.path);
             assert_eq!(now.text, "0.5");
         }
     }
