@@ -1,6 +1,6 @@
 //! Navigation benchmarks: a procedural city's signed distance field (jump flooding) and one
-//! destination's flow field (parallel relaxation, twice the map's width plus height
-//! relaxations, then the directions) on the GPU, at 128², 256² and 512² cells. Each
+//! destination's flow field (the block fast iterative method, `FlowField::passes_for` passes
+//! at most, then the directions) on the GPU, at 128², 256² and 512² cells. Each
 //! iteration records, submits and waits for one computation (the map is uploaded once).
 //!
 //! `cargo bench --bench navigation`
@@ -31,14 +31,14 @@ fn navigation(c: &mut Criterion) {
     for side in [128u32, 256, 512] {
         let map = CityMap::city(2.0, (side, side), (6, 2), 1).expect("a city");
         let field = DistanceField::new(&gpu.device, &map).expect("a distance field");
-        let relaxations = 4 * side;
+        let passes = FlowField::passes_for(&map);
         let flow = FlowField::new(
             &gpu.device,
             &map,
             &field,
             &[(0, 0)],
             WallCost::default(),
-            relaxations,
+            passes,
         )
         .expect("a flow field");
         timed(&gpu, |e| field.record(e));

@@ -749,9 +749,9 @@ pub(crate) struct FlowParams {
     pub wall: f32,
     /// Metres over which it fades.
     pub range: f32,
-    /// A relaxation's workgroups ([`dispatch_size`] of the cells).
-    pub groups_x: u32,
-    pub groups_y: u32,
+    /// Tiles across and down (a tile is `FLOW_TILE` cells square, a workgroup of the solve).
+    pub tiles_x: u32,
+    pub tiles_y: u32,
     /// This field's first cell in the output (the fields of a crowd share one buffer).
     pub base: u32,
 }
@@ -916,6 +916,7 @@ mod tests {
             ("ACCUM_CHANNELS", ACCUM_CHANNELS),
             ("BODY_ROW", crate::passes::gravity::BODY_ROW),
             ("SHARED", crate::passes::gravity::SHARED_LANES),
+            ("FLOW_TILE", crate::passes::flow::TILE),
         ];
         for (name, value) in GPU_CODES.iter().copied().chain(sizes) {
             assert_eq!(wgsl_const(&l, name), value, "{name}");
@@ -1281,8 +1282,8 @@ mod tests {
                 ("cell", |v| v.cell = 1.0),
                 ("wall", |v| v.wall = 1.0),
                 ("range", |v| v.range = 1.0),
-                ("groups_x", |v| v.groups_x = 1),
-                ("groups_y", |v| v.groups_y = 1),
+                ("tiles_x", |v| v.tiles_x = 1),
+                ("tiles_y", |v| v.tiles_y = 1),
                 ("base", |v| v.base = 1),
             ],
         );

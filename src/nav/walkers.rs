@@ -66,14 +66,14 @@ impl Walkers {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        // a way of n steps needs n relaxations; those past the settling run empty
-        let relaxations = 2 * (width + height);
+        // the passes past the settling run empty
+        let passes = FlowField::passes_for(&map);
         let flows = (0u32..)
             .zip(&goals)
             .map(|(k, &goal)| {
                 let output = Some((&way, k * cells as u32));
                 let cost = WallCost::default();
-                let target = (&[goal][..], cost, relaxations);
+                let target = (&[goal][..], cost, passes);
                 FlowField::build(device, (&map, &field), target, (p.flow(), output))
             })
             .collect::<Result<Vec<_>>>()?;
