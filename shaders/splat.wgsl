@@ -14,7 +14,8 @@
 // Each effect gets its own variant (src/passes/splat.rs, SplatVariant), and a merged list's
 // list one of its own: CPU drivers run every branch under a mask, so the blend it does not
 // use and a sprite no emitter shows would cost their work for every covered pixel.
-override ADDITIVE: u32 = 0u;    // 1: additive blending, 0: alpha
+override ADDITIVE: u32 = 0u;    // 1: additive blending, 0: alpha, 2: each particle's own
+                                //    (a merged list of both)
 override FLAKES: u32 = 1u;      // some emitter shows the snowflake sprites
 override MERGED: u32 = 0u;      // 1: a merged list's splat list (members.wgsl)
 override LIT: u32 = 0u;         // some effect's billboards are lit (Appearance.light_wrap)
@@ -111,6 +112,16 @@ struct Splat {
     wrap: f32,
     // the light reaching it through the others (self-shadowing)
     shadow: f32,
+    // 1: its light adds up (additive), 0: alpha-blended
+    additive: u32,
+}
+
+// Whether the splat adds its light (else it is alpha-blended).
+fn adds_light(s: Splat) -> bool {
+    if ADDITIVE == 2u {
+        return s.additive == 1u;
+    }
+    return ADDITIVE == 1u;
 }
 
 // Where the centre of pixel (x, y) lies on the particle's quad (uv in [-1, 1]² on it).
@@ -172,7 +183,7 @@ fn deposit(s: Splat, x: i32, y: i32, cover: f32, tint: vec3<f32>, dims: vec2<u32
         }
     }
     let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
-    if ADDITIVE == 1u {
+    if adds_light(s) {
         atomicAdd(&accum[base + 5u], fixed(alpha * rgb.r));
         atomicAdd(&accum[base + 6u], fixed(alpha * rgb.g));
         atomicAdd(&accum[base + 7u], fixed(alpha * rgb.b));
@@ -249,7 +260,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
     let s = Splat(
         c, ax, ay, det, sprite, lod, distance, color, a.soft_distance, light, a.light_wrap,
-        particle_shadow(p),
+        particle_shadow(p), a.additive,
     );
     let whole = abs(on_screen_x) + abs(on_screen_y);
     if max(whole.x, whole.y) < 1.0 {

@@ -525,6 +525,56 @@ fn profile_effects_reports_what_adding_and_encoding_cost() {
     assert!(rest < first, "{r}");
 }
 
+/// `--mix`: effects of both blends, sorted and not, share the merged lists, so no effect is
+/// sorted on its own.
+#[test]
+fn profile_effects_mixes_effects_as_a_game_does() {
+    let json = tmp("mixed.json");
+    let o = flurry(&[
+        "profile",
+        "effects",
+        "--effects",
+        "12",
+        "--mix",
+        "--particles",
+        "256",
+        "--frames",
+        "2",
+        "--size",
+        "64x48",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["blend"], "mixed");
+    assert!(r["passes"]["merge"].as_f64().is_some(), "{r}");
+    assert!(r["passes"]["sort"].is_null(), "{r}");
+    for key in ["encode_cpu_us", "gpu_ratio"] {
+        let v = r[key].as_f64().unwrap_or(-1.0);
+        assert!(v > 0.0, "{key}: {v} in {r}");
+    }
+    refused(
+        &[
+            "profile",
+            "effects",
+            "--effects",
+            "2",
+            "--mix",
+            "--blend",
+            "alpha",
+        ],
+        2,
+        &["--mix", "--blend"],
+    );
+    refused(
+        &["profile", "instances", "--instances", "4", "--mix"],
+        2,
+        &["--mix", "profile effects"],
+    );
+}
+
 #[test]
 fn profile_effects_refuses_bad_counts_and_flags_of_other_targets() {
     for n in ["0", "-3", "4097"] {

@@ -204,53 +204,147 @@ fn merged_effects_splat_each_with_its_constants() {
     assert_alike(&raster, &splat, (500, 60, 2.0), "six merged effects");
 }
 
-/// Additive effects are drawn and splatted together from one list, unsorted (light adds up
-/// in any order): six clouds, each its own colour over life, look as they do drawn one
-/// effect at a time (the same effects asking to be sorted, which keeps each on its own),
-/// drawn as triangles and splatted.
+/// Every renderer's frame into the host's target, one after another over the same scene
+/// (each composites its particles over what the ones before drew).
+fn frame_of(
+    gpu: &flurry::GpuContext,
+    renderers: &mut [flurry::ParticleRenderer],
+    target: &common::host::HeadlessTarget,
+    camera: &flurry::Camera,
+    dt: f32,
+) {
+    target.scene.update(&gpu.queue, camera.view_proj());
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    target.encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+    for renderer in renderers {
+        renderer
+            .update(&gpu.device, &gpu.queue, dt, camera, target.size())
+            .unwrap();
+        renderer
+            .encode(&gpu.device, &mut encoder, &target.frame())
+            .unwrap();
+    }
+    gpu.queue.submit([encoder.finish()]);
+}
+
+/// Cloud `k` of six overlapping bands of `blend`, at depth z: particles 0.6 m wide born
+/// half-transparent white that turn colour `k` over their life.
+fn band(k: usize, z: f32, blend: flurry::effect::Blend, sort: Option<bool>) -> flurry::EffectDesc {
+    use flurry::effect::*;
+    let y = 0.3 * k as f32 - 0.75;
+    let shape = Shape::Box {
+        min: [-2.0, y - 1.0, z - 0.5],
+        max: [2.0, y + 1.0, z + 0.5],
+    };
+    let white = [1.0, 1.0, 1.0, 0.5];
+    let size = Range::new(0.6, 0.0);
+    let mut emitter = common::held(shape, 200, size, white, [0.0; 3]);
+    emitter.lifetime = Range::constant(1.0);
+    let mut desc = common::still("band", vec![emitter]);
+    desc.blend = blend;
+    desc.sort = sort;
+    desc.over_life.color_end = CLOUD_COLOURS[k];
+    desc
+}
+
+/// The host's target after six frames of the `groups` of effects, each group in a renderer
+/// of its own (drawn one after another), and the passes of the first renderer.
+fn render_groups(
+    gpu: &flurry::GpuContext,
+    splat_radius: f32,
+    groups: &[Vec<(usize, flurry::EffectDesc)>],
+) -> (RgbaImage, Vec<flurry::Pass>) {
+    use common::host::HeadlessTarget;
+    use flurry::{glam, Camera};
+    let mut renderers: Vec<_> = groups
+        .iter()
+        .map(|group| {
+            let mut renderer = cloud_renderer(gpu, splat_radius);
+            for (k, desc) in group {
+                renderer
+                    .add_effect(&gpu.device, &gpu.queue, desc, 256, 7 + *k as u32)
+                    .unwrap();
+            }
+            renderer
+        })
+        .collect();
+    let target = HeadlessTarget::new(&gpu.device, 192, 192);
+    let camera = Camera::look_at(glam::Vec3::new(0.0, 0.0, 9.0), glam::Vec3::ZERO, 1.0);
+    for _ in 0..6 {
+        frame_of(gpu, &mut renderers, &target, &camera, 0.1);
+    }
+    (target.read_rgba(gpu).unwrap(), renderers[0].passes())
+}
+
+/// Additive effects are drawn and splatted together from one list (light adds up in any
+/// order): six glowing bands, each its own colour over life, look as they do drawn one
+/// effect at a time (each in a renderer of its own, their light adding up in the host's
+/// target), drawn as triangles and splatted; whether they share the unsorted list or, asking
+/// to be sorted, the sorted one.
 #[test]
 fn additive_effects_drawn_together_look_as_drawn_one_by_one() {
-    use common::host::HeadlessTarget;
-    use flurry::effect::*;
-    use flurry::{Camera, Pass};
+    use flurry::effect::Blend;
+    use flurry::Pass;
     let gpu = common::gpu();
-    let render = |splat_radius, sort| {
-        let mut renderer = cloud_renderer(&gpu, splat_radius);
-        // overlapping bands, so that the clouds' light adds up
-        for (k, &color_end) in CLOUD_COLOURS.iter().enumerate() {
-            let y = 0.3 * k as f32 - 0.75;
-            let shape = Shape::Box {
-                min: [-2.0, y - 1.0, -0.5],
-                max: [2.0, y + 1.0, 0.5],
-            };
-            let white = [1.0, 1.0, 1.0, 0.5];
-            let size = Range::new(0.6, 0.0);
-            let mut emitter = common::held(shape, 200, size, white, [0.0; 3]);
-            emitter.lifetime = Range::constant(1.0);
-            let mut desc = common::still("glow", vec![emitter]);
-            desc.blend = Blend::Additive;
-            desc.sort = sort;
-            desc.over_life.color_end = color_end;
-            renderer
-                .add_effect(&gpu.device, &gpu.queue, &desc, 256, 7 + k as u32)
-                .unwrap();
-        }
-        let target = HeadlessTarget::new(&gpu.device, 192, 192);
-        let camera = Camera::look_at(glam::Vec3::new(0.0, 0.0, 9.0), glam::Vec3::ZERO, 1.0);
-        for _ in 0..6 {
-            common::host_frame(&gpu, &mut renderer, &target, &camera, 0.1);
-        }
-        let passes = renderer.passes();
-        (target.read_rgba(&gpu).unwrap(), passes)
-    };
     for splat_radius in [0.0, Settings::default().splat_radius] {
-        let (together, passes) = render(splat_radius, None);
+        let alone: Vec<_> = (0..6)
+            .map(|k| vec![(k, band(k, 0.0, Blend::Additive, None))])
+            .collect();
+        let (alone, _) = render_groups(&gpu, splat_radius, &alone);
+        for sort in [None, Some(true)] {
+            let together = (0..6)
+                .map(|k| (k, band(k, 0.0, Blend::Additive, sort)))
+                .collect();
+            let (together, passes) = render_groups(&gpu, splat_radius, &[together]);
+            assert!(passes.contains(&Pass::Merge), "{passes:?}");
+            // the sorted list is sorted in the merge pass, never an effect on its own
+            assert!(!passes.contains(&Pass::Sort), "{passes:?}");
+            let what = format!("six additive effects, sort {sort:?}, splat radius {splat_radius}");
+            assert_alike(&alone, &together, (2000, 60, 0.5), &what);
+        }
+    }
+}
+
+/// Alpha-blended and additive effects share the sorted list, each particle blended as its
+/// effect asks: three alpha-blended bands behind three additive ones look as the alpha ones
+/// drawn first and the additive ones over them (two renderers), drawn and splatted. And an
+/// alpha-blended effect that asks not to be sorted shares the unsorted list with additive
+/// ones, looking as it does drawn before them.
+#[test]
+fn alpha_and_additive_effects_share_a_list() {
+    use flurry::effect::Blend;
+    use flurry::Pass;
+    let gpu = common::gpu();
+    for splat_radius in [0.0, Settings::default().splat_radius] {
+        let behind = |k, sort| (k, band(k, -1.5, Blend::Alpha, sort));
+        let in_front = |k, sort| (k, band(k, 1.5, Blend::Additive, sort));
+        let apart = [
+            (0..3).map(|k| behind(k, None)).collect(),
+            (3..6).map(|k| in_front(k, None)).collect(),
+        ];
+        let (apart, _) = render_groups(&gpu, splat_radius, &apart);
+        let sorted = (0..3)
+            .map(|k| behind(k, None))
+            .chain((3..6).map(|k| in_front(k, Some(true))))
+            .collect();
+        let (together, passes) = render_groups(&gpu, splat_radius, &[sorted]);
+        assert!(passes.contains(&Pass::Merge), "{passes:?}");
+        let what = format!("alpha and additive sorted together, splat radius {splat_radius}");
+        assert_alike(&apart, &together, (2000, 60, 0.5), &what);
+        let unsorted = [behind(0, Some(false))]
+            .into_iter()
+            .chain([1, 3, 5].into_iter().map(|k| in_front(k, None)))
+            .collect();
+        let (together, passes) = render_groups(&gpu, splat_radius, &[unsorted]);
         assert!(passes.contains(&Pass::Merge), "{passes:?}");
         assert!(!passes.contains(&Pass::Sort), "{passes:?}");
-        let (alone, passes) = render(splat_radius, Some(true));
-        assert!(!passes.contains(&Pass::Merge), "{passes:?}");
-        let what = format!("six additive effects, splat radius {splat_radius}");
-        assert_alike(&alone, &together, (2000, 60, 0.5), &what);
+        let apart = [
+            vec![behind(0, Some(false))],
+            [1, 3, 5].into_iter().map(|k| in_front(k, None)).collect(),
+        ];
+        let (apart, _) = render_groups(&gpu, splat_radius, &apart);
+        let what = format!("alpha and additive unsorted together, splat radius {splat_radius}");
+        assert_alike(&apart, &together, (2000, 60, 0.5), &what);
     }
 }
 

@@ -6,7 +6,6 @@ use super::Binding;
 use super::{bind, buffer_entries, buffer_resources, compute_pipeline, dispatch_from_args};
 use super::{layout, members, BufferSlot};
 use super::{read_only, read_write, storage_texture, texture, uniform};
-use crate::effect::Blend;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -40,8 +39,8 @@ pub(crate) struct SplatTarget {
 /// what a merged list's splat of its members' particles does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct SplatVariant {
-    /// Additive blending (else alpha).
-    pub additive: bool,
+    /// How its particles blend.
+    pub blend: SplatBlend,
     /// Some emitter shows the snowflake sprites.
     pub snowflakes: bool,
     /// A merged list's splat list, each particle with its member's constants.
@@ -52,14 +51,33 @@ pub(crate) struct SplatVariant {
     pub images: bool,
 }
 
+/// How a splat's particles blend (`ADDITIVE` in splat.wgsl).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) enum SplatBlend {
+    /// Alpha-blended.
+    #[default]
+    Alpha = 0,
+    /// Their light adds up.
+    Additive = 1,
+    /// Each as its effect asks (a merged list with members of both blends).
+    Each = 2,
+}
+
+impl SplatBlend {
+    const ALL: [SplatBlend; 3] = [SplatBlend::Alpha, SplatBlend::Additive, SplatBlend::Each];
+}
+
 impl SplatVariant {
     /// How many variants there are ([`SplatVariant::index`] is below it).
-    pub const COUNT: usize = 32;
+    pub const COUNT: usize = 48;
 
     /// The variant for an effect's encoded constants.
     pub fn of(params: &EffectParams) -> Self {
         SplatVariant {
-            additive: params.additive == 1,
+            blend: match params.additive {
+                1 => SplatBlend::Additive,
+                _ => SplatBlend::Alpha,
+            },
             snowflakes: params.looks.iter().any(|l| l.sprite == SPRITE_SNOWFLAKE),
             merged: false,
             // (a mesh particle far enough away is splatted as a lit disc)
@@ -69,50 +87,53 @@ impl SplatVariant {
         }
     }
 
-    /// The splat of a merged list of members of `variants`, all blended by `blend`, with the
-    /// sprites any of them shows.
-    pub fn merged(variants: impl Iterator<Item = SplatVariant>, blend: Blend) -> Self {
+    /// The splat of a merged list of members of `variants`: their blend where they share
+    /// one (else each particle's own), the sprites any of them shows.
+    pub fn merged(variants: impl Iterator<Item = SplatVariant>) -> Self {
         let mut merged = SplatVariant {
             merged: true,
-            additive: blend == Blend::Additive,
             ..Default::default()
         };
+        let mut blend = None;
         for v in variants {
+            blend = match blend {
+                None => Some(v.blend),
+                Some(b) if b == v.blend => Some(b),
+                Some(_) => Some(SplatBlend::Each),
+            };
             merged.snowflakes |= v.snowflakes;
             merged.lit |= v.lit;
             merged.images |= v.images;
         }
+        merged.blend = blend.unwrap_or_default();
         merged
     }
 
     /// A dense index below [`SplatVariant::COUNT`].
     pub fn index(self) -> usize {
-        let bits = [
-            self.additive,
-            self.snowflakes,
-            self.merged,
-            self.lit,
-            self.images,
-        ];
-        super::variant_bits(&bits)
+        let bits = [self.snowflakes, self.merged, self.lit, self.images];
+        super::variant_bits(&bits) * SplatBlend::ALL.len() + self.blend as usize
     }
 
     /// Every variant (tests validate each).
     #[cfg(test)]
     pub fn all() -> impl Iterator<Item = SplatVariant> {
-        (0..Self::COUNT).map(|i| SplatVariant {
-            additive: i & 1 == 1,
-            snowflakes: i & 2 == 2,
-            merged: i & 4 == 4,
-            lit: i & 8 == 8,
-            images: i & 16 == 16,
+        (0..Self::COUNT).map(|i| {
+            let bits = i / SplatBlend::ALL.len();
+            SplatVariant {
+                blend: SplatBlend::ALL[i % SplatBlend::ALL.len()],
+                snowflakes: bits & 1 == 1,
+                merged: bits & 2 == 2,
+                lit: bits & 4 == 4,
+                images: bits & 8 == 8,
+            }
         })
     }
 
     /// splat.wgsl's constants for it.
     pub fn consts(self) -> [(&'static str, u32); 5] {
         [
-            ("ADDITIVE", self.additive as u32),
+            ("ADDITIVE", self.blend as u32),
             ("FLAKES", self.snowflakes as u32),
             ("MERGED", self.merged as u32),
             ("LIT", self.lit as u32),

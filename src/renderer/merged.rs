@@ -1,9 +1,12 @@
-//! The merged lists: every alpha-blended, sorted effect without ribbons is culled straight
-//! into one list (a copy of each particle it keeps, marked with the member it came from),
-//! sorted once and drawn in one draw, so that their particles interleave back to front and
-//! a hundred small effects cost one sort and one draw, not a hundred. The additive,
-//! unsorted effects without ribbons share a second list the same way, drawn and splatted
-//! once, not sorted (light adds up in any order). The small members
+//! The merged lists: every sorted effect without ribbons is culled straight into one list (a
+//! copy of each particle it keeps, marked with the member it came from), sorted once and
+//! drawn in one draw, so that their particles interleave back to front and a hundred small
+//! effects cost one sort and one draw, not a hundred. The unsorted effects without ribbons
+//! share a second list the same way, drawn and splatted once, not sorted. Either list takes
+//! both blends: the draw writes premultiplied colour, additive light being colour with
+//! alpha 0, under one blend state ("over"), and the splat adds each particle as its member
+//! blends (so a sorted additive effect is drawn in order among the alpha-blended ones, and
+//! an alpha-blended one that asks not to be sorted costs no sort). The small members
 //! whose pools share a chunk of the arena and whose culls agree are culled in one dispatch
 //! (`shaders/batch_merge.wgsl`), a workgroup row a member. Built from the shared
 //! pipelines: a change of the set allocates buffers and bind groups, and compiles only a
@@ -14,7 +17,6 @@ use wgpu::util::DeviceExt;
 
 use super::batched::{groups, pool_places, table_buffer};
 use super::Entry;
-use crate::effect::Blend;
 use crate::image::Images;
 use crate::passes::batch_merge::{row_table, BatchCull, CullMember};
 use crate::passes::cull::CullVariant;
@@ -53,45 +55,42 @@ pub(super) struct Merged {
     args_bind: wgpu::BindGroup,
     /// The splat of the copies cull sent to the splat, and its variant.
     splat: (wgpu::BindGroup, SplatVariant),
-    /// The sort of the list (alpha-blended members: additive ones need no order).
+    /// The sort of the list (the sorted members').
     sort: Option<(SortPlan, SortBinding)>,
     draw_bind: DrawBinding,
 }
 
-/// Whether the entry is drawn from the merged list of `blend`: alpha-blended and sorted, or
-/// additive and not sorted (an effect's ribbon pieces are drawn from its own ribbon buffers,
-/// so one with ribbons never is).
-fn mergeable(e: &Entry, blend: Blend) -> bool {
-    let d = e.system.desc();
-    let sorted = blend == Blend::Alpha;
-    d.blend == blend && d.sorts() == sorted && !e.system.has_ribbons()
+/// Whether the entry is drawn from the merged list that is `sorted` or not (an effect's
+/// ribbon pieces are drawn from its own ribbon buffers, so one with ribbons never is).
+fn mergeable(e: &Entry, sorted: bool) -> bool {
+    e.system.desc().sorts() == sorted && !e.system.has_ribbons()
 }
 
 /// Entries of the merged list of `total` particles: the sort's padded length where it is
 /// sorted.
-fn list_len(total: u32, blend: Blend) -> u64 {
-    match blend {
-        Blend::Alpha => sort_len(total) as u64,
-        Blend::Additive => total as u64,
+fn list_len(total: u32, sorted: bool) -> u64 {
+    match sorted {
+        true => sort_len(total) as u64,
+        false => total as u64,
     }
 }
 
 /// The entries merged: every mergeable one, in order, while the members' particles fit one
 /// storage binding of `device` (their copies and the list's pairs are one buffer each).
-fn members(device: &wgpu::Device, entries: &[Entry], blend: Blend) -> Vec<usize> {
+fn members(device: &wgpu::Device, entries: &[Entry], sorted: bool) -> Vec<usize> {
     let binding = device.limits().max_storage_buffer_binding_size;
     let (mut members, mut total) = (vec![], 0u64);
     for (i, e) in entries
         .iter()
         .enumerate()
-        .filter(|(_, e)| mergeable(e, blend))
+        .filter(|(_, e)| mergeable(e, sorted))
     {
         let with = total + e.system.capacity() as u64;
         // (the copies' indices stay below the ribbon entries' bit in the draw's list, the
         // members' indices within a copy's instance bits)
         let fits = with < 1 << 31
             && with * PARTICLE_SIZE <= binding
-            && list_len(with as u32, blend) * 8 <= binding
+            && list_len(with as u32, sorted) * 8 <= binding
             && members.len() < crate::instances::MAX_INSTANCES as usize
             && members.len() < max_members(device);
         if fits {
@@ -103,16 +102,16 @@ fn members(device: &wgpu::Device, entries: &[Entry], blend: Blend) -> Vec<usize>
 }
 
 impl Merged {
-    /// The merged set of `entries` of `blend`, marking its members (the caller unmarks every
-    /// entry first); None when fewer than two of them are of that blend (alpha-blended and
-    /// sorted, or additive and not sorted) and without ribbons.
+    /// The merged set of the `entries` that are `sorted` or not, marking its members (the
+    /// caller unmarks every entry first); None when fewer than two of them are, without
+    /// ribbons.
     pub fn new(
         (device, queue): (&wgpu::Device, &wgpu::Queue),
         (p, images): (&Pipelines, &Images),
         entries: &mut [Entry],
-        blend: Blend,
+        sorted: bool,
     ) -> Option<Self> {
-        let members = members(device, entries, blend);
+        let members = members(device, entries, sorted);
         if members.len() < 2 {
             return None;
         }
@@ -126,7 +125,7 @@ impl Merged {
                 mapped_at_creation: false,
             })
         };
-        let pairs = buffer("flurry.merged_pairs", list_len(total, blend) * 8, storage);
+        let pairs = buffer("flurry.merged_pairs", list_len(total, sorted) * 8, storage);
         let counters = buffer(
             "flurry.merged_counters",
             std::mem::size_of::<Counters>() as u64,
@@ -241,7 +240,7 @@ impl Merged {
                 (i, p.merge().bind(device, system.pool(), &list, &inputs))
             })
             .collect();
-        let sort = (blend == Blend::Alpha).then(|| {
+        let sort = sorted.then(|| {
             let plan = SortPlan::bitonic(device, total);
             let bind = p.sort().bind(device, &plan, &pairs, &counters);
             (plan, bind)
@@ -260,7 +259,7 @@ impl Merged {
             ribbons: [&first.ribbon_points, &first.ribbon_pieces],
         };
         let variants = members.iter().map(|&i| entries[i].system.splat_variant());
-        let splat_variant = SplatVariant::merged(variants, blend);
+        let splat_variant = SplatVariant::merged(variants);
         let draw_bind = p.merged_draw(DrawSprites::of(splat_variant)).bind_sources(
             device,
             &sources,
@@ -289,7 +288,7 @@ impl Merged {
         self.members.contains(&i)
     }
 
-    /// Pairs its sort's passes move for `count` listed pairs (none for additive members).
+    /// Pairs its sort's passes move for `count` listed pairs (none for the unsorted list).
     pub fn sorted(&self, count: u64) -> u64 {
         self.sort.as_ref().map_or(0, |(plan, _)| {
             let (passes, pairs) = plan.passes_for(count);
@@ -321,7 +320,7 @@ impl Merged {
         }
     }
 
-    /// Sort the merged list (alpha-blended members), size its draw and splat.
+    /// Sort the merged list (the sorted members'), size its draw and splat.
     pub fn record(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
         if let Some((plan, bind)) = &self.sort {
             p.sort().record(pass, plan, bind);

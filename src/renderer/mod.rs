@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use settings::{FrameTargets, Scale, Settings, Targets, Upsample, MAX_SPLAT_RADIUS};
 
-use crate::effect::{Blend, EffectDesc, Shape, Velocity};
+use crate::effect::{EffectDesc, Shape, Velocity};
 use crate::error::{Invalid, Result};
 use crate::image::Images;
 use crate::mesh::{Mesh, MeshId, Meshes};
@@ -753,9 +753,12 @@ impl ParticleRenderer {
             for e in &mut self.entries {
                 e.system.set_merged(false);
             }
-            self.merged = [Blend::Alpha, Blend::Additive]
+            // the sorted list, then the unsorted one (drawn in that order)
+            self.merged = [true, false]
                 .into_iter()
-                .filter_map(|blend| Merged::new((device, queue), shared, &mut self.entries, blend))
+                .filter_map(|sorted| {
+                    Merged::new((device, queue), shared, &mut self.entries, sorted)
+                })
                 .collect();
             let surface = self.meshes.surface();
             self.batches = Batches::new(device, &self.pipelines, &mut self.entries, surface);
@@ -1213,7 +1216,7 @@ impl ParticleRenderer {
                 let desc = pass_desc("draw", &attachments);
                 render_pass_in(encoder, profiler, desc, "draw", |r| {
                     r.set_bind_group(1, &low.draw_bind, &[]);
-                    // the merged lists first (alpha-blended, then additive), then the
+                    // the merged lists first (sorted, then unsorted), then the
                     // effects drawn alone, in the order they were added
                     for m in &self.merged {
                         m.record_draw(p, r);

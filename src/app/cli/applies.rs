@@ -50,12 +50,28 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
             let mut unused = match target {
                 ProfileTarget::Sort => {
                     let mut u = DEMO_ONLY.to_vec();
-                    u.extend(["effects", "blend", "instances", "frames", "timing", "trace"]);
+                    u.extend([
+                        "effects",
+                        "blend",
+                        "mix",
+                        "instances",
+                        "frames",
+                        "timing",
+                        "trace",
+                    ]);
                     u
                 }
                 ProfileTarget::Suite => {
                     let mut u = DEMO_ONLY.to_vec();
-                    u.extend(["keys", "runs", "effects", "blend", "instances", "frames"]);
+                    u.extend([
+                        "keys",
+                        "runs",
+                        "effects",
+                        "blend",
+                        "mix",
+                        "instances",
+                        "frames",
+                    ]);
                     u.extend(["timing", "trace"]);
                     u
                 }
@@ -72,11 +88,11 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
                     "timing",
                     "trace",
                 ],
-                _ => vec!["keys", "runs", "effects", "blend", "instances"],
+                _ => vec!["keys", "runs", "effects", "blend", "mix", "instances"],
             };
             match target {
                 ProfileTarget::Effects => unused.push("instances"),
-                ProfileTarget::Instances => unused.extend(["effects", "blend"]),
+                ProfileTarget::Instances => unused.extend(["effects", "blend", "mix"]),
                 _ => {}
             }
             if target != ProfileTarget::Suite {
@@ -129,7 +145,7 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
 fn applies_to(id: &str) -> &'static str {
     match id {
         "keys" | "runs" => "`flurry profile sort`",
-        "effects" | "blend" => "`flurry profile effects`",
+        "effects" | "blend" | "mix" => "`flurry profile effects`",
         "instances" => "`flurry profile instances`",
         "quick" | "plot" => "`flurry profile suite`",
         "bodies" | "mode" => "the galaxy demo",

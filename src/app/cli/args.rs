@@ -300,6 +300,10 @@ pub struct ProfileArgs {
     /// default) or additive.
     #[arg(long, value_parser = ["alpha", "additive"])]
     pub blend: Option<String>,
+    /// The effects of `profile effects` differ as a game's do: every combination of blend,
+    /// sort, render mode, sprite and size in turn, some with turbulence.
+    #[arg(long, conflicts_with = "blend")]
+    pub mix: bool,
     /// Instances of one effect (`profile instances`).
     #[arg(long, value_parser = count("1 up to as many as one pool holds at --particles each"), allow_hyphen_values = true)]
     pub instances: Option<i64>,

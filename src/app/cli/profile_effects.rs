@@ -1,6 +1,6 @@
-//! `flurry profile effects --effects N [--particles P] [--blend alpha|additive]`: what many
-//! small effects cost a host: the time of each `add_effect`, update + encode per frame on the CPU, and the GPU's
-//! time pass by pass beside one effect holding as many particles.
+//! `flurry profile effects --effects N [--particles P] [--blend alpha|additive | --mix]`: what
+//! many small effects cost a host: the time of each `add_effect`, update + encode per frame
+//! on the CPU, and the GPU's time pass by pass beside one effect holding as many particles.
 
 use std::time::Instant;
 
@@ -60,6 +60,44 @@ fn puff_blended(at: [f32; 3], capacity: u32, blend: Blend) -> EffectDesc {
     }
 }
 
+/// The `i`-th of [`puff`]s that differ as a game's effects do (`--mix`): every combination
+/// of blend, sort (the blend's default, sorted, unsorted), render mode, sprite and size in
+/// turn, every fifth with turbulence, two in four spawning in a box.
+fn mixed_puff(i: u32, at: [f32; 3], capacity: u32) -> EffectDesc {
+    let blend = [Blend::Alpha, Blend::Additive][i as usize % 2];
+    let mut e = puff_blended(at, capacity, blend);
+    e.name = format!("puff {i}");
+    e.sort = [None, Some(true), Some(false)][(i / 2) as usize % 3];
+    let emitter = &mut e.emitters[0];
+    emitter.render = Some(match (i / 6) % 5 {
+        0 => RenderMode::Billboard,
+        1 => RenderMode::Upright,
+        2 => RenderMode::Stretched { seconds: 0.05 },
+        3 => RenderMode::Tumbling,
+        _ => RenderMode::Flat,
+    });
+    emitter.sprite = Some(match (i / 30) % 3 {
+        0 => Sprite::Disc,
+        1 => Sprite::Snowflakes,
+        _ => Sprite::Ring,
+    });
+    // (their mean area is the plain puff's, which the GPU's time is compared with)
+    emitter.size = Range::new([0.08, 0.12, 0.15][i as usize % 3], 0.02);
+    if i % 4 >= 2 {
+        emitter.shape = Shape::Box {
+            min: [at[0] - 0.3, at[1] - 0.3, at[2] - 0.3],
+            max: [at[0] + 0.3, at[1] + 0.3, at[2] + 0.3],
+        };
+    }
+    if i.is_multiple_of(5) {
+        e.forces.turbulence = Some(Turbulence {
+            speed: 0.6,
+            scale: 1.0,
+        });
+    }
+    e
+}
+
 /// Warm-up frames of 0.1 s before the GPU is timed: a puff lives 1.5 s, so the pools are
 /// full and every pipeline is built.
 const WARM_FRAMES: u32 = 16;
@@ -79,6 +117,11 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
         _ => Blend::Alpha,
     };
     let (gpu, particles, dt) = setup(&a.common, DEFAULT_PARTICLES)?;
+    let effect = |i: u32, at: [f32; 3]| match a.mix {
+        true => mixed_puff(i, at, particles),
+        false => puff_blended(at, particles, blend),
+    };
+
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let settings = a.render.settings()?;
     let target = HeadlessTarget::new(&gpu.device, size.0, size.1);
@@ -92,7 +135,7 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     for i in 0..n {
         let (x, y) = ((i % side) as f32, (i / side) as f32);
         let at = [2.0 * (x - half), 2.0 * (y - half), 0.0];
-        let desc = puff_blended(at, particles, blend);
+        let desc = effect(i, at);
         let start = Instant::now();
         ids.push(renderer.add_effect(
             &gpu.device,
@@ -156,7 +199,10 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     // with one effect there is no rest
     let add_rest = (n > 1).then(|| median(&add_ms[1..]));
     let (encode, frame) = (median(&encode_us), median(&frame_ms));
-    let blended = format!("{blend:?}").to_lowercase();
+    let blended = match a.mix {
+        true => "mixed".to_string(),
+        false => format!("{blend:?}").to_lowercase(),
+    };
     out!(
         "{n} {blended} effects of {particles} particles on {}, {} frames at {}x{}",
         gpu.adapter_name(),
