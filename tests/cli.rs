@@ -31,6 +31,20 @@ fn tmp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// The JSON report `flurry` writes for `args` (a run that must succeed) into the temporary
+/// file `name`.
+fn report(args: &[&str], name: &str) -> serde_json::Value {
+    let json = tmp(name);
+    let args: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--json", json.to_str().unwrap()])
+        .collect();
+    let o = flurry(&args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+}
+
 #[test]
 fn bad_particle_counts_are_refused_with_the_allowed_range() {
     refused(
@@ -529,8 +543,7 @@ fn profile_effects_reports_what_adding_and_encoding_cost() {
 /// sorted on its own.
 #[test]
 fn profile_effects_mixes_effects_as_a_game_does() {
-    let json = tmp("mixed.json");
-    let o = flurry(&[
+    let args = [
         "profile",
         "effects",
         "--effects",
@@ -538,16 +551,11 @@ fn profile_effects_mixes_effects_as_a_game_does() {
         "--mix",
         "--particles",
         "256",
-        "--frames",
-        "2",
-        "--size",
-        "64x48",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    ];
+    let r = report(
+        &[&args[..], &["--frames", "2", "--size", "64x48"]].concat(),
+        "mixed.json",
+    );
     assert_eq!(r["blend"], "mixed");
     assert!(r["passes"]["merge"].as_f64().is_some(), "{r}");
     assert!(r["passes"]["sort"].is_null(), "{r}");
@@ -616,24 +624,18 @@ fn profile_effects_refuses_bad_counts_and_flags_of_other_targets() {
 
 #[test]
 fn profile_instances_reports_an_instanced_effect_against_one_as_big() {
-    let json = tmp("instances.json");
-    let o = flurry(&[
+    let args = [
         "profile",
         "instances",
         "--instances",
         "9",
         "--particles",
         "64",
-        "--frames",
-        "3",
-        "--size",
-        "64x48",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    ];
+    let r = report(
+        &[&args[..], &["--frames", "3", "--size", "64x48"]].concat(),
+        "instances.json",
+    );
     assert_eq!(
         (
             r["instances"].as_u64(),
