@@ -208,34 +208,52 @@ impl Batches {
         }
     }
 
-    /// Write this frame's emit uniforms and clocks of the batches' members (after their
-    /// updates staged them in `pages`).
-    pub fn write_frame(&mut self, queue: &wgpu::Queue, entries: &[Entry], pages: &UniformPages) {
+    /// The most spawns a member of each emit batch asks for this frame (after the members'
+    /// updates).
+    pub fn plan_frame(&mut self, entries: &[Entry]) {
         for batch in &mut self.emits {
-            // straight into the staging memory: a row a member, its emit uniforms as staged
-            let row = EmitUniforms::min_size().get() as usize;
-            let size = batch.emits.size();
-            let size = wgpu::BufferSize::new(size).expect("a batch has members");
-            if let Some(mut view) = queue.write_buffer_with(&batch.emits, 0, size) {
-                for (k, &i) in batch.members.iter().enumerate() {
-                    let staged = entries[i].system.staged_emit(pages);
-                    view.slice(k * row..(k + 1) * row).copy_from_slice(staged);
-                }
-            }
             let requests = batch
                 .members
                 .iter()
                 .map(|&i| entries[i].system.emit_request());
             batch.most_request = requests.max().unwrap_or(0);
         }
-        for batch in &self.simulates {
-            let clocks: Vec<StepClock> = batch
-                .members
-                .iter()
-                .map(|&i| entries[i].system.step_clock())
-                .collect();
-            queue.write_buffer(&batch.clocks, 0, bytemuck::cast_slice(&clocks));
+    }
+
+    /// Copy this frame's emit uniforms and clocks of the batches' members (as their updates
+    /// staged them in `pages`) through `belt` into `encoder`, before the passes that read
+    /// them; whether it copied any.
+    pub fn write_frame(
+        &self,
+        (belt, encoder): (&mut wgpu::util::StagingBelt, &mut wgpu::CommandEncoder),
+        entries: &[Entry],
+        pages: &UniformPages,
+    ) -> bool {
+        let mut copied = false;
+        for batch in &self.emits {
+            // straight into the staging memory: a row a member, its emit uniforms as staged
+            let row = EmitUniforms::min_size().get() as usize;
+            let size = wgpu::BufferSize::new(batch.emits.size()).expect("a batch has members");
+            let mut view = belt.write_buffer(encoder, &batch.emits, 0, size);
+            for (k, &i) in batch.members.iter().enumerate() {
+                let staged = entries[i].system.staged_emit(pages);
+                view.slice(k * row..(k + 1) * row).copy_from_slice(staged);
+            }
+            copied = true;
         }
+        for batch in &self.simulates {
+            let row = std::mem::size_of::<StepClock>();
+            let size = (row * batch.members.len()) as u64;
+            let size = wgpu::BufferSize::new(size).expect("a batch has members");
+            let mut view = belt.write_buffer(encoder, &batch.clocks, 0, size);
+            for (k, &i) in batch.members.iter().enumerate() {
+                let clock = entries[i].system.step_clock();
+                view.slice(k * row..(k + 1) * row)
+                    .copy_from_slice(bytemuck::bytes_of(&clock));
+            }
+            copied = true;
+        }
+        copied
     }
 
     /// The spawns of every pool batched so (into the emit step's pass).

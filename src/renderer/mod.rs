@@ -805,9 +805,8 @@ impl ParticleRenderer {
             let pages = &mut self.uniform_pages;
             e.system.update(pages, dt, &view, self.meshes.set());
         }
-        self.uniform_pages.flush(queue);
-        let pages = &self.uniform_pages;
-        self.batches.write_frame(queue, &self.entries, pages);
+        // (the pages and the batches' rows are copied in at the frame's start)
+        self.batches.plan_frame(&self.entries);
         let has_depth = self.targets.depth_format.is_some() as u32;
         // the particle target's depth still holds the previous frame's, unless it was just
         // (re)allocated or no downsample was recorded since
@@ -969,7 +968,9 @@ impl ParticleRenderer {
         }
     }
 
-    /// Record one pass of the frame (profilers submit them one at a time to time each).
+    /// Record one pass of the frame (profilers submit them one at a time to time each), in
+    /// the order of [`ParticleRenderer::passes`]: the emit pass, first, copies in the
+    /// uniforms the update staged.
     pub fn encode_pass(
         &self,
         device: &wgpu::Device,
@@ -1123,9 +1124,15 @@ impl ParticleRenderer {
         };
         let p = &self.pipelines;
         if pass == Pass::Emit {
-            // the instances emit and cull read, copied in before the frame's first pass
+            // the effects' uniforms as their updates staged them, the batches' rows of
+            // them, and the instances emit and cull read, copied in before the frame's
+            // first pass
             let mut belt = self.belt.lock().expect("not poisoned");
-            let mut copied = false;
+            let mut copied = self.uniform_pages.flush(&mut belt, encoder);
+            let pages = &self.uniform_pages;
+            copied |= self
+                .batches
+                .write_frame((&mut belt, encoder), &self.entries, pages);
             for e in &self.entries {
                 copied |= e.system.copy_instances(&mut belt, encoder);
             }

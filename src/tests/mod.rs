@@ -103,8 +103,10 @@ impl Solo {
         let view = crate::View::from(camera).model().expect("a usable camera");
         let pages = &mut self.uniform_pages;
         self.system.update(pages, dt, &view, self.meshes.set());
-        pages.flush(&self.gpu.queue);
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
+        let mut belt = wgpu::util::StagingBelt::new(self.gpu.device.clone(), 1 << 16);
+        pages.flush(&mut belt, &mut encoder);
+        belt.finish();
         self.system.encode_compute(&self.pipelines, &mut encoder);
         self.gpu.queue.submit([encoder.finish()]);
     }
