@@ -749,7 +749,7 @@ pub(crate) struct FlowParams {
     pub wall: f32,
     /// Metres over which it fades.
     pub range: f32,
-    /// Tiles across and down (a tile is `FLOW_TILE` cells square, a workgroup of the solve).
+    /// Tiles across and down (a tile is `FLOW_TILE` cells square, a thread of the solve).
     pub tiles_x: u32,
     pub tiles_y: u32,
     /// This field's first cell in the output (the fields of a crowd share one buffer).
