@@ -9,7 +9,7 @@
 //! update copies its bytes into the page's copy on the CPU, and the renderer copies each
 //! page in once, through its staging belt at the start of the frame's commands: even one
 //! `write_buffer` a page stages its bytes in a buffer made for the call, and the belt's
-//! buffers are reused from frame to frame (with the batches' rows, 100-140 µs less of a
+//! buffers are reused from frame to frame (with the batches' rows, 73-138 µs less of a
 //! 100-effect frame's CPU on lavapipe, `flurry profile effects --effects 100 --mix`). The
 //! renderer's own three ([`RendererUniforms`]) share one buffer, written with one
 //! `write_buffer`.
