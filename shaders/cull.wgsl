@@ -19,7 +19,7 @@
 @group(0) @binding(9) var<storage, read> instances: array<InstanceGpu>;
 
 fn look(p: Particle) -> EmitterLook {
-    return look_of(effect, p);
+    return effect.looks[emitter_slot(p)];
 }
 
 fn instance_bounds(k: u32) -> vec4<f32> {

@@ -30,7 +30,9 @@ fn member_texel(m: u32, k: u32) -> vec4<f32> {
 // How the particle `p` (of the list's particles) is drawn.
 fn appearance_of(p: Particle) -> Appearance {
     if MERGED == 0u {
-        return appearance(effect, p);
+        let look = effect.looks[emitter_slot(p)];
+        let soft = effect.soft_distance;
+        return appearance(look, effect.settle_time, soft, effect.additive, effect.light_wrap);
     }
     let m = instance_of(p);
     let e = min(p.emitter, MAX_EMITTERS - 1u);
@@ -52,5 +54,5 @@ fn appearance_of(p: Particle) -> Appearance {
         look.frame_rate = image.z;
         look.flipbook = u32(image.w);
     }
-    return Appearance(look, fades.x, fades.y, u32(fades.z), drawn_wrap(look, fades.w));
+    return appearance(look, fades.x, fades.y, u32(fades.z), fades.w);
 }

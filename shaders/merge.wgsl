@@ -36,7 +36,7 @@ struct MergeParams {
 @group(0) @binding(11) var<storage, read_write> merged_args: IndirectArgs;
 
 fn look(p: Particle) -> EmitterLook {
-    return look_of(effect, p);
+    return effect.looks[emitter_slot(p)];
 }
 
 fn instance_bounds(k: u32) -> vec4<f32> {

@@ -93,7 +93,7 @@ fn flight_frame(vel: vec3<f32>) -> mat3x3<f32> {
 @vertex
 fn vs_main(v: VertexIn, @builtin(instance_index) ii: u32) -> VsOut {
     let p = particles[mesh_list[ii]];
-    let look = look_of(effect, p);
+    let look = effect.looks[emitter_slot(p)];
     var offset: vec3<f32>;
     var normal: vec3<f32>;
     let scaled = v.pos * mesh_scale(p, look);

@@ -30,7 +30,7 @@ fn main(
     if i < atomicLoad(&counters.alive) {
         index = alive_list[i];
         let p = particles[index];
-        let look = look_of(effect, p);
+        let look = effect.looks[emitter_slot(p)];
         // (a mesh too small on screen is drawn as a disc: cull.wgsl lists it)
         if look.render_mode == RENDER_MESH && !mesh_impostor(p, look, frame) {
             let radius = look.mesh_radius * mesh_scale(p, look);

@@ -146,7 +146,7 @@ fn main(
     var b = vec3<f32>();
     if i < count {
         let p = particles[ribbon_list[i].y];
-        let look = look_of(effect, p);
+        let look = effect.looks[emitter_slot(p)];
         let ribbon = ribbon_of(ribbon_list[i].x);
         let first = ribbon_first(i, ribbon);
         let end = ribbon_end(i, ribbon, count);

@@ -144,7 +144,10 @@ fn deposit(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
         return;
     }
     let p = particles[alive_list[i]];
-    let a = appearance(effect, p);
+    let a = appearance(
+        effect.looks[emitter_slot(p)], effect.settle_time, effect.soft_distance, effect.additive,
+        effect.light_wrap,
+    );
     let radius = drawn_radius(p, a.look);
     let alpha = particle_color(p, a.look, a.settle_time).a;
     let b = box();

@@ -64,7 +64,7 @@ fn step(p: ptr<function, Particle>, slot: u32) -> bool {
         (*p).age = (*p).age + dt;
         return (*p).age - (*p).settled_at < effect.settle_time;
     }
-    if ANCHORED == 1u && look_of(effect, *p).anchored == 1u {
+    if ANCHORED == 1u && effect.looks[emitter_slot(*p)].anchored == 1u {
         // where it was born, at rest: only its clock runs
         (*p).vel = vec3<f32>(0.0);
         (*p).age = (*p).age + dt;
