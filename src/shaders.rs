@@ -451,6 +451,13 @@ mod tests {
     }
 
     #[test]
+    fn every_resolve_variant_validates() {
+        use crate::passes::splat::Accumulated as A;
+        let variants = A::all().map(|a| (a.index(), a.consts()));
+        validate_variants(Shader::Splat, A::COUNT, variants);
+    }
+
+    #[test]
     fn multisampled_host_variants_validate() {
         for shader in [Shader::Downsample, Shader::Composite] {
             let src = shader.specialised(&[("SAMPLES", 4)]);

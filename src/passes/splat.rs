@@ -67,6 +67,46 @@ impl SplatBlend {
     const ALL: [SplatBlend; 3] = [SplatBlend::Alpha, SplatBlend::Additive, SplatBlend::Each];
 }
 
+/// Which accumulators a frame's splats added to (the union of their blends), so that the
+/// resolve reads and clears only those (splat.wgsl `RESOLVED`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Accumulated {
+    /// Some splat was alpha-blended (accumulators 0 to 4).
+    pub alpha: bool,
+    /// Some splat added light (accumulators 5 to 7).
+    pub additive: bool,
+}
+
+impl Accumulated {
+    /// How many there are ([`Accumulated::index`] is below it).
+    pub const COUNT: usize = 4;
+
+    /// With the accumulators a splat of `blend` adds to.
+    pub fn add(&mut self, blend: SplatBlend) {
+        self.alpha |= blend != SplatBlend::Additive;
+        self.additive |= blend != SplatBlend::Alpha;
+    }
+
+    /// A dense index below [`Accumulated::COUNT`]: splat.wgsl's `RESOLVED`.
+    pub fn index(self) -> usize {
+        self.alpha as usize | (self.additive as usize) << 1
+    }
+
+    /// Every one (tests validate each resolve).
+    #[cfg(test)]
+    pub fn all() -> impl Iterator<Item = Accumulated> {
+        (0..Self::COUNT).map(|i| Accumulated {
+            alpha: i & 1 == 1,
+            additive: i & 2 == 2,
+        })
+    }
+
+    /// splat.wgsl's constant for it.
+    pub fn consts(self) -> [(&'static str, u32); 1] {
+        [("RESOLVED", self.index() as u32)]
+    }
+}
+
 impl SplatVariant {
     /// How many variants there are ([`SplatVariant::index`] is below it).
     pub const COUNT: usize = 48;
@@ -151,7 +191,8 @@ pub(crate) struct SplatPass {
     no_members: wgpu::TextureView,
     /// By [`SplatVariant::index`], each built the first time an effect needs it.
     splat: Vec<std::sync::OnceLock<wgpu::ComputePipeline>>,
-    resolve: wgpu::ComputePipeline,
+    /// By [`Accumulated::index`], each built the first time a frame needs it.
+    resolve: [std::sync::OnceLock<wgpu::ComputePipeline>; Accumulated::COUNT],
 }
 
 impl SplatPass {
@@ -170,9 +211,6 @@ impl SplatPass {
         let splat = (0..SplatVariant::COUNT)
             .map(|_| std::sync::OnceLock::new())
             .collect();
-        // the resolve uses group 1 only
-        let groups = [None, Some(&resolve_layout)];
-        let resolve = compute_pipeline(device, Shader::Splat, "resolve", &groups, &[]);
         SplatPass {
             device: device.clone(),
             layout: system_layout,
@@ -180,7 +218,7 @@ impl SplatPass {
             resolve_layout,
             no_members: members::no_members(device),
             splat,
-            resolve,
+            resolve: Default::default(),
         }
     }
 
@@ -289,16 +327,54 @@ impl SplatPass {
         dispatch_from_args(pass, pipeline, &groups, args, offset);
     }
 
-    /// Write every texel of the particle target from the accumulators and zero them.
+    /// Write every texel of the particle target from the `accumulated` accumulators (those
+    /// the frame's splats added to) and zero them.
     ///
     /// The resolve binds the accumulators through its own bind group: wgpu 30 inserts no
     /// barrier before a dispatch whose bind groups were all bound already, so re-binding
     /// the splat's group let the resolve read the sums before the splats had landed
     /// (seen on lavapipe: nothing drawn).
-    pub fn record_resolve(&self, pass: &mut wgpu::ComputePass, target: &SplatTarget) {
+    pub fn record_resolve(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        target: &SplatTarget,
+        accumulated: Accumulated,
+    ) {
         let (w, h) = target.size;
-        pass.set_pipeline(&self.resolve);
+        let resolve = self.resolve[accumulated.index()].get_or_init(|| {
+            // (the resolve uses group 1 only)
+            let groups = [None, Some(&self.resolve_layout)];
+            let consts = accumulated.consts();
+            compute_pipeline(&self.device, Shader::Splat, "resolve", &groups, &consts)
+        });
+        pass.set_pipeline(resolve);
         pass.set_bind_group(1, &target.resolve, &[]);
         pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The resolve reads the accumulators of every blend splatted, and no others: a merged
+    /// list of both blends adds to both.
+    #[test]
+    fn the_resolve_reads_what_the_splats_added_to() {
+        let after = |blends: &[SplatBlend]| {
+            let mut accumulated = Accumulated::default();
+            blends.iter().for_each(|&b| accumulated.add(b));
+            (accumulated.alpha, accumulated.additive)
+        };
+        assert_eq!(after(&[]), (false, false));
+        assert_eq!(after(&[SplatBlend::Alpha]), (true, false));
+        assert_eq!(after(&[SplatBlend::Additive]), (false, true));
+        assert_eq!(after(&[SplatBlend::Each]), (true, true));
+        assert_eq!(
+            after(&[SplatBlend::Additive, SplatBlend::Alpha]),
+            (true, true)
+        );
+        // (no frame with splats of one blend resolves another's; none reads nothing)
+        assert_eq!(Accumulated::default().index(), 0);
     }
 }

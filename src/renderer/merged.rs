@@ -24,7 +24,7 @@ use crate::passes::draw::{DrawArgs, DrawBinding, DrawSources, DrawSprites};
 use crate::passes::members::{max_members, member_table};
 use crate::passes::merge::{MemberInputs, MergedList};
 use crate::passes::sort::{SortBinding, SortPlan};
-use crate::passes::splat::{SplatTarget, SplatVariant};
+use crate::passes::splat::{SplatBlend, SplatTarget, SplatVariant};
 use crate::passes::Binding;
 use crate::pipelines::Pipelines;
 use crate::types::{sort_len, uniform_bytes, Counters, IndirectArgs};
@@ -329,11 +329,17 @@ impl Merged {
     }
 
     /// Splat the copies the members' culls sent to the splat (into a compute pass whose
-    /// other splats, if any, are recorded beside it, before the resolve).
-    pub fn record_splat(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, target: &SplatTarget) {
+    /// other splats, if any, are recorded beside it, before the resolve); how they blend.
+    pub fn record_splat(
+        &self,
+        p: &Pipelines,
+        pass: &mut wgpu::ComputePass,
+        target: &SplatTarget,
+    ) -> SplatBlend {
         let (bind, variant) = &self.splat;
         p.splat()
             .record(pass, (bind, *variant), target, (&self.args, 0));
+        variant.blend
     }
 
     /// Draw the merged list into a pass whose bind group 1 is set.

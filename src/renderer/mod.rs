@@ -36,6 +36,7 @@ use crate::effect::{EffectDesc, Shape, Velocity};
 use crate::error::{Invalid, Result};
 use crate::image::Images;
 use crate::mesh::{Mesh, MeshId, Meshes};
+use crate::passes::splat::Accumulated;
 use crate::pipelines::Pipelines;
 use crate::pool::PoolSnapshot;
 use crate::profiler::{compute_pass_in, render_pass_in, Scopes};
@@ -1201,16 +1202,18 @@ impl ParticleRenderer {
                 };
                 let splat = p.splat();
                 compute_pass_in(encoder, profiler, "splat", |c| {
+                    let mut accumulated = Accumulated::default();
                     // the merged lists' members splat from them
                     for m in &self.merged {
-                        m.record_splat(p, c, target);
+                        accumulated.add(m.record_splat(p, c, target));
                     }
                     for e in self.entries.iter().filter(|e| !e.system.merged()) {
                         let bind = e.system.splat_bind(device, p);
                         let variant = e.system.splat_variant();
                         splat.record(c, (bind, variant), target, (&e.system.pool().args, 0));
+                        accumulated.add(variant.blend);
                     }
-                    splat.record_resolve(c, target);
+                    splat.record_resolve(c, target, accumulated);
                 });
             }
             Pass::Draw => {
