@@ -33,6 +33,11 @@ override SAMPLES: u32 = 1u;
 // space, as the toolkit's own does.
 override GAMMA_TARGET: u32 = 0u;
 
+// 1: the particle target has the host's size (Scale::Full): each pixel takes its own texel,
+// which is what either upsampling gives there, without the filtering and the depth tests
+// (lavapipe runs both sides of a choice, and they made the composite three times dearer)
+override SAME_SIZE: u32 = 0u;
+
 @group(0) @binding(0) var low_color: texture_2d<f32>;
 @group(0) @binding(1) var low_depth: texture_2d<f32>; // distances (downsample.wgsl)
 @group(0) @binding(2) var host_depth: texture_depth_2d;
@@ -75,6 +80,9 @@ fn host_distance(pixel: vec2<u32>) -> f32 {
 }
 
 fn upsample(pixel: vec2<u32>) -> vec4<f32> {
+    if SAME_SIZE == 1u {
+        return textureLoad(low_color, pixel, 0);
+    }
     let low = vec2<i32>(textureDimensions(low_color));
     let uv = (vec2<f32>(pixel) + 0.5) / vec2<f32>(f32(params.width), f32(params.height));
     let blended = textureSampleLevel(low_color, bilinear, uv, 0.0);

@@ -467,6 +467,16 @@ mod tests {
         }
     }
 
+    /// The composite of a particle target of the host's size.
+    #[test]
+    fn same_size_composite_validates() {
+        for samples in [1, 4] {
+            let src = Shader::Composite.specialised(&[("SAMPLES", samples), ("SAME_SIZE", 1)]);
+            assert!(src.contains("const SAME_SIZE: u32 = 1u;"));
+            validate(Shader::Composite, &src);
+        }
+    }
+
     /// The variants that encode their colour for a gamma-encoded host target.
     #[test]
     fn gamma_target_variants_validate() {

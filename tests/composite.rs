@@ -159,3 +159,55 @@ fn soft_particles_fade_over_the_soft_distance_in_front_of_the_host() {
         }
     }
 }
+
+/// At full scale the particle target has the host's size and the composite shows each of
+/// its texels at its own pixel: a small dot's light, splatted into the target by area, is
+/// centred on the composited picture where the dot projects, within a fifth of a pixel (the
+/// sRGB bytes weigh it), at several places off the pixel grid; a texel shown one pixel
+/// over is a pixel off.
+#[test]
+fn at_full_scale_each_pixel_shows_its_own_texel() {
+    use common::host::HeadlessTarget;
+    use flurry::effect::{Range, Shape};
+    use flurry::ParticleRenderer;
+    let gpu = common::gpu();
+    let settings = Settings {
+        scale: Scale::Full,
+        ..Default::default()
+    };
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, 1.0);
+    let target = HeadlessTarget::new(&gpu.device, 64, 48);
+    for point in [[0.0, 0.0, 0.0], [0.83, -0.41, 0.0], [-1.37, 0.66, 0.5]] {
+        let mut renderer =
+            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings).unwrap();
+        let white = [1.0, 1.0, 1.0, 1.0];
+        let dot = common::held(
+            Shape::Point(point),
+            1,
+            Range::constant(0.1),
+            white,
+            [0.0; 3],
+        );
+        let effect = common::still("dot", vec![dot]);
+        renderer
+            .add_effect(&gpu.device, &gpu.queue, &effect, 4, 1)
+            .unwrap();
+        for _ in 0..2 {
+            common::host_frame(&gpu, &mut renderer, &target, &camera, 1e-4);
+        }
+        let img = target.read_rgba(&gpu).unwrap();
+        let (mut sum, mut at) = (0.0, flurry::glam::Vec2::ZERO);
+        for (x, y, p) in img.enumerate_pixels() {
+            let light = p.0[0] as f32;
+            sum += light;
+            at += light * flurry::glam::Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
+        }
+        assert!(sum > 0.0, "{point:?}: the dot shows nowhere");
+        let projected = common::to_pixel(camera.view_proj(), target.size(), point.into());
+        let centre = at / sum;
+        assert!(
+            centre.distance(projected) < 0.2,
+            "{point:?}: its light is centred at {centre}, it projects to {projected}"
+        );
+    }
+}

@@ -8,15 +8,19 @@ use crate::shaders::Shader;
 use crate::types::CompositeParams;
 
 pub(crate) struct CompositePass {
+    device: wgpu::Device,
+    targets: Targets,
     layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::RenderPipeline,
+    /// Upsampling (a particle target smaller than the host's), then its own texel a pixel
+    /// (one of the host's size): each built the first time a frame needs it.
+    pipelines: [std::sync::OnceLock<wgpu::RenderPipeline>; 2],
     sampler: wgpu::Sampler,
 }
 
 impl CompositePass {
-    /// A pipeline writing the host's colour format with the host's sample count, in passes
-    /// that have the host's depth attached read-only when `targets` has one (it neither
-    /// tests nor writes it; it reads every sample of it as a texture).
+    /// Pipelines writing the host's colour format with the host's sample count, in passes
+    /// that have the host's depth attached read-only when `targets` has one (they neither
+    /// test nor write it; they read every sample of it as a texture).
     pub fn new(device: &wgpu::Device, targets: &Targets) -> Self {
         let samples = targets.sample_count;
         let f = wgpu::ShaderStages::FRAGMENT;
@@ -36,42 +40,6 @@ impl CompositePass {
                 uniform::<CompositeParams>().entry(4, f),
             ],
         );
-        let premultiplied_over = wgpu::BlendComponent {
-            src_factor: wgpu::BlendFactor::One,
-            dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
-            operation: wgpu::BlendOperation::Add,
-        };
-        let target = wgpu::ColorTargetState {
-            format: targets.color_format,
-            blend: Some(wgpu::BlendState {
-                color: premultiplied_over,
-                alpha: premultiplied_over,
-            }),
-            write_mask: wgpu::ColorWrites::ALL,
-        };
-        let pipeline = render_pipeline(
-            device,
-            (
-                Shader::Composite,
-                &[
-                    ("SAMPLES", samples),
-                    ("GAMMA_TARGET", targets.gamma_encoded() as u32),
-                ],
-            ),
-            &[&layout],
-            (target, samples),
-            // (compatible with the pass's read-only depth; it tests nothing: the particles
-            // were hidden behind the host's depth when they were drawn)
-            (targets.depth_format.filter(|_| targets.depth_in_pass)).map(|format| {
-                wgpu::DepthStencilState {
-                    format,
-                    depth_write_enabled: Some(false),
-                    depth_compare: Some(wgpu::CompareFunction::Always),
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }
-            }),
-        );
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("flurry.composite"),
             mag_filter: wgpu::FilterMode::Linear,
@@ -79,10 +47,55 @@ impl CompositePass {
             ..Default::default()
         });
         CompositePass {
+            device: device.clone(),
+            targets: *targets,
             layout,
-            pipeline,
+            pipelines: Default::default(),
             sampler,
         }
+    }
+
+    /// The pipeline for a particle target of the host's size (`same_size`) or a smaller one.
+    fn pipeline(&self, same_size: bool) -> &wgpu::RenderPipeline {
+        self.pipelines[same_size as usize].get_or_init(|| {
+            let targets = &self.targets;
+            let premultiplied_over = wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::One,
+                dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
+                operation: wgpu::BlendOperation::Add,
+            };
+            let target = wgpu::ColorTargetState {
+                format: targets.color_format,
+                blend: Some(wgpu::BlendState {
+                    color: premultiplied_over,
+                    alpha: premultiplied_over,
+                }),
+                write_mask: wgpu::ColorWrites::ALL,
+            };
+            let samples = targets.sample_count;
+            let consts = [
+                ("SAMPLES", samples),
+                ("GAMMA_TARGET", targets.gamma_encoded() as u32),
+                ("SAME_SIZE", same_size as u32),
+            ];
+            render_pipeline(
+                &self.device,
+                (Shader::Composite, &consts),
+                &[&self.layout],
+                (target, samples),
+                // (compatible with the pass's read-only depth; it tests nothing: the
+                // particles were hidden behind the host's depth when they were drawn)
+                (targets.depth_format.filter(|_| targets.depth_in_pass)).map(|format| {
+                    wgpu::DepthStencilState {
+                        format,
+                        depth_write_enabled: Some(false),
+                        depth_compare: Some(wgpu::CompareFunction::Always),
+                        stencil: Default::default(),
+                        bias: Default::default(),
+                    }
+                }),
+            )
+        })
     }
 
     pub fn bind(
@@ -104,8 +117,10 @@ impl CompositePass {
         bind(device, "composite", &self.layout, &resources)
     }
 
-    pub fn record(&self, pass: &mut wgpu::RenderPass, bind: &wgpu::BindGroup) {
-        pass.set_pipeline(&self.pipeline);
+    /// Composite the particle target `bind` binds, of the host's size (`same_size`: at
+    /// [`crate::renderer::Scale::Full`]) or smaller.
+    pub fn record(&self, pass: &mut wgpu::RenderPass, bind: &wgpu::BindGroup, same_size: bool) {
+        pass.set_pipeline(self.pipeline(same_size));
         pass.set_bind_group(0, bind, &[]);
         pass.draw(0..3, 0..1);
     }

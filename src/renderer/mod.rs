@@ -965,7 +965,8 @@ impl ParticleRenderer {
     /// `prepare`.
     pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
         if let Some(bind) = &self.composite_bind {
-            self.pipelines.composite().record(pass, bind);
+            let same_size = self.settings.scale == Scale::Full;
+            self.pipelines.composite().record(pass, bind, same_size);
         }
     }
 
@@ -1254,8 +1255,9 @@ impl ParticleRenderer {
                         depth_ops: None,
                         stencil_ops: None,
                     });
+                let same_size = self.settings.scale == Scale::Full;
                 render_pass_in(encoder, profiler, desc, "composite", |r| {
-                    p.composite().record(r, &bind)
+                    p.composite().record(r, &bind, same_size)
                 });
             }
             _ => unreachable!("the compute steps are recorded above"),
