@@ -467,6 +467,16 @@ mod tests {
         }
     }
 
+    /// The downsample at every scale, of single-sampled and multisampled depth.
+    #[test]
+    fn every_downsample_variant_validates() {
+        for (samples, factor) in [1, 4].into_iter().flat_map(|s| [1, 2, 4].map(|f| (s, f))) {
+            let src = Shader::Downsample.specialised(&[("SAMPLES", samples), ("FACTOR", factor)]);
+            assert!(src.contains(&format!("const FACTOR: u32 = {factor}u;")));
+            validate(Shader::Downsample, &src);
+        }
+    }
+
     /// The composite of a particle target of the host's size.
     #[test]
     fn same_size_composite_validates() {

@@ -783,12 +783,11 @@ pub(crate) struct ScanParams {
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct DownsampleParams {
     pub depth: DepthMappingUniform,
-    /// Host texels per low-resolution texel, per axis.
-    pub factor: u32,
     /// 0 when the host gave no depth buffer.
     pub has_depth: u32,
     pub _pad0: u32,
     pub _pad1: u32,
+    pub _pad2: u32,
 }
 
 /// Parameters of the composite (`CompositeParams` in composite.wgsl).
@@ -1326,7 +1325,6 @@ mod tests {
             "DownsampleParams",
             &[
                 ("depth", |v| v.depth.coeffs = Vec4::ONE),
-                ("factor", |v| v.factor = 1),
                 ("has_depth", |v| v.has_depth = 1),
             ],
         );

@@ -3,6 +3,7 @@
 //! host), at the particle target's resolution.
 
 use super::{bind, compute_pipeline, host_depth_texture, layout, storage_texture, uniform};
+use crate::renderer::Scale;
 use crate::shaders::Shader;
 use crate::types::DownsampleParams;
 
@@ -13,8 +14,12 @@ const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 pub(crate) const LOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
 
 pub(crate) struct DownsamplePass {
+    device: wgpu::Device,
+    samples: u32,
     layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    /// By scale factor (1, 2, 4: index 0, 1, 2), each built the first time a frame needs
+    /// it.
+    pipelines: [std::sync::OnceLock<wgpu::ComputePipeline>; 3],
 }
 
 impl DownsamplePass {
@@ -27,14 +32,22 @@ impl DownsamplePass {
             storage_texture(3, LOW_DEPTH_FORMAT, C),
         ];
         let layout = layout(device, "downsample", &entries);
-        let pipeline = compute_pipeline(
-            device,
-            Shader::Downsample,
-            "main",
-            &[Some(&layout)],
-            &[("SAMPLES", samples)],
-        );
-        DownsamplePass { layout, pipeline }
+        DownsamplePass {
+            device: device.clone(),
+            samples,
+            layout,
+            pipelines: Default::default(),
+        }
+    }
+
+    /// The pipeline for `scale`'s footprints.
+    fn pipeline(&self, scale: Scale) -> &wgpu::ComputePipeline {
+        let factor = scale.factor();
+        self.pipelines[factor.trailing_zeros() as usize].get_or_init(|| {
+            let consts = [("SAMPLES", self.samples), ("FACTOR", factor)];
+            let groups = [Some(&self.layout)];
+            compute_pipeline(&self.device, Shader::Downsample, "main", &groups, &consts)
+        })
     }
 
     /// Bind group writing the host's distances into `low_depth` (kept for collisions) and
@@ -55,9 +68,14 @@ impl DownsamplePass {
         bind(device, "downsample", &self.layout, &resources)
     }
 
-    /// One thread per low-resolution texel.
-    pub fn record(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup, low: (u32, u32)) {
-        pass.set_pipeline(&self.pipeline);
+    /// One thread per low-resolution texel, of `low` texels at `scale`.
+    pub fn record(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        bind: &wgpu::BindGroup,
+        (low, scale): ((u32, u32), Scale),
+    ) {
+        pass.set_pipeline(self.pipeline(scale));
         pass.set_bind_group(0, bind, &[]);
         pass.dispatch_workgroups(low.0.div_ceil(8), low.1.div_ceil(8), 1);
     }

@@ -818,7 +818,6 @@ impl ParticleRenderer {
         let collision = collision_frame(&prev, stored);
         let downsample = DownsampleParams {
             depth: view.depth.into(),
-            factor: self.settings.scale.factor(),
             has_depth,
             ..Default::default()
         };
@@ -1193,8 +1192,10 @@ impl ParticleRenderer {
                 let Some(binds) = self.host_binds(device, frame) else {
                     return;
                 };
+                let scale = self.settings.scale;
                 compute_pass_in(encoder, profiler, "downsample", |c| {
-                    p.downsample().record(c, &binds.downsample, low.size)
+                    p.downsample()
+                        .record(c, &binds.downsample, (low.size, scale))
                 });
             }
             Pass::Splat => {
