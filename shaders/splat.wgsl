@@ -190,14 +190,15 @@ fn deposit(s: Splat, x: i32, y: i32, cover: f32, tint: vec3<f32>, dims: vec2<u32
         }
     }
     let base = ACCUM_CHANNELS * (u32(y) * dims.x + u32(x));
-    if adds_light(s) {
-        atomicAdd(&accum[base + 5u], fixed(alpha * rgb.r));
-        atomicAdd(&accum[base + 6u], fixed(alpha * rgb.g));
-        atomicAdd(&accum[base + 7u], fixed(alpha * rgb.b));
-    } else {
-        atomicAdd(&accum[base], fixed(alpha * rgb.r));
-        atomicAdd(&accum[base + 1u], fixed(alpha * rgb.g));
-        atomicAdd(&accum[base + 2u], fixed(alpha * rgb.b));
+    // its colour's three adds go to the additive channels or the alpha-blended ones, as one
+    // set of atomics either way: lavapipe runs each atomic as a loop over the SIMD lanes,
+    // taken or not, and a list of both blends paid for both sets at every pixel
+    let adds = adds_light(s);
+    let colour = base + select(0u, 5u, adds);
+    atomicAdd(&accum[colour], fixed(alpha * rgb.r));
+    atomicAdd(&accum[colour + 1u], fixed(alpha * rgb.g));
+    atomicAdd(&accum[colour + 2u], fixed(alpha * rgb.b));
+    if !adds {
         atomicAdd(&accum[base + 3u], fixed(alpha));
         atomicAdd(&accum[base + 4u], fixed(-log(1.0 - min(alpha, 0.999))));
     }
