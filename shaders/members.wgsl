@@ -35,7 +35,7 @@ fn appearance_of(p: Particle) -> Appearance {
         return appearance(look, effect.settle_time, soft, effect.additive, effect.light_wrap);
     }
     let m = instance_of(p);
-    let e = min(p.emitter, MAX_EMITTERS - 1u);
+    let e = emitter_slot(p);
     let fades = member_texel(m, 0u);
     let shape = member_texel(m, 2u + 3u * e);
     var look = EmitterLook();
