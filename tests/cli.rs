@@ -1371,6 +1371,8 @@ fn stats_prewarm_runs_the_seconds_first_and_refuses_lengths_out_of_range() {
 #[test]
 fn stats_events_writes_every_hit_and_death_the_gpu_counted() {
     let path = tmp("snow-events.json");
+    // (a fixed step: in real time a faster build simulates less in 200 frames, and once the
+    // splat got faster a run on lavapipe saw 88 hits)
     let args = [
         "stats",
         "snow",
@@ -1378,6 +1380,8 @@ fn stats_events_writes_every_hit_and_death_the_gpu_counted() {
         "8192",
         "--frames",
         "200",
+        "--dt",
+        "0.0166667",
         "--events",
         path.to_str().unwrap(),
     ];

@@ -87,6 +87,11 @@ impl Accumulated {
         self.additive |= blend != SplatBlend::Alpha;
     }
 
+    /// Accumulators a texel the resolve reads: 5 alpha-blended, 3 additive.
+    pub fn channels(self) -> u64 {
+        5 * self.alpha as u64 + 3 * self.additive as u64
+    }
+
     /// A dense index below [`Accumulated::COUNT`]: splat.wgsl's `RESOLVED`.
     pub fn index(self) -> usize {
         self.alpha as usize | (self.additive as usize) << 1

@@ -329,17 +329,16 @@ impl Merged {
     }
 
     /// Splat the copies the members' culls sent to the splat (into a compute pass whose
-    /// other splats, if any, are recorded beside it, before the resolve); how they blend.
-    pub fn record_splat(
-        &self,
-        p: &Pipelines,
-        pass: &mut wgpu::ComputePass,
-        target: &SplatTarget,
-    ) -> SplatBlend {
+    /// other splats, if any, are recorded beside it, before the resolve).
+    pub fn record_splat(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, target: &SplatTarget) {
         let (bind, variant) = &self.splat;
         p.splat()
             .record(pass, (bind, *variant), target, (&self.args, 0));
-        variant.blend
+    }
+
+    /// How its splat blends.
+    pub fn splat_blend(&self) -> SplatBlend {
+        self.splat.1.blend
     }
 
     /// Draw the merged list into a pass whose bind group 1 is set.

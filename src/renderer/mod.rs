@@ -695,6 +695,24 @@ impl ParticleRenderer {
         self.settings = settings;
     }
 
+    /// The accumulators this frame's splats add to (the union of their blends): what the
+    /// resolve reads.
+    fn accumulated(&self) -> Accumulated {
+        let mut accumulated = Accumulated::default();
+        for m in &self.merged {
+            accumulated.add(m.splat_blend());
+        }
+        for e in self.entries.iter().filter(|e| !e.system.merged()) {
+            accumulated.add(e.system.splat_variant().blend);
+        }
+        accumulated
+    }
+
+    /// Whether the particle target has the host's size, composited texel for pixel.
+    fn composites_same_size(&self) -> bool {
+        self.settings.scale == Scale::Full
+    }
+
     /// Size of the particle target for a host of `size`.
     pub fn target_size(&self, (w, h): (u32, u32)) -> (u32, u32) {
         let f = self.settings.scale.factor();
@@ -964,7 +982,7 @@ impl ParticleRenderer {
     /// `prepare`.
     pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
         if let Some(bind) = &self.composite_bind {
-            let same_size = self.settings.scale == Scale::Full;
+            let same_size = self.composites_same_size();
             self.pipelines.composite().record(pass, bind, same_size);
         }
     }
@@ -1204,18 +1222,16 @@ impl ParticleRenderer {
                 };
                 let splat = p.splat();
                 compute_pass_in(encoder, profiler, "splat", |c| {
-                    let mut accumulated = Accumulated::default();
                     // the merged lists' members splat from them
                     for m in &self.merged {
-                        accumulated.add(m.record_splat(p, c, target));
+                        m.record_splat(p, c, target);
                     }
                     for e in self.entries.iter().filter(|e| !e.system.merged()) {
                         let bind = e.system.splat_bind(device, p);
                         let variant = e.system.splat_variant();
                         splat.record(c, (bind, variant), target, (&e.system.pool().args, 0));
-                        accumulated.add(variant.blend);
                     }
-                    splat.record_resolve(c, target, accumulated);
+                    splat.record_resolve(c, target, self.accumulated());
                 });
             }
             Pass::Draw => {
@@ -1256,7 +1272,7 @@ impl ParticleRenderer {
                         depth_ops: None,
                         stencil_ops: None,
                     });
-                let same_size = self.settings.scale == Scale::Full;
+                let same_size = self.composites_same_size();
                 render_pass_in(encoder, profiler, desc, "composite", |r| {
                     p.composite().record(r, &bind, same_size)
                 });

@@ -77,9 +77,9 @@ impl ParticleRenderer {
             }),
             Pass::Downsample => model::downsample(host, samples, low),
             Pass::Meshes => sum(&|w| model::meshes(w.meshes, w.mesh_vertices)),
-            Pass::Splat => model::splat(total(&|w| w.splatted), low),
+            Pass::Splat => model::splat(total(&|w| w.splatted), low, self.accumulated().channels()),
             Pass::Draw => model::draw(total(&|w| w.visible)),
-            Pass::Composite => model::composite(host, samples, low),
+            Pass::Composite => model::composite(host, samples, low, self.composites_same_size()),
         };
         Ok(self.passes().into_iter().map(|p| (p, traffic(p))).collect())
     }

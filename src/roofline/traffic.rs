@@ -271,10 +271,11 @@ pub(crate) fn downsample(host: u64, samples: u64, low: u64) -> Traffic {
 
 /// The splat, per splatted particle: its index and the whole particle (its quad, colour and
 /// sprite read everything); three projections (34 flops each), its quad (40) and colour
-/// (10). Then the resolve: every particle-target texel's eight accumulators read (32
-/// bytes) and its colour written (rgba16float). Covered pixels are not counted.
-pub(crate) fn splat(splatted: u64, low: u64) -> Traffic {
-    Traffic::per(splatted, 4 + WHOLE, 152) + Traffic::per(low, 32 + 8, 12)
+/// (10). Then the resolve: every particle-target texel's `channels` accumulators read (those
+/// the frame's splats added to: 3 additive, 5 alpha-blended, 8 both) and its colour written
+/// (rgba16float). Covered pixels are not counted.
+pub(crate) fn splat(splatted: u64, low: u64, channels: u64) -> Traffic {
+    Traffic::per(splatted, 4 + WHOLE, 152) + Traffic::per(low, 4 * channels + 8, 12)
 }
 
 /// The draw, per visible entry: its pair and its particle (for four vertices, read once
@@ -293,9 +294,14 @@ pub(crate) fn meshes(instances: u64, vertices: u64) -> Traffic {
 
 /// The composite, per host pixel and sample: the host depth read and the colour blended
 /// (read and written, rgba8); per particle-target texel its colour and distances read;
-/// about 20 flops a host pixel for the nearest-depth weights and the blend.
-pub(crate) fn composite(host: u64, samples: u64, low: u64) -> Traffic {
-    Traffic::per(host * samples, 4 + 8, 20) + Traffic::per(low, 8 + 8, 0)
+/// about 20 flops a host pixel for the nearest-depth weights and the blend. A particle
+/// target of the host's size (`same_size`) is read texel for pixel: no depths, its colour
+/// only.
+pub(crate) fn composite(host: u64, samples: u64, low: u64, same_size: bool) -> Traffic {
+    match same_size {
+        true => Traffic::per(host * samples, 8, 4) + Traffic::per(low, 8, 0),
+        false => Traffic::per(host * samples, 4 + 8, 20) + Traffic::per(low, 8 + 8, 0),
+    }
 }
 
 /// All-pairs gravity over `n` particles. The stage reads each one's index and the line of
@@ -359,6 +365,18 @@ pub(crate) fn crowd(alive: u64) -> Traffic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The resolve reads four bytes an accumulator it reads, and writes a texel of
+    /// rgba16float; a full-size composite reads no depths.
+    #[test]
+    fn the_resolve_and_the_composite_move_what_they_read() {
+        let low = 1000;
+        assert_eq!(splat(0, low, 3).bytes, (low * (12 + 8)) as f64);
+        assert_eq!(splat(0, low, 8).bytes, (low * (32 + 8)) as f64);
+        assert_eq!(splat(0, low, 0).bytes, (low * 8) as f64);
+        let (upsampled, same) = (composite(low, 1, low, false), composite(low, 1, low, true));
+        assert_eq!(upsampled.bytes - same.bytes, (low * (4 + 8)) as f64);
+    }
 
     #[test]
     fn a_particle_costs_the_lines_its_fields_lie_in() {
