@@ -4,8 +4,10 @@
 //! screen tiles, a workgroup a tile either adding into workgroup memory or a thread a pixel
 //! summing the particles its tile lists (`benches/splat_strategies.wgsl`). The particles are
 //! soft additive discs, depth-tested, in a disc of the screen: 65,536 of 1.5 pixels' radius
-//! (the side-by-side cloud at 960 × 540) and 262,144 of 0.4. The tiles are binned on the
-//! CPU and not timed: the binned ways are timed as if binning were free.
+//! in a disc of 125 pixels (as many as the side-by-side cloud, and as large as its
+//! billboards, 2 to 3 pixels across at 960 × 540) and 262,144 of 0.4 in one of 300. The
+//! tiles are binned on the CPU and not timed: the binned ways are timed as if binning were
+//! free.
 //!
 //! Each iteration records, submits and waits for one dispatch.
 //!
