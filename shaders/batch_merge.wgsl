@@ -34,13 +34,18 @@ struct CullRow {
 @group(0) @binding(5) var<storage, read> rows: array<CullRow>;
 @group(0) @binding(6) var<storage, read_write> merged_splat: array<u32>;
 @group(0) @binding(7) var<storage, read_write> copies: array<Particle>;
-@group(0) @binding(8) var<storage, read_write> merged: Counters; // (visible, splatted)
+// the merged lists' counts (merge_list.wgsl)
+@group(0) @binding(8) var<storage, read_write> merged: array<Counters>;
 
 // This workgroup's row of the table.
 var<private> row: u32;
 
 fn look(p: Particle) -> EmitterLook {
     return rows[row].effect.looks[min(p.emitter, MAX_EMITTERS - 1u)];
+}
+
+fn light_wrap() -> f32 {
+    return rows[row].effect.light_wrap;
 }
 
 fn instance_bounds(k: u32) -> vec4<f32> {

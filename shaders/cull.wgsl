@@ -48,7 +48,8 @@ fn main(
     var local = 0u;
     if i < atomicLoad(&counters.alive) {
         index = alive_list[i];
-        culled = cull_particle(particles[index]);
+        let p = particles[index];
+        culled = cull_particle(p, look(p));
         if culled.list != CULLED_OUT {
             local = atomicAdd(&wg_count[culled.list - 1u], 1u);
         }

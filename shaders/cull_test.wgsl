@@ -8,9 +8,10 @@
 // between two points off screen may cross it), goes to the ribbon list keyed by
 // ribbon_key, to be sorted into ribbons and drawn by ribbon.wgsl.
 //
-// The includer declares `frame` (the view's FrameUniforms) and supplies `look(p)` (the look
-// of p's emitter, from its effect's constants) and `instance_bounds(k)` (instance k's
-// bounding sphere; w <= 0: none). Each effect gets its own variant (src/passes/cull.rs,
+// The includer declares `frame` (the view's FrameUniforms) and supplies `instance_bounds(k)`
+// (instance k's bounding sphere; w <= 0: none); it passes each particle's look (its
+// emitter's, from its effect's constants), which a merged cull reads again to choose its
+// splat list. Each effect gets its own variant (src/passes/cull.rs,
 // CullVariant): the render modes it does not use are compiled out (CPU drivers run every
 // branch under a mask).
 override RIBBONS: u32 = 1u;    // some emitter's particles are ribbon points
@@ -51,9 +52,8 @@ fn instance_shown(p: Particle) -> bool {
     return bounds.w <= 0.0 || in_frustum(bounds.xyz, bounds.w);
 }
 
-// Where the alive particle p goes this frame.
-fn cull_particle(p: Particle) -> Culled {
-    let look = look(p);
+// Where the alive particle p, of an emitter that looks as `look`, goes this frame.
+fn cull_particle(p: Particle, look: EmitterLook) -> Culled {
     var mode = RENDER_BILLBOARD;
     if RIBBONS == 1u || MESHES == 1u {
         mode = look.render_mode;

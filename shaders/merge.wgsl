@@ -2,8 +2,8 @@
 // sorted ones, and apart from them the additive unsorted ones. Each member's cull lists its
 // particles straight into a renderer-level list (merge_list.wgsl), which is then sorted
 // (alpha-blended members) and drawn in one draw (draw.wgsl reads the copy, and how its
-// member draws it from the members' table, members.wgsl), the splat list splatted in one
-// dispatch (splat.wgsl). Many small members are culled a dispatch for all
+// member draws it from the members' table, members.wgsl), the splat lists splatted in a
+// dispatch each (splat.wgsl). Many small members are culled a dispatch for all
 // (batch_merge.wgsl).
 
 struct MergeParams {
@@ -26,17 +26,23 @@ struct MergeParams {
 @group(0) @binding(5) var<uniform> effect: EffectParams;
 @group(0) @binding(6) var<storage, read_write> merged_splat: array<u32>;
 @group(0) @binding(7) var<storage, read_write> copies: array<Particle>;
-@group(0) @binding(8) var<storage, read_write> merged: Counters; // (visible, splatted)
+// the merged lists' counts (merge_list.wgsl)
+@group(0) @binding(8) var<storage, read_write> merged: array<Counters>;
 // the member's instances (src/instances.rs): an instance's particles are culled with it
 @group(0) @binding(9) var<storage, read> instances: array<InstanceGpu>;
 @group(0) @binding(10) var<uniform> params: MergeParams;
-// the merged draw's and splat's indirect arguments (write_args only, in a layout of its
-// own with `merged`: the cull binds the most storage buffers a stage may, and a dispatch
-// cannot read as indirect arguments a buffer it binds for writing)
-@group(0) @binding(11) var<storage, read_write> merged_args: IndirectArgs;
+// the merged draw's and plain splat's indirect arguments, then the rich splat's (write_args
+// only, in a layout of its own with `merged`: the cull binds the most storage buffers a
+// stage may, and a dispatch cannot read as indirect arguments a buffer it binds for
+// writing)
+@group(0) @binding(11) var<storage, read_write> merged_args: array<IndirectArgs>;
 
 fn look(p: Particle) -> EmitterLook {
     return effect.looks[emitter_slot(p)];
+}
+
+fn light_wrap() -> f32 {
+    return effect.light_wrap;
 }
 
 fn instance_bounds(k: u32) -> vec4<f32> {
@@ -75,9 +81,12 @@ fn cull(
 }
 
 // After the culls and the sort: the merged draw takes one instance per listed particle,
-// the merged splat one thread per listed splat.
+// each splat one thread per entry of its list.
 @compute @workgroup_size(1)
 fn write_args() {
-    let visible = atomicLoad(&merged.visible);
-    merged_args = with_draw_and_splat(merged_args, visible, atomicLoad(&merged.splatted));
+    let visible = atomicLoad(&merged[0].visible);
+    let plain = atomicLoad(&merged[0].splatted);
+    merged_args[0] = with_draw_and_splat(merged_args[0], visible, plain);
+    let rich = atomicLoad(&merged[RICH_SPLAT].splatted);
+    merged_args[1] = with_draw_and_splat(merged_args[1], 0u, rich);
 }

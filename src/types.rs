@@ -916,6 +916,10 @@ mod tests {
             ("BODY_ROW", crate::passes::gravity::BODY_ROW),
             ("SHARED", crate::passes::gravity::SHARED_LANES),
             ("FLOW_TILE", crate::passes::flow::TILE),
+            (
+                "COUNTERS_APART",
+                (crate::passes::merge::COUNTERS_APART / size_of::<Counters>() as u64) as u32,
+            ),
         ];
         for (name, value) in GPU_CODES.iter().copied().chain(sizes) {
             assert_eq!(wgsl_const(&l, name), value, "{name}");

@@ -348,6 +348,38 @@ fn alpha_and_additive_effects_share_a_list() {
     }
 }
 
+/// Effects whose splat samples a texture share a list with plain ones, each particle
+/// splatted by a variant that shows its sprite: three bands of faint additive snowflakes
+/// among three of discs look splatted as they do drawn (the merged list splats its
+/// snowflakes and its discs apart).
+#[test]
+fn snowflakes_and_discs_share_a_list() {
+    use flurry::effect::{Blend, ColorRange, Sprite};
+    use flurry::Pass;
+    let gpu = common::gpu();
+    let bands: Vec<_> = (0..6)
+        .map(|k| {
+            let mut desc = band(k, 0.0, Blend::Additive, None);
+            let emitter = &mut desc.emitters[0];
+            emitter.color = ColorRange::constant([1.0, 1.0, 1.0, 0.1]);
+            if k % 2 == 0 {
+                emitter.sprite = Some(Sprite::Snowflakes);
+            }
+            (k, desc)
+        })
+        .collect();
+    let (drawn, passes) = render_groups(&gpu, 0.0, &[bands.clone()]);
+    assert!(passes.contains(&Pass::Merge), "{passes:?}");
+    // (the bands' particles are about 6 pixels in radius: 16 splats them all)
+    let (splatted, _) = render_groups(&gpu, 16.0, &[bands]);
+    assert_alike(
+        &drawn,
+        &splatted,
+        (2000, 30, 0.5),
+        "snowflakes and discs together",
+    );
+}
+
 /// The frame's total light (linear, summed over every pixel's red, green and blue).
 fn total_light(img: &RgbaImage) -> f64 {
     let linear = |c: u8| {

@@ -4,6 +4,7 @@
 //! and the particles they splat into one splat list, splatted in one dispatch. Additive,
 //! unsorted effects share a list of their own the same way, not sorted.
 
+use std::num::NonZeroU64;
 use std::sync::OnceLock;
 
 use super::cull::CullVariant;
@@ -13,6 +14,7 @@ use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::{Counters, EffectParams, FrameUniforms, IndirectArgs, InstanceGpu};
 use crate::types::{MergeParams, Particle};
+use crate::uniform_pages::BufferRange;
 
 /// merge.wgsl's group 0, in binding order: the cull's bindings 0..=10, then the merged
 /// arguments, which only `write_args` binds (with the merged counters).
@@ -48,18 +50,86 @@ fn subset(device: &wgpu::Device, label: &str, bindings: &[u32]) -> wgpu::BindGro
     layout(device, label, &entries)
 }
 
+/// Bytes from one of the merged lists' [`Counters`] to the next (merge_list.wgsl
+/// `COUNTERS_APART`): the most a storage binding's offset must be aligned to, so that the
+/// sort and each splat bind their list's as their own.
+pub(crate) const COUNTERS_APART: u64 = 256;
+
+/// Bytes of the merged lists' counters: the drawn list's and the plain splat list's, the
+/// rich splat list's, and the copies the splat lists took.
+pub(crate) const COUNTERS_BYTES: u64 = 2 * COUNTERS_APART + std::mem::size_of::<Counters>() as u64;
+
+/// One of a merged list's two splat lists (merge_list.wgsl), each splatted by a variant of
+/// its own: the plain one, of particles whose splat samples no texture and lights nothing,
+/// and the rich one (snowflakes, images, lit billboards). A CPU driver runs a variant's
+/// every feature for every lane, so one splat of both made each disc of a list with one
+/// snowflake effect sample the snowflakes' texture at every pixel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SplatList {
+    Plain,
+    Rich,
+}
+
+impl SplatList {
+    pub const ALL: [SplatList; 2] = [SplatList::Plain, SplatList::Rich];
+
+    /// Where its entries start in the splat lists' buffer of a merged list of `room` copies
+    /// (merge_list.wgsl `rich_splat_start`), in bytes.
+    fn start(self, room: u32) -> u64 {
+        match self {
+            SplatList::Plain => 0,
+            SplatList::Rich => room.next_multiple_of(64) as u64 * 4,
+        }
+    }
+
+    /// Bytes of the splat lists' buffer of a merged list of `room` copies.
+    pub fn buffer_bytes(room: u32) -> u64 {
+        SplatList::Rich.start(room) + room as u64 * 4
+    }
+
+    /// Where its count (`Counters::splatted`) is in the merged counters, in bytes.
+    fn counters(self) -> u64 {
+        match self {
+            SplatList::Plain => 0,
+            SplatList::Rich => COUNTERS_APART,
+        }
+    }
+
+    /// Where its splat's [`IndirectArgs`] start in the merged arguments.
+    pub fn args(self) -> u64 {
+        self as u64 * std::mem::size_of::<IndirectArgs>() as u64
+    }
+}
+
 /// The merged lists' buffers every member's cull appends to.
 pub(crate) struct MergedList<'a> {
     /// (key, index of the copy) pairs, sorted after the culls.
     pub pairs: &'a wgpu::Buffer,
-    /// The indices of the copies to splat.
+    /// The indices of the copies to splat: the plain list's, then the rich list's
+    /// ([`SplatList::buffer_bytes`]).
     pub splat: &'a wgpu::Buffer,
-    /// The lists' counters (`visible`, `splatted`).
+    /// The lists' counters ([`COUNTERS_BYTES`]).
     pub counters: &'a wgpu::Buffer,
-    /// The merged draw's and splat's [`IndirectArgs`].
+    /// The merged draw's and plain splat's [`IndirectArgs`], then the rich splat's.
     pub args: &'a wgpu::Buffer,
     /// The copies of the members' visible and splatted particles.
     pub copies: &'a wgpu::Buffer,
+    /// The copies they hold.
+    pub room: u32,
+}
+
+impl MergedList<'_> {
+    /// The entries of `list` and its counters, as its splat binds them.
+    pub fn splat_list(&self, list: SplatList) -> (BufferRange, BufferRange) {
+        let range = |buffer: &wgpu::Buffer, offset, size| BufferRange {
+            buffer: buffer.clone(),
+            offset,
+            size: NonZeroU64::new(size).expect("a list holds a copy at least"),
+        };
+        let entries = range(self.splat, list.start(self.room), self.room as u64 * 4);
+        let counters = std::mem::size_of::<Counters>() as u64;
+        (entries, range(self.counters, list.counters(), counters))
+    }
 }
 
 /// What one member's cull into the merged list reads of it besides its pool.
@@ -160,7 +230,7 @@ impl MergePass {
         })
     }
 
-    /// Write the merged draw's and splat's arguments (after every cull and the sort).
+    /// Write the merged draw's and splats' arguments (after every cull and the sort).
     pub fn record_args(&self, pass: &mut wgpu::ComputePass, bind: &wgpu::BindGroup) {
         dispatch_one(pass, &self.args, bind);
     }

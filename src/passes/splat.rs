@@ -2,6 +2,7 @@
 //! per-pixel accumulators, then resolved into the particle target (which the draw pass
 //! then loads instead of clearing).
 
+use super::merge::{MergedList, SplatList};
 use super::Binding;
 use super::{bind, buffer_entries, buffer_resources, compute_pipeline, dispatch_from_args};
 use super::{layout, members, BufferSlot};
@@ -154,6 +155,26 @@ impl SplatVariant {
         merged
     }
 
+    /// What the splat of a merged list's `list` compiles in: the plain list's particles
+    /// sample no texture and are lit by nothing (merge_list.wgsl `splats_rich`).
+    pub fn for_list(self, list: SplatList) -> Self {
+        match list {
+            SplatList::Rich => self,
+            SplatList::Plain => SplatVariant {
+                snowflakes: false,
+                lit: false,
+                images: false,
+                ..self
+            },
+        }
+    }
+
+    /// Whether it samples a texture or lights its particles: what only a merged list's
+    /// rich splat list needs.
+    pub fn is_rich(self) -> bool {
+        self.snowflakes || self.lit || self.images
+    }
+
     /// A dense index below [`SplatVariant::COUNT`].
     pub fn index(self) -> usize {
         let bits = [self.snowflakes, self.merged, self.lit, self.images];
@@ -282,17 +303,18 @@ impl SplatPass {
         self.bind_group(device, &buffers, &self.no_members)
     }
 
-    /// Bind group splatting a merged list's splat list of copies with `frame` and the
-    /// members' table `members` (its uniform binding of one effect's constants, which its
-    /// variant never reads, holds a member's, `effect`).
+    /// Bind group splatting one of a merged list's splat lists of copies, `splat`, with
+    /// `frame` and the members' table `members` (its uniform binding of one effect's
+    /// constants, which its variant never reads, holds a member's, `effect`).
     pub fn bind_merged(
         &self,
         device: &wgpu::Device,
-        list: &super::merge::MergedList,
+        (list, splat): (&MergedList, SplatList),
         (frame, effect): (&dyn Binding, &wgpu::Buffer),
         members: &wgpu::TextureView,
     ) -> wgpu::BindGroup {
-        let buffers: [&dyn Binding; 5] = [list.copies, list.splat, list.counters, frame, effect];
+        let (entries, counters) = list.splat_list(splat);
+        let buffers: [&dyn Binding; 5] = [list.copies, &entries, &counters, frame, effect];
         self.bind_group(device, &buffers, members)
     }
 
@@ -381,5 +403,39 @@ mod tests {
         );
         // (no frame with splats of one blend resolves another's; none reads nothing)
         assert_eq!(Accumulated::default().index(), 0);
+    }
+
+    /// A merged list's plain splat compiles out what only the rich list's particles show
+    /// (snowflakes, images, light), and keeps its blend; the rich one is the list's whole.
+    #[test]
+    fn the_plain_splat_list_samples_nothing_and_lights_nothing() {
+        let rich = SplatVariant {
+            blend: SplatBlend::Each,
+            snowflakes: true,
+            merged: true,
+            lit: true,
+            images: true,
+        };
+        let plain = rich.for_list(SplatList::Plain);
+        assert!(!plain.is_rich());
+        assert_eq!((plain.blend, plain.merged), (SplatBlend::Each, true));
+        assert_eq!(rich.for_list(SplatList::Rich), rich);
+        for one in [
+            SplatVariant {
+                snowflakes: true,
+                ..Default::default()
+            },
+            SplatVariant {
+                lit: true,
+                ..Default::default()
+            },
+            SplatVariant {
+                images: true,
+                ..Default::default()
+            },
+        ] {
+            assert!(one.is_rich(), "{one:?}");
+        }
+        assert!(!SplatVariant::default().is_rich());
     }
 }

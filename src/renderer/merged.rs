@@ -6,7 +6,10 @@
 //! both blends: the draw writes premultiplied colour, additive light being colour with
 //! alpha 0, under one blend state ("over"), and the splat adds each particle as its member
 //! blends (so a sorted additive effect is drawn in order among the alpha-blended ones, and
-//! an alpha-blended one that asks not to be sorted costs no sort). The small members
+//! an alpha-blended one that asks not to be sorted costs no sort). Its splatted particles
+//! are splatted in two lists, by two variants: those whose splat samples a texture or
+//! lights them apart from the rest, so that a disc pays for no member's snowflakes. The
+//! small members
 //! whose pools share a chunk of the arena and whose culls agree are culled in one dispatch
 //! (`shaders/batch_merge.wgsl`), a workgroup row a member. Built from the shared
 //! pipelines: a change of the set allocates buffers and bind groups, and compiles only a
@@ -22,12 +25,12 @@ use crate::passes::batch_merge::{row_table, BatchCull, CullMember};
 use crate::passes::cull::CullVariant;
 use crate::passes::draw::{DrawArgs, DrawBinding, DrawSources, DrawSprites};
 use crate::passes::members::{max_members, member_table};
-use crate::passes::merge::{MemberInputs, MergedList};
+use crate::passes::merge::{MemberInputs, MergedList, SplatList, COUNTERS_BYTES};
 use crate::passes::sort::{SortBinding, SortPlan};
 use crate::passes::splat::{SplatBlend, SplatTarget, SplatVariant};
 use crate::passes::Binding;
 use crate::pipelines::Pipelines;
-use crate::types::{sort_len, uniform_bytes, Counters, IndirectArgs};
+use crate::types::{sort_len, uniform_bytes, IndirectArgs};
 use crate::types::{MergeParams, PARTICLE_SIZE};
 use crate::uniform_pages::BufferRange;
 
@@ -53,8 +56,12 @@ pub(super) struct Merged {
     batches: Vec<CullBatch>,
     /// Writes the arguments from the counters.
     args_bind: wgpu::BindGroup,
-    /// The splat of the copies cull sent to the splat, and its variant.
-    splat: (wgpu::BindGroup, SplatVariant),
+    /// The splats of the copies the culls sent to the splat lists (the rich one only where
+    /// a member's particles sample a texture or are lit): each list's bind group, variant
+    /// and which it is.
+    splats: Vec<(wgpu::BindGroup, SplatVariant, SplatList)>,
+    /// What any of its members' particles show (the draw's sprites, the blend).
+    variant: SplatVariant,
     /// The sort of the list (the sorted members').
     sort: Option<(SortPlan, SortBinding)>,
     draw_bind: DrawBinding,
@@ -128,12 +135,12 @@ impl Merged {
         let pairs = buffer("flurry.merged_pairs", list_len(total, sorted) * 8, storage);
         let counters = buffer(
             "flurry.merged_counters",
-            std::mem::size_of::<Counters>() as u64,
+            COUNTERS_BYTES,
             storage | wgpu::BufferUsages::COPY_DST,
         );
         let args = buffer(
             "flurry.merged_args",
-            std::mem::size_of::<IndirectArgs>() as u64,
+            SplatList::ALL.len() as u64 * std::mem::size_of::<IndirectArgs>() as u64,
             storage | wgpu::BufferUsages::INDIRECT,
         );
         let copies = buffer(
@@ -141,7 +148,11 @@ impl Merged {
             total as u64 * PARTICLE_SIZE,
             storage,
         );
-        let splat_list = buffer("flurry.merged_splat", total as u64 * 4, storage);
+        let splat_list = buffer(
+            "flurry.merged_splat",
+            SplatList::buffer_bytes(total),
+            storage,
+        );
         // how the members' particles are drawn, a few texels a member
         let params: Vec<_> = members
             .iter()
@@ -154,6 +165,7 @@ impl Merged {
             counters: &counters,
             args: &args,
             copies: &copies,
+            room: total,
         };
         // every member's cull parameters in one buffer, each where a uniform binding may
         // start (one buffer for all: creating a buffer a member cost more than the rest of
@@ -259,17 +271,23 @@ impl Merged {
             ribbons: [&first.ribbon_points, &first.ribbon_pieces],
         };
         let variants = members.iter().map(|&i| entries[i].system.splat_variant());
-        let splat_variant = SplatVariant::merged(variants);
-        let draw_bind = p.merged_draw(DrawSprites::of(splat_variant)).bind_sources(
+        let variant = SplatVariant::merged(variants);
+        let draw_bind = p.merged_draw(DrawSprites::of(variant)).bind_sources(
             device,
             &sources,
             frame,
             (images.view(None), &images.sampler),
         );
-        let splat_bind = p
-            .splat()
-            .bind_merged(device, &list, (frame, effect), &table);
-        let splat = (splat_bind, splat_variant);
+        let splats = SplatList::ALL
+            .into_iter()
+            .filter(|&l| l == SplatList::Plain || variant.is_rich())
+            .map(|l| {
+                let bind = p
+                    .splat()
+                    .bind_merged(device, (&list, l), (frame, effect), &table);
+                (bind, variant.for_list(l), l)
+            })
+            .collect();
         Some(Merged {
             members,
             counters,
@@ -277,7 +295,8 @@ impl Merged {
             alone,
             batches,
             args_bind,
-            splat,
+            splats,
+            variant,
             sort,
             draw_bind,
         })
@@ -328,23 +347,24 @@ impl Merged {
         p.merge().record_args(pass, &self.args_bind);
     }
 
-    /// Splat the copies the members' culls sent to the splat (into a compute pass whose
-    /// other splats, if any, are recorded beside it, before the resolve).
+    /// Splat the copies the members' culls sent to the splat lists (into a compute pass
+    /// whose other splats, if any, are recorded beside it, before the resolve).
     pub fn record_splat(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, target: &SplatTarget) {
-        let (bind, variant) = &self.splat;
-        p.splat()
-            .record(pass, (bind, *variant), target, (&self.args, 0));
+        for (bind, variant, list) in &self.splats {
+            p.splat()
+                .record(pass, (bind, *variant), target, (&self.args, list.args()));
+        }
     }
 
-    /// How its splat blends.
+    /// How its splats blend.
     pub fn splat_blend(&self) -> SplatBlend {
-        self.splat.1.blend
+        self.variant.blend
     }
 
     /// Draw the merged list into a pass whose bind group 1 is set.
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
         let args = DrawArgs::Direct(&self.args, IndirectArgs::DRAW_OFFSET);
-        p.merged_draw(DrawSprites::of(self.splat.1))
+        p.merged_draw(DrawSprites::of(self.variant))
             .record(pass, &self.draw_bind, args);
     }
 }
