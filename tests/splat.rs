@@ -368,10 +368,11 @@ fn snowflakes_and_discs_share_a_list() {
             (k, desc)
         })
         .collect();
-    let (drawn, passes) = render_groups(&gpu, 0.0, &[bands.clone()]);
+    let bands = [bands];
+    let (drawn, passes) = render_groups(&gpu, 0.0, &bands);
     assert!(passes.contains(&Pass::Merge), "{passes:?}");
     // (the bands' particles are about 6 pixels in radius: 16 splats them all)
-    let (splatted, _) = render_groups(&gpu, 16.0, &[bands]);
+    let (splatted, _) = render_groups(&gpu, 16.0, &bands);
     assert_alike(
         &drawn,
         &splatted,
