@@ -1,6 +1,7 @@
 // batch_merge.wgsl — merge.wgsl's `cull` for many small members of a merged list in one
 // dispatch: those whose pools are sized per slot in one chunk of the arena (src/arena.rs)
-// and whose culls compile to the same variant, with no instances (src/renderer/merged.rs).
+// with no instances, by a variant with every render mode any of them shows
+// (src/renderer/merged.rs).
 // Workgroup row y is the pool of `rows[y]`, its workgroup x that pool's alive-list entries
 // 64x..64x+63: which member a thread serves comes from its workgroup, so the member's entry
 // is the same for the whole workgroup, and its look is read from the table where it is

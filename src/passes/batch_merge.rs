@@ -1,7 +1,7 @@
 //! Batched cull into a merged list (`shaders/batch_merge.wgsl`): the culls of many
 //! small members of a merged list in one dispatch, the members whose pools are sized per
-//! slot in one chunk of the arena ([`crate::arena`]) and whose culls compile to the same
-//! [`CullVariant`] (with no instances), a workgroup row a member.
+//! slot in one chunk of the arena ([`crate::arena`]), with no instances, by a
+//! [`CullVariant`] with every render mode any of them shows, a workgroup row a member.
 
 use std::sync::OnceLock;
 

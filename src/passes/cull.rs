@@ -56,6 +56,17 @@ impl CullVariant {
         }
     }
 
+    /// The variant culling the particles of effects of `variants` together: every render
+    /// mode any of them shows, placed as instances if any is.
+    pub fn merged(variants: impl Iterator<Item = CullVariant>) -> Self {
+        variants.fold(CullVariant::default(), |a, v| CullVariant {
+            ribbons: a.ribbons | v.ribbons,
+            meshes: a.meshes | v.meshes,
+            stretched: a.stretched | v.stretched,
+            instanced: a.instanced | v.instanced,
+        })
+    }
+
     /// A dense index below [`CullVariant::COUNT`].
     pub fn index(self) -> usize {
         super::variant_bits(&[self.ribbons, self.meshes, self.stretched, self.instanced])

@@ -220,7 +220,7 @@ struct Look {
 }
 
 /// Alpha-blended effects (sorted together) whose small pools share a chunk are culled into
-/// the merged list together, a dispatch for all whose culls agree, exactly as each culls
+/// the merged list together, a dispatch for all (by a variant with streaks), exactly as each culls
 /// alone into its own lists: the same particles drawn and splatted, by each effect's own
 /// look (sizes that shrink over life from drawn to splatted, streaks), at the edge of the
 /// view too; one placed as instances leaves the batch for a cull of its own.
@@ -341,7 +341,7 @@ fn pools_culled_together_into_the_merged_list_as_each_alone() {
         );
     };
     run(30, &mut together, &mut alone);
-    // the round sprites in one batch, the streaks in another
+    // the round sprites and the streaks in one batch
     for &id in &ids {
         assert!(together.renderer.culled_in_batch(id), "{id:?}");
         assert!(!alone[0].0.renderer.culled_in_batch(alone[0].1));
