@@ -29,9 +29,14 @@ override SAMPLES: u32 = 1u;
 // footprint's loops have fixed bounds (read from the uniforms, they made the full-scale
 // downsample of 960 × 540 take 6.1 ms on lavapipe rather than 3.7)
 override FACTOR: u32 = 1u;
+// 1: mesh particles are drawn into drawn_depth this frame, so the host's own distances are
+// kept apart in low_depth for the next frame's collisions; 0: drawn_depth holds the host's
+// alone and serves both (a second store of every texel cost 0.8 of 3.7 ms at 960 × 540 on
+// lavapipe)
+override APART: u32 = 1u;
 
 @group(0) @binding(0) var host_depth: texture_depth_2d;
-@group(0) @binding(1) var low_depth: texture_storage_2d<rg32float, write>;
+@group(0) @binding(1) var low_depth: texture_storage_2d<rg32float, write>; // APART only
 @group(0) @binding(2) var<uniform> params: DownsampleParams;
 // the same distances, into which mesh particles then draw theirs (mesh.wgsl): what the
 // particles are drawn against, while low_depth stays the host's own for collisions
@@ -69,6 +74,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
             near = min(a, b);
         }
     }
-    textureStore(low_depth, gid.xy, vec4<f32>(far, near, 0.0, 1.0));
+    if APART == 1u {
+        textureStore(low_depth, gid.xy, vec4<f32>(far, near, 0.0, 1.0));
+    }
     textureStore(drawn_depth, gid.xy, vec4<f32>(far, near, 0.0, 1.0));
 }

@@ -467,13 +467,18 @@ mod tests {
         }
     }
 
-    /// The downsample at every scale, of single-sampled and multisampled depth.
+    /// The downsample at every scale, of single-sampled and multisampled depth, with the
+    /// host's distances kept apart or not.
     #[test]
     fn every_downsample_variant_validates() {
         for (samples, factor) in [1, 4].into_iter().flat_map(|s| [1, 2, 4].map(|f| (s, f))) {
-            let src = Shader::Downsample.specialised(&[("SAMPLES", samples), ("FACTOR", factor)]);
-            assert!(src.contains(&format!("const FACTOR: u32 = {factor}u;")));
-            validate(Shader::Downsample, &src);
+            for apart in [0, 1] {
+                let consts = [("SAMPLES", samples), ("FACTOR", factor), ("APART", apart)];
+                let src = Shader::Downsample.specialised(&consts);
+                assert!(src.contains(&format!("const FACTOR: u32 = {factor}u;")));
+                assert!(src.contains(&format!("const APART: u32 = {apart}u;")));
+                validate(Shader::Downsample, &src);
+            }
         }
     }
 

@@ -17,9 +17,9 @@ pub(crate) struct DownsamplePass {
     device: wgpu::Device,
     samples: u32,
     layout: wgpu::BindGroupLayout,
-    /// By scale factor (1, 2, 4: index 0, 1, 2), each built the first time a frame needs
-    /// it.
-    pipelines: [std::sync::OnceLock<wgpu::ComputePipeline>; 3],
+    /// By scale factor (1, 2, 4: index 0, 1, 2), then with the host's distances kept apart
+    /// or not (index + 3), each built the first time a frame needs it.
+    pipelines: [std::sync::OnceLock<wgpu::ComputePipeline>; 6],
 }
 
 impl DownsamplePass {
@@ -40,18 +40,24 @@ impl DownsamplePass {
         }
     }
 
-    /// The pipeline for `scale`'s footprints.
-    fn pipeline(&self, scale: Scale) -> &wgpu::ComputePipeline {
+    /// The pipeline for `scale`'s footprints, keeping the host's distances `apart` or not.
+    fn pipeline(&self, scale: Scale, apart: bool) -> &wgpu::ComputePipeline {
         let factor = scale.factor();
-        self.pipelines[factor.trailing_zeros() as usize].get_or_init(|| {
-            let consts = [("SAMPLES", self.samples), ("FACTOR", factor)];
+        let index = factor.trailing_zeros() as usize + 3 * apart as usize;
+        self.pipelines[index].get_or_init(|| {
+            let consts = [
+                ("SAMPLES", self.samples),
+                ("FACTOR", factor),
+                ("APART", apart as u32),
+            ];
             let groups = [Some(&self.layout)];
             compute_pipeline(&self.device, Shader::Downsample, "main", &groups, &consts)
         })
     }
 
-    /// Bind group writing the host's distances into `low_depth` (kept for collisions) and
-    /// `drawn_depth` (what mesh particles draw into and the particles are drawn against).
+    /// Bind group writing the host's distances into `drawn_depth` (what mesh particles draw
+    /// into and the particles are drawn against) and, kept apart, `low_depth` (for the next
+    /// frame's collisions, where mesh particles are drawn).
     pub fn bind(
         &self,
         device: &wgpu::Device,
@@ -68,14 +74,16 @@ impl DownsamplePass {
         bind(device, "downsample", &self.layout, &resources)
     }
 
-    /// One thread per low-resolution texel, of `low` texels at `scale`.
+    /// One thread per low-resolution texel, of `low` texels at `scale`; the host's
+    /// distances written `apart` too (mesh particles will be drawn into the drawn ones) or
+    /// into the drawn ones alone.
     pub fn record(
         &self,
         pass: &mut wgpu::ComputePass,
         bind: &wgpu::BindGroup,
-        (low, scale): ((u32, u32), Scale),
+        (low, scale, apart): ((u32, u32), Scale, bool),
     ) {
-        pass.set_pipeline(self.pipeline(scale));
+        pass.set_pipeline(self.pipeline(scale, apart));
         pass.set_bind_group(0, bind, &[]);
         pass.dispatch_workgroups(low.0.div_ceil(8), low.1.div_ceil(8), 1);
     }

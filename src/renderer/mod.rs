@@ -191,6 +191,10 @@ pub struct ParticleRenderer {
     substeps: u32,
     /// Set when a downsample is recorded: the next frame may collide with its depth.
     depth_recorded: AtomicBool,
+    /// Whether the last downsample recorded kept the host's distances apart from the drawn
+    /// ones (mesh particles were drawn into those): where the next frame's collisions
+    /// read them ([`LowRes::collision_bind`]).
+    depth_apart: AtomicBool,
     /// Bound where the host has no depth (the shaders do not read it then).
     no_depth: wgpu::TextureView,
     low: Option<LowRes>,
@@ -290,6 +294,7 @@ impl ParticleRenderer {
             prev_view: None,
             reversed: false,
             depth_recorded: AtomicBool::new(false),
+            depth_apart: AtomicBool::new(false),
             no_depth: no_depth(device, targets.sample_count),
             settings,
             targets,
@@ -1171,7 +1176,8 @@ impl ParticleRenderer {
             }
             compute_pass_in(encoder, profiler, pass.name(), |c| {
                 for e in self.entries.iter().filter(|e| e.system.records(step)) {
-                    e.system.record_step(p, step, c, &low.collision_bind);
+                    let collision = low.collision_bind(self.depth_apart.load(Ordering::Relaxed));
+                    e.system.record_step(p, step, c, collision);
                 }
                 match step {
                     Step::Emit => self.batches.record_emit(p, c),
@@ -1211,9 +1217,13 @@ impl ParticleRenderer {
                     return;
                 };
                 let scale = self.settings.scale;
+                // (the host's distances apart only where mesh particles are drawn into the
+                // drawn ones this frame)
+                let apart = self.has_meshes();
+                self.depth_apart.store(apart, Ordering::Relaxed);
                 compute_pass_in(encoder, profiler, "downsample", |c| {
                     p.downsample()
-                        .record(c, &binds.downsample, (low.size, scale))
+                        .record(c, &binds.downsample, (low.size, scale, apart))
                 });
             }
             Pass::Splat => {

@@ -94,7 +94,7 @@ impl ParticleRenderer {
                 .write_collision(queue, &super::collision_frame(view, true));
         }
         let collision = match &self.low {
-            Some(low) => &low.collision_bind,
+            Some(low) => low.collision_bind(self.depth_apart.load(Ordering::Relaxed)),
             None => p.no_collision(),
         };
         let slot = self.entries[at].system.uniform_slot().clone();

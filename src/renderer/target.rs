@@ -17,7 +17,8 @@ pub(super) struct LowRes {
     pub images: u64,
     pub size: (u32, u32),
     pub color: wgpu::TextureView,
-    /// The host's distances (the downsample's), kept for the next frame's collisions.
+    /// The host's distances (the downsample's), kept apart for the next frame's
+    /// collisions where mesh particles are drawn into `drawn` (written only then).
     pub depth: wgpu::TextureView,
     /// The same with the mesh particles drawn in: what the particles are drawn against
     /// and the composite upsamples by.
@@ -33,8 +34,9 @@ pub(super) struct LowRes {
     pub draw_bind: wgpu::BindGroup,
     /// The compute splat's accumulators (None: splat off).
     pub splat: Option<SplatTarget>,
-    /// Simulate's view of `depth` (holding the previous frame's) and its camera.
-    pub collision_bind: wgpu::BindGroup,
+    /// Simulate's view of `depth` and of `drawn` (holding the previous frame's) and its
+    /// camera.
+    collision_binds: [wgpu::BindGroup; 2],
     /// The downsample's and the composite's bind groups over the host's depth view they
     /// were made for (a host that draws into the same views each frame makes them once).
     pub host_binds: std::sync::Mutex<Option<HostBinds>>,
@@ -120,7 +122,10 @@ impl LowRes {
         ];
         let layout = target_layout(device);
         let draw_bind = crate::passes::bind(device, "draw_target", &layout, &resources);
-        let collision_bind = p.collision_bind(&depth, collision);
+        let collision_binds = [
+            p.collision_bind(&drawn, collision),
+            p.collision_bind(&depth, collision),
+        ];
         let bytes = SplatPass::accum_bytes(size);
         let limits = device.limits();
         let fits =
@@ -141,8 +146,15 @@ impl LowRes {
             mesh_bind,
             draw_bind,
             splat,
-            collision_bind,
+            collision_binds,
             host_binds: Default::default(),
         }
+    }
+
+    /// Simulate's group over the previous frame's host distances: kept `apart` from the
+    /// drawn ones (where its mesh particles were drawn into those), or the drawn ones,
+    /// which then hold the host's alone.
+    pub fn collision_bind(&self, apart: bool) -> &wgpu::BindGroup {
+        &self.collision_binds[apart as usize]
     }
 }

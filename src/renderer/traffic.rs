@@ -75,7 +75,7 @@ impl ParticleRenderer {
                 let visible = members.map(|(_, w)| w.visible).sum();
                 t + model::merge(m.sorted(visible))
             }),
-            Pass::Downsample => model::downsample(host, samples, low),
+            Pass::Downsample => model::downsample(host, samples, low, self.has_meshes()),
             Pass::Meshes => sum(&|w| model::meshes(w.meshes, w.mesh_vertices)),
             Pass::Splat => model::splat(total(&|w| w.splatted), low, self.accumulated().channels()),
             Pass::Draw => model::draw(total(&|w| w.visible)),

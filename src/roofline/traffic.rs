@@ -260,11 +260,13 @@ pub(crate) fn merge(sorted: u64) -> Traffic {
 }
 
 /// The host depth downsampled: each host sample read (4 bytes), each particle-target texel
-/// written twice (the farthest and nearest distances, and the copy mesh particles draw
-/// over: rg32float each); a distance per sample (4 flops) and a min and a max.
-pub(crate) fn downsample(host: u64, samples: u64, low: u64) -> Traffic {
+/// written (its farthest and nearest distances, rg32float), twice where they are kept
+/// `apart` from the copy mesh particles draw over; a distance per sample (4 flops) and a
+/// min and a max.
+pub(crate) fn downsample(host: u64, samples: u64, low: u64, apart: bool) -> Traffic {
+    let writes = 1 + apart as u64;
     Traffic {
-        bytes: (host * samples * 4 + low * 16) as f64,
+        bytes: (host * samples * 4 + low * 8 * writes) as f64,
         flops: (host * samples * 6) as f64,
     }
 }
