@@ -99,19 +99,24 @@ fn list_merged(lid: u32, listed: bool, p: Particle, member: u32, room: u32) {
         count_member(c, plain + rich);
     }
     workgroupBarrier();
+    // (one write of the copy for either list: lavapipe runs a branch's writes for every
+    // lane, taken or not)
+    var copy = 0u;
     if list == LISTED_DRAWN {
         let at = wg_base[LISTED_DRAWN] + local;
         pairs[at] = vec2<u32>(key, at);
-        copies[at] = copy_of(p, member);
+        copy = at;
     } else if list != LISTED_NONE {
         var at = wg_base[list] + local;
-        var copy = wg_base[LISTED_NONE] + local;
+        var from_back = wg_base[LISTED_NONE] + local;
         if list == LISTED_RICH {
-            copy += atomicLoad(&wg_count[LISTED_PLAIN]);
+            from_back += atomicLoad(&wg_count[LISTED_PLAIN]);
             at += rich_splat_start(room);
         }
-        copy = room - 1u - copy;
+        copy = room - 1u - from_back;
         merged_splat[at] = copy;
+    }
+    if list != LISTED_NONE {
         copies[copy] = copy_of(p, member);
     }
 }
