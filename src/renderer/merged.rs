@@ -190,8 +190,9 @@ impl Merged {
         }
         // the small members of a chunk are culled a dispatch for all, by a variant with
         // every render mode any of them shows (a member placed as instances is culled
-        // alone: its cull reads its instances' bounds). A dispatch cost lavapipe about 0.3
-        // ms whatever its work, and a streak's extent costs a round sprite little.
+        // alone: its cull reads its instances' bounds). Each dispatch cost lavapipe about
+        // 0.08 ms whatever its work (100 mixed effects' culls: 8 dispatches against 4), and
+        // a streak's extent costs a round sprite little.
         let key = |i, e: &Entry| {
             let variant = e.system.cull_variant();
             (members.contains(&i) && !variant.instanced).then_some(())
