@@ -34,8 +34,8 @@ pub(super) struct LowRes {
     pub draw_bind: wgpu::BindGroup,
     /// The compute splat's accumulators (None: splat off).
     pub splat: Option<SplatTarget>,
-    /// Simulate's view of `depth` and of `drawn` (holding the previous frame's) and its
-    /// camera.
+    /// Simulate's view of `drawn`, then of `depth` (each holding the previous frame's),
+    /// and its camera.
     collision_binds: [wgpu::BindGroup; 2],
     /// The downsample's and the composite's bind groups over the host's depth view they
     /// were made for (a host that draws into the same views each frame makes them once).
