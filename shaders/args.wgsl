@@ -103,14 +103,32 @@ fn held() {
     args.cull_z = d.z;
 }
 
-// After cull (and again after the ribbon pieces joined the visible list): one instance
-// per entry of the visible list, three vertices (one triangle) each; an effect with
+// After cull: one instance per entry of the visible list (after_pieces counts them again
+// once the ribbon pieces joined it), three vertices (one triangle) each; an effect with
 // ribbons draws the same instances indexed, two triangles over four vertices each (a
 // piece is two triangles), from the draw counters. One splat thread per splatted
 // particle.
 @compute @workgroup_size(1)
 fn after_cull() {
     let visible = atomicLoad(&counters.visible);
+    // the dots listed apart (cull_test.wgsl DOTS) have a splat of their own; from here on the
+    // splatted count them too, as the effect's statistics do
+    let dots = atomicLoad(&draw_counters.dots);
     args = with_draw_and_splat(args, visible, atomicLoad(&counters.splatted));
+    atomicAdd(&counters.splatted, dots);
+    draw_counters.draw_instances = visible;
+    let d = dispatch_size(dots);
+    draw_counters.dots_x = d.x;
+    draw_counters.dots_y = d.y;
+    draw_counters.dots_z = d.z;
+}
+
+// After the ribbon pieces joined the visible list (ribbon_pieces.wgsl): the draw's count
+// again, and the splat's as after_cull left it (the splatted count the dots by then).
+@compute @workgroup_size(1)
+fn after_pieces() {
+    let visible = atomicLoad(&counters.visible);
+    let splatted = atomicLoad(&counters.splatted) - atomicLoad(&draw_counters.dots);
+    args = with_draw_and_splat(args, visible, splatted);
     draw_counters.draw_instances = visible;
 }

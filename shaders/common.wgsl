@@ -112,15 +112,15 @@ struct DrawCounters {
     mesh_first_instance: u32,
     ribbon_points: atomic<u32>,     // the ribbon list's length (cull.wgsl), Counters.visible
     ribbon_pieces: atomic<u32>,     // pieces listed (ribbon_pieces.wgsl)
-    _pad0: u32,
+    dots: atomic<u32>,              // splat list entries from its back: the dots (cull_test DOTS)
     draw_index_count: u32,          // draw_indexed_indirect of an effect with ribbons, offset 32
     draw_instances: u32,            // its visible list's length (args.wgsl, after cull)
     draw_first_index: u32,
     draw_base_vertex: i32,
     draw_first_instance: u32,
-    _pad1: u32,
-    _pad2: u32,
-    _pad3: u32,
+    dots_x: u32,                    // dispatch_workgroups_indirect of the dots' splat, offset 52
+    dots_y: u32,
+    dots_z: u32,
 }
 
 // Whether adding n to a low word that was `old` wrapped it (the high word takes the carry).

@@ -26,9 +26,10 @@ fn instance_bounds(k: u32) -> vec4<f32> {
     return instances[k].bounds;
 }
 
-// this workgroup's entries of each list (indexed by Culled.list - 1) and where they start
-var<workgroup> wg_count: array<atomic<u32>, 3>;
-var<workgroup> wg_base: array<u32, 3>;
+// this workgroup's entries of each list (indexed by Culled.list - 1, the dots last) and
+// where they start
+var<workgroup> wg_count: array<atomic<u32>, 4>;
+var<workgroup> wg_base: array<u32, 4>;
 
 @compute @workgroup_size(64)
 fn main(
@@ -68,6 +69,12 @@ fn main(
         if r > 0u {
             wg_base[2] = atomicAdd(&draw_counters.ribbon_points, r);
         }
+        if DOTS == 1u {
+            let d = atomicLoad(&wg_count[3]);
+            if d > 0u {
+                wg_base[3] = atomicAdd(&draw_counters.dots, d);
+            }
+        }
     }
     workgroupBarrier();
     switch culled.list {
@@ -79,6 +86,9 @@ fn main(
         }
         case CULLED_RIBBON: {
             ribbon_list[wg_base[2] + local] = vec2<u32>(culled.key, index);
+        }
+        case CULLED_DOT: {
+            splat_list[effect.capacity - 1u - (wg_base[3] + local)] = index;
         }
         default: {}
     }

@@ -35,7 +35,11 @@ override RESOLVED: u32 = 3u;
 @group(0) @binding(2) var<storage, read_write> counters: Counters;
 @group(0) @binding(3) var<uniform> frame: FrameUniforms;
 @group(0) @binding(4) var<uniform> effect: EffectParams;              // an effect's own splat
-@group(0) @binding(5) var member_looks: texture_2d<f32>;               // merged: by member
+// an effect's own splat: its pool's draw counters as words, read only (the dots' splat takes
+// its dispatch from them), the dots' count at DOTS_WORD (DrawCounters.dots, cull_test.wgsl DOTS)
+@group(0) @binding(5) var<storage, read> draw_words: array<u32>;
+const DOTS_WORD: u32 = 7u;
+@group(0) @binding(6) var member_looks: texture_2d<f32>;               // merged: by member
 
 // the particle target: the host's depth at its resolution as distances (downsample.wgsl), the
 // accumulators (ACCUM_CHANNELS u32 per texel, zero between frames) and the colour
@@ -230,24 +234,30 @@ fn deposit_tent(s: Splat, mass: f32, tint: vec3<f32>, dims: vec2<u32>) {
 // the sprite (a thin ring or flake between them) the mass goes to the four nearest pixels.
 // Above about five pixels across the samples alone hold its light within a few per cent
 // and are used as they are.
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = linear_index(gid, groups);
-    if i >= atomicLoad(&counters.splatted) {
-        return;
-    }
-    let p = particle_of(particles[splat_list[i]]);
+// A particle ready to splat: its Splat, its mass and its sprite's mean tint, its quad's
+// on-screen axes before they were grown, and their area (0: edge-on, nothing to splat).
+struct Prepared {
+    s: Splat,
+    mass: f32,
+    tint: vec3<f32>,
+    on_screen_x: vec2<f32>,
+    on_screen_y: vec2<f32>,
+    area: f32,
+}
+
+// Particle `index` of the list's particles, projected into a target of `dims` texels.
+fn prepare(index: u32, dims: vec2<u32>) -> Prepared {
+    let p = particle_of(particles[index]);
     let a = appearance_of(p);
     let q = particle_quad(p, a.look, frame);
-    let dims = textureDimensions(scene_depth);
     let size = vec2<f32>(dims);
     let c = to_pixels(q.center, size);
     // a quad a few pixels across is affine on screen: uv = M^-1 (pixel - centre)
     let on_screen_x = to_pixels(q.center + q.x, size) - c;
     let on_screen_y = to_pixels(q.center + q.y, size) - c;
-    let area = abs(on_screen_x.x * on_screen_y.y - on_screen_y.x * on_screen_x.y);
+    var area = abs(on_screen_x.x * on_screen_y.y - on_screen_y.x * on_screen_x.y);
     if area < 1e-8 {
-        return; // edge-on: no area
+        area = 0.0; // edge-on: no area
     }
     let sprite = sprite_of(p, a.look);
     let mean = sprite_mean(sprite);
@@ -270,13 +280,44 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         c, ax, ay, det, sprite, lod, distance, color, a.soft_distance, light, a.light_wrap,
         particle_shadow(p), a.additive,
     );
-    let whole = abs(on_screen_x) + abs(on_screen_y);
+    return Prepared(s, mass, mean.rgb, on_screen_x, on_screen_y, area);
+}
+
+// The entries of the splat list `main` takes: an effect's own lists its dots apart, from the
+// back (cull.wgsl DOTS), for `dots`.
+fn listed_apart_from_dots() -> u32 {
+    let splatted = atomicLoad(&counters.splatted);
+    if MERGED == 1u {
+        return splatted;
+    }
+    return splatted - draw_words[DOTS_WORD];
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = linear_index(gid, groups);
+    if i >= listed_apart_from_dots() {
+        return;
+    }
+    let dims = textureDimensions(scene_depth);
+    let prepared = prepare(splat_list[i], dims);
+    if prepared.area == 0.0 {
+        return;
+    }
+    let s = prepared.s;
+    let mass = prepared.mass;
+    let area = prepared.area;
+    let c = s.c;
+    let ax = s.ax;
+    let ay = s.ay;
+    let det = s.det;
+    let whole = abs(prepared.on_screen_x) + abs(prepared.on_screen_y);
     if max(whole.x, whole.y) < 1.0 {
         // within two pixels' square: its four nearest pixels (the draw's grown quad lights
         // about as many, by its sprite; a star field of such dots splats in little more
         // than half the time sampling their grown quads takes: 33 against 58 ms, the
         // galaxy's 262,144 stars on lavapipe)
-        deposit_tent(s, mass, mean.rgb, dims);
+        deposit_tent(s, mass, prepared.tint, dims);
         return;
     }
     let half = min(abs(ax) + abs(ay), vec2<f32>(frame.splat_radius + 1.0));
@@ -299,7 +340,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         }
         if samples <= 0.0 {
             // a thin ring or flake between the centres
-            deposit_tent(s, mass, mean.rgb, dims);
+            deposit_tent(s, mass, prepared.tint, dims);
             return;
         }
         scale = mass / samples;
@@ -312,6 +353,23 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             let shown = shown_at(s, x, y);
             deposit(s, x, y, shown.a * scale, shown.rgb, dims);
         }
+    }
+}
+
+// One thread per dot an effect's cull listed apart (cull.wgsl DOTS), from the back of its
+// splat list: each by the tent path alone, which `main` would take for it too. Lavapipe
+// runs every branch of a kernel for every invocation, and main's box path, which no dot
+// takes, cost a million galaxy stars 13 of their 59 ms.
+@compute @workgroup_size(64)
+fn dots(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = linear_index(gid, groups);
+    if i >= draw_words[DOTS_WORD] {
+        return;
+    }
+    let dims = textureDimensions(scene_depth);
+    let prepared = prepare(splat_list[effect.capacity - 1u - i], dims);
+    if prepared.area > 0.0 {
+        deposit_tent(prepared.s, prepared.mass, prepared.tint, dims);
     }
 }
 

@@ -7,6 +7,7 @@ fn take_survivors(n: u32) {
     atomicStore(&counters.alive, n);
     atomicStore(&counters.visible, 0u);
     atomicStore(&counters.splatted, 0u);
+    atomicStore(&draw_counters.dots, 0u);
     atomicStore(&draw_counters.ribbon_points, 0u);
     atomicStore(&draw_counters.ribbon_pieces, 0u);
     atomicStore(&draw_counters.mesh_instances, 0u);

@@ -63,6 +63,10 @@ pub(crate) struct ParticlePool {
 /// Where in [`ParticlePool::draw_counters`] the ribbon pieces' count is.
 pub(crate) const RIBBON_PIECES_OFFSET: u64 = 24;
 
+/// Where in [`ParticlePool::draw_counters`] the count of the dots its cull listed apart is
+/// (`DrawCounters.dots`).
+pub(crate) const DOTS_OFFSET: u64 = 28;
+
 /// Where in [`ParticlePool::draw_counters`] the indexed draw of an effect with ribbons
 /// starts (6 indices, the visible list's length, 0, 0, 0).
 pub(crate) const RIBBON_DRAW_OFFSET: u64 = 32;
@@ -588,8 +592,20 @@ impl ParticlePool {
             visible: counters.visible.saturating_sub(pieces),
             ..counters
         };
+        // the splat list: from the front, then the dots listed apart from its back
+        // (cull.wgsl DOTS; none for a pool that lists no dots)
+        let dots = read_buffer(device, queue, &self.draw_counters, DOTS_OFFSET, 4)?;
+        let dots = listed(bytemuck::pod_read_unaligned::<u32>(&dots) as u64).min(n);
         let splat_n = listed(counters.splatted as u64).min(n);
-        let splat = read_buffer(device, queue, &self.splat, 0, splat_n * 4)?;
+        let front = splat_n.saturating_sub(dots);
+        let mut splat = read_buffer(device, queue, &self.splat, 0, front * 4)?;
+        splat.extend(read_buffer(
+            device,
+            queue,
+            &self.splat,
+            (n - dots) * 4,
+            dots * 4,
+        )?);
         let events_n = counters.events.min(hit_event_capacity(self.capacity)) as u64;
         let event_size = std::mem::size_of::<HitEvent>() as u64;
         let events = read_buffer(device, queue, &self.hit_events, 0, events_n * event_size)?;

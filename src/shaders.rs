@@ -432,15 +432,21 @@ mod tests {
     #[test]
     fn every_merged_cull_variant_validates() {
         use crate::passes::cull::CullVariant as V;
-        let variants = V::all().map(|v| (v.index(), v.consts()));
-        validate_variants(Shader::Merge, V::COUNT, variants);
+        // (a merged list lists no dots apart: the highest bit, clear)
+        let variants = V::all()
+            .filter(|v| !v.dots)
+            .map(|v| (v.index(), v.consts()));
+        validate_variants(Shader::Merge, V::COUNT / 2, variants);
     }
 
     #[test]
     fn every_batched_merged_cull_variant_validates() {
         use crate::passes::cull::CullVariant as V;
-        let variants = V::all().map(|v| (v.index(), v.consts()));
-        validate_variants(Shader::BatchMerge, V::COUNT, variants);
+        // (a merged list lists no dots apart: the highest bit, clear)
+        let variants = V::all()
+            .filter(|v| !v.dots)
+            .map(|v| (v.index(), v.consts()));
+        validate_variants(Shader::BatchMerge, V::COUNT / 2, variants);
     }
 
     #[test]

@@ -777,8 +777,15 @@ impl ParticleSystem {
     pub fn cull_variant(&self) -> CullVariant {
         CullVariant {
             instanced: self.instances.count() > 0,
+            // (a pool in the arena is relisted with others, which zero no draw counters)
+            dots: !self.merged && self.pool.lease.is_none(),
             ..self.cull_variant
         }
+    }
+
+    /// Whether its cull lists its dots apart, for the splat's `dots` (cull_test.wgsl `DOTS`).
+    pub fn lists_dots(&self) -> bool {
+        self.cull_variant().dots
     }
 
     /// Advance the clock by `dt` seconds and stage this frame's uniforms for `view` in
@@ -1063,7 +1070,7 @@ impl ParticleSystem {
                 if let Some(r) = &self.ribbon {
                     p.sort().record(pass, &r.plan, &r.sort);
                     p.ribbon_pieces().record(pass, &r.pieces, &self.pool);
-                    args(pass, After::Cull);
+                    args(pass, After::Pieces);
                 }
                 if let Some((plan, bind)) = self.sort.as_ref().filter(|_| !self.merged) {
                     p.sort().record(pass, plan, bind);

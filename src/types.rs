@@ -1067,6 +1067,19 @@ mod tests {
             l.offset("DrawCounters", "draw_index_count"),
             l.offset("Counters", "hit_spawned")
         );
+        // the dots' count, which the splat reads as a word, and their splat's dispatch
+        assert_eq!(
+            l.offset("DrawCounters", "dots") as u64,
+            crate::pool::DOTS_OFFSET
+        );
+        assert_eq!(
+            crate::pool::DOTS_OFFSET,
+            4 * wgsl_const(&l, "DOTS_WORD") as u64
+        );
+        assert_eq!(
+            l.offset("DrawCounters", "dots_x") as u64,
+            crate::passes::splat::DOTS_DISPATCH_OFFSET
+        );
         use crate::mesh::SurfaceTriangle;
         check_pod!(l, SurfaceTriangle, [a => "a", b => "b", c => "c", na => "na", nb => "nb",
             nc => "nc"]);

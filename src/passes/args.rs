@@ -28,6 +28,7 @@ pub(crate) struct ArgsPass {
     after_emit: wgpu::ComputePipeline,
     after_simulate: wgpu::ComputePipeline,
     after_cull: wgpu::ComputePipeline,
+    after_pieces: wgpu::ComputePipeline,
     after_spawn: wgpu::ComputePipeline,
     before_trails: wgpu::ComputePipeline,
     held: wgpu::ComputePipeline,
@@ -40,6 +41,8 @@ pub(crate) enum After {
     Simulate,
     Spawn,
     Cull,
+    /// The ribbon pieces listed into the visible list, after the cull's arguments.
+    Pieces,
     /// Not a step's end but a start: the trails' count of parents.
     BeforeTrails,
     /// In place of emit and simulate, a paused pool's frame: its particles listed again
@@ -55,6 +58,7 @@ impl ArgsPass {
             after_emit: pipeline("after_emit"),
             after_simulate: pipeline("after_simulate"),
             after_cull: pipeline("after_cull"),
+            after_pieces: pipeline("after_pieces"),
             after_spawn: pipeline("after_spawn"),
             before_trails: pipeline("before_trails"),
             held: pipeline("held"),
@@ -79,6 +83,7 @@ impl ArgsPass {
             After::Simulate => &self.after_simulate,
             After::Spawn => &self.after_spawn,
             After::Cull => &self.after_cull,
+            After::Pieces => &self.after_pieces,
             After::BeforeTrails => &self.before_trails,
             After::Held => &self.held,
         };

@@ -92,8 +92,8 @@ impl BatchMergePass {
     /// batch needs it (when the merged set is made, so that no frame's encode compiles it).
     pub fn cull(&self, variant: CullVariant) -> &wgpu::ComputePipeline {
         debug_assert!(
-            !variant.ribbons && !variant.instanced,
-            "a batched member has no ribbons and no instances"
+            !variant.ribbons && !variant.instanced && !variant.dots,
+            "a batched member has no ribbons and no instances, and lists no dots apart"
         );
         self.cull[variant.index()].get_or_init(|| {
             let layouts = [Some(&self.layout)];

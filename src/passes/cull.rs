@@ -38,11 +38,14 @@ pub(crate) struct CullVariant {
     pub stretched: bool,
     /// The effect is placed as instances (each culled as a whole by its bounds).
     pub instanced: bool,
+    /// Its pool lists its dots apart (one with buffers of its own, culled into its own
+    /// lists): cull_test.wgsl `DOTS`. A merged list's cull never does.
+    pub dots: bool,
 }
 
 impl CullVariant {
     /// How many variants there are ([`CullVariant::index`] is below it).
-    pub const COUNT: usize = 16;
+    pub const COUNT: usize = 32;
 
     /// The variant for an effect's encoded looks (every emitter slot's, the unused ones
     /// carrying the effect's own render mode).
@@ -53,6 +56,7 @@ impl CullVariant {
             meshes: any(RENDER_MESH),
             stretched: any(RENDER_STRETCHED),
             instanced: false,
+            dots: false,
         }
     }
 
@@ -64,12 +68,20 @@ impl CullVariant {
             meshes: a.meshes | v.meshes,
             stretched: a.stretched | v.stretched,
             instanced: a.instanced | v.instanced,
+            dots: a.dots | v.dots,
         })
     }
 
     /// A dense index below [`CullVariant::COUNT`].
     pub fn index(self) -> usize {
-        super::variant_bits(&[self.ribbons, self.meshes, self.stretched, self.instanced])
+        let bits = [
+            self.ribbons,
+            self.meshes,
+            self.stretched,
+            self.instanced,
+            self.dots,
+        ];
+        super::variant_bits(&bits)
     }
 
     /// Every variant (tests validate each).
@@ -80,16 +92,18 @@ impl CullVariant {
             meshes: i & 2 == 2,
             stretched: i & 4 == 4,
             instanced: i & 8 == 8,
+            dots: i & 16 == 16,
         })
     }
 
     /// cull.wgsl's constants for it.
-    pub fn consts(self) -> [(&'static str, u32); 4] {
+    pub fn consts(self) -> [(&'static str, u32); 5] {
         [
             ("RIBBONS", self.ribbons as u32),
             ("MESHES", self.meshes as u32),
             ("STRETCHED", self.stretched as u32),
             ("INSTANCED", self.instanced as u32),
+            ("DOTS", self.dots as u32),
         ]
     }
 }

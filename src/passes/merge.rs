@@ -223,6 +223,7 @@ impl MergePass {
     /// set is made, so that no frame's encode compiles it).
     pub fn cull(&self, variant: CullVariant) -> &wgpu::ComputePipeline {
         debug_assert!(!variant.ribbons, "a merged effect has no ribbons");
+        debug_assert!(!variant.dots, "a merged list lists no dots apart");
         self.cull[variant.index()].get_or_init(|| {
             let layouts = [Some(&self.cull_layout)];
             let consts = variant.consts();

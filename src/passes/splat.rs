@@ -13,19 +13,24 @@ use crate::types::*;
 
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
-/// splat.wgsl's group 0 buffers, in binding order (the members' table follows them).
-pub(super) fn slots() -> [BufferSlot; 5] {
+/// splat.wgsl's group 0 buffers, in binding order (the members' table follows them): the
+/// last an effect's draw counters, read as words (the dots' count).
+pub(super) fn slots() -> [BufferSlot; 6] {
     [
         read_only::<Particle>(),
         read_only::<u32>(),
         read_write::<Counters>(),
         uniform::<FrameUniforms>(),
         uniform::<EffectParams>(),
+        read_only::<u32>(),
     ]
 }
 
 /// The members' table's binding in group 0.
-const MEMBERS_BINDING: u32 = 5;
+const MEMBERS_BINDING: u32 = 6;
+
+/// Where the dots' splat's dispatch is in a pool's draw counters (`DrawCounters.dots_x`).
+pub(crate) const DOTS_DISPATCH_OFFSET: u64 = 52;
 
 /// A particle target's accumulators and the bind groups over them.
 pub(crate) struct SplatTarget {
@@ -217,6 +222,8 @@ pub(crate) struct SplatPass {
     no_members: wgpu::TextureView,
     /// By [`SplatVariant::index`], each built the first time an effect needs it.
     splat: Vec<std::sync::OnceLock<wgpu::ComputePipeline>>,
+    /// The dots' splat (an effect's own: `dots`), by [`SplatVariant::index`] likewise.
+    dots: Vec<std::sync::OnceLock<wgpu::ComputePipeline>>,
     /// By [`Accumulated::index`], each built the first time a frame needs it.
     resolve: [std::sync::OnceLock<wgpu::ComputePipeline>; Accumulated::COUNT],
 }
@@ -234,16 +241,19 @@ impl SplatPass {
         let target_layout = layout(device, "splat_target", &target_entries);
         let color = storage_texture(2, super::draw::PARTICLE_FORMAT, C);
         let resolve_layout = layout(device, "splat_resolve", &[accum, color]);
-        let splat = (0..SplatVariant::COUNT)
-            .map(|_| std::sync::OnceLock::new())
-            .collect();
+        let pipelines = || {
+            (0..SplatVariant::COUNT)
+                .map(|_| std::sync::OnceLock::new())
+                .collect()
+        };
         SplatPass {
             device: device.clone(),
             layout: system_layout,
             target_layout,
             resolve_layout,
             no_members: members::no_members(device),
-            splat,
+            splat: pipelines(),
+            dots: pipelines(),
             resolve: Default::default(),
         }
     }
@@ -299,7 +309,8 @@ impl SplatPass {
         effect: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         let (particles, list, counters) = (&pool.particles, &pool.splat, &pool.counters);
-        let buffers: [&dyn Binding; 5] = [particles, list, counters, frame, effect];
+        let draw_counters = &pool.draw_counters;
+        let buffers: [&dyn Binding; 6] = [particles, list, counters, frame, effect, draw_counters];
         self.bind_group(device, &buffers, &self.no_members)
     }
 
@@ -314,14 +325,17 @@ impl SplatPass {
         members: &wgpu::TextureView,
     ) -> wgpu::BindGroup {
         let (entries, counters) = list.splat_list(splat);
-        let buffers: [&dyn Binding; 5] = [list.copies, &entries, &counters, frame, effect];
+        // (its variant reads no draw counters: its list, bound read-only as they are, fills
+        // their binding)
+        let buffers: [&dyn Binding; 6] =
+            [list.copies, &entries, &counters, frame, effect, &entries];
         self.bind_group(device, &buffers, members)
     }
 
     fn bind_group(
         &self,
         device: &wgpu::Device,
-        buffers: &[&dyn Binding; 5],
+        buffers: &[&dyn Binding; 6],
         members: &wgpu::TextureView,
     ) -> wgpu::BindGroup {
         let mut resources = buffer_resources(buffers);
@@ -329,12 +343,17 @@ impl SplatPass {
         bind(device, "splat", &self.layout, &resources)
     }
 
-    /// `variant`'s pipeline, built the first time it is asked for.
-    fn pipeline(&self, variant: SplatVariant) -> &wgpu::ComputePipeline {
-        self.splat[variant.index()].get_or_init(|| {
+    /// `variant`'s pipeline of `entry` ("main" or "dots") from `pipelines`, built the first
+    /// time it is asked for.
+    fn pipeline<'a>(
+        &self,
+        (pipelines, entry): (&'a [std::sync::OnceLock<wgpu::ComputePipeline>], &str),
+        variant: SplatVariant,
+    ) -> &'a wgpu::ComputePipeline {
+        pipelines[variant.index()].get_or_init(|| {
             let groups = [Some(&self.layout), Some(&self.target_layout)];
             let consts = variant.consts();
-            compute_pipeline(&self.device, Shader::Splat, "main", &groups, &consts)
+            compute_pipeline(&self.device, Shader::Splat, entry, &groups, &consts)
         })
     }
 
@@ -349,9 +368,24 @@ impl SplatPass {
         (args, start): (&wgpu::Buffer, u64),
     ) {
         let groups = [bind, &target.splat];
-        let pipeline = self.pipeline(variant);
+        let pipeline = self.pipeline((&self.splat, "main"), variant);
         let offset = start + IndirectArgs::SPLAT_OFFSET;
         dispatch_from_args(pass, pipeline, &groups, args, offset);
+    }
+
+    /// Splat the dots an effect's cull listed apart (cull_test.wgsl `DOTS`) with its `variant`
+    /// (not a merged list's), dispatched from its pool's `draw_counters`.
+    pub fn record_dots(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        (bind, variant): (&wgpu::BindGroup, SplatVariant),
+        target: &SplatTarget,
+        draw_counters: &wgpu::Buffer,
+    ) {
+        debug_assert!(!variant.merged, "a merged list lists no dots apart");
+        let groups = [bind, &target.splat];
+        let pipeline = self.pipeline((&self.dots, "dots"), variant);
+        dispatch_from_args(pass, pipeline, &groups, draw_counters, DOTS_DISPATCH_OFFSET);
     }
 
     /// Write every texel of the particle target from the `accumulated` accumulators (those

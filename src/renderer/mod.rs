@@ -1240,6 +1240,10 @@ impl ParticleRenderer {
                         let bind = e.system.splat_bind(device, p);
                         let variant = e.system.splat_variant();
                         splat.record(c, (bind, variant), target, (&e.system.pool().args, 0));
+                        if e.system.lists_dots() {
+                            let counters = &e.system.pool().draw_counters;
+                            splat.record_dots(c, (bind, variant), target, counters);
+                        }
                     }
                     splat.record_resolve(c, target, self.accumulated());
                 });
