@@ -452,3 +452,42 @@ fn bad_ribbons_are_refused_by_field() {
         })
     );
 }
+
+/// An effect with ribbons whose other emitter's particles are dots (each within two pixels'
+/// square, splatted by a kernel of their own) counts each dot once, after its ribbon pieces
+/// joined its visible list too: its splatted particles are no more than its alive ones,
+/// and the splat list names each of them once.
+#[test]
+fn an_effect_with_ribbons_counts_its_dots_once() {
+    let gpu = common::gpu();
+    let mut effect = ribbon_effect(4);
+    effect.emitters.push(EmitterDesc {
+        shape: Shape::Sphere {
+            center: [0.0; 3],
+            radius: 0.9,
+            surface: false,
+        },
+        bursts: vec![Burst::once(0.0, 2000)],
+        lifetime: Range::constant(100.0),
+        // (about a fifth of a pixel in radius, 10 m away)
+        size: Range::constant(0.01),
+        ..Default::default()
+    });
+    let mut scene = Scene::new(&gpu, &effect, 4096, 1, SIZE, camera).unwrap();
+    for _ in 0..5 {
+        scene.frame(&gpu, DT, true);
+    }
+    let snap = scene.snapshot(&gpu).unwrap();
+    snap.check().unwrap();
+    let s = snap.stats;
+    assert!(
+        s.splatted >= 1900 && s.splatted <= s.alive,
+        "{} splatted of {} alive",
+        s.splatted,
+        s.alive
+    );
+    let mut listed = snap.splat.clone();
+    listed.sort_unstable();
+    listed.dedup();
+    assert_eq!(listed.len(), snap.splat.len(), "a particle splatted twice");
+}
