@@ -284,7 +284,7 @@ fn prepare(index: u32, dims: vec2<u32>) -> Prepared {
 }
 
 // The entries of the splat list `main` takes: an effect's own lists its dots apart, from the
-// back (cull.wgsl DOTS), for `dots`.
+// back (cull_test.wgsl DOTS), for `dots`.
 fn listed_apart_from_dots() -> u32 {
     let splatted = atomicLoad(&counters.splatted);
     if MERGED == 1u {
@@ -356,7 +356,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
 }
 
-// One thread per dot an effect's cull listed apart (cull.wgsl DOTS), from the back of its
+// One thread per dot an effect's cull listed apart (cull_test.wgsl DOTS), from the back of its
 // splat list: each by the tent path alone, which `main` would take for it too. Lavapipe
 // runs every branch of a kernel for every invocation, and main's box path, which no dot
 // takes, cost a million galaxy stars 13 of their 59 ms.

@@ -593,7 +593,7 @@ impl ParticlePool {
             ..counters
         };
         // the splat list: from the front, then the dots listed apart from its back
-        // (cull.wgsl DOTS; none for a pool that lists no dots)
+        // (cull_test.wgsl DOTS; none for a pool that lists no dots)
         let dots = read_buffer(device, queue, &self.draw_counters, DOTS_OFFSET, 4)?;
         let dots = listed(bytemuck::pod_read_unaligned::<u32>(&dots) as u64).min(n);
         let splat_n = listed(counters.splatted as u64).min(n);
