@@ -7,9 +7,10 @@
 // Bavoil 2013, with equal weights): alpha-blended particles add premultiplied colour,
 // alpha and -ln(1 - alpha); `resolve` turns the sums into the target's premultiplied
 // colour, exact for one particle per pixel and for overlaps of one colour (snow), an
-// average of colours otherwise. Additive particles add their light. Cull sends particles
-// whose projected radius is at most frame.splat_radius target pixels here; larger ones
-// are drawn over the resolved splats by draw.wgsl, sorted.
+// average of colours otherwise, over the rectangle of texels the splats touched (`touch`,
+// `bound`; the target is cleared before them). Additive particles add their light. Cull
+// sends particles whose projected radius is at most frame.splat_radius target pixels here;
+// larger ones are drawn over the resolved splats by draw.wgsl, sorted.
 //
 // Each effect gets its own variant (src/passes/splat.rs, SplatVariant), and a merged list's
 // list one of its own: CPU drivers run every branch under a mask, so the blend it does not
@@ -17,6 +18,7 @@
 override ADDITIVE: u32 = 0u;    // 1: additive blending, 0: alpha, 2: each particle's own
                                 //    (a merged list of both)
 override FLAKES: u32 = 1u;      // some emitter shows the snowflake sprites
+override RINGS: u32 = 1u;       // some emitter shows the ring sprite
 override MERGED: u32 = 0u;      // 1: a merged list's splat list (members.wgsl)
 override LIT: u32 = 0u;         // some effect's billboards are lit (Appearance.light_wrap)
 override IMAGES: u32 = 0u;      // some emitter shows an image (SPRITE_IMAGE)
@@ -49,6 +51,20 @@ const DOTS_WORD: u32 = 7u;
 @group(1) @binding(4) var sprite_sampler: sampler;
 @group(1) @binding(5) var images: texture_2d_array<f32>;      // the images' frames
 @group(1) @binding(2) var particle_target: texture_storage_2d<rgba16float, write>;
+// The texels the frame's splats touched: the bounds every splat widens (texel coordinates,
+// the ends one past), which `bound` turns into the resolve's rectangle and empties.
+struct Touched {
+    lo_x: atomic<u32>,
+    lo_y: atomic<u32>,
+    end_x: atomic<u32>,
+    end_y: atomic<u32>,
+}
+@group(1) @binding(6) var<storage, read_write> touched: Touched;
+// the resolve's dispatch and rectangle (its first texel, and one past its last), written by
+// `bound`; the resolve reads the rectangle as a uniform, the same for every invocation
+@group(1) @binding(7) var<storage, read_write> resolve_args: array<u32, 3>;
+@group(1) @binding(9) var<storage, read_write> rect_written: vec4<u32>;
+@group(1) @binding(8) var<uniform> rect: vec4<u32>;
 
 // accumulator channels: 0-2 alpha-blended sum of a * rgb, 3 sum of a, 4 sum of
 // -ln(1 - a), 5-7 additive sum of a * rgb; fixed point, ACCUM_ONE = 1.0
@@ -160,7 +176,10 @@ fn shown_at(s: Splat, x: i32, y: i32) -> vec4<f32> {
         let t = clamp(uv * 0.5 + 0.5, vec2<f32>(0.0), vec2<f32>(1.0));
         flake = textureSampleLevel(sprites, sprite_sampler, t, s.sprite.layer, s.lod).r;
     }
-    return vec4<f32>(1.0, 1.0, 1.0, sprite_cover(s.sprite.kind, uv, flake));
+    // (a disc where the variant shows no other sprite: the falloff alone, every other
+    // sprite's coverage compiled out; the ring's cost a cloud of discs 5 % of its splat)
+    let kind = select(SPRITE_DISC, s.sprite.kind, FLAKES == 1u || RINGS == 1u);
+    return vec4<f32>(1.0, 1.0, 1.0, sprite_cover(kind, uv, flake));
 }
 
 // `cover` of pixel (x, y), tinted by `tint`, to its accumulators, where the pixel is on the
@@ -283,6 +302,30 @@ fn prepare(index: u32, dims: vec2<u32>) -> Prepared {
     return Prepared(s, mass, mean.rgb, on_screen_x, on_screen_y, area);
 }
 
+// Widen the frame's touched bounds to texels first..last (none if last < first).
+fn touch(first: vec2<i32>, last: vec2<i32>) {
+    if any(last < first) {
+        return;
+    }
+    // (each read first: once the bounds hold most of the frame's particles, few widen
+    // them, and the atomics of the rest, all on four words, would take turns between the
+    // threads for nothing)
+    let lo = vec2<u32>(first);
+    let end = vec2<u32>(last + 1);
+    if lo.x < atomicLoad(&touched.lo_x) {
+        atomicMin(&touched.lo_x, lo.x);
+    }
+    if lo.y < atomicLoad(&touched.lo_y) {
+        atomicMin(&touched.lo_y, lo.y);
+    }
+    if end.x > atomicLoad(&touched.end_x) {
+        atomicMax(&touched.end_x, end.x);
+    }
+    if end.y > atomicLoad(&touched.end_y) {
+        atomicMax(&touched.end_y, end.y);
+    }
+}
+
 // The entries of the splat list `main` takes: an effect's own lists its dots apart, from the
 // back (cull_test.wgsl DOTS), for `dots`.
 fn listed_apart_from_dots() -> u32 {
@@ -344,6 +387,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
     let first = max(lo, vec2<i32>(0));
     let last = min(hi, vec2<i32>(dims) - 1);
+    touch(first, last);
     // One loop and one deposit for both ways, each pixel's cover and tint chosen between
     // them: lavapipe runs a branch's every path for every invocation, and the tent's own
     // four deposits (and the fallback's four more) cost every particle their atomics.
@@ -373,17 +417,50 @@ fn dots(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
     let dims = textureDimensions(scene_depth);
     let prepared = prepare(splat_list[effect.capacity - 1u - i], dims);
+    // (their touched bounds are the whole target: dots_touch)
     if prepared.area > 0.0 {
         deposit_tent(prepared.s, prepared.mass, prepared.tint, dims);
     }
 }
 
-// One thread per target texel: the splats' premultiplied colour into the particle target
-// (every texel is written: this is the target's clear), accumulators back to zero.
+// After an effect's dots, one thread: where it has any, the whole target is touched. (Its
+// dots lie anywhere; widening the bounds in `dots`, even from one of its threads, cost a
+// million galaxy stars about 2 ms on lavapipe, which runs that thread's atomics for every
+// invocation; and a field of stars that small covers the target anyway.)
+@compute @workgroup_size(1)
+fn dots_touch() {
+    if draw_words[DOTS_WORD] > 0u {
+        touch(vec2<i32>(0), vec2<i32>(textureDimensions(scene_depth)) - 1);
+    }
+}
+
+// One thread, after the frame's splats: the resolve's rectangle and dispatch from the touched
+// bounds, which it empties for the next frame.
+@compute @workgroup_size(1)
+fn bound() {
+    let lo = vec2<u32>(atomicLoad(&touched.lo_x), atomicLoad(&touched.lo_y));
+    let end = vec2<u32>(atomicLoad(&touched.end_x), atomicLoad(&touched.end_y));
+    var groups = vec2<u32>(0u);
+    if all(end > lo) {
+        groups = (end - lo + 7u) / 8u;
+    }
+    resolve_args[0] = groups.x;
+    resolve_args[1] = groups.y;
+    resolve_args[2] = 1u;
+    rect_written = vec4<u32>(lo, end);
+    atomicStore(&touched.lo_x, 0xffffffffu);
+    atomicStore(&touched.lo_y, 0xffffffffu);
+    atomicStore(&touched.end_x, 0u);
+    atomicStore(&touched.end_y, 0u);
+}
+
+// One thread per texel of the rectangle the splats touched: their premultiplied colour into
+// the particle target (cleared before the splats), accumulators back to zero.
 @compute @workgroup_size(8, 8)
-fn resolve(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn resolve(@builtin(global_invocation_id) gid_in_rect: vec3<u32>) {
     let dims = textureDimensions(particle_target);
-    if gid.x >= dims.x || gid.y >= dims.y {
+    let gid = gid_in_rect.xy + rect.xy;
+    if gid.x >= rect.z || gid.y >= rect.w {
         return;
     }
     let base = ACCUM_CHANNELS * (gid.y * dims.x + gid.x);

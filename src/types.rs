@@ -1080,6 +1080,11 @@ mod tests {
             l.offset("DrawCounters", "dots_x") as u64,
             crate::passes::splat::DOTS_DISPATCH_OFFSET
         );
+        // the splats' touched bounds, which a new target starts empty
+        assert_eq!(
+            l.of("Touched").0 as usize,
+            std::mem::size_of_val(&crate::passes::splat::NOTHING_TOUCHED)
+        );
         use crate::mesh::SurfaceTriangle;
         check_pod!(l, SurfaceTriangle, [a => "a", b => "b", c => "c", na => "na", nb => "nb",
             nc => "nc"]);

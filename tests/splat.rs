@@ -494,3 +494,66 @@ fn a_particles_light_is_its_area() {
         );
     }
 }
+
+/// The splat resolves only the texels its particles touched (the target cleared first):
+/// what it lit a frame before is gone where nothing is now. 64 discs 3 pixels across drift
+/// a pixel a frame to the right on a 48×48 target; after 24 frames nothing is lit left of
+/// where they now are, and they are lit where they are, as drawn by triangles.
+#[test]
+fn the_splat_leaves_nothing_where_its_particles_were() {
+    use common::host::HeadlessTarget;
+    use flurry::effect::*;
+    use flurry::Camera;
+    let gpu = common::gpu();
+    let render = |splat_radius| {
+        let mut renderer = cloud_renderer(&gpu, splat_radius);
+        let (width, height) = (48, 48);
+        let target = HeadlessTarget::new(&gpu.device, width, height);
+        let camera = Camera::look_at(glam::Vec3::new(0.0, 0.0, 10.0), glam::Vec3::ZERO, 1.0);
+        // metres per pixel on the plane z = 0
+        let pixel = 2.0 * 10.0 * (camera.fov_y / 2.0).tan() / height as f32;
+        let dt = 1.0 / 60.0;
+        // columns 6 to 12 of the target (18 to 12 px left of its centre), rows 16 to 32
+        let shape = Shape::Box {
+            min: [-18.0 * pixel, -8.0 * pixel, -0.001],
+            max: [-12.0 * pixel, 8.0 * pixel, 0.001],
+        };
+        let drift = [pixel / dt, 0.0, 0.0];
+        let discs = common::held(shape, 64, Range::constant(3.0 * pixel), [1.0; 4], drift);
+        let desc = common::still("discs", vec![discs]);
+        let id = renderer
+            .add_effect(&gpu.device, &gpu.queue, &desc, 64, 5)
+            .unwrap();
+        for _ in 0..25 {
+            common::host_frame(&gpu, &mut renderer, &target, &camera, dt);
+        }
+        let s = renderer
+            .snapshot(&gpu.device, &gpu.queue, id)
+            .unwrap()
+            .stats;
+        (target.read_rgba(&gpu).unwrap(), s.splatted)
+    };
+    let (raster, none) = render(0.0);
+    let (splat, splatted) = render(Settings::default().splat_radius);
+    assert_eq!(
+        (none, splatted),
+        (0, 64),
+        "splatted with the splat off / on"
+    );
+    // now in columns 30 to 36 and a pixel and a half about them
+    let lit_in = |img: &RgbaImage, columns: std::ops::Range<u32>| {
+        let bright = |x, y| img.get_pixel(x, y).0[..3].iter().any(|&c| c > 40);
+        columns
+            .flat_map(|x| (0..img.height()).map(move |y| (x, y)))
+            .filter(|&(x, y)| bright(x, y))
+            .count()
+    };
+    for (name, img) in [("drawn", &raster), ("splatted", &splat)] {
+        assert_eq!(lit_in(img, 0..26), 0, "{name}: lit where the discs were");
+        assert!(
+            lit_in(img, 28..40) > 40,
+            "{name}: the discs unlit where they are"
+        );
+    }
+    assert_alike(&raster, &splat, (40, 60, 2.0), "drifting discs");
+}

@@ -1,12 +1,13 @@
 //! Splat pass (`shaders/splat.wgsl`): particles a few pixels across drawn by compute into
-//! per-pixel accumulators, then resolved into the particle target (which the draw pass
-//! then loads instead of clearing).
+//! per-pixel accumulators, then resolved into the particle target where they touched it
+//! (the renderer clears the target before them; the draw pass then loads it).
 
 use super::merge::{MergedList, SplatList};
 use super::Binding;
 use super::{bind, buffer_entries, buffer_resources, compute_pipeline, dispatch_from_args};
 use super::{layout, members, BufferSlot};
 use super::{read_only, read_write, storage_texture, texture, uniform};
+use crate::error::Result;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -34,11 +35,31 @@ pub(crate) const DOTS_DISPATCH_OFFSET: u64 = 52;
 
 /// A particle target's accumulators and the bind groups over them.
 pub(crate) struct SplatTarget {
-    size: (u32, u32),
     _accum: wgpu::Buffer,
+    /// The texels the frame's splats touched (splat.wgsl `Touched`).
+    _touched: wgpu::Buffer,
+    /// The resolve's dispatch over them, written by `bound`.
+    resolve_args: wgpu::Buffer,
+    /// The rectangle the resolve takes, written by `bound`.
+    rect: wgpu::Buffer,
     splat: wgpu::BindGroup,
+    /// `bound`'s: the touched texels and the resolve's dispatch.
+    bound: wgpu::BindGroup,
     resolve: wgpu::BindGroup,
 }
+
+impl SplatTarget {
+    /// Texels the last frame's resolve wrote (the rectangle the splats touched). Blocks: for
+    /// profilers.
+    pub fn resolved_texels(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<u64> {
+        let bytes = crate::readback::read_buffer(device, queue, &self.rect, 0, 16)?;
+        let [x, y, end_x, end_y]: [u32; 4] = bytemuck::pod_read_unaligned(&bytes);
+        Ok(end_x.saturating_sub(x) as u64 * end_y.saturating_sub(y) as u64)
+    }
+}
+
+/// splat.wgsl `Touched` with nothing touched: the bounds empty.
+pub(crate) const NOTHING_TOUCHED: [u32; 4] = [u32::MAX, u32::MAX, 0, 0];
 
 /// What one effect's splat compiles in: its blend, and the snowflake sprites and images only
 /// where an emitter shows them (CPU drivers run every branch under a mask, per covered pixel); or
@@ -49,6 +70,8 @@ pub(crate) struct SplatVariant {
     pub blend: SplatBlend,
     /// Some emitter shows the snowflake sprites.
     pub snowflakes: bool,
+    /// Some emitter shows the ring sprite.
+    pub rings: bool,
     /// A merged list's splat list, each particle with its member's constants.
     pub merged: bool,
     /// Lit billboards (a merged list's: some member's; each particle by its own effect's).
@@ -120,7 +143,7 @@ impl Accumulated {
 
 impl SplatVariant {
     /// How many variants there are ([`SplatVariant::index`] is below it).
-    pub const COUNT: usize = 48;
+    pub const COUNT: usize = 96;
 
     /// The variant for an effect's encoded constants.
     pub fn of(params: &EffectParams) -> Self {
@@ -130,6 +153,7 @@ impl SplatVariant {
                 _ => SplatBlend::Alpha,
             },
             snowflakes: params.looks.iter().any(|l| l.sprite == SPRITE_SNOWFLAKE),
+            rings: params.looks.iter().any(|l| l.sprite == SPRITE_RING),
             merged: false,
             // (a mesh particle far enough away is splatted as a lit disc)
             lit: params.light_wrap != UNLIT
@@ -153,6 +177,7 @@ impl SplatVariant {
                 Some(_) => Some(SplatBlend::Each),
             };
             merged.snowflakes |= v.snowflakes;
+            merged.rings |= v.rings;
             merged.lit |= v.lit;
             merged.images |= v.images;
         }
@@ -182,7 +207,13 @@ impl SplatVariant {
 
     /// A dense index below [`SplatVariant::COUNT`].
     pub fn index(self) -> usize {
-        let bits = [self.snowflakes, self.merged, self.lit, self.images];
+        let bits = [
+            self.snowflakes,
+            self.merged,
+            self.lit,
+            self.images,
+            self.rings,
+        ];
         super::variant_bits(&bits) * SplatBlend::ALL.len() + self.blend as usize
     }
 
@@ -197,15 +228,17 @@ impl SplatVariant {
                 merged: bits & 2 == 2,
                 lit: bits & 4 == 4,
                 images: bits & 8 == 8,
+                rings: bits & 16 == 16,
             }
         })
     }
 
     /// splat.wgsl's constants for it.
-    pub fn consts(self) -> [(&'static str, u32); 5] {
+    pub fn consts(self) -> [(&'static str, u32); 6] {
         [
             ("ADDITIVE", self.blend as u32),
             ("FLAKES", self.snowflakes as u32),
+            ("RINGS", self.rings as u32),
             ("MERGED", self.merged as u32),
             ("LIT", self.lit as u32),
             ("IMAGES", self.images as u32),
@@ -218,6 +251,11 @@ pub(crate) struct SplatPass {
     layout: wgpu::BindGroupLayout,
     target_layout: wgpu::BindGroupLayout,
     resolve_layout: wgpu::BindGroupLayout,
+    bound_layout: wgpu::BindGroupLayout,
+    /// `bound`, built the first time a frame needs it.
+    bound: std::sync::OnceLock<wgpu::ComputePipeline>,
+    /// `dots_touch`, likewise.
+    dots_touch: std::sync::OnceLock<wgpu::ComputePipeline>,
     /// The members' table an effect's own splat binds (its variant never reads it).
     no_members: wgpu::TextureView,
     /// By [`SplatVariant::index`], each built the first time an effect needs it.
@@ -237,10 +275,26 @@ impl SplatPass {
         let [sprites, sampler] = crate::sprites::layout_entries(3, C);
         let [images, _] = crate::sprites::layout_entries(5, C);
         let accum = read_write::<u32>().entry(1, C);
-        let target_entries = [texture(0, depth, C), accum, sprites, sampler, images];
+        let touched = read_write::<[u32; 4]>().entry(6, C);
+        let target_entries = [
+            texture(0, depth, C),
+            accum,
+            sprites,
+            sampler,
+            images,
+            touched,
+        ];
         let target_layout = layout(device, "splat_target", &target_entries);
         let color = storage_texture(2, super::draw::PARTICLE_FORMAT, C);
-        let resolve_layout = layout(device, "splat_resolve", &[accum, color]);
+        let rect = uniform::<[u32; 4]>().entry(8, C);
+        let resolve_layout = layout(device, "splat_resolve", &[accum, color, rect]);
+        let resolve_args = read_write::<[u32; 3]>().entry(7, C);
+        let rect_written = read_write::<[u32; 4]>().entry(9, C);
+        let bound_layout = layout(
+            device,
+            "splat_bound",
+            &[touched, resolve_args, rect_written],
+        );
         let pipelines = || {
             (0..SplatVariant::COUNT)
                 .map(|_| std::sync::OnceLock::new())
@@ -251,6 +305,9 @@ impl SplatPass {
             layout: system_layout,
             target_layout,
             resolve_layout,
+            bound_layout,
+            bound: Default::default(),
+            dots_touch: Default::default(),
             no_members: members::no_members(device),
             splat: pipelines(),
             dots: pipelines(),
@@ -279,23 +336,56 @@ impl SplatPass {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
+        let touched = wgpu::util::DeviceExt::create_buffer_init(
+            device,
+            &wgpu::util::BufferInitDescriptor {
+                label: Some("flurry.splat_touched"),
+                contents: bytemuck::cast_slice(&NOTHING_TOUCHED),
+                usage: wgpu::BufferUsages::STORAGE,
+            },
+        );
+        let resolve_args = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flurry.splat_resolve_args"),
+            size: 12,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
+            mapped_at_creation: false,
+        });
+        let rect = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flurry.splat_resolve_rect"),
+            size: 16,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::UNIFORM
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
         let splat = [
             (0, wgpu::BindingResource::TextureView(depth)),
             (1, accum.as_entire_binding()),
             (3, wgpu::BindingResource::TextureView(&sprites.view)),
             (4, wgpu::BindingResource::Sampler(&sprites.sampler)),
             (5, wgpu::BindingResource::TextureView(images)),
+            (6, touched.as_entire_binding()),
         ];
         let resolve = [
             (1, accum.as_entire_binding()),
             (2, wgpu::BindingResource::TextureView(color)),
+            (8, rect.as_entire_binding()),
+        ];
+        let resolve = bind(device, "splat_resolve", &self.resolve_layout, &resolve);
+        let bound = [
+            (6, touched.as_entire_binding()),
+            (7, resolve_args.as_entire_binding()),
+            (9, rect.as_entire_binding()),
         ];
         let splat = bind(device, "splat_target", &self.target_layout, &splat);
-        let resolve = bind(device, "splat_resolve", &self.resolve_layout, &resolve);
+        let bound = bind(device, "splat_bound", &self.bound_layout, &bound);
         SplatTarget {
-            size,
             _accum: accum,
+            _touched: touched,
+            resolve_args,
+            rect,
             splat,
+            bound,
             resolve,
         }
     }
@@ -386,10 +476,16 @@ impl SplatPass {
         let groups = [bind, &target.splat];
         let pipeline = self.pipeline((&self.dots, "dots"), variant);
         dispatch_from_args(pass, pipeline, &groups, draw_counters, DOTS_DISPATCH_OFFSET);
+        let whole = self.dots_touch.get_or_init(|| {
+            let groups = [Some(&self.layout), Some(&self.target_layout)];
+            compute_pipeline(&self.device, Shader::Splat, "dots_touch", &groups, &[])
+        });
+        pass.set_pipeline(whole);
+        pass.dispatch_workgroups(1, 1, 1);
     }
 
-    /// Write every texel of the particle target from the `accumulated` accumulators (those
-    /// the frame's splats added to) and zero them.
+    /// Write the texels of the particle target the frame's splats touched from the
+    /// `accumulated` accumulators (those they added to) and zero them.
     ///
     /// The resolve binds the accumulators through its own bind group: wgpu 30 inserts no
     /// barrier before a dispatch whose bind groups were all bound already, so re-binding
@@ -401,7 +497,13 @@ impl SplatPass {
         target: &SplatTarget,
         accumulated: Accumulated,
     ) {
-        let (w, h) = target.size;
+        let bound = self.bound.get_or_init(|| {
+            let groups = [None, Some(&self.bound_layout)];
+            compute_pipeline(&self.device, Shader::Splat, "bound", &groups, &[])
+        });
+        pass.set_pipeline(bound);
+        pass.set_bind_group(1, &target.bound, &[]);
+        pass.dispatch_workgroups(1, 1, 1);
         let resolve = self.resolve[accumulated.index()].get_or_init(|| {
             // (the resolve uses group 1 only)
             let groups = [None, Some(&self.resolve_layout)];
@@ -410,7 +512,7 @@ impl SplatPass {
         });
         pass.set_pipeline(resolve);
         pass.set_bind_group(1, &target.resolve, &[]);
-        pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
+        pass.dispatch_workgroups_indirect(&target.resolve_args, 0);
     }
 }
 
@@ -446,13 +548,18 @@ mod tests {
         let rich = SplatVariant {
             blend: SplatBlend::Each,
             snowflakes: true,
+            rings: true,
             merged: true,
             lit: true,
             images: true,
         };
         let plain = rich.for_list(SplatList::Plain);
         assert!(!plain.is_rich());
-        assert_eq!((plain.blend, plain.merged), (SplatBlend::Each, true));
+        // (rings are plain: a coverage of their own, no texture)
+        assert_eq!(
+            (plain.blend, plain.merged, plain.rings),
+            (SplatBlend::Each, true, true)
+        );
         assert_eq!(rich.for_list(SplatList::Rich), rich);
         for one in [
             SplatVariant {

@@ -36,6 +36,10 @@ impl ParticleRenderer {
         let samples = self.targets.sample_count as u64;
         let (lw, lh) = self.target_size(self.size);
         let low = lw as u64 * lh as u64;
+        let resolved = match self.low.as_ref().and_then(|l| l.splat.as_ref()) {
+            Some(target) => target.resolved_texels(device, queue)?,
+            None => 0,
+        };
         let steps = |w: &Work, t: Traffic| Traffic {
             bytes: t.bytes * w.substeps as f64,
             flops: t.flops * w.substeps as f64,
@@ -77,7 +81,10 @@ impl ParticleRenderer {
             }),
             Pass::Downsample => model::downsample(host, samples, low, self.has_meshes()),
             Pass::Meshes => sum(&|w| model::meshes(w.meshes, w.mesh_vertices)),
-            Pass::Splat => model::splat(total(&|w| w.splatted), low, self.accumulated().channels()),
+            Pass::Splat => {
+                let splatted = total(&|w| w.splatted);
+                model::splat(splatted, (low, resolved), self.accumulated().channels())
+            }
             Pass::Draw => model::draw(total(&|w| w.visible)),
             Pass::Composite => model::composite(host, samples, low, self.composites_same_size()),
         };

@@ -271,13 +271,16 @@ pub(crate) fn downsample(host: u64, samples: u64, low: u64, apart: bool) -> Traf
     }
 }
 
-/// The splat, per splatted particle: its index and the whole particle (its quad, colour and
-/// sprite read everything); three projections (34 flops each), its quad (40) and colour
-/// (10). Then the resolve: every particle-target texel's `channels` accumulators read (those
-/// the frame's splats added to: 3 additive, 5 alpha-blended, 8 both) and its colour written
-/// (rgba16float). Covered pixels are not counted.
-pub(crate) fn splat(splatted: u64, low: u64, channels: u64) -> Traffic {
-    Traffic::per(splatted, 4 + WHOLE, 152) + Traffic::per(low, 4 * channels + 8, 12)
+/// The splat: the particle target's `low` texels cleared (rgba16float). Per splatted
+/// particle: its index and the whole particle (its quad, colour and sprite read everything);
+/// three projections (34 flops each), its quad (40) and colour (10). Then the resolve, over
+/// the `resolved` texels the splats touched: each one's `channels` accumulators read (those
+/// the frame's splats added to: 3 additive, 5 alpha-blended, 8 both) and its colour written.
+/// Covered pixels are not counted.
+pub(crate) fn splat(splatted: u64, (low, resolved): (u64, u64), channels: u64) -> Traffic {
+    Traffic::per(low, 8, 0)
+        + Traffic::per(splatted, 4 + WHOLE, 152)
+        + Traffic::per(resolved, 4 * channels + 8, 12)
 }
 
 /// The draw, per visible entry: its pair and its particle (for four vertices, read once
@@ -368,14 +371,26 @@ pub(crate) fn crowd(alive: u64) -> Traffic {
 mod tests {
     use super::*;
 
-    /// The resolve reads four bytes an accumulator it reads, and writes a texel of
-    /// rgba16float; a full-size composite reads no depths.
+    /// The splat clears every texel of rgba16float; the resolve reads four bytes an
+    /// accumulator it reads, and writes a texel, of those the splats touched; a full-size
+    /// composite reads no depths.
     #[test]
     fn the_resolve_and_the_composite_move_what_they_read() {
         let low = 1000;
-        assert_eq!(splat(0, low, 3).bytes, (low * (12 + 8)) as f64);
-        assert_eq!(splat(0, low, 8).bytes, (low * (32 + 8)) as f64);
-        assert_eq!(splat(0, low, 0).bytes, (low * 8) as f64);
+        let cleared = (low * 8) as f64;
+        assert_eq!(
+            splat(0, (low, low), 3).bytes,
+            cleared + (low * (12 + 8)) as f64
+        );
+        assert_eq!(
+            splat(0, (low, low), 8).bytes,
+            cleared + (low * (32 + 8)) as f64
+        );
+        assert_eq!(splat(0, (low, 0), 8).bytes, cleared);
+        assert_eq!(
+            splat(0, (low, 100), 3).bytes,
+            cleared + (100 * (12 + 8)) as f64
+        );
         let (upsampled, same) = (composite(low, 1, low, false), composite(low, 1, low, true));
         assert_eq!(upsampled.bytes - same.bytes, (low * (4 + 8)) as f64);
     }
