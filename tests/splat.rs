@@ -396,6 +396,24 @@ fn total_light(img: &RgbaImage) -> f64 {
         .sum()
 }
 
+/// A renderer splatting up to `splat_radius` pixels, a 48×48 target and a camera 10 m before
+/// the plane z = 0, looking at it square on; and the metres a pixel spans on that plane.
+fn facing_the_plane(
+    gpu: &flurry::GpuContext,
+    splat_radius: f32,
+) -> (
+    flurry::ParticleRenderer,
+    common::host::HeadlessTarget,
+    flurry::Camera,
+    f32,
+) {
+    let renderer = cloud_renderer(gpu, splat_radius);
+    let target = common::host::HeadlessTarget::new(&gpu.device, 48, 48);
+    let camera = flurry::Camera::look_at(glam::Vec3::new(0.0, 0.0, 10.0), glam::Vec3::ZERO, 1.0);
+    let pixel = 2.0 * 10.0 * (camera.fov_y / 2.0).tan() / 48.0;
+    (renderer, target, camera, pixel)
+}
+
 /// Particles smaller than a pixel light the pixels they overlap by their area, not by
 /// whether they happen to cover a pixel's centre: 2,048 dots a quarter of a pixel across,
 /// drifting a tenth of a pixel a frame before a still camera on a 48×48 target, keep the
@@ -403,16 +421,10 @@ fn total_light(img: &RgbaImage) -> f64 {
 /// centres, it jumped between a handful of lit pixels and none).
 #[test]
 fn sub_pixel_particles_light_pixels_by_their_area() {
-    use common::host::HeadlessTarget;
     use flurry::effect::*;
-    use flurry::Camera;
     let gpu = common::gpu();
-    let mut renderer = cloud_renderer(&gpu, Settings::default().splat_radius);
-    let (width, height) = (48, 48);
-    let target = HeadlessTarget::new(&gpu.device, width, height);
-    let camera = Camera::look_at(glam::Vec3::new(0.0, 0.0, 10.0), glam::Vec3::ZERO, 1.0);
-    // metres per pixel on the plane z = 0
-    let pixel = 2.0 * 10.0 * (camera.fov_y / 2.0).tan() / height as f32;
+    let (mut renderer, target, camera, pixel) =
+        facing_the_plane(&gpu, Settings::default().splat_radius);
     let dt = 1.0 / 60.0;
     // a box of the plane from 20 px left of the centre to 14 px right (6 px of drift keep
     // every dot in view) and 20 px above and below
@@ -501,17 +513,10 @@ fn a_particles_light_is_its_area() {
 /// where they now are, and they are lit where they are, as drawn by triangles.
 #[test]
 fn the_splat_leaves_nothing_where_its_particles_were() {
-    use common::host::HeadlessTarget;
     use flurry::effect::*;
-    use flurry::Camera;
     let gpu = common::gpu();
     let render = |splat_radius| {
-        let mut renderer = cloud_renderer(&gpu, splat_radius);
-        let (width, height) = (48, 48);
-        let target = HeadlessTarget::new(&gpu.device, width, height);
-        let camera = Camera::look_at(glam::Vec3::new(0.0, 0.0, 10.0), glam::Vec3::ZERO, 1.0);
-        // metres per pixel on the plane z = 0
-        let pixel = 2.0 * 10.0 * (camera.fov_y / 2.0).tan() / height as f32;
+        let (mut renderer, target, camera, pixel) = facing_the_plane(&gpu, splat_radius);
         let dt = 1.0 / 60.0;
         // columns 6 to 12 of the target (18 to 12 px left of its centre), rows 16 to 32
         let shape = Shape::Box {
