@@ -464,7 +464,8 @@ impl SplatPass {
     }
 
     /// Splat the dots an effect's cull listed apart (cull_test.wgsl `DOTS`) with its `variant`
-    /// (not a merged list's), dispatched from its pool's `draw_counters`.
+    /// (not a merged list's), dispatched from its pool's `draw_counters`; then, where it has
+    /// any, mark the whole target touched for the resolve (`dots_touch`, one thread).
     pub fn record_dots(
         &self,
         pass: &mut wgpu::ComputePass,
