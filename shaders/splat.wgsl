@@ -370,8 +370,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     var tent = max(whole.x, whole.y) < 1.0;
     let half = min(abs(s.ax) + abs(s.ay), vec2<f32>(frame.splat_radius + 1.0));
     // the pixels whose centres lie in the quad's bounding box, the only ones its sprite can
-    // cover (a box a pixel wider each way, as before, took a cloud of 2 to 3 pixel discs
-    // twice as many pixels, each a depth read and three atomics)
+    // cover (a box a pixel wider each way, as before, took a disc 2 to 3 pixels across 16
+    // to 25 pixels where 4 to 9 can be covered, each a depth read and three atomics)
     var lo = vec2<i32>(ceil(c - half - 0.5));
     var hi = vec2<i32>(floor(c + half - 0.5));
     // what each centre's sample is scaled by: above SAMPLED_SPAN its centres' samples hold
