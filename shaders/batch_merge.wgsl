@@ -32,7 +32,7 @@ struct CullRow {
 // any member's frame: what the cull reads of it (the view, the splat's threshold) is the
 // renderer's, the same for every effect
 @group(0) @binding(4) var<uniform> frame: FrameUniforms;
-@group(0) @binding(5) var<storage, read> rows: array<CullRow>;
+@group(0) @binding(5) var<uniform> rows: array<CullRow, BATCH_ROWS>;
 @group(0) @binding(6) var<storage, read_write> merged_splat: array<u32>;
 @group(0) @binding(7) var<storage, read_write> copies: array<Particle>;
 // the merged lists' counts (merge_list.wgsl)

@@ -28,9 +28,9 @@ struct StepClock {
 @group(0) @binding(3) var<storage, read_write> dead_list: array<u32>;
 // each pool's counters, then room up to the next (256 bytes: 4 Counters a pool)
 @group(0) @binding(4) var<storage, read_write> counters: array<Counters>;
-@group(0) @binding(5) var<storage, read> members: array<BatchMember>;
-@group(0) @binding(6) var<storage, read> effects: array<EffectParams>;
-@group(0) @binding(7) var<storage, read> clocks: array<StepClock>;
+@group(0) @binding(5) var<uniform> members: array<BatchMember, BATCH_ROWS>;
+@group(0) @binding(6) var<uniform> effects: array<EffectParams, BATCH_ROWS>;
+@group(0) @binding(7) var<uniform> clocks: array<StepClock, BATCH_ROWS>;
 
 // This workgroup's pool: what step.wgsl reads as `effect` and `frame`, and where its
 // particles, lists and counters are.

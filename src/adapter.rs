@@ -23,8 +23,15 @@ const STORAGE_WRITES: [wgpu::TextureFormat; 2] = [LOW_DEPTH_FORMAT, PARTICLE_FOR
 /// (src/shaders.rs checks it against every pass.)
 pub(crate) const STORAGE_BUFFERS_PER_STAGE: u32 = 11;
 
+/// The largest uniform binding: a batch's table of its members' cull rows (within WebGPU's
+/// baseline of 64 KiB).
+fn largest_uniform() -> u64 {
+    let rows = crate::passes::batch_relist::BATCH_ROWS as u64;
+    rows * crate::passes::batch_merge::row_size()
+}
+
 /// The least of each limit the passes need: (name, what the device has, needed).
-fn limits(l: &wgpu::Limits) -> [(&'static str, u64, u64); 6] {
+fn limits(l: &wgpu::Limits) -> [(&'static str, u64, u64); 7] {
     [
         (
             "max_storage_buffers_per_shader_stage",
@@ -37,6 +44,11 @@ fn limits(l: &wgpu::Limits) -> [(&'static str, u64, u64); 6] {
             1,
         ),
         ("max_bind_groups", l.max_bind_groups.into(), 2),
+        (
+            "max_uniform_buffer_binding_size",
+            l.max_uniform_buffer_binding_size,
+            largest_uniform(),
+        ),
         (
             "max_compute_workgroup_size_x",
             l.max_compute_workgroup_size_x.into(),
@@ -100,6 +112,13 @@ mod tests {
                 "max_storage_buffers_per_shader_stage: has 8, needs {STORAGE_BUFFERS_PER_STAGE}"
             )]
         );
+        // (16 KiB of uniform: a batch's table does not fit)
+        let short = short_limits(&wgpu::Limits::downlevel_defaults());
+        let uniform = format!(
+            "max_uniform_buffer_binding_size: has 16384, needs {}",
+            largest_uniform()
+        );
+        assert!(short.contains(&uniform), "{short:?}");
         let short = short_limits(&wgpu::Limits::downlevel_webgl2_defaults());
         assert!(
             short

@@ -916,6 +916,7 @@ mod tests {
             ("BODY_ROW", crate::passes::gravity::BODY_ROW),
             ("SHARED", crate::passes::gravity::SHARED_LANES),
             ("FLOW_TILE", crate::passes::flow::TILE),
+            ("BATCH_ROWS", crate::passes::batch_relist::BATCH_ROWS as u32),
             (
                 "COUNTERS_APART",
                 (crate::passes::merge::COUNTERS_APART / size_of::<Counters>() as u64) as u32,

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use encase::ShaderType;
 
+use super::batch_relist::BATCH_ROWS;
 use super::cull::CullVariant;
 use super::merge::MergedList;
 use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_write, uniform};
@@ -24,8 +25,8 @@ pub(super) fn slots() -> [BufferSlot; 9] {
         read_write::<[u32; 2]>(),
         uniform::<FrameUniforms>(),
         BufferSlot {
-            ty: wgpu::BufferBindingType::Storage { read_only: true },
-            min: row_size(),
+            ty: wgpu::BufferBindingType::Uniform,
+            min: row_size() * BATCH_ROWS as u64,
         },
         read_write::<u32>(),
         read_write::<Particle>(),
@@ -54,7 +55,8 @@ pub(crate) fn row_size() -> u64 {
     std::mem::size_of::<CullMember>() as u64 + EffectParams::min_size().get()
 }
 
-/// The table of a batch, a row a member: `rows` of (member, its effect's constants).
+/// The table of a batch, a row a member: `rows` (at most [`BATCH_ROWS`]) of (member, its
+/// effect's constants).
 pub(crate) fn row_table(rows: &[(CullMember, &EffectParams)]) -> Vec<u8> {
     let mut table = Vec::with_capacity(rows.len() * row_size() as usize);
     for (member, params) in rows {
@@ -103,7 +105,7 @@ impl BatchMergePass {
     }
 
     /// The cull into `list` of the `members` pools of `chunk` that `rows` (a
-    /// [`row_table`]) names, no more than the per-dimension dispatch limit, the largest
+    /// [`row_table`]) names, no more than [`BATCH_ROWS`], the largest
     /// of `most_slots`; `frame`: any member's frame uniforms (the view is the renderer's).
     pub fn bind(
         &self,

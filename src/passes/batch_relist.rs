@@ -17,6 +17,14 @@ pub(super) fn slots() -> [BufferSlot; 4] {
     ]
 }
 
+/// Rows of a batch's uniform tables (`BATCH_ROWS` in batch.wgsl): the most pools one
+/// batched simulate or cull dispatch serves. As many of the largest row (a cull's, a
+/// [`super::batch_merge::row_size`]) as fit in the 64 KiB every device binds as a uniform.
+/// (Read from a uniform, a row's constants cost a CPU driver a gather a field, where a
+/// storage buffer's cost it a loop over the SIMD lanes: lavapipe's batched simulate and
+/// cull of 100 small effects each took about 0.4 ms less.)
+pub(crate) const BATCH_ROWS: usize = 60;
+
 /// Where one pool of a batch is in its chunk (`BatchMember` in batch.wgsl).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
@@ -73,5 +81,26 @@ impl BatchRelistPass {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &batch.bind, &[]);
         pass.dispatch_workgroups(batch.groups.0, batch.groups.1, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use encase::ShaderType;
+
+    use super::*;
+    use crate::passes::batch_merge::row_size;
+    use crate::types::EffectParams;
+
+    /// A batch's tables of `BATCH_ROWS` rows fit the uniform binding every WebGPU device
+    /// has, and one row more would not.
+    #[test]
+    fn a_batch_table_fits_the_uniforms_every_device_binds() {
+        let most = wgpu::Limits::default().max_uniform_buffer_binding_size;
+        let rows = BATCH_ROWS as u64;
+        // (the cull's row is the largest: a member, then its effect's constants)
+        assert!(row_size() > EffectParams::min_size().get());
+        assert!(rows * row_size() <= most, "{rows} rows of {}", row_size());
+        assert!((rows + 1) * row_size() > most, "room for a row more");
     }
 }

@@ -2,9 +2,10 @@
 //! dispatch, the pools sized per slot of one chunk of the arena ([`crate::arena`]) whose
 //! effects compile to the same [`SimulateVariant`], a workgroup row a pool.
 
-use super::batch_relist::BatchMember;
+use super::batch_relist::{BatchMember, BATCH_ROWS};
 use super::simulate::SimulateVariant;
 use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_write, BufferSlot};
+use super::{uniform_array, uniform_rows};
 use crate::arena::Chunk;
 use crate::shaders::Shader;
 use crate::types::{Counters, EffectParams, Particle};
@@ -17,9 +18,9 @@ pub(super) fn slots() -> [BufferSlot; 8] {
         read_write::<u32>(),
         read_write::<u32>(),
         read_write::<Counters>(),
-        read_only::<BatchMember>(),
-        super::read_only_table::<EffectParams>(),
-        read_only::<StepClock>(),
+        uniform_array::<BatchMember>(BATCH_ROWS),
+        uniform_rows::<EffectParams>(BATCH_ROWS),
+        uniform_array::<StepClock>(BATCH_ROWS),
     ]
 }
 
@@ -61,7 +62,7 @@ pub(crate) struct BatchSimulate {
 }
 
 /// The tables of one batch, a row a pool: where it is in the chunk, its effect's constants
-/// (each laid out as its uniform is), its clock.
+/// (each laid out as its uniform is), its clock. Uniforms of [`BATCH_ROWS`] rows.
 pub(crate) struct BatchTables<'a> {
     pub members: &'a wgpu::Buffer,
     pub effects: &'a wgpu::Buffer,
@@ -85,8 +86,8 @@ impl BatchSimulatePass {
         }
     }
 
-    /// The simulate of the `pools` pools of `chunk` that `tables` list (no more than the
-    /// per-dimension dispatch limit), the largest of `most_slots`.
+    /// The simulate of the `pools` pools of `chunk` that `tables` list (no more than
+    /// [`BATCH_ROWS`]), the largest of `most_slots`.
     pub fn bind(
         &self,
         device: &wgpu::Device,

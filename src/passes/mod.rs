@@ -74,6 +74,15 @@ pub(crate) fn read_only_table<T: encase::ShaderType>() -> BufferSlot {
     }
 }
 
+/// A uniform buffer of a fixed array of `rows` `T`s, each of its WGSL layout size (by
+/// encase, a multiple of 16 bytes for an array in a uniform).
+pub(crate) fn uniform_rows<T: encase::ShaderType>(rows: usize) -> BufferSlot {
+    BufferSlot {
+        ty: wgpu::BufferBindingType::Uniform,
+        min: T::min_size().get() * rows as u64,
+    }
+}
+
 /// A uniform buffer of `T` (its WGSL layout size, by encase).
 pub(crate) fn uniform<T: encase::ShaderType>() -> BufferSlot {
     BufferSlot {

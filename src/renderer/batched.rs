@@ -17,7 +17,7 @@ use wgpu::util::DeviceExt;
 use super::Entry;
 use crate::arena::Chunk;
 use crate::passes::batch_emit::{BatchEmit, BatchEmitTables};
-use crate::passes::batch_relist::{BatchMember, BatchRelist};
+use crate::passes::batch_relist::{BatchMember, BatchRelist, BATCH_ROWS};
 use crate::passes::batch_simulate::{BatchSimulate, BatchTables, StepClock};
 use crate::passes::simulate::SimulateVariant;
 use crate::pipelines::Pipelines;
@@ -87,6 +87,20 @@ pub(super) fn groups<K: PartialEq>(
     groups
 }
 
+/// `groups` with each group's members in runs of at most [`BATCH_ROWS`], a batch each: a
+/// batched simulate's and cull's tables are uniforms of that many rows.
+pub(super) fn in_rows<K: Clone>(
+    groups: Vec<(Arc<Chunk>, K, Vec<usize>)>,
+) -> Vec<(Arc<Chunk>, K, Vec<usize>)> {
+    let mut batches = vec![];
+    for (chunk, key, members) in groups {
+        for run in members.chunks(BATCH_ROWS) {
+            batches.push((chunk.clone(), key.clone(), run.to_vec()));
+        }
+    }
+    batches
+}
+
 /// Where the pools of `members` are in their chunk, by row, and their largest capacity.
 pub(super) fn pool_places(entries: &[Entry], members: &[usize]) -> (Vec<BatchMember>, u32) {
     let mut most = 0;
@@ -114,14 +128,33 @@ pub(super) fn table_buffer(device: &wgpu::Device, label: &str, contents: &[u8]) 
     })
 }
 
+/// A batch's uniform table: `rows` (at most [`BATCH_ROWS`] of `row` bytes each), then
+/// zeros up to [`BATCH_ROWS`] rows (the WGSL array's length).
+pub(super) fn uniform_table(
+    device: &wgpu::Device,
+    label: &str,
+    mut rows: Vec<u8>,
+    row: usize,
+) -> wgpu::Buffer {
+    assert!(
+        rows.len() <= BATCH_ROWS * row,
+        "more rows than a batch holds"
+    );
+    rows.resize(BATCH_ROWS * row, 0);
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: &rows,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
 /// The constants of the effects of `members`, a row each, as their uniforms hold them (an
 /// EffectParams' size is a multiple of its alignment: its array stride).
-fn effects_table(device: &wgpu::Device, entries: &[Entry], members: &[usize]) -> wgpu::Buffer {
-    let effects: Vec<u8> = members
+fn effects_rows(entries: &[Entry], members: &[usize]) -> Vec<u8> {
+    members
         .iter()
         .flat_map(|&i| uniform_bytes::<EffectParams>(entries[i].system.params()))
-        .collect();
-    table_buffer(device, "flurry.batch_effects", &effects)
+        .collect()
 }
 
 impl Batches {
@@ -141,7 +174,8 @@ impl Batches {
         for (chunk, (), members) in groups(entries, |_, e| e.system.emit_batches().then_some(())) {
             let (table, _) = pool_places(entries, &members);
             let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
-            let effects = effects_table(device, entries, &members);
+            let effects = effects_rows(entries, &members);
+            let effects = table_buffer(device, "flurry.batch_effects", &effects);
             let size = EmitUniforms::min_size().get() * members.len() as u64;
             let uniforms = table_buffer(device, "flurry.batch_emits", &vec![0; size as usize]);
             let tables = BatchEmitTables {
@@ -173,12 +207,22 @@ impl Batches {
             }
         }
         let mut simulates = vec![];
-        for (chunk, variant, members) in groups(entries, |_, e| e.system.batch_variant()) {
+        let variants = groups(entries, |_, e| e.system.batch_variant());
+        for (chunk, variant, members) in in_rows(variants) {
             let (table, most) = pool_places(entries, &members);
-            let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
-            let effects = effects_table(device, entries, &members);
-            let clocks = vec![StepClock::default(); members.len()];
-            let clocks = table_buffer(device, "flurry.batch_clocks", bytemuck::cast_slice(&clocks));
+            let table = bytemuck::cast_slice(&table).to_vec();
+            let row = size_of::<BatchMember>();
+            let table = uniform_table(device, "flurry.batch_members", table, row);
+            let effects = effects_rows(entries, &members);
+            let row = EffectParams::min_size().get() as usize;
+            let effects = uniform_table(device, "flurry.batch_effects", effects, row);
+            let clocks = vec![0; members.len() * size_of::<StepClock>()];
+            let clocks = uniform_table(
+                device,
+                "flurry.batch_clocks",
+                clocks,
+                size_of::<StepClock>(),
+            );
             let tables = BatchTables {
                 members: &table,
                 effects: &effects,

@@ -17,10 +17,10 @@
 use encase::ShaderType;
 use wgpu::util::DeviceExt;
 
-use super::batched::{groups, pool_places, table_buffer};
+use super::batched::{groups, in_rows, pool_places, uniform_table};
 use super::Entry;
 use crate::image::Images;
-use crate::passes::batch_merge::{row_table, BatchCull, CullMember};
+use crate::passes::batch_merge::{row_size, row_table, BatchCull, CullMember};
 use crate::passes::cull::CullVariant;
 use crate::passes::draw::{DrawArgs, DrawBinding, DrawSources, DrawSprites};
 use crate::passes::members::{max_members, member_table};
@@ -199,7 +199,7 @@ impl Merged {
         };
         let mut batched = vec![false; entries.len()];
         let mut batches = vec![];
-        for (chunk, (), group) in groups(entries, key) {
+        for (chunk, (), group) in in_rows(groups(entries, key)) {
             let variant =
                 CullVariant::merged(group.iter().map(|&i| entries[i].system.cull_variant()));
             let (places, most) = pool_places(entries, &group);
@@ -216,7 +216,8 @@ impl Merged {
                     (member, entries[i].system.params())
                 })
                 .collect();
-            let rows = table_buffer(device, "flurry.batch_merge_rows", &row_table(&rows));
+            let (rows, row) = (row_table(&rows), row_size() as usize);
+            let rows = uniform_table(device, "flurry.batch_merge_rows", rows, row);
             // (the view and the splat's threshold the cull reads are every member's)
             let frame: &dyn Binding = entries[group[0]].system.uniforms().0;
             p.batch_merge().cull(variant);

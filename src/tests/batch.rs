@@ -369,3 +369,79 @@ fn pools_culled_together_into_the_merged_list_as_each_alone() {
     assert_eq!(in_batch, [true, false, true, true, true]);
     compare(&together, &alone, "one placed as instances");
 }
+
+/// More small pools of one kind in a chunk than a batch's tables hold rows: they emit,
+/// simulate and cull in batches of at most `BATCH_ROWS` each, and those past the first
+/// batch (their rows read from a table of their own) do exactly as each alone, as the
+/// first ones do.
+#[test]
+fn more_pools_than_a_batch_holds_step_and_cull_as_each_alone() {
+    use crate::passes::batch_relist::BATCH_ROWS;
+    let gpu = gpu();
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO, 1.0);
+    let n = BATCH_ROWS + 2;
+    let capacity = 64;
+    // each its own drag (spray's, by where it is), every other one drawn (0.05 m is splatted)
+    let desc = |k: usize| {
+        let mut desc = spray(-3.0 + 6.0 * k as f32 / n as f32, capacity, Kind::Plain);
+        let emitter = &mut desc.emitters[0];
+        emitter.rate = 0.5 * capacity as f32;
+        emitter.size = Range::constant([0.05, 8.0][k % 2]);
+        desc
+    };
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut together = Hosted::new(&gpu);
+    let ids: Vec<EffectId> = (0..n)
+        .map(|k| {
+            let seed = 40 + k as u32;
+            together
+                .renderer
+                .add_effect(device, queue, &desc(k), capacity, seed)
+                .unwrap()
+        })
+        .collect();
+    // the first and last of the first batch, and the two of the second
+    let watched = [0, BATCH_ROWS - 1, BATCH_ROWS, BATCH_ROWS + 1];
+    let mut alone: Vec<(Hosted, EffectId)> = watched
+        .iter()
+        .map(|&k| {
+            let mut host = Hosted::new(&gpu);
+            let seed = 40 + k as u32;
+            let id = host
+                .renderer
+                .add_effect(device, queue, &desc(k), capacity, seed)
+                .unwrap();
+            (host, id)
+        })
+        .collect();
+    for _ in 0..30 {
+        together.frame(&gpu, 1.0 / 60.0, camera);
+        for (host, _) in &mut alone {
+            host.frame(&gpu, 1.0 / 60.0, camera);
+        }
+    }
+    let stats = |host: &Hosted, id| {
+        let s = host.renderer.snapshot(device, queue, id).unwrap().stats;
+        (s.alive, s.visible, s.splatted)
+    };
+    let (mut drawn, mut splatted) = (0, 0);
+    for (&k, (host, alone_id)) in watched.iter().zip(&alone) {
+        let id = ids[k];
+        assert_eq!(batched(&together, id), (true, true, true), "effect {k}");
+        assert!(together.renderer.culled_in_batch(id), "effect {k}");
+        let (a, b) = (alive(&gpu, &together, id), alive(&gpu, host, *alone_id));
+        assert!(a.len() > 10, "effect {k}: {} alive", a.len());
+        assert_eq!(a, b, "effect {k}'s particles, together and alone");
+        let (a, b) = (stats(&together, id), stats(host, *alone_id));
+        assert_eq!(
+            a, b,
+            "effect {k} (alive, visible, splatted), together and alone"
+        );
+        drawn += a.1 - a.2;
+        splatted += a.2;
+    }
+    assert!(
+        drawn > 10 && splatted > 10,
+        "{drawn} drawn, {splatted} splatted"
+    );
+}
