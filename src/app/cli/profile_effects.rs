@@ -1,6 +1,7 @@
 //! `flurry profile effects --effects N [--particles P] [--blend alpha|additive | --mix]`: what
 //! many small effects cost a host: the time of each `add_effect`, update + encode per frame
-//! on the CPU, and the GPU's time pass by pass beside one effect holding as many particles.
+//! on the CPU, and the GPU's time pass by pass beside one effect holding as many particles
+//! (the two timed in turn, frame by frame).
 
 use std::time::Instant;
 
@@ -12,7 +13,7 @@ use flurry::{glam, Camera, GpuContext, Invalid, ParticleRenderer};
 use super::args::ProfileArgs;
 use super::setup;
 use crate::host::scene::check_size;
-use crate::host::timing::{median, Timing};
+use crate::host::timing::{median, Samples, Timing};
 use crate::host::{AppError, HeadlessTarget, Scene};
 use crate::progress::Progress;
 
@@ -176,9 +177,8 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     }
     drop(progress);
     // the GPU's time pass by pass, for the effects and for one effect as big spawning over
-    // their grid's area
+    // their grid's area, the two in turn
     let many = Scene::around(renderer, ids[0], target, camera);
-    let many = gpu_passes(&gpu, many, a.frames, dt, format!("{n} effects, GPU"))?;
     let mut single = puff_blended([0.0; 3], n * particles, blend);
     let reach = 2.0 * half + 0.3;
     single.emitters[0].shape = Shape::Box {
@@ -194,7 +194,7 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
         |_| camera,
     )?
     .with_settings(settings);
-    let one = gpu_passes(&gpu, one, a.frames, dt, "one effect, GPU".into())?;
+    let [many, one] = gpu_passes(&gpu, [many, one], a.frames, dt)?;
     let add_first = add_ms[0];
     // with one effect there is no rest
     let add_rest = (n > 1).then(|| median(&add_ms[1..]));
@@ -252,39 +252,52 @@ struct GpuPasses {
     passes: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Time `frames` frames of `scene` after the warm-up, whole and then pass by pass (each
-/// submitted on its own and waited for: the same clock on every adapter).
+/// Time `frames` frames of each of `scenes` after the warm-up, whole and then pass by pass
+/// (each submitted on its own and waited for: the same clock on every adapter). The scenes
+/// take turns frame by frame, so that a busy spell of the machine falls on both alike.
 fn gpu_passes(
     gpu: &GpuContext,
-    mut scene: Scene,
+    mut scenes: [Scene; 2],
     frames: u32,
     dt: f32,
-    label: String,
-) -> Result<GpuPasses, AppError> {
-    for _ in 0..WARM_FRAMES {
-        scene.frame(gpu, 0.1, true);
+) -> Result<[GpuPasses; 2], AppError> {
+    for scene in &mut scenes {
+        for _ in 0..WARM_FRAMES {
+            scene.frame(gpu, 0.1, true);
+        }
     }
     gpu.wait()?;
-    let mut progress = Progress::new(label, 2 * frames);
-    let mut frame_ms = Vec::with_capacity(frames as usize);
+    let mut progress = Progress::new("GPU, the effects and the one in turn", 2 * frames);
+    let mut frame_ms = [vec![], vec![]];
     for done in 0..frames {
-        let start = Instant::now();
-        scene.frame(gpu, dt, true);
-        gpu.wait()?;
-        frame_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        for (scene, times) in scenes.iter_mut().zip(&mut frame_ms) {
+            let start = Instant::now();
+            scene.frame(gpu, dt, true);
+            gpu.wait()?;
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+        }
         progress.frame(done + 1);
     }
-    let samples = scene.profile(gpu, frames, dt, Timing::CpuSync, |done| {
-        progress.frame(frames + done)
-    })?;
+    let mut samples = [Samples::default(), Samples::default()];
+    for done in 0..frames {
+        for (scene, samples) in scenes.iter_mut().zip(&mut samples) {
+            scene.profile_frame(gpu, dt, samples)?;
+        }
+        progress.frame(frames + done + 1);
+    }
+    Ok([0, 1].map(|k| GpuPasses {
+        frame: median(&frame_ms[k]),
+        passes: pass_medians(&samples[k]),
+    }))
+}
+
+/// Each pass's median milliseconds in `samples`, by name (the frame's left out).
+fn pass_medians(samples: &Samples) -> serde_json::Map<String, serde_json::Value> {
     let mut passes = serde_json::Map::new();
     for (name, med, _, _) in samples.summary() {
         if name != "frame" {
             passes.insert(name, json!(med));
         }
     }
-    Ok(GpuPasses {
-        frame: median(&frame_ms),
-        passes,
-    })
+    passes
 }

@@ -332,7 +332,7 @@ impl Scene {
         match timing {
             Timing::CpuSync => {
                 for done in 0..frames {
-                    self.profile_cpu_sync(gpu, dt, &mut samples)?;
+                    self.profile_frame(gpu, dt, &mut samples)?;
                     progress(done + 1);
                 }
             }
@@ -343,8 +343,8 @@ impl Scene {
         Ok(samples)
     }
 
-    /// One frame, every pass submitted on its own and waited for.
-    fn profile_cpu_sync(&mut self, gpu: &GpuContext, dt: f32, samples: &mut Samples) -> Result<()> {
+    /// One frame, every pass submitted on its own and waited for, into `samples`.
+    pub fn profile_frame(&mut self, gpu: &GpuContext, dt: f32, samples: &mut Samples) -> Result<()> {
         self.update(gpu, dt)?;
         let mut total = self.timed(gpu, samples, "host", |s, e| {
             s.target.encode_scene(e, s.background, None);
