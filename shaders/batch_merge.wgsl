@@ -23,7 +23,7 @@ struct CullRow {
     effect: EffectParams,
 }
 
-@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(0) var<storage, read> particles: array<ParticleWords>;
 @group(0) @binding(1) var<storage, read> alive_list: array<u32>;
 // each pool's counters, then room up to the next (256 bytes: 4 Counters a pool)
 @group(0) @binding(2) var<storage, read_write> counters: array<Counters>;
@@ -34,7 +34,7 @@ struct CullRow {
 @group(0) @binding(4) var<uniform> frame: FrameUniforms;
 @group(0) @binding(5) var<uniform> rows: array<CullRow, BATCH_ROWS>;
 @group(0) @binding(6) var<storage, read_write> merged_splat: array<u32>;
-@group(0) @binding(7) var<storage, read_write> copies: array<Particle>;
+@group(0) @binding(7) var<storage, read_write> copies: array<ParticleWords>;
 // the merged lists' counts (merge_list.wgsl)
 @group(0) @binding(8) var<storage, read_write> merged: array<Counters>;
 
@@ -76,7 +76,7 @@ fn cull(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let listed = i < atomicLoad(&counters[c].alive);
     var p: Particle;
     if listed {
-        p = particles[pool.first + alive_list[pool.first + i]];
+        p = particle_of(particles[pool.first + alive_list[pool.first + i]]);
     }
     list_merged(lid, listed, p, pool.member, pool.copies);
 }

@@ -17,7 +17,7 @@ struct MergeParams {
 
 // the member's particles, alive list and counters (its visible and splatted counts are
 // kept for its statistics)
-@group(0) @binding(0) var<storage, read> particles: array<Particle>;
+@group(0) @binding(0) var<storage, read> particles: array<ParticleWords>;
 @group(0) @binding(1) var<storage, read> alive_list: array<u32>;
 @group(0) @binding(2) var<storage, read_write> counters: Counters;
 // the merged lists and the copies
@@ -25,7 +25,7 @@ struct MergeParams {
 @group(0) @binding(4) var<uniform> frame: FrameUniforms;
 @group(0) @binding(5) var<uniform> effect: EffectParams;
 @group(0) @binding(6) var<storage, read_write> merged_splat: array<u32>;
-@group(0) @binding(7) var<storage, read_write> copies: array<Particle>;
+@group(0) @binding(7) var<storage, read_write> copies: array<ParticleWords>;
 // the merged lists' counts (merge_list.wgsl)
 @group(0) @binding(8) var<storage, read_write> merged: array<Counters>;
 // the member's instances (src/instances.rs): an instance's particles are culled with it
@@ -75,7 +75,7 @@ fn cull(
     let listed = i < atomicLoad(&counters.alive);
     var p: Particle;
     if listed {
-        p = particles[alive_list[i]];
+        p = particle_of(particles[alive_list[i]]);
     }
     list_merged(lid, listed, p, params.member, params.copies);
 }

@@ -12,10 +12,10 @@
 // sample a pixel (11.5 of the 31 ms of 100 mixed effects' splat on lavapipe).
 //
 // The includer declares `pairs`, `merged_splat` (the plain list, then the rich list from
-// rich_splat_start), `copies` and `merged` (the lists' counts, COUNTERS_APART Counters
-// apart), and supplies `look(p)` (the look of p's emitter), `count_member(drawn,
-// splatted)` (the member's own counts, kept for its statistics) and `light_wrap()` (the
-// member's lighting, EffectParams.light_wrap).
+// rich_splat_start), `copies` (as ParticleWords) and `merged` (the lists' counts,
+// COUNTERS_APART Counters apart), and supplies `look(p)` (the look of p's emitter),
+// `count_member(drawn, splatted)` (the member's own counts, kept for its statistics) and
+// `light_wrap()` (the member's lighting, EffectParams.light_wrap).
 
 // The lists' counts in `merged`, each at a 256-byte boundary (the most a binding's offset
 // must be aligned to), so that the sort and each splat bind theirs as their Counters:
@@ -117,6 +117,6 @@ fn list_merged(lid: u32, listed: bool, p: Particle, member: u32, room: u32) {
         merged_splat[at] = copy;
     }
     if list != LISTED_NONE {
-        copies[copy] = copy_of(p, member);
+        copies[copy] = words_of(copy_of(p, member));
     }
 }
