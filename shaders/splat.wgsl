@@ -50,6 +50,8 @@ const DOTS_WORD: u32 = 7u;
 @group(1) @binding(3) var sprites: texture_2d_array<f32>;
 @group(1) @binding(4) var sprite_sampler: sampler;
 @group(1) @binding(5) var images: texture_2d_array<f32>;      // the images' frames
+// (nearest, clamped: the tent's gather of scene_depth, four texels exactly)
+@group(1) @binding(10) var depth_sampler: sampler;
 @group(1) @binding(2) var particle_target: texture_storage_2d<rgba16float, write>;
 // The texels the frame's splats touched: the bounds every splat widens (texel coordinates,
 // the ends one past), which `bound` turns into the resolve's rectangle and empties.
@@ -182,14 +184,19 @@ fn shown_at(s: Splat, x: i32, y: i32) -> vec4<f32> {
     return vec4<f32>(1.0, 1.0, 1.0, sprite_cover(kind, uv, flake));
 }
 
+// The scene's distance at `pixel` of the target (the host's depth, downsampled).
+fn scene_distance(pixel: vec2<i32>) -> f32 {
+    return textureLoad(scene_depth, pixel, 0).r;
+}
+
 // `cover` of pixel (x, y), tinted by `tint`, to its accumulators, where the pixel is on the
-// target and the particle in front of the scene there. (The tint is kept beside the
-// coverage, not sampled again here: an image's two frames sampled a pixel, not four.)
-fn deposit(s: Splat, x: i32, y: i32, cover: f32, tint: vec3<f32>, dims: vec2<u32>) {
+// target and the particle in front of `scene` (the scene's distance it is tested at). (The
+// tint is kept beside the coverage, not sampled again here: an image's two frames sampled
+// a pixel, not four.)
+fn deposit(s: Splat, x: i32, y: i32, cover: f32, tint: vec3<f32>, dims: vec2<u32>, scene: f32) {
     if cover <= 0.0 || x < 0 || y < 0 || x >= i32(dims.x) || y >= i32(dims.y) {
         return;
     }
-    let scene = textureLoad(scene_depth, vec2<i32>(x, y), 0).r;
     if s.distance > scene {
         return; // behind the scene
     }
@@ -229,15 +236,20 @@ fn deposit(s: Splat, x: i32, y: i32, cover: f32, tint: vec3<f32>, dims: vec2<u32
 
 // `mass` (coverage × pixels) over the four pixels nearest the particle's centre, each by
 // how near (a tent filter a pixel wide): the total is the mass wherever the centre is, and
-// it moves smoothly as the particle does. Its colour is `tint`, the sprite's mean.
+// it moves smoothly as the particle does. Its colour is `tint`, the sprite's mean. The
+// scene's distances at the four come in one gather (a read a pixel cost a million galaxy
+// stars 3.5 ms more of their 47 ms of splat on lavapipe).
 fn deposit_tent(s: Splat, mass: f32, tint: vec3<f32>, dims: vec2<u32>) {
     let at = s.c - 0.5;
     let corner = vec2<i32>(floor(at));
     let f = at - floor(at);
-    deposit(s, corner.x, corner.y, mass * (1.0 - f.x) * (1.0 - f.y), tint, dims);
-    deposit(s, corner.x + 1, corner.y, mass * f.x * (1.0 - f.y), tint, dims);
-    deposit(s, corner.x, corner.y + 1, mass * (1.0 - f.x) * f.y, tint, dims);
-    deposit(s, corner.x + 1, corner.y + 1, mass * f.x * f.y, tint, dims);
+    // the four pixels' distances: (x, y + 1), (x + 1, y + 1), (x + 1, y), (x, y)
+    let at_corner = (vec2<f32>(corner) + 1.0) / vec2<f32>(dims);
+    let scene = textureGather(0, scene_depth, depth_sampler, at_corner);
+    deposit(s, corner.x, corner.y, mass * (1.0 - f.x) * (1.0 - f.y), tint, dims, scene.w);
+    deposit(s, corner.x + 1, corner.y, mass * f.x * (1.0 - f.y), tint, dims, scene.z);
+    deposit(s, corner.x, corner.y + 1, mass * (1.0 - f.x) * f.y, tint, dims, scene.x);
+    deposit(s, corner.x + 1, corner.y + 1, mass * f.x * f.y, tint, dims, scene.y);
 }
 
 // A particle lights the pixels by its area: its sprite's coverage integrated over its quad
@@ -412,7 +424,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         let shown = shown_at(s, pixel.x, pixel.y);
         let near = max(vec2<f32>(1.0) - abs(vec2<f32>(pixel) - at), vec2<f32>(0.0));
         let cover = select(shown.a * scale, mass * near.x * near.y, tent);
-        deposit(s, pixel.x, pixel.y, cover, select(shown.rgb, prepared.tint, tent), dims);
+        let scene = scene_distance(pixel);
+        deposit(s, pixel.x, pixel.y, cover, select(shown.rgb, prepared.tint, tent), dims, scene);
         pixel = next_pixel(pixel, first, last);
     }
 }

@@ -125,6 +125,67 @@ fn behind_a_wall() {
     assert!(mean < 1.0, "mean difference {mean:.2} (max {max})");
 }
 
+/// Dots (particles under a pixel across, each given to its four nearest pixels) are tested
+/// against the scene pixel by pixel: a field of them behind the wall's edges lights no pixel
+/// of the wall, where the four pixels of many straddle an edge, at full scale (a pixel of
+/// the target a pixel of the host).
+#[test]
+fn dots_light_no_pixel_of_a_wall_in_front_of_them() {
+    use flurry::effect::{Range, Shape};
+    let gpu = common::gpu();
+    let field = Shape::Sphere {
+        center: [0.0; 3],
+        radius: 1.5,
+        surface: false,
+    };
+    // 2 cm across, some 0.15 px at 6 m in a 96-pixel-high view
+    let size = Range::new(0.02, 0.005);
+    let white = [1.0, 1.0, 1.0, 1.0];
+    let desc = common::still(
+        "dots",
+        vec![common::held(field, 16384, size, white, [0.0; 3])],
+    );
+    let img = |splat_radius| {
+        let settings = Settings {
+            splat_radius,
+            scale: flurry::Scale::Full,
+            ..Default::default()
+        };
+        let setup = HostSetup::STANDARD;
+        common::behind_the_wall(&gpu, settings, setup, (&desc, 16384)).render(&gpu)
+    };
+    let (drawn, splatted) = (img(0.0), img(4.0));
+    // the wall as drawn, its top left corner well inside it
+    let grey = *drawn.get_pixel(0, 0);
+    let wall = |x: u32, y: u32| *drawn.get_pixel(x, y) == grey;
+    let (w, h) = drawn.dimensions();
+    let (mut walled, mut lit_beside) = (0, 0);
+    for (x, y, p) in splatted.enumerate_pixels() {
+        if wall(x, y) {
+            walled += 1;
+            assert_eq!(*p, grey, "pixel ({x}, {y}) of the wall is lit");
+        } else if p.0[..3].iter().any(|&c| c > 0) {
+            // a lit pixel beside the wall: dots there have pixels on both sides
+            let near = |dx: i32, dy: i32| {
+                let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                nx >= 0
+                    && ny >= 0
+                    && (nx as u32) < w
+                    && (ny as u32) < h
+                    && wall(nx as u32, ny as u32)
+            };
+            if near(-1, 0) || near(1, 0) || near(0, -1) || near(0, 1) {
+                lit_beside += 1;
+            }
+        }
+    }
+    assert!(walled > 1000, "a weak test: {walled} pixels of wall");
+    assert!(
+        lit_beside > 20,
+        "a weak test: {lit_beside} lit pixels beside the wall"
+    );
+}
+
 /// The end-of-life colours of the merged tests' six clouds, one an effect.
 const CLOUD_COLOURS: [[f32; 4]; 6] = [
     [1.0, 0.0, 0.0, 1.0],

@@ -283,6 +283,12 @@ impl SplatPass {
             sampler,
             images,
             touched,
+            wgpu::BindGroupLayoutEntry {
+                binding: 10,
+                visibility: C,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
+                count: None,
+            },
         ];
         let target_layout = layout(device, "splat_target", &target_entries);
         let color = storage_texture(2, super::draw::PARTICLE_FORMAT, C);
@@ -358,6 +364,10 @@ impl SplatPass {
                 | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
+        let depth_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("flurry.splat_depth_sampler"),
+            ..Default::default()
+        });
         let splat = [
             (0, wgpu::BindingResource::TextureView(depth)),
             (1, accum.as_entire_binding()),
@@ -365,6 +375,7 @@ impl SplatPass {
             (4, wgpu::BindingResource::Sampler(&sprites.sampler)),
             (5, wgpu::BindingResource::TextureView(images)),
             (6, touched.as_entire_binding()),
+            (10, wgpu::BindingResource::Sampler(&depth_sampler)),
         ];
         let resolve = [
             (1, accum.as_entire_binding()),

@@ -156,8 +156,18 @@ pub fn wall_scene(gpu: &GpuContext, settings: Settings, setup: HostSetup) -> Sce
     let size = Range::new(0.15, 0.05);
     let orange = [1.0, 0.5, 0.1, 0.9];
     let desc = still("cloud", vec![held(cloud, 4096, size, orange, [0.0; 3])]);
+    behind_the_wall(gpu, settings, setup, (&desc, 4096))
+}
+
+/// `capacity` particles of `desc` seen from (0, 0, 6) through wall_scene's wall, over black.
+pub fn behind_the_wall(
+    gpu: &GpuContext,
+    settings: Settings,
+    setup: HostSetup,
+    (desc, capacity): (&EffectDesc, u32),
+) -> Scene {
     let camera = |aspect| Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, aspect);
-    let mut scene = Scene::hosted(gpu, (&desc, 4096, 1), (128, 96), camera, setup)
+    let mut scene = Scene::hosted(gpu, (desc, capacity, 1), (128, 96), camera, setup)
         .unwrap()
         .with_settings(settings);
     scene.background = [0.0, 0.0, 0.0, 1.0];

@@ -344,7 +344,12 @@ impl Scene {
     }
 
     /// One frame, every pass submitted on its own and waited for, into `samples`.
-    pub fn profile_frame(&mut self, gpu: &GpuContext, dt: f32, samples: &mut Samples) -> Result<()> {
+    pub fn profile_frame(
+        &mut self,
+        gpu: &GpuContext,
+        dt: f32,
+        samples: &mut Samples,
+    ) -> Result<()> {
         self.update(gpu, dt)?;
         let mut total = self.timed(gpu, samples, "host", |s, e| {
             s.target.encode_scene(e, s.background, None);
