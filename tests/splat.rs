@@ -131,13 +131,9 @@ fn behind_a_wall() {
 /// the target a pixel of the host).
 #[test]
 fn dots_light_no_pixel_of_a_wall_in_front_of_them() {
-    use flurry::effect::{Range, Shape};
+    use flurry::effect::Range;
     let gpu = common::gpu();
-    let field = Shape::Sphere {
-        center: [0.0; 3],
-        radius: 1.5,
-        surface: false,
-    };
+    let field = common::wall_cloud();
     // 2 cm across, some 0.15 px at 6 m in a 96-pixel-high view
     let size = Range::new(0.02, 0.005);
     let white = [1.0, 1.0, 1.0, 1.0];

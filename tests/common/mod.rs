@@ -148,15 +148,20 @@ pub fn snow_on_the_terrain(gpu: &GpuContext) -> Scene {
 /// wall at z = 2 that covers the left half of a 128×96 view from (0, 0, 6), in a host of
 /// `setup`.
 pub fn wall_scene(gpu: &GpuContext, settings: Settings, setup: HostSetup) -> Scene {
-    let cloud = Shape::Sphere {
-        center: [0.0; 3],
-        radius: 1.5,
-        surface: false,
-    };
+    let cloud = wall_cloud();
     let size = Range::new(0.15, 0.05);
     let orange = [1.0, 0.5, 0.1, 0.9];
     let desc = still("cloud", vec![held(cloud, 4096, size, orange, [0.0; 3])]);
     behind_the_wall(gpu, settings, setup, (&desc, 4096))
+}
+
+/// Where wall_scene's cloud is: a ball of 1.5 m at the origin, the wall's edges across it.
+pub fn wall_cloud() -> Shape {
+    Shape::Sphere {
+        center: [0.0; 3],
+        radius: 1.5,
+        surface: false,
+    }
 }
 
 /// `capacity` particles of `desc` seen from (0, 0, 6) through wall_scene's wall, over black.
