@@ -258,6 +258,8 @@ pub(crate) struct SplatPass {
     dots_touch: std::sync::OnceLock<wgpu::ComputePipeline>,
     /// The members' table an effect's own splat binds (its variant never reads it).
     no_members: wgpu::TextureView,
+    /// Nearest and clamped: a dot's gather of the scene's distances at its four pixels.
+    depth_sampler: wgpu::Sampler,
     /// By [`SplatVariant::index`], each built the first time an effect needs it.
     splat: Vec<std::sync::OnceLock<wgpu::ComputePipeline>>,
     /// The dots' splat (an effect's own: `dots`), by [`SplatVariant::index`] likewise.
@@ -315,6 +317,10 @@ impl SplatPass {
             bound: Default::default(),
             dots_touch: Default::default(),
             no_members: members::no_members(device),
+            depth_sampler: device.create_sampler(&wgpu::SamplerDescriptor {
+                label: Some("flurry.splat_depth_sampler"),
+                ..Default::default()
+            }),
             splat: pipelines(),
             dots: pipelines(),
             resolve: Default::default(),
@@ -364,10 +370,6 @@ impl SplatPass {
                 | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let depth_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("flurry.splat_depth_sampler"),
-            ..Default::default()
-        });
         let splat = [
             (0, wgpu::BindingResource::TextureView(depth)),
             (1, accum.as_entire_binding()),
@@ -375,7 +377,7 @@ impl SplatPass {
             (4, wgpu::BindingResource::Sampler(&sprites.sampler)),
             (5, wgpu::BindingResource::TextureView(images)),
             (6, touched.as_entire_binding()),
-            (10, wgpu::BindingResource::Sampler(&depth_sampler)),
+            (10, wgpu::BindingResource::Sampler(&self.depth_sampler)),
         ];
         let resolve = [
             (1, accum.as_entire_binding()),
