@@ -67,7 +67,7 @@ impl SortBench {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let pass = SortPass::new(device);
+        let pass = SortPass::new(&crate::compiler::Compiler::new(device));
         let bind_bitonic = pass.bind(device, &bitonic, &pairs, &counters);
         let bind_naive = pass.bind(device, &naive, &pairs, &counters);
         Ok(SortBench {

@@ -22,11 +22,12 @@ pub struct GpuContext {
 }
 
 /// Features flurry uses when the adapter has them (timestamps for the profiler, subgroup
-/// operations for all-pairs gravity).
+/// operations for all-pairs gravity, a pipeline cache to keep across runs).
 const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES)
-    .union(wgpu::Features::SUBGROUP);
+    .union(wgpu::Features::SUBGROUP)
+    .union(wgpu::Features::PIPELINE_CACHE);
 
 impl GpuContext {
     /// Pick an adapter (see the module docs) and create a device with the adapter's limits.

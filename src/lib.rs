@@ -193,6 +193,7 @@ mod arena;
 pub mod bench;
 pub(crate) mod budget;
 mod camera;
+mod compiler;
 #[cfg(test)]
 mod cpu;
 pub mod effect;
@@ -208,6 +209,7 @@ mod lod;
 pub mod mesh;
 pub mod nav;
 mod passes;
+mod pipeline_cache;
 mod pipelines;
 mod playback;
 mod pool;
@@ -239,6 +241,7 @@ pub use instances::{Instance, MAX_INSTANCES};
 pub use light::Light;
 pub use lod::{Lod, MAX_MESH_LOD_PIXELS};
 pub use mesh::{Mesh, MeshId};
+pub use pipeline_cache::CacheIgnored;
 pub use playback::{Playback, MAX_TIME_SCALE};
 pub use pool::{PoolSnapshot, Stats};
 pub use renderer::{

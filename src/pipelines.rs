@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::compiler::Compiler;
 use crate::effect::Blend;
 use crate::error::{Error, Result};
 use crate::passes::{
@@ -44,9 +45,13 @@ use crate::passes::{
 use crate::renderer::Targets;
 use crate::shaders::Shader;
 
+mod warm;
+pub(crate) use warm::{WarmEffect, WarmFrame};
+
 /// The passes of one renderer, each built the first time it is asked for.
 pub(crate) struct Pipelines {
-    device: wgpu::Device,
+    /// The device, and the cache and counter every pipeline is built through.
+    device: Compiler,
     /// The host's targets, for the composite and the depth downsample.
     targets: Targets,
     emit: OnceLock<EmitPass>,
@@ -110,7 +115,7 @@ impl Pipelines {
     /// Nothing is compiled yet; the composite will draw into passes over `targets`.
     pub fn new(device: &wgpu::Device, targets: Targets) -> Self {
         Pipelines {
-            device: device.clone(),
+            device: Compiler::cached(device),
             targets,
             emit: OnceLock::new(),
             args: OnceLock::new(),
@@ -154,6 +159,11 @@ impl Pipelines {
             no_collision: OnceLock::new(),
             no_events: OnceLock::new(),
         }
+    }
+
+    /// The device and the cache and counter every pipeline is built through.
+    pub fn compiler(&self) -> &Compiler {
+        &self.device
     }
 
     pub fn emit(&self) -> &EmitPass {

@@ -69,8 +69,9 @@ impl Kernels {
     fn new(gpu: &GpuContext, elements: u32, fma_elements: u32) -> Self {
         let device = &gpu.device;
         let layout = buffer_layout(device, "roofline", wgpu::ShaderStages::COMPUTE, &slots());
+        let compiler = crate::compiler::Compiler::new(device);
         let pipeline =
-            |entry| compute_pipeline(device, Shader::Roofline, entry, &[Some(&layout)], &[]);
+            |entry| compute_pipeline(&compiler, Shader::Roofline, entry, &[Some(&layout)], &[]);
         let data: Vec<[f32; 4]> = (0..elements)
             .map(|i| [i as f32, 1.0, 0.5, -(i as f32)])
             .collect();

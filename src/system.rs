@@ -7,7 +7,7 @@
 //! cull → args → sort into compute passes; [`ParticleSystem::record_draw`] records the
 //! indirect draw. Nothing here submits or waits.
 
-use crate::effect::graph::{Graph, Stage};
+use crate::effect::graph::Graph;
 use crate::effect::{EffectDesc, Shape, SpawnClock, Velocity};
 use crate::error::{Invalid, Result};
 use crate::image::Images;
@@ -30,12 +30,14 @@ use crate::uniform_pages::{Binding, BufferRange, UniformPages, UniformSlot};
 use crate::view::ViewModel;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use variants::EffectVariants;
 use wgpu::util::DeviceExt;
 
 mod budgeting;
 pub(crate) mod events;
 mod lifecycle;
 mod lod;
+pub(crate) mod variants;
 mod visibility;
 
 /// The compute steps of one frame, in order.
@@ -266,11 +268,7 @@ impl ParticleSystem {
         let sizing = Sizing::of(capacity, 1, spawns_after_simulate(desc));
         let pool = ParticlePool::new((device, queue), capacity, needs, sizing, arena);
         // (validated above: its stacks compile)
-        let graph = Graph::compile(desc).map_err(|error| crate::Error::EffectGraph {
-            path: None,
-            place: None,
-            error: Box::new(error),
-        })?;
+        let graph = variants::compile(desc)?;
         let mut params = desc.effect_params(seed, capacity);
         // what its stacks say that the built-in fields already do (a gravity and a drag,
         // looks over life): folded into them (graph/fold.rs)
@@ -300,18 +298,16 @@ impl ParticleSystem {
         });
         let p = pipelines;
         let (frame, effect) = (&uniforms.frame, &effect_buf);
-        let simulate_variant = SimulateVariant::of(&params);
-        let cull_variant = CullVariant::of(&params);
-        let graph_emit = match graph.generates(Stage::Init) {
-            true => Some(p.graph_emit(&desc.name, &graph.wgsl(Stage::Init))?),
-            false => None,
+        let variants = EffectVariants::of(desc, &graph, &params);
+        let simulate_variant = variants.simulate;
+        let cull_variant = variants.cull;
+        let graph_emit = match &variants.init {
+            Some(block) => Some(p.graph_emit(&desc.name, block)?),
+            None => None,
         };
-        let graph_simulate = match graph.generates(Stage::Update) {
-            true => {
-                let block = graph.wgsl(Stage::Update);
-                Some(p.graph_simulate(&desc.name, simulate_variant, &block)?)
-            }
-            false => None,
+        let graph_simulate = match &variants.update {
+            Some(block) => Some(p.graph_simulate(&desc.name, simulate_variant, block)?),
+            None => None,
         };
         let simulate = graph_simulate
             .as_deref()
@@ -436,16 +432,15 @@ impl ParticleSystem {
                 (frame, effect, instances.buffer()),
             ),
             cull_variant,
-            splat_variant: SplatVariant::of(&params),
+            splat_variant: variants.splat,
             args_bind: p.args().bind(device, &pool, effect),
             sort,
-            draw_bind: p
-                .draw(
-                    desc.blend,
-                    DrawKinds::of(desc),
-                    DrawSprites::of(SplatVariant::of(&params)),
-                )
-                .bind(device, &pool, (frame, effect), image),
+            draw_bind: p.draw(desc.blend, variants.kinds, variants.sprites()).bind(
+                device,
+                &pool,
+                (frame, effect),
+                image,
+            ),
             splat_bind: std::sync::OnceLock::new(),
             desc: desc.clone(),
             pool,

@@ -24,7 +24,11 @@ pub struct DistanceField {
 impl DistanceField {
     /// The field of `map`, its buffers on `device` (nothing computed until recorded).
     pub fn new(device: &wgpu::Device, map: &CityMap) -> Result<Self> {
-        Self::build(&std::sync::Arc::new(SdfPass::new(device)), device, map)
+        Self::build(
+            &std::sync::Arc::new(SdfPass::new(&crate::compiler::Compiler::new(device))),
+            device,
+            map,
+        )
     }
 
     /// [`DistanceField::new`] through a renderer's shared pipelines.

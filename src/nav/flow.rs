@@ -86,7 +86,7 @@ impl FlowField {
         cost: WallCost,
         passes: u32,
     ) -> Result<Self> {
-        let pass = std::sync::Arc::new(FlowPass::new(device));
+        let pass = std::sync::Arc::new(FlowPass::new(&crate::compiler::Compiler::new(device)));
         let target = (goals, cost, passes);
         Self::build(device, (map, field), target, (&pass, None))
     }

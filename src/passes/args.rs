@@ -9,6 +9,7 @@ use super::Binding;
 use super::{
     bind_buffers, buffer_layout, compute_pipeline, dispatch_one, read_write, uniform, BufferSlot,
 };
+use crate::compiler::Compiler;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::{Counters, EffectParams, IndirectArgs};
@@ -51,7 +52,7 @@ pub(crate) enum After {
 }
 
 impl ArgsPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let layout = buffer_layout(device, "args", wgpu::ShaderStages::COMPUTE, &slots());
         let pipeline = |entry| compute_pipeline(device, Shader::Args, entry, &[Some(&layout)], &[]);
         ArgsPass {

@@ -6,6 +6,7 @@ use super::batch_relist::BatchMember;
 use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_only_table};
 use super::{read_write, Binding, BufferSlot};
 use crate::arena::Chunk;
+use crate::compiler::Compiler;
 use crate::mesh::SurfaceTriangle;
 use crate::shaders::Shader;
 use crate::types::{Counters, EffectParams, EmitUniforms, Particle};
@@ -45,7 +46,7 @@ pub(crate) struct BatchEmitTables<'a> {
 }
 
 impl BatchEmitPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let c = wgpu::ShaderStages::COMPUTE;
         let layout = buffer_layout(device, "batch_emit", c, &slots());
         let groups = [Some(&layout)];

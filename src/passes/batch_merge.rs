@@ -3,6 +3,7 @@
 //! slot in one chunk of the arena ([`crate::arena`]), with no instances, by a
 //! [`CullVariant`] with every render mode any of them shows, a workgroup row a member.
 
+use crate::compiler::Compiler;
 use std::sync::OnceLock;
 
 use encase::ShaderType;
@@ -67,7 +68,7 @@ pub(crate) fn row_table(rows: &[(CullMember, &EffectParams)]) -> Vec<u8> {
 }
 
 pub(crate) struct BatchMergePass {
-    device: wgpu::Device,
+    device: Compiler,
     layout: wgpu::BindGroupLayout,
     /// Its variants, built when a batch first needs one.
     cull: Vec<OnceLock<wgpu::ComputePipeline>>,
@@ -81,7 +82,7 @@ pub(crate) struct BatchCull {
 }
 
 impl BatchMergePass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let c = wgpu::ShaderStages::COMPUTE;
         BatchMergePass {
             device: device.clone(),

@@ -4,6 +4,7 @@
 
 use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_write, BufferSlot};
 use crate::arena::Chunk;
+use crate::compiler::Compiler;
 use crate::shaders::Shader;
 use crate::types::Counters;
 
@@ -49,7 +50,7 @@ pub(crate) struct BatchRelist {
 }
 
 impl BatchRelistPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let c = wgpu::ShaderStages::COMPUTE;
         let layout = buffer_layout(device, "batch_relist", c, &slots());
         let groups = [Some(&layout)];

@@ -7,6 +7,7 @@ use super::simulate::SimulateVariant;
 use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_write, BufferSlot};
 use super::{uniform_array, uniform_rows};
 use crate::arena::Chunk;
+use crate::compiler::Compiler;
 use crate::shaders::Shader;
 use crate::types::{Counters, EffectParams, Particle};
 
@@ -73,7 +74,7 @@ impl BatchSimulatePass {
     /// The pass for pools of `variant` (one that [`SimulateVariant::batches`]), its group
     /// 0 laid out by `layout` ([`batch_simulate_layout`]).
     pub fn new(
-        device: &wgpu::Device,
+        device: &Compiler,
         variant: SimulateVariant,
         layout: &wgpu::BindGroupLayout,
     ) -> Self {

@@ -5,6 +5,7 @@ use super::Binding;
 use super::{
     bind_buffers, buffer_layout, compute_pipeline, dispatch_one, read_write, uniform, BufferSlot,
 };
+use crate::compiler::Compiler;
 use crate::shaders::Shader;
 use crate::types::{Body, EffectParams, FrameUniforms};
 
@@ -23,7 +24,7 @@ pub(crate) struct BodiesPass {
 }
 
 impl BodiesPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let layout = buffer_layout(device, "bodies", wgpu::ShaderStages::COMPUTE, &slots());
         let pipeline = compute_pipeline(device, Shader::Bodies, "main", &[Some(&layout)], &[]);
         BodiesPass { layout, pipeline }

@@ -3,12 +3,13 @@
 //! that has the host's depth attached read-only (or none), so the host may draw more after it.
 
 use super::{bind, host_depth_texture, layout, render_pipeline, texture, uniform};
+use crate::compiler::Compiler;
 use crate::renderer::Targets;
 use crate::shaders::Shader;
 use crate::types::CompositeParams;
 
 pub(crate) struct CompositePass {
-    device: wgpu::Device,
+    device: Compiler,
     targets: Targets,
     layout: wgpu::BindGroupLayout,
     /// Upsampling (a particle target smaller than the host's), then its own texel a pixel
@@ -21,7 +22,7 @@ impl CompositePass {
     /// Pipelines writing the host's colour format with the host's sample count, in passes
     /// that have the host's depth attached read-only when `targets` has one (they neither
     /// test nor write it; they read every sample of it as a texture).
-    pub fn new(device: &wgpu::Device, targets: &Targets) -> Self {
+    pub fn new(device: &Compiler, targets: &Targets) -> Self {
         let samples = targets.sample_count;
         let f = wgpu::ShaderStages::FRAGMENT;
         let layout = layout(
@@ -56,7 +57,7 @@ impl CompositePass {
     }
 
     /// The pipeline for a particle target of the host's size (`same_size`) or a smaller one.
-    fn pipeline(&self, same_size: bool) -> &wgpu::RenderPipeline {
+    pub fn pipeline(&self, same_size: bool) -> &wgpu::RenderPipeline {
         self.pipelines[same_size as usize].get_or_init(|| {
             let targets = &self.targets;
             let premultiplied_over = wgpu::BlendComponent {

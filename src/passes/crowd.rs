@@ -5,6 +5,7 @@
 use super::grid::NeighbourGrid;
 use super::{buffer_entries, texture, Binding, BufferSlot};
 use super::{compute_pipeline, dispatch_over_pool, layout, read_only, read_write, uniform};
+use crate::compiler::Compiler;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -47,7 +48,7 @@ pub(crate) struct CrowdPass {
 }
 
 impl CrowdPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let c = wgpu::ShaderStages::COMPUTE;
         let slots = slots();
         let mut entries = buffer_entries(c, &slots);

@@ -6,6 +6,7 @@
 use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive};
 use super::{read_only, read_write, uniform, BufferSlot};
+use crate::compiler::Compiler;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -115,11 +116,7 @@ pub(crate) struct CullPass {
 
 impl CullPass {
     /// `variant`'s pipeline over `layout` (cull.wgsl's group 0, shared by every variant).
-    pub fn new(
-        device: &wgpu::Device,
-        variant: CullVariant,
-        layout: &wgpu::BindGroupLayout,
-    ) -> Self {
+    pub fn new(device: &Compiler, variant: CullVariant, layout: &wgpu::BindGroupLayout) -> Self {
         let consts = variant.consts();
         let layouts = [Some(layout)];
         let pipeline = compute_pipeline(device, Shader::Cull, "main", &layouts, &consts);

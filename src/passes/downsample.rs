@@ -3,6 +3,7 @@
 //! host), at the particle target's resolution.
 
 use super::{bind, compute_pipeline, host_depth_texture, layout, storage_texture, uniform};
+use crate::compiler::Compiler;
 use crate::renderer::Scale;
 use crate::shaders::Shader;
 use crate::types::DownsampleParams;
@@ -14,7 +15,7 @@ const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 pub(crate) const LOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
 
 pub(crate) struct DownsamplePass {
-    device: wgpu::Device,
+    device: Compiler,
     samples: u32,
     layout: wgpu::BindGroupLayout,
     /// By scale factor (1, 2, 4: index 0, 1, 2), then with the host's distances kept apart
@@ -24,7 +25,7 @@ pub(crate) struct DownsamplePass {
 
 impl DownsamplePass {
     /// The pass for a host depth of `samples` samples.
-    pub fn new(device: &wgpu::Device, samples: u32) -> Self {
+    pub fn new(device: &Compiler, samples: u32) -> Self {
         let entries = [
             host_depth_texture(0, samples, C),
             storage_texture(1, LOW_DEPTH_FORMAT, C),
@@ -41,7 +42,7 @@ impl DownsamplePass {
     }
 
     /// The pipeline for `scale`'s footprints, keeping the host's distances `apart` or not.
-    fn pipeline(&self, scale: Scale, apart: bool) -> &wgpu::ComputePipeline {
+    pub fn pipeline(&self, scale: Scale, apart: bool) -> &wgpu::ComputePipeline {
         let factor = scale.factor();
         let index = factor.trailing_zeros() as usize + 3 * apart as usize;
         self.pipelines[index].get_or_init(|| {

@@ -5,6 +5,7 @@
 use super::Binding;
 use super::{bind, buffer_resources, layout, read_only, render_pipeline};
 use super::{texture, uniform};
+use crate::compiler::Compiler;
 use crate::effect::Blend;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -186,7 +187,7 @@ impl DrawPass {
     /// The draw of `blend` of one effect's list or, `merged`, of a merged list,
     /// whose lists hold `kinds`, sampling the `sprites` some particle shows.
     pub fn new(
-        device: &wgpu::Device,
+        device: &Compiler,
         blend: Blend,
         (merged, kinds, sprites): (bool, DrawKinds, DrawSprites),
     ) -> Self {

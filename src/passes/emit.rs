@@ -4,6 +4,7 @@
 use super::{bind_buffers, buffer_layout, module_pipeline, read_only, read_write, uniform};
 use super::{dispatch_from_args, BufferSlot};
 use super::{Binding, GraphInputs};
+use crate::compiler::Compiler;
 use crate::mesh::SurfaceTriangle;
 use crate::pool::{ParticlePool, Sizing};
 use crate::shaders::Shader;
@@ -38,7 +39,7 @@ pub(crate) struct EmitPass {
 impl EmitPass {
     /// The emit with an effect's init stacks (`graph`: a block of
     /// [`crate::effect::graph::Graph::wgsl`], or None for the empty hooks).
-    pub fn new(device: &wgpu::Device, graph: Option<&str>) -> Self {
+    pub fn new(device: &Compiler, graph: Option<&str>) -> Self {
         let layout = buffer_layout(device, "emit", wgpu::ShaderStages::COMPUTE, &slots());
         let source = match graph {
             Some(block) => Shader::Emit.generated(&[], block),

@@ -6,6 +6,7 @@ use super::grid::NeighbourGrid;
 use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool, BufferSlot};
 use super::{read_only, read_write, uniform};
+use crate::compiler::Compiler;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -29,7 +30,7 @@ pub(crate) struct FlockPass {
 }
 
 impl FlockPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let layout = buffer_layout(device, "flock", wgpu::ShaderStages::COMPUTE, &slots());
         let pipeline = compute_pipeline(device, Shader::Flock, "main", &[Some(&layout)], &[]);
         FlockPass { layout, pipeline }

@@ -5,6 +5,7 @@
 use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_threads};
 use super::{read_only, read_write, uniform, BufferSlot};
+use crate::compiler::Compiler;
 use crate::shaders::Shader;
 use crate::types::FlowParams;
 
@@ -49,7 +50,7 @@ pub(crate) struct FlowPass {
 }
 
 impl FlowPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let c = wgpu::ShaderStages::COMPUTE;
         let layout = buffer_layout(device, "flow", c, &slots());
         let args_layout = buffer_layout(device, "flow_args", c, &args_slots());

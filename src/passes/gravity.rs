@@ -8,6 +8,7 @@
 use super::{bind, buffer_entries, dispatch_over_pool, layout, storage_texture, texture};
 use super::{compute_pipeline, read_only, read_write, uniform};
 use super::{Binding, BufferSlot};
+use crate::compiler::Compiler;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::*;
@@ -74,7 +75,7 @@ pub(crate) struct GravityPass {
 impl GravityPass {
     /// The subgroup kernel where `device` has the `SUBGROUP` feature and its subgroups
     /// hold at least [`SHARED_LANES`] lanes, else the tiled one.
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let written = |b| storage_texture(b, BODY_FORMAT, C);
         let stage_layout = layout(device, "gravity stage", &entries(&stage_slots(), written));
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };

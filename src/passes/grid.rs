@@ -8,6 +8,7 @@
 use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool};
 use super::{read_only, read_write, uniform, BufferSlot};
+use crate::compiler::Compiler;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::ScanParams;
@@ -62,7 +63,7 @@ pub(crate) struct GridPasses {
 }
 
 impl GridPasses {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let c = wgpu::ShaderStages::COMPUTE;
         let layout = buffer_layout(device, "grid", c, &slots());
         let scan_layout = buffer_layout(device, "scan", c, &scan_slots());

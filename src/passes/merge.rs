@@ -4,6 +4,7 @@
 //! and the particles they splat into one splat list, splatted in one dispatch. Additive,
 //! unsorted effects share a list of their own the same way, not sorted.
 
+use crate::compiler::Compiler;
 use std::num::NonZeroU64;
 use std::sync::OnceLock;
 
@@ -142,7 +143,7 @@ pub(crate) struct MemberInputs<'a> {
 }
 
 pub(crate) struct MergePass {
-    device: wgpu::Device,
+    device: Compiler,
     cull_layout: wgpu::BindGroupLayout,
     args_layout: wgpu::BindGroupLayout,
     /// The cull's variants, built when a member first needs one.
@@ -151,7 +152,7 @@ pub(crate) struct MergePass {
 }
 
 impl MergePass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let cull_layout = subset(device, "merge", &CULL_BINDINGS);
         let args_layout = subset(device, "merge_args", &ARGS_BINDINGS);
         // (the module specialised as any variant: write_args reads none of its constants)

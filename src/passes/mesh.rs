@@ -6,6 +6,7 @@
 use super::Binding;
 use super::{bind, bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive, layout};
 use super::{buffer_entries, read_only, read_write, texture, uniform, BufferSlot};
+use crate::compiler::Compiler;
 use crate::mesh::Meshes;
 use crate::passes::downsample::LOW_DEPTH_FORMAT;
 use crate::pool::ParticlePool;
@@ -46,7 +47,7 @@ pub(crate) struct MeshCull {
 }
 
 impl MeshCull {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let c = wgpu::ShaderStages::COMPUTE;
         let layout = buffer_layout(device, "mesh_cull", c, &cull_slots());
         let pipeline = compute_pipeline(device, Shader::MeshCull, "main", &[Some(&layout)], &[]);
@@ -159,7 +160,7 @@ impl MeshPass {
     /// The lit draw into the host's colour and depth (`targets`' formats and samples; a
     /// host without depth gets a depth buffer of the renderer's, of [`MESH_DEPTH_FORMAT`]),
     /// for `variant`.
-    pub fn lit(device: &wgpu::Device, targets: &Targets, variant: MeshVariant) -> Self {
+    pub fn lit(device: &Compiler, targets: &Targets, variant: MeshVariant) -> Self {
         let depth = targets.depth_format.unwrap_or(MESH_DEPTH_FORMAT);
         let target = (targets.color_format, targets.sample_count);
         let gamma = targets.gamma_encoded() as u32;
@@ -168,7 +169,7 @@ impl MeshPass {
 
     /// The distances into the particle target (its scene distances, [`LOW_DEPTH_FORMAT`]),
     /// with a depth buffer of [`MESH_DEPTH_FORMAT`] of its own, for `variant`.
-    pub fn distance(device: &wgpu::Device, variant: MeshVariant) -> Self {
+    pub fn distance(device: &Compiler, variant: MeshVariant) -> Self {
         let f = wgpu::ShaderStages::FRAGMENT;
         let host = texture(0, wgpu::TextureSampleType::Float { filterable: false }, f);
         let group1 = layout(device, "mesh_host_distance", &[host]);
@@ -178,7 +179,7 @@ impl MeshPass {
     }
 
     fn new(
-        device: &wgpu::Device,
+        device: &Compiler,
         (fragment, gamma): (&str, u32),
         (format, samples): (wgpu::TextureFormat, u32),
         (depth, variant): (wgpu::TextureFormat, MeshVariant),
@@ -195,7 +196,7 @@ impl MeshPass {
             immediate_size: 0,
         });
         let module = Shader::Mesh.module(device, &[("GAMMA_TARGET", gamma)]);
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        let pipeline = device.render(&wgpu::RenderPipelineDescriptor {
             label: Some(fragment),
             layout: Some(&pipeline_layout),
             vertex: wgpu::VertexState {

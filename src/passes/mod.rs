@@ -33,6 +33,7 @@ pub(crate) mod simulate;
 pub(crate) mod sort;
 pub(crate) mod splat;
 
+use crate::compiler::Compiler;
 use crate::shaders::Shader;
 pub(crate) use crate::uniform_pages::Binding;
 
@@ -250,7 +251,7 @@ pub(crate) fn dispatch_one(
 /// (None: a group the entry point does not use), the module specialised by
 /// [`Shader::specialised`]`(consts)`.
 pub(crate) fn compute_pipeline(
-    device: &wgpu::Device,
+    device: &Compiler,
     shader: Shader,
     entry: &str,
     layouts: &[Option<&wgpu::BindGroupLayout>],
@@ -263,7 +264,7 @@ pub(crate) fn compute_pipeline(
 /// A compute pipeline for `entry` of `module` (labelled `label`), bind groups 0.. from
 /// `layouts`.
 pub(crate) fn module_pipeline(
-    device: &wgpu::Device,
+    device: &Compiler,
     (module, label): (&wgpu::ShaderModule, &str),
     entry: &str,
     layouts: &[Option<&wgpu::BindGroupLayout>],
@@ -273,7 +274,7 @@ pub(crate) fn module_pipeline(
         bind_group_layouts: layouts,
         immediate_size: 0,
     });
-    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+    device.compute(&wgpu::ComputePipelineDescriptor {
         label: Some(label),
         layout: Some(&pipeline_layout),
         module,
@@ -287,7 +288,7 @@ pub(crate) fn module_pipeline(
 /// vertex buffers, triangles, one colour target of `samples` samples, bind groups 0.. from
 /// `layouts`, in passes with `depth_stencil`.
 pub(crate) fn render_pipeline(
-    device: &wgpu::Device,
+    device: &Compiler,
     (shader, consts): (Shader, &[(&str, u32)]),
     layouts: &[&wgpu::BindGroupLayout],
     (target, samples): (wgpu::ColorTargetState, u32),
@@ -300,7 +301,7 @@ pub(crate) fn render_pipeline(
         bind_group_layouts: &layouts,
         immediate_size: 0,
     });
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+    device.render(&wgpu::RenderPipelineDescriptor {
         label: Some(shader.name()),
         layout: Some(&pipeline_layout),
         vertex: wgpu::VertexState {

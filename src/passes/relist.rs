@@ -8,6 +8,7 @@ use super::{
     bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool, read_only, read_write,
     BufferSlot,
 };
+use crate::compiler::Compiler;
 use crate::pool::{ParticlePool, Sizing};
 use crate::shaders::Shader;
 use crate::types::{Counters, IndirectArgs};
@@ -31,7 +32,7 @@ pub(crate) struct RelistPass {
 }
 
 impl RelistPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let layout = buffer_layout(device, "relist", wgpu::ShaderStages::COMPUTE, &slots());
         let pipeline =
             |entry| compute_pipeline(device, Shader::Relist, entry, &[Some(&layout)], &[]);

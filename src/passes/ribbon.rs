@@ -6,6 +6,7 @@
 use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive};
 use super::{read_only, read_write, uniform, BufferSlot};
+use crate::compiler::Compiler;
 use crate::pool::ParticlePool;
 
 /// A `RibbonPoint` (common.wgsl) as bytes: the Rust side never reads one.
@@ -35,7 +36,7 @@ pub(crate) struct RibbonPieces {
 }
 
 impl RibbonPieces {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let c = wgpu::ShaderStages::COMPUTE;
         let layout = buffer_layout(device, "ribbon_pieces", c, &piece_slots());
         let pipeline =

@@ -3,6 +3,7 @@
 use super::Binding;
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_threads};
 use super::{read_only, read_write, uniform, BufferSlot};
+use crate::compiler::Compiler;
 use crate::shaders::Shader;
 use crate::types::SdfParams;
 
@@ -33,7 +34,7 @@ pub(crate) enum Stage {
 }
 
 impl SdfPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let c = wgpu::ShaderStages::COMPUTE;
         let layout = buffer_layout(device, "sdf", c, &slots());
         let pipeline = |entry| compute_pipeline(device, Shader::Sdf, entry, &[Some(&layout)], &[]);

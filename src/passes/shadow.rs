@@ -5,6 +5,7 @@
 
 use super::{bind_buffers, buffer_layout, compute_pipeline, dispatch_over_alive, dispatch_threads};
 use super::{read_only, read_write, uniform, Binding, BufferSlot};
+use crate::compiler::Compiler;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::{Counters, EffectParams, FrameUniforms, Particle};
@@ -35,7 +36,7 @@ pub(crate) struct ShadowPass {
 }
 
 impl ShadowPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let layout = buffer_layout(device, "shadow", wgpu::ShaderStages::COMPUTE, &slots());
         let pipeline =
             |entry| compute_pipeline(device, Shader::Shadow, entry, &[Some(&layout)], &[]);

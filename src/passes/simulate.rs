@@ -6,6 +6,7 @@
 use super::{bind, bind_buffers, buffer_layout, dispatch_over_pool, module_pipeline};
 use super::{layout, read_only, read_write, texture, uniform, uniform_array, BufferSlot};
 use super::{Binding, GraphInputs};
+use crate::compiler::Compiler;
 use crate::pool::{ParticlePool, Sizing};
 use crate::shaders::Shader;
 use crate::types::*;
@@ -183,7 +184,7 @@ impl SimulatePass {
     /// laid out by `layout` ([`simulate_layout`]) and its group 1 by `collision`
     /// ([`collision_layout`]).
     pub fn new(
-        device: &wgpu::Device,
+        device: &Compiler,
         (variant, graph): (SimulateVariant, Option<&str>),
         layout: &wgpu::BindGroupLayout,
         collision: &wgpu::BindGroupLayout,

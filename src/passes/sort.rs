@@ -14,6 +14,7 @@
 //! network on its own over the whole padded buffer: the baseline `flurry profile sort`
 //! measures.
 
+use crate::compiler::Compiler;
 use wgpu::util::DeviceExt;
 
 use super::{bind, compute_pipeline, layout, read_only, read_write, BufferSlot};
@@ -156,7 +157,7 @@ pub(crate) struct SortBinding {
 }
 
 impl SortPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         // the argument pass writes the dispatch buffer, which the others use as INDIRECT:
         // it gets a layout of its own (bindings 1, 3 and 4 of sort.wgsl)
         let args_slots: [(u32, BufferSlot); 3] = [

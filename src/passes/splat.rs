@@ -7,6 +7,7 @@ use super::Binding;
 use super::{bind, buffer_entries, buffer_resources, compute_pipeline, dispatch_from_args};
 use super::{layout, members, BufferSlot};
 use super::{read_only, read_write, storage_texture, texture, uniform};
+use crate::compiler::Compiler;
 use crate::error::Result;
 use crate::pool::ParticlePool;
 use crate::shaders::Shader;
@@ -247,7 +248,7 @@ impl SplatVariant {
 }
 
 pub(crate) struct SplatPass {
-    device: wgpu::Device,
+    device: Compiler,
     layout: wgpu::BindGroupLayout,
     target_layout: wgpu::BindGroupLayout,
     resolve_layout: wgpu::BindGroupLayout,
@@ -269,7 +270,7 @@ pub(crate) struct SplatPass {
 }
 
 impl SplatPass {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &Compiler) -> Self {
         let mut entries = buffer_entries(C, &slots());
         entries.push(members::entry(MEMBERS_BINDING, C));
         let system_layout = layout(device, "splat", &entries);
@@ -460,6 +461,42 @@ impl SplatPass {
         })
     }
 
+    /// The splat of a list by `variant` (`main`), built the first time it is asked for.
+    pub fn splat(&self, variant: SplatVariant) -> &wgpu::ComputePipeline {
+        self.pipeline((&self.splat, "main"), variant)
+    }
+
+    /// The splat of an effect's dots by `variant` (`dots`), likewise.
+    pub fn dots(&self, variant: SplatVariant) -> &wgpu::ComputePipeline {
+        self.pipeline((&self.dots, "dots"), variant)
+    }
+
+    /// The whole target marked touched after an effect's dots (`dots_touch`), likewise.
+    pub fn dots_touch(&self) -> &wgpu::ComputePipeline {
+        self.dots_touch.get_or_init(|| {
+            let groups = [Some(&self.layout), Some(&self.target_layout)];
+            compute_pipeline(&self.device, Shader::Splat, "dots_touch", &groups, &[])
+        })
+    }
+
+    /// The resolve's arguments from the texels touched (`bound`), likewise.
+    pub fn bound(&self) -> &wgpu::ComputePipeline {
+        self.bound.get_or_init(|| {
+            let groups = [None, Some(&self.bound_layout)];
+            compute_pipeline(&self.device, Shader::Splat, "bound", &groups, &[])
+        })
+    }
+
+    /// The resolve of the `accumulated` accumulators (`resolve`), likewise.
+    pub fn resolve(&self, accumulated: Accumulated) -> &wgpu::ComputePipeline {
+        self.resolve[accumulated.index()].get_or_init(|| {
+            // (the resolve uses group 1 only)
+            let groups = [None, Some(&self.resolve_layout)];
+            let consts = accumulated.consts();
+            compute_pipeline(&self.device, Shader::Splat, "resolve", &groups, &consts)
+        })
+    }
+
     /// Splat one list with its `variant`, dispatched from the [`IndirectArgs`] at
     /// `args` (a buffer and the offset they start at; sized on the GPU: an effect's by its
     /// cull, the merged list's by the merge).
@@ -471,7 +508,7 @@ impl SplatPass {
         (args, start): (&wgpu::Buffer, u64),
     ) {
         let groups = [bind, &target.splat];
-        let pipeline = self.pipeline((&self.splat, "main"), variant);
+        let pipeline = self.splat(variant);
         let offset = start + IndirectArgs::SPLAT_OFFSET;
         dispatch_from_args(pass, pipeline, &groups, args, offset);
     }
@@ -488,13 +525,9 @@ impl SplatPass {
     ) {
         debug_assert!(!variant.merged, "a merged list lists no dots apart");
         let groups = [bind, &target.splat];
-        let pipeline = self.pipeline((&self.dots, "dots"), variant);
+        let pipeline = self.dots(variant);
         dispatch_from_args(pass, pipeline, &groups, draw_counters, DOTS_DISPATCH_OFFSET);
-        let whole = self.dots_touch.get_or_init(|| {
-            let groups = [Some(&self.layout), Some(&self.target_layout)];
-            compute_pipeline(&self.device, Shader::Splat, "dots_touch", &groups, &[])
-        });
-        pass.set_pipeline(whole);
+        pass.set_pipeline(self.dots_touch());
         pass.dispatch_workgroups(1, 1, 1);
     }
 
@@ -511,20 +544,10 @@ impl SplatPass {
         target: &SplatTarget,
         accumulated: Accumulated,
     ) {
-        let bound = self.bound.get_or_init(|| {
-            let groups = [None, Some(&self.bound_layout)];
-            compute_pipeline(&self.device, Shader::Splat, "bound", &groups, &[])
-        });
-        pass.set_pipeline(bound);
+        pass.set_pipeline(self.bound());
         pass.set_bind_group(1, &target.bound, &[]);
         pass.dispatch_workgroups(1, 1, 1);
-        let resolve = self.resolve[accumulated.index()].get_or_init(|| {
-            // (the resolve uses group 1 only)
-            let groups = [None, Some(&self.resolve_layout)];
-            let consts = accumulated.consts();
-            compute_pipeline(&self.device, Shader::Splat, "resolve", &groups, &consts)
-        });
-        pass.set_pipeline(resolve);
+        pass.set_pipeline(self.resolve(accumulated));
         pass.set_bind_group(1, &target.resolve, &[]);
         pass.dispatch_workgroups_indirect(&target.resolve_args, 0);
     }

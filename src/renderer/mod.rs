@@ -15,6 +15,7 @@
 mod alive;
 mod batched;
 mod budget;
+mod cache;
 mod events;
 mod lifecycle;
 mod lod;
@@ -25,6 +26,7 @@ mod settings;
 mod target;
 mod traffic;
 mod visibility;
+mod warm;
 
 pub use prewarm::{MAX_PREWARM, PREWARM_STEPS};
 

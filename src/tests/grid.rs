@@ -50,7 +50,7 @@ fn the_grid_finds_exactly_the_neighbours_a_brute_force_search_finds() {
     assert_eq!(snap.stats.alive, count);
     let (device, queue) = (&solo.gpu.device, &solo.gpu.queue);
     let pool = solo.system.pool();
-    let passes = GridPasses::new(device);
+    let passes = GridPasses::new(&crate::compiler::Compiler::new(device));
     let grid = NeighbourGrid::new(device, &passes, pool, radius);
     let mut encoder = device.create_command_encoder(&Default::default());
     {

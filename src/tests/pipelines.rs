@@ -97,3 +97,29 @@ fn a_renderer_without_the_splat_never_compiles_it() {
     // is encoded
     assert_eq!(renderer.pipelines().built(), 7);
 }
+
+#[test]
+fn a_device_without_a_pipeline_cache_has_none_to_seed_or_read() {
+    let gpu = gpu().lacking(wgpu::Features::PIPELINE_CACHE).unwrap();
+    let targets = Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
+    let mut renderer = ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+    assert_eq!(renderer.pipeline_cache(), None);
+    let seeded = renderer.seed_pipeline_cache(&gpu.device, b"FLURRYPC");
+    assert_eq!(seeded, Err(crate::CacheIgnored::Unsupported));
+    // and pipelines are built all the same: as many as with a cache
+    let desc = still("dot", vec![held(Shape::Point([0.0; 3]), 16)]);
+    renderer
+        .add_effect(&gpu.device, &gpu.queue, &desc, 64, 1)
+        .unwrap();
+    let full = super::gpu();
+    let mut cached = ParticleRenderer::new(&full.device, targets, Settings::default()).unwrap();
+    cached
+        .add_effect(&full.device, &full.queue, &desc, 64, 1)
+        .unwrap();
+    let offered = full
+        .device
+        .features()
+        .contains(wgpu::Features::PIPELINE_CACHE);
+    assert_eq!(cached.pipeline_cache().is_some(), offered);
+    assert_eq!(renderer.compiled_pipelines(), cached.compiled_pipelines());
+}

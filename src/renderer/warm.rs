@@ -1,0 +1,55 @@
+//! Compiling ahead: [`ParticleRenderer::warm`] builds what effects will need before they are
+//! added (a loading screen), so that adding them and drawing them compiles nothing.
+
+use super::ParticleRenderer;
+use crate::effect::EffectDesc;
+use crate::error::{Invalid, Result};
+use crate::pipelines::{WarmEffect, WarmFrame};
+use crate::system::variants::EffectVariants;
+
+impl ParticleRenderer {
+    /// Compile every pipeline `effects` need, without adding them, and say how many were
+    /// compiled (those another effect or an earlier call built are not compiled again).
+    /// Adding any of them afterwards, any number of times, with any capacity, and drawing
+    /// them alone or together compiles nothing; so does placing one as instances or
+    /// listening to its events. Changing [`crate::Settings::scale`] or the targets later
+    /// compiles the composite and the depth downsample for them anew.
+    ///
+    /// Pipelines compile on the calling thread; on a CPU driver (lavapipe) each takes tens
+    /// of milliseconds, so call it where a pause is expected. Each effect is validated
+    /// first (a bad one is the error [`ParticleRenderer::add_effect`] would give); images
+    /// and meshes it names need not be loaded yet.
+    pub fn warm(&self, device: &wgpu::Device, effects: &[&EffectDesc]) -> Result<usize> {
+        let compiler = self.pipelines.compiler();
+        if **compiler != *device {
+            let allowed = "the device the renderer was made with";
+            return Err(Invalid::new("device", "another device", allowed).into());
+        }
+        let warmed: Vec<WarmEffect> = effects
+            .iter()
+            .map(|desc| {
+                Ok(WarmEffect {
+                    desc,
+                    variants: EffectVariants::of_desc(desc)?,
+                    closed_mesh: desc
+                        .particle_mesh()
+                        .and_then(|m| self.meshes.set().mesh(m))
+                        .map(crate::Mesh::is_closed),
+                })
+            })
+            .collect::<Result<_>>()?;
+        let frame = WarmFrame {
+            scale: self.settings.scale,
+            splat: self.settings.splat_radius() > 0.0,
+        };
+        let before = compiler.compiled();
+        self.pipelines.warm(&warmed, frame)?;
+        Ok((compiler.compiled() - before) as usize)
+    }
+
+    /// Pipelines this renderer has compiled so far (each variant once): a host can check
+    /// that a frame after [`ParticleRenderer::warm`] compiled none.
+    pub fn compiled_pipelines(&self) -> u64 {
+        self.pipelines.compiler().compiled()
+    }
+}
