@@ -46,7 +46,7 @@ use crate::renderer::Targets;
 use crate::shaders::Shader;
 
 mod warm;
-pub(crate) use warm::{WarmEffect, WarmFrame};
+pub(crate) use warm::{EffectKind, WarmEffect, WarmFrame};
 
 /// The passes of one renderer, each built the first time it is asked for.
 pub(crate) struct Pipelines {

@@ -99,39 +99,24 @@ struct Ribbons {
     pieces: wgpu::BindGroup,
 }
 
-pub(crate) struct ParticleSystem {
-    desc: EffectDesc,
-    pool: ParticlePool,
-    /// Its frame and emit uniforms: a slot of the renderer's pages, written every frame.
-    uniforms: UniformSlot,
-    effect_buf: wgpu::Buffer,
-    /// What it holds (a merged list's members' table copies how its particles look).
-    params: EffectParams,
-    /// The massive bodies (one unused slot when the effect has none).
-    bodies: wgpu::Buffer,
+/// What an effect records through the renderer's passes: their bind groups over its
+/// buffers, and what is made with them. Made once the passes' pipelines exist.
+struct Bound {
     /// Indexed by the alive list emit appends to (and simulate reads).
     /// Every pass reads and appends to alive list 0; simulate writes the survivors to list
     /// 1 and relist copies them back (`relist.wgsl`).
     emit_bind: wgpu::BindGroup,
     simulate_bind: wgpu::BindGroup,
-    /// What its simulate compiles in.
-    simulate_variant: SimulateVariant,
     relist_bind: wgpu::BindGroup,
     gravity_bind: Option<crate::passes::gravity::GravityGroups>,
     bodies_bind: Option<wgpu::BindGroup>,
     /// Indexed by the alive list holding the particles after simulate.
     cull_bind: wgpu::BindGroup,
-    /// The render modes its cull compiles in.
-    cull_variant: CullVariant,
-    /// The blend and sprites its splat compiles in.
-    splat_variant: SplatVariant,
     args_bind: wgpu::BindGroup,
     /// Its own sort (effects that sort); unused while it is merged with others.
     sort: Option<(SortPlan, SortBinding)>,
     /// Effects with mesh particles: the listing's and the draws' bind groups.
     mesh: Option<[wgpu::BindGroup; 2]>,
-    /// Its mesh particles' mesh is closed (their back faces are culled).
-    closed_mesh: bool,
     /// Effects with ribbons.
     ribbon: Option<Ribbons>,
     /// Effects with neighbours: their grid.
@@ -143,6 +128,53 @@ pub(crate) struct ParticleSystem {
     /// Crowds: their navigation fields and walkers.
     walkers: Option<crate::nav::Walkers>,
     draw_bind: DrawBinding,
+    /// Its emit and simulate where its stacks generated code (else the shared ones).
+    graph_emit: Option<Arc<EmitPass>>,
+    graph_simulate: Option<Arc<SimulatePass>>,
+}
+
+impl Bound {
+    /// Its emit: the shared one, or its own where its init stacks generated code.
+    fn emit_pass<'a>(&'a self, p: &'a Pipelines) -> &'a EmitPass {
+        self.graph_emit.as_deref().unwrap_or_else(|| p.emit())
+    }
+
+    /// Its simulate: the shared `variant`, or its own where its update stacks generated
+    /// code.
+    fn simulate_pass<'a>(&'a self, p: &'a Pipelines, variant: SimulateVariant) -> &'a SimulatePass {
+        self.graph_simulate
+            .as_deref()
+            .unwrap_or_else(|| p.simulate(variant))
+    }
+}
+
+pub(crate) struct ParticleSystem {
+    desc: EffectDesc,
+    pool: ParticlePool,
+    /// Its frame and emit uniforms: a slot of the renderer's pages, written every frame.
+    uniforms: UniformSlot,
+    effect_buf: wgpu::Buffer,
+    /// What it holds (a merged list's members' table copies how its particles look).
+    params: EffectParams,
+    /// The massive bodies (one unused slot when the effect has none).
+    bodies: wgpu::Buffer,
+    /// What it records through the renderer's passes (None until their pipelines exist:
+    /// an effect whose pipelines compile in the background records nothing till then).
+    bound: Option<Bound>,
+    /// The variants of its passes, as added.
+    variants: EffectVariants,
+    /// Its random seed (a crowd's walkers draw from it).
+    seed: u32,
+    /// What its simulate compiles in now (with its events, once the host listens).
+    simulate_variant: SimulateVariant,
+    /// The render modes its cull compiles in.
+    cull_variant: CullVariant,
+    /// The blend and sprites its splat compiles in.
+    splat_variant: SplatVariant,
+    /// It has mesh particles, of a mesh the renderer holds.
+    has_mesh: bool,
+    /// Its mesh particles' mesh is closed (their back faces are culled).
+    closed_mesh: bool,
     /// The compute splat's bind group, made the first time the splat runs (hosts that turn
     /// the splat off never compile its pipelines).
     splat_bind: std::sync::OnceLock<wgpu::BindGroup>,
@@ -199,9 +231,6 @@ pub(crate) struct ParticleSystem {
     /// Its particles' own attributes, [`Graph::stride`] words a slot (one word for an
     /// effect without).
     attributes: wgpu::Buffer,
-    /// Its emit and simulate where its stacks generated code (else the shared ones).
-    graph_emit: Option<Arc<EmitPass>>,
-    graph_simulate: Option<Arc<SimulatePass>>,
     /// What the host listens to of it, and what it has not drained yet.
     events: Option<events::EventStream>,
     /// Read-backs of events it no longer listens to, let go of once their maps land.
@@ -239,6 +268,20 @@ impl ParticleSystem {
         pipelines: &Pipelines,
         assets: Assets<'_>,
         desc: &EffectDesc,
+        sized: (u32, u32),
+        uniforms: UniformSlot,
+    ) -> Result<Self> {
+        let mut system = Self::unbound((device, queue), assets, desc, sized, uniforms)?;
+        system.bind((device, queue), pipelines, assets)?;
+        Ok(system)
+    }
+
+    /// As [`ParticleSystem::new`], its buffers and CPU state only: it records nothing until
+    /// [`ParticleSystem::bind`] (once the pipelines it needs exist), and compiles nothing.
+    pub fn unbound(
+        (device, queue): (&wgpu::Device, &wgpu::Queue),
+        assets: Assets<'_>,
+        desc: &EffectDesc,
         (capacity, seed): (u32, u32),
         uniforms: UniformSlot,
     ) -> Result<Self> {
@@ -255,8 +298,7 @@ impl ParticleSystem {
             let allowed = format!("1..={} for all-pairs gravity", crate::effect::MAX_NBODY);
             return Err(Invalid::new("capacity", capacity, allowed).into());
         }
-        let ribbons = desc.ribbon_subdivisions();
-        let most_pieces = ribbons.map_or(0, |s| s + 1);
+        let most_pieces = desc.ribbon_subdivisions().map_or(0, |s| s + 1);
         crate::pool::check_ribbon_capacity(device, capacity, most_pieces)?;
         // the mesh its mesh particles are, if any
         let mesh = desc.particle_mesh().and_then(|m| meshes.set().mesh(m));
@@ -287,7 +329,6 @@ impl ParticleSystem {
         });
         // massive bodies, in every slot simulate's uniform binding of them declares (2 KiB)
         let mut initial = desc.initial_bodies();
-        let body_count = initial.len();
         initial.resize(crate::types::MAX_BODIES, Default::default());
         let bodies = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("flurry.bodies"),
@@ -296,23 +337,7 @@ impl ParticleSystem {
                 | wgpu::BufferUsages::UNIFORM
                 | wgpu::BufferUsages::COPY_SRC,
         });
-        let p = pipelines;
-        let (frame, effect) = (&uniforms.frame, &effect_buf);
         let variants = EffectVariants::of(desc, &graph, &params);
-        let simulate_variant = variants.simulate;
-        let cull_variant = variants.cull;
-        let graph_emit = match &variants.init {
-            Some(block) => Some(p.graph_emit(&desc.name, block)?),
-            None => None,
-        };
-        let graph_simulate = match &variants.update {
-            Some(block) => Some(p.graph_simulate(&desc.name, simulate_variant, block)?),
-            None => None,
-        };
-        let simulate = graph_simulate
-            .as_deref()
-            .unwrap_or_else(|| p.simulate(simulate_variant));
-        let emit_pass = graph_emit.as_deref().unwrap_or_else(|| p.emit());
         let texels: &[[f32; 4]] = match graph.table.is_empty() {
             true => &[[0.0; 4]],
             false => &graph.table,
@@ -334,113 +359,15 @@ impl ParticleSystem {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let graph_inputs: GraphInputs = (&uniforms.graph, &table, &attributes);
-        let entries = crate::pool::visible_entries(capacity, most_pieces) as u32;
-        let sort = desc.sorts().then(|| {
-            let plan = SortPlan::bitonic(device, entries);
-            let bind = p.sort().bind(device, &plan, &pool.visible, &pool.counters);
-            (plan, bind)
-        });
-        let ribbon = ribbons.map(|_| {
-            let plan = SortPlan::bitonic(device, capacity);
-            let sort = p
-                .sort()
-                .bind(device, &plan, &pool.ribbon_list, &pool.draw_counters);
-            Ribbons {
-                sort,
-                plan,
-                pieces: p.ribbon_pieces().bind(device, &pool, frame, effect),
-            }
-        });
-        let image = (images.view(desc.ribbon_image()), &images.sampler);
-        let closed_mesh = mesh.is_some_and(crate::Mesh::is_closed);
-        let mesh = mesh.map(|_| {
-            let cull = p.mesh_cull().bind(device, &pool, frame, effect);
-            let poses = meshes.poses(device, queue);
-            let draw = crate::passes::mesh::bind_draw(device, &pool, (frame, effect), poses);
-            [cull, draw]
-        });
-        let grid = desc
-            .neighbours
-            .map(|radius| crate::passes::grid::NeighbourGrid::new(device, p.grid(), &pool, radius));
-        let shadow = desc.shadows().map(|s| {
-            let bindings = (frame as &dyn Binding, effect);
-            crate::passes::shadow::ShadowGrid::new(device, p.shadow(), &pool, s.cells, bindings)
-        });
-        let flock = grid
-            .as_ref()
-            .zip(desc.flock_params())
-            .map(|(grid, params)| {
-                let buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("flurry.flock"),
-                    contents: &uniform_bytes(&params),
-                    usage: wgpu::BufferUsages::UNIFORM,
-                });
-                let bind = p.flock().bind(device, &pool, grid, &buf, frame);
-                (bind, buf)
-            });
-        let instances = Instances::none(device);
-        let walkers = match (&desc.crowd, &grid) {
-            (Some(crowd), Some(grid)) => Some(crate::nav::Walkers::new(
-                device,
-                queue,
-                p,
-                crowd,
-                crate::nav::WalkerInputs {
-                    pool: &pool,
-                    grid,
-                    frame,
-                    seed,
-                },
-            )?),
-            _ => None,
-        };
         Ok(ParticleSystem {
-            grid,
-            shadow,
-            flock,
-            walkers,
-            mesh,
-            closed_mesh,
-            ribbon,
-            emit_bind: emit_pass.bind(
-                device,
-                &pool,
-                &uniforms.emit,
-                (effect, &bodies),
-                (meshes.surface(), instances.buffer()),
-                graph_inputs,
-            ),
-            simulate_bind: simulate.bind(
-                device,
-                &pool,
-                (0, frame),
-                [effect, &bodies, instances.buffer(), p.no_events()],
-                graph_inputs,
-            ),
-            simulate_variant,
-            relist_bind: p.relist().bind(device, &pool),
-            gravity_bind: desc
-                .self_gravity
-                .is_some()
-                .then(|| p.gravity().bind(device, &pool, 0, effect)),
-            bodies_bind: (body_count > 0).then(|| p.bodies().bind(device, &bodies, frame, effect)),
-            cull_bind: p.cull(cull_variant).bind(
-                device,
-                &pool,
-                0,
-                (frame, effect, instances.buffer()),
-            ),
-            cull_variant,
+            bound: None,
+            seed,
+            simulate_variant: variants.simulate,
+            cull_variant: variants.cull,
             splat_variant: variants.splat,
-            args_bind: p.args().bind(device, &pool, effect),
-            sort,
-            draw_bind: p.draw(desc.blend, variants.kinds, variants.sprites()).bind(
-                device,
-                &pool,
-                (frame, effect),
-                image,
-            ),
+            variants,
+            has_mesh: mesh.is_some(),
+            closed_mesh: mesh.is_some_and(crate::Mesh::is_closed),
             splat_bind: std::sync::OnceLock::new(),
             desc: desc.clone(),
             pool,
@@ -469,14 +396,12 @@ impl ParticleSystem {
             emitter_transforms: vec![glam::Mat4::IDENTITY; desc.emitters.len()],
             placed: Vec::new(),
             light: crate::Light::default(),
-            instances,
+            instances: Instances::none(device),
             ids_taken: 0,
             graph,
             parameters,
             table,
             attributes,
-            graph_emit,
-            graph_simulate,
             events: None,
             retired_rings: Vec::new(),
             prewarming: false,
@@ -486,16 +411,158 @@ impl ParticleSystem {
         })
     }
 
-    /// Its emit: the shared one, or its own where its init stacks generated code.
-    fn emit_pass<'a>(&'a self, p: &'a Pipelines) -> &'a EmitPass {
-        self.graph_emit.as_deref().unwrap_or_else(|| p.emit())
+    /// The variants of its passes, as added.
+    pub fn variants(&self) -> &EffectVariants {
+        &self.variants
     }
 
-    /// Its simulate: the shared variant, or its own where its update stacks generated code.
-    fn simulate_pass<'a>(&'a self, p: &'a Pipelines) -> &'a SimulatePass {
-        self.graph_simulate
-            .as_deref()
-            .unwrap_or_else(|| p.simulate(self.simulate_variant))
+    /// Whether its mesh particles' mesh is closed (None: it has none).
+    pub fn closed_mesh(&self) -> Option<bool> {
+        self.has_mesh.then_some(self.closed_mesh)
+    }
+
+    /// Whether it records: its passes' bind groups are made ([`ParticleSystem::bind`]).
+    pub fn is_bound(&self) -> bool {
+        self.bound.is_some()
+    }
+
+    /// Make what it records through `pipelines`' passes over its buffers (building the
+    /// pipeline variants it needs that do not exist yet); from now on it records.
+    pub fn bind(
+        &mut self,
+        (device, queue): (&wgpu::Device, &wgpu::Queue),
+        pipelines: &Pipelines,
+        assets: Assets<'_>,
+    ) -> Result<()> {
+        let (p, desc, pool) = (pipelines, &self.desc, &self.pool);
+        let (meshes, images) = (assets.meshes, assets.images);
+        let (frame, effect) = (&self.uniforms.frame, &self.effect_buf);
+        let graph_emit = match &self.variants.init {
+            Some(block) => Some(p.graph_emit(&desc.name, block)?),
+            None => None,
+        };
+        let graph_simulate = match &self.variants.update {
+            Some(block) => Some(p.graph_simulate(&desc.name, self.simulate_variant, block)?),
+            None => None,
+        };
+        let capacity = pool.capacity;
+        let most_pieces = desc.ribbon_subdivisions().map_or(0, |s| s + 1);
+        let entries = crate::pool::visible_entries(capacity, most_pieces) as u32;
+        let sort = desc.sorts().then(|| {
+            let plan = SortPlan::bitonic(device, entries);
+            let bind = p.sort().bind(device, &plan, &pool.visible, &pool.counters);
+            (plan, bind)
+        });
+        let ribbon = desc.ribbon_subdivisions().map(|_| {
+            let plan = SortPlan::bitonic(device, capacity);
+            let sort = p
+                .sort()
+                .bind(device, &plan, &pool.ribbon_list, &pool.draw_counters);
+            Ribbons {
+                sort,
+                plan,
+                pieces: p.ribbon_pieces().bind(device, pool, frame, effect),
+            }
+        });
+        let image = (images.view(desc.ribbon_image()), &images.sampler);
+        let mesh = self.has_mesh.then(|| {
+            let cull = p.mesh_cull().bind(device, pool, frame, effect);
+            let poses = meshes.poses(device, queue);
+            let draw = crate::passes::mesh::bind_draw(device, pool, (frame, effect), poses);
+            [cull, draw]
+        });
+        let grid = desc
+            .neighbours
+            .map(|radius| crate::passes::grid::NeighbourGrid::new(device, p.grid(), pool, radius));
+        let shadow = desc.shadows().map(|s| {
+            let bindings = (frame as &dyn Binding, effect);
+            crate::passes::shadow::ShadowGrid::new(device, p.shadow(), pool, s.cells, bindings)
+        });
+        let flock = grid
+            .as_ref()
+            .zip(desc.flock_params())
+            .map(|(grid, params)| {
+                let buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("flurry.flock"),
+                    contents: &uniform_bytes(&params),
+                    usage: wgpu::BufferUsages::UNIFORM,
+                });
+                let bind = p.flock().bind(device, pool, grid, &buf, frame);
+                (bind, buf)
+            });
+        let walkers = match (&desc.crowd, &grid) {
+            (Some(crowd), Some(grid)) => Some(crate::nav::Walkers::new(
+                device,
+                queue,
+                p,
+                crowd,
+                crate::nav::WalkerInputs {
+                    pool,
+                    grid,
+                    frame,
+                    seed: self.seed,
+                },
+            )?),
+            _ => None,
+        };
+        let body_count = desc.initial_bodies().len();
+        let instances = self.instances.buffer();
+        let bound = Bound {
+            grid,
+            shadow,
+            flock,
+            walkers,
+            mesh,
+            ribbon,
+            // (made below, over what it has now: its instances, its events)
+            emit_bind: self.bind_emit(device, p, meshes, graph_emit.as_deref()),
+            simulate_bind: self.bind_simulate(device, p, graph_simulate.as_deref()),
+            relist_bind: p.relist().bind(device, pool),
+            gravity_bind: desc
+                .self_gravity
+                .is_some()
+                .then(|| p.gravity().bind(device, pool, 0, effect)),
+            bodies_bind: (body_count > 0)
+                .then(|| p.bodies().bind(device, &self.bodies, frame, effect)),
+            cull_bind: p.cull(self.cull_variant()).bind(
+                device,
+                pool,
+                0,
+                (frame, effect, instances),
+            ),
+            args_bind: p.args().bind(device, pool, effect),
+            sort,
+            draw_bind: p
+                .draw(desc.blend, self.variants.kinds, self.variants.sprites())
+                .bind(device, pool, (frame, effect), image),
+            graph_emit,
+            graph_simulate,
+        };
+        self.bound = Some(bound);
+        Ok(())
+    }
+
+    /// Its emit's bind group over what it has now (the renderer's mesh surfaces, its
+    /// instances), for its own emit (`graph`) or the shared one.
+    fn bind_emit(
+        &self,
+        device: &wgpu::Device,
+        p: &Pipelines,
+        meshes: &Meshes,
+        graph: Option<&EmitPass>,
+    ) -> wgpu::BindGroup {
+        let (emit, effect) = (&self.uniforms.emit, &self.effect_buf);
+        let inputs = (meshes.surface(), self.instances.buffer());
+        let stacks: GraphInputs = (&self.uniforms.graph, &self.table, &self.attributes);
+        let pass = graph.unwrap_or_else(|| p.emit());
+        pass.bind(
+            device,
+            &self.pool,
+            emit,
+            (effect, &self.bodies),
+            inputs,
+            stacks,
+        )
     }
 
     /// Set parameter `name` to `value` from the next update on: a write into its staged
@@ -636,6 +703,11 @@ impl ParticleSystem {
         self.merged
     }
 
+    /// Whether it is splatted from its own list: bound, and not merged with others.
+    pub fn splats_alone(&self) -> bool {
+        !self.merged && self.bound.is_some()
+    }
+
     /// Let the renderer relist this effect's pool, or simulate and relist it, together with
     /// the others of its chunk of the arena: its own passes for them are then skipped.
     pub fn set_batched(&mut self, batched: Batched) {
@@ -655,14 +727,15 @@ impl ParticleSystem {
     pub fn batch_variant(&self) -> Option<SimulateVariant> {
         let batches = self.relists_in_batch()
             && self.simulate_variant.batches()
-            && self.graph_simulate.is_none();
+            && self.variants.update.is_none();
         batches.then_some(self.simulate_variant)
     }
 
     /// Whether it may be relisted in a batch with other small pools: a pool in the arena
     /// sized per slot, not paused (a paused pool is neither emitted, simulated nor relisted).
     pub fn relists_in_batch(&self) -> bool {
-        self.pool.sizing == Sizing::PerSlot && self.pool.lease.is_some() && !self.lifecycle.held()
+        let placed = self.pool.sizing == Sizing::PerSlot && self.pool.lease.is_some();
+        placed && !self.lifecycle.held() && self.bound.is_some()
     }
 
     /// Whether it may emit in a batch with other small pools: a pool relisted in a batch,
@@ -672,7 +745,7 @@ impl ParticleSystem {
         self.relists_in_batch()
             && self.instances.count() == 0
             && self.desc.bodies.is_none()
-            && self.graph_emit.is_none()
+            && self.variants.init.is_none()
     }
 
     /// The spawns the last update asked of its emit (at most its capacity).
@@ -706,17 +779,13 @@ impl ParticleSystem {
 
     /// Bind the renderer's mesh surfaces anew (a host added a mesh).
     pub fn rebind_meshes(&mut self, device: &wgpu::Device, p: &Pipelines, meshes: &Meshes) {
-        let (emit, effect) = (&self.uniforms.emit, &self.effect_buf);
-        let inputs = (meshes.surface(), self.instances.buffer());
-        let graph: GraphInputs = (&self.uniforms.graph, &self.table, &self.attributes);
-        self.emit_bind = self.emit_pass(p).bind(
-            device,
-            &self.pool,
-            emit,
-            (effect, &self.bodies),
-            inputs,
-            graph,
-        );
+        let Some(graph) = self.bound.as_ref().map(|b| b.graph_emit.clone()) else {
+            return;
+        };
+        let bind = self.bind_emit(device, p, meshes, graph.as_deref());
+        if let Some(b) = &mut self.bound {
+            b.emit_bind = bind;
+        }
     }
 
     /// Place the effect at every one of `list` from the next update on (empty: once, at its
@@ -731,8 +800,8 @@ impl ParticleSystem {
         list: &[Instance],
         meshes: &Meshes,
     ) -> Result<bool> {
-        if !list.is_empty() && (self.ribbon.is_some() || self.walkers.is_some()) {
-            let what = if self.ribbon.is_some() {
+        if !list.is_empty() && (self.has_ribbons() || self.desc.crowd.is_some()) {
+            let what = if self.has_ribbons() {
                 "ribbons"
             } else {
                 "a crowd"
@@ -743,20 +812,31 @@ impl ParticleSystem {
         }
         Instances::check(device, list, self.pool.capacity)?;
         let moved = self.instances.set(device, list);
-        if moved {
+        // (an effect not bound yet binds its instances when it is)
+        if moved && self.bound.is_some() {
             self.rebind_meshes(device, p, meshes);
-            self.simulate_bind = self.bind_simulate(device, p);
+            self.rebind_simulate(device, p);
             let frame: &dyn Binding = &self.uniforms.frame;
             let inputs = (frame, &self.effect_buf, self.instances.buffer());
-            let cull = p.cull(self.cull_variant());
-            self.cull_bind = cull.bind(device, &self.pool, 0, inputs);
+            let cull = p
+                .cull(self.cull_variant())
+                .bind(device, &self.pool, 0, inputs);
+            if let Some(b) = &mut self.bound {
+                b.cull_bind = cull;
+            }
         }
         Ok(moved)
     }
 
-    /// Its simulate's bind group over what it has now (its instances, its events).
-    fn bind_simulate(&self, device: &wgpu::Device, p: &Pipelines) -> wgpu::BindGroup {
-        let graph: GraphInputs = (&self.uniforms.graph, &self.table, &self.attributes);
+    /// Its simulate's bind group over what it has now (its instances, its events), for its
+    /// own simulate (`graph`) or the shared variant.
+    fn bind_simulate(
+        &self,
+        device: &wgpu::Device,
+        p: &Pipelines,
+        graph: Option<&SimulatePass>,
+    ) -> wgpu::BindGroup {
+        let stacks: GraphInputs = (&self.uniforms.graph, &self.table, &self.attributes);
         let frame = &self.uniforms.frame;
         let instances = self.instances.buffer();
         let buffers = [
@@ -765,7 +845,19 @@ impl ParticleSystem {
             instances,
             self.events_buffer(p),
         ];
-        (self.simulate_pass(p)).bind(device, &self.pool, (0, frame), buffers, graph)
+        let pass = graph.unwrap_or_else(|| p.simulate(self.simulate_variant));
+        pass.bind(device, &self.pool, (0, frame), buffers, stacks)
+    }
+
+    /// Its simulate bound anew over what it has now (when bound).
+    fn rebind_simulate(&mut self, device: &wgpu::Device, p: &Pipelines) {
+        let Some(graph) = self.bound.as_ref().map(|b| b.graph_simulate.clone()) else {
+            return;
+        };
+        let bind = self.bind_simulate(device, p, graph.as_deref());
+        if let Some(b) = &mut self.bound {
+            b.simulate_bind = bind;
+        }
     }
 
     /// What its cull compiles in now (instanced or not).
@@ -934,14 +1026,17 @@ impl ParticleSystem {
         if moves && self.lifecycle.held() {
             return false;
         }
+        let Some(b) = &self.bound else {
+            return false;
+        };
         match step {
-            Step::Sort => self.sort.is_some() && !self.merged || self.ribbon.is_some(),
-            Step::Gravity => self.gravity_bind.is_some(),
-            Step::Grid => self.grid.is_some(),
-            Step::Shadow => self.shadow.is_some(),
-            Step::Flock => self.flock.is_some(),
-            Step::Navigate => self.walkers.as_ref().is_some_and(|w| w.needs_navigation()),
-            Step::Crowd => self.walkers.is_some(),
+            Step::Sort => b.sort.is_some() && !self.merged || b.ribbon.is_some(),
+            Step::Gravity => b.gravity_bind.is_some(),
+            Step::Grid => b.grid.is_some(),
+            Step::Shadow => b.shadow.is_some(),
+            Step::Flock => b.flock.is_some(),
+            Step::Navigate => b.walkers.as_ref().is_some_and(|w| w.needs_navigation()),
+            Step::Crowd => b.walkers.is_some(),
             _ => true,
         }
     }
@@ -965,15 +1060,17 @@ impl ParticleSystem {
         pass: &mut wgpu::ComputePass,
         collision: &wgpu::BindGroup,
     ) {
-        let args =
-            |pass: &mut wgpu::ComputePass, after| p.args().record(pass, &self.args_bind, after);
+        let Some(b) = &self.bound else {
+            return;
+        };
+        let args = |pass: &mut wgpu::ComputePass, after| p.args().record(pass, &b.args_bind, after);
         match step {
             Step::Emit => {
                 // (a batched pool's spawns are recorded with its batch's)
                 self.emit_recorded.store(true, Ordering::Relaxed);
                 if !self.batched.emit {
-                    self.emit_pass(p)
-                        .record(pass, &self.emit_bind, self.request, self.pool.sizing);
+                    b.emit_pass(p)
+                        .record(pass, &b.emit_bind, self.request, self.pool.sizing);
                 }
                 if self.pool.sizing == Sizing::Counted {
                     args(pass, After::Emit);
@@ -981,65 +1078,63 @@ impl ParticleSystem {
             }
             Step::Gravity => self.record_gravity(p, pass),
             Step::Grid => {
-                if let Some(grid) = &self.grid {
+                if let Some(grid) = &b.grid {
                     grid.record(p.grid(), pass, &self.pool);
                 }
             }
             Step::Flock => {
-                if let Some((bind, _)) = &self.flock {
+                if let Some((bind, _)) = &b.flock {
                     p.flock().record(pass, bind, &self.pool);
                 }
             }
             Step::Navigate => {
-                if let Some(walkers) = &self.walkers {
+                if let Some(walkers) = &b.walkers {
                     walkers.record_navigation(pass);
                 }
             }
             Step::Crowd => {
-                if let Some(walkers) = &self.walkers {
+                if let Some(walkers) = &b.walkers {
                     walkers.record(p, pass, &self.pool);
                 }
             }
             Step::Simulate => {
-                let simulate = self.simulate_pass(p);
+                let simulate = b.simulate_pass(p, self.simulate_variant);
                 for sub in 0..self.substeps {
                     if sub > 0 {
                         // later substeps need the pull of the particles where they are now,
                         // and walkers their velocity for the step (never into a building)
                         self.record_gravity(p, pass);
-                        if let Some(walkers) = &self.walkers {
+                        if let Some(walkers) = &b.walkers {
                             walkers.record(p, pass, &self.pool);
                         }
                     }
                     if !self.batched.simulate {
                         pass.set_bind_group(1, collision, &[]);
-                        simulate.record(pass, &self.simulate_bind, &self.pool);
+                        simulate.record(pass, &b.simulate_bind, &self.pool);
                     }
                     if self.pool.sizing == Sizing::Counted {
                         args(pass, After::Simulate);
                     }
                     if !self.batched.relist {
-                        p.relist().record(pass, &self.relist_bind, &self.pool);
+                        p.relist().record(pass, &b.relist_bind, &self.pool);
                     }
                     if self.desc.trail().is_some() {
                         // the live list lays its trails: each step its own stretch of them
                         args(pass, After::BeforeTrails);
-                        self.emit_pass(p)
-                            .record_trails(pass, &self.emit_bind, &self.pool);
+                        b.emit_pass(p).record_trails(pass, &b.emit_bind, &self.pool);
                         args(pass, After::Spawn);
                     }
-                    if let Some(bind) = &self.bodies_bind {
+                    if let Some(bind) = &b.bodies_bind {
                         p.bodies().record(pass, bind);
                     }
                 }
                 if self.desc.hit_emitter().is_some() {
-                    self.emit_pass(p)
-                        .record_on_hit(pass, &self.emit_bind, &self.pool);
+                    b.emit_pass(p).record_on_hit(pass, &b.emit_bind, &self.pool);
                     args(pass, After::Spawn);
                 }
             }
             Step::Shadow => {
-                if let Some(shadow) = &self.shadow {
+                if let Some(shadow) = &b.shadow {
                     shadow.record(p.shadow(), pass, &self.pool);
                 }
             }
@@ -1052,22 +1147,22 @@ impl ParticleSystem {
                 // it (the renderer records that cull; the merge writes the list's arguments)
                 if !self.merged {
                     p.cull(self.cull_variant())
-                        .record(pass, &self.cull_bind, &self.pool);
+                        .record(pass, &b.cull_bind, &self.pool);
                     args(pass, After::Cull);
                 }
-                if let Some([cull, _]) = &self.mesh {
+                if let Some([cull, _]) = &b.mesh {
                     p.mesh_cull().record(pass, cull, &self.pool);
                 }
             }
             Step::Sort => {
                 // the ribbons first: their pieces join the visible list, and
                 // the draw's count with them, before it is sorted
-                if let Some(r) = &self.ribbon {
+                if let Some(r) = &b.ribbon {
                     p.sort().record(pass, &r.plan, &r.sort);
                     p.ribbon_pieces().record(pass, &r.pieces, &self.pool);
                     args(pass, After::Pieces);
                 }
-                if let Some((plan, bind)) = self.sort.as_ref().filter(|_| !self.merged) {
+                if let Some((plan, bind)) = b.sort.as_ref().filter(|_| !self.merged) {
                     p.sort().record(pass, plan, bind);
                 }
             }
@@ -1076,7 +1171,10 @@ impl ParticleSystem {
 
     /// All-pairs gravity of the alive particles (effects with self-gravity).
     fn record_gravity(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
-        if let Some(bind) = &self.gravity_bind {
+        let Some(b) = &self.bound else {
+            return;
+        };
+        if let Some(bind) = &b.gravity_bind {
             p.gravity().record(pass, bind, &self.pool);
         }
     }
@@ -1084,6 +1182,9 @@ impl ParticleSystem {
     /// Record the indirect draw of the visible particles and ribbon pieces into a render
     /// pass on the particle target whose bind group 1 is set.
     pub fn record_draw(&self, p: &Pipelines, pass: &mut wgpu::RenderPass) {
+        let Some(b) = &self.bound else {
+            return;
+        };
         let kinds = DrawKinds::of(&self.desc);
         let args = match kinds {
             DrawKinds::Billboards => {
@@ -1092,18 +1193,18 @@ impl ParticleSystem {
             _ => DrawArgs::Indexed(&self.pool.draw_counters, crate::pool::RIBBON_DRAW_OFFSET),
         };
         p.draw(self.desc.blend, kinds, DrawSprites::of(self.splat_variant))
-            .record(pass, &self.draw_bind, args);
+            .record(pass, &b.draw_bind, args);
     }
 
     /// Whether it has ribbons (their pieces are drawn with its particles, so it is
     /// never sorted and drawn with other effects).
     pub fn has_ribbons(&self) -> bool {
-        self.ribbon.is_some()
+        self.desc.ribbon_subdivisions().is_some()
     }
 
     /// Whether it has mesh particles.
     pub fn has_meshes(&self) -> bool {
-        self.mesh.is_some()
+        self.has_mesh && self.bound.is_some()
     }
 
     /// Record the mesh particles' draw, lit into the host's targets (`lit`) or as
@@ -1116,7 +1217,10 @@ impl ParticleSystem {
         pass: &mut wgpu::RenderPass,
         meshes: &Meshes,
     ) {
-        let Some([_, bind]) = &self.mesh else {
+        let Some(b) = &self.bound else {
+            return;
+        };
+        let Some([_, bind]) = &b.mesh else {
             return;
         };
         let variant = crate::passes::mesh::MeshVariant {
@@ -1151,7 +1255,7 @@ impl ParticleSystem {
         let stats = |c: &crate::types::Counters| self.stats(c);
         let lists = !self.merged;
         let mut snapshot = self.pool.snapshot(device, queue, lists, bodies, stats)?;
-        if let Some(walkers) = &self.walkers {
+        if let Some(walkers) = self.bound.as_ref().and_then(|b| b.walkers.as_ref()) {
             snapshot.walkers = walkers.read(device, queue)?;
         }
         let stride = self.graph.stride() as usize;
@@ -1230,13 +1334,16 @@ impl ParticleSystem {
         let (ribbon_points, ribbon_pieces) = (draw.visible as u64, draw.hits as u64);
         // pairs its sorts move: its own (unless merged), its ribbons'
         let moved = |(passes, pairs): (u64, u64)| passes * pairs;
-        let own_sort = self.sort.as_ref().filter(|_| !self.merged);
+        let Some(b) = &self.bound else {
+            // (nothing recorded yet: no work)
+            return Ok(Default::default());
+        };
+        let own_sort = b.sort.as_ref().filter(|_| !self.merged);
         let sorted = own_sort.map_or(0, |(plan, _)| moved(plan.passes_for(c.visible as u64)))
-            + self
-                .ribbon
+            + b.ribbon
                 .as_ref()
                 .map_or(0, |r| moved(r.plan.passes_for(ribbon_points)));
-        let meshes = self.mesh.is_some();
+        let meshes = b.mesh.is_some();
         // a step over the slots sizes its relist to nothing (args.wgsl after_simulate); a
         // pool sized per slot has no argument pass and steps through its list
         let by_slot = self.pool.sizing == Sizing::Counted
@@ -1257,15 +1364,15 @@ impl ParticleSystem {
             substeps: self.substeps as u64,
             bodies: self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64,
             sorted,
-            grid_buckets: self.grid.as_ref().map_or(0, |g| g.table() as u64),
-            shadow_cells: self.shadow.as_ref().map_or(0, |g| g.cells() as u64),
+            grid_buckets: b.grid.as_ref().map_or(0, |g| g.table() as u64),
+            shadow_cells: b.shadow.as_ref().map_or(0, |g| g.cells() as u64),
             simulate: self.simulate_variant,
             cull: self.cull_variant(),
             instances: self.instances.count() as u64,
             merged: self.merged,
-            flock: self.flock.is_some(),
-            crowd: self.walkers.is_some(),
-            gravity: self.gravity_bind.is_some(),
+            flock: b.flock.is_some(),
+            crowd: b.walkers.is_some(),
+            gravity: b.gravity_bind.is_some(),
         })
     }
 
@@ -1284,16 +1391,21 @@ impl ParticleSystem {
     /// Record the argument pass that follows `after` alone (tests write the counters first).
     #[cfg(test)]
     pub fn record_arguments(&self, p: &Pipelines, pass: &mut wgpu::ComputePass, after: After) {
-        p.args().record(pass, &self.args_bind, after);
+        let Some(b) = &self.bound else {
+            return;
+        };
+        p.args().record(pass, &b.args_bind, after);
     }
 
     /// Record the hit spawns alone with their argument passes (tests write the event
     /// count first).
     #[cfg(test)]
     pub fn record_hit_spawns(&self, p: &Pipelines, pass: &mut wgpu::ComputePass) {
+        let Some(b) = &self.bound else {
+            return;
+        };
         self.record_arguments(p, pass, After::Simulate);
-        self.emit_pass(p)
-            .record_on_hit(pass, &self.emit_bind, &self.pool);
+        b.emit_pass(p).record_on_hit(pass, &b.emit_bind, &self.pool);
         self.record_arguments(p, pass, After::Spawn);
     }
 
@@ -1304,7 +1416,10 @@ impl ParticleSystem {
         p: &Pipelines,
         pass: &mut wgpu::ComputePass,
     ) -> Option<&SortPlan> {
-        let (plan, bind) = self.sort.as_ref()?;
+        let Some(b) = &self.bound else {
+            return None;
+        };
+        let (plan, bind) = b.sort.as_ref()?;
         p.sort().record_dispatch(pass, plan, bind, 0);
         Some(plan)
     }

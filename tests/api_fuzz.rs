@@ -245,6 +245,7 @@ fn two_thousand_random_host_steps_keep_every_promise() {
                     upsample: rng.pick(&[Upsample::Bilinear, Upsample::NearestDepth]),
                     edge_threshold: 0.1,
                     splat_radius: rng.pick(&[0.0, 2.0, 4.0, 100.0, f32::NAN, -3.0]),
+                    background_compile: rng.pick(&[false, true]),
                 });
                 continue;
             }

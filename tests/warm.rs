@@ -174,11 +174,12 @@ fn warmed_effects_compile_nothing_when_added_drawn_placed_and_listened_to() {
 
 #[test]
 fn warm_refuses_a_bad_effect_as_add_effect_does() {
-    let host = Host::new();
+    let mut host = Host::new();
     let mut bad = shipped("snow");
     bad.emitters[0].rate = -1.0;
+    let device = host.gpu.device.clone();
+    let warm = host.renderer.warm(&device, &[&bad]).unwrap_err();
     let gpu = &host.gpu;
-    let warm = host.renderer.warm(&gpu.device, &[&bad]).unwrap_err();
     let add = ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default())
         .unwrap()
         .add_effect(&gpu.device, &gpu.queue, &bad, 64, 1)

@@ -21,17 +21,78 @@ use crate::passes::splat::{Accumulated, SplatVariant};
 use crate::renderer::Scale;
 use crate::system::variants::EffectVariants;
 
-/// One effect to warm for: its description, its variants and, for mesh particles, whether
-/// their mesh is closed (None: not known yet, so both).
-pub(crate) struct WarmEffect<'a> {
-    pub desc: &'a EffectDesc,
+/// What of an effect decides the pipelines its frames may record: two effects of one kind
+/// need the same ones.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct EffectKind {
     pub variants: EffectVariants,
-    pub closed_mesh: Option<bool>,
+    pub blend: Blend,
+    pub sorts: bool,
+    pub ribbons: bool,
+    /// Mesh particles: whether their mesh is closed (None: not known yet, so both).
+    pub mesh: Option<Option<bool>>,
+    pub self_gravity: bool,
+    pub bodies: bool,
+    pub neighbours: bool,
+    pub flock: bool,
+    pub crowd: bool,
+    pub shadows: bool,
+}
+
+impl EffectKind {
+    /// The kind of `desc` (validated first), its mesh particles' mesh closed or not (None:
+    /// not known yet).
+    pub fn of(desc: &EffectDesc, closed_mesh: Option<bool>) -> Result<Self> {
+        let variants = EffectVariants::of_desc(desc)?;
+        Ok(Self::of_variants(desc, variants, closed_mesh))
+    }
+
+    /// The kind of `desc`, whose variants are `variants`.
+    pub fn of_variants(
+        desc: &EffectDesc,
+        variants: EffectVariants,
+        closed_mesh: Option<bool>,
+    ) -> Self {
+        EffectKind {
+            variants,
+            blend: desc.blend,
+            sorts: desc.sorts(),
+            ribbons: desc.ribbon_subdivisions().is_some(),
+            mesh: desc.particle_mesh().map(|_| closed_mesh),
+            self_gravity: desc.self_gravity.is_some(),
+            bodies: desc.bodies.is_some(),
+            neighbours: desc.neighbours.is_some(),
+            flock: desc.flock.is_some(),
+            crowd: desc.crowd.is_some(),
+            shadows: desc.shadows().is_some(),
+        }
+    }
+
+    /// Whether what was built for this kind serves `other` too: the same kind, or one whose
+    /// mesh this kind did not know (both closings built).
+    pub fn covers(&self, other: &EffectKind) -> bool {
+        let mesh = match (self.mesh, other.mesh) {
+            (Some(None), Some(_)) => None,
+            (mine, theirs) => Some(mine == theirs),
+        };
+        let rest = EffectKind {
+            mesh: other.mesh,
+            ..self.clone()
+        };
+        mesh.unwrap_or(true) && rest == *other
+    }
+}
+
+/// One effect to warm for: its name (in errors) and its kind.
+#[derive(Clone, Debug)]
+pub(crate) struct WarmEffect {
+    pub name: String,
+    pub kind: EffectKind,
 }
 
 /// What the renderer's frames are drawn with: the particle target's scale and whether the
 /// compute splat is on.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct WarmFrame {
     pub scale: Scale,
     pub splat: bool,
@@ -112,11 +173,11 @@ fn variants(effects: &[WarmEffect], frame: WarmFrame) -> Vec<Variant> {
     for sorted in EITHER {
         let members: Vec<_> = effects
             .iter()
-            .filter(|e| e.desc.sorts() == sorted && e.desc.ribbon_subdivisions().is_none())
+            .filter(|e| e.kind.sorts == sorted && !e.kind.ribbons)
             .collect();
         out.extend(merged(&members, sorted, frame.splat));
     }
-    let has_meshes = effects.iter().any(|e| e.desc.particle_mesh().is_some());
+    let has_meshes = effects.iter().any(|e| e.kind.mesh.is_some());
     for apart in EITHER.into_iter().filter(|&a| !a || has_meshes) {
         out.push(Variant::Downsample(frame.scale, apart));
     }
@@ -153,8 +214,8 @@ fn variants(effects: &[WarmEffect], frame: WarmFrame) -> Vec<Variant> {
 /// The variants of an effect's own passes, batched with other small pools or not, placed
 /// once or as instances, listened to or not.
 fn own(e: &WarmEffect, splat: bool) -> Vec<Variant> {
-    let (desc, v) = (e.desc, &e.variants);
-    let name = || desc.name.clone();
+    let (k, v) = (&e.kind, &e.kind.variants);
+    let name = || e.name.clone();
     let mut out = vec![match &v.init {
         Some(block) => Variant::GraphEmit(name(), block.clone()),
         None => Variant::Emit,
@@ -173,13 +234,13 @@ fn own(e: &WarmEffect, splat: bool) -> Vec<Variant> {
         }
     }
     out.push(Variant::BatchRelist);
-    if v.init.is_none() && desc.bodies.is_none() {
+    if v.init.is_none() && !k.bodies {
         out.push(Variant::BatchEmit);
     }
-    if desc.self_gravity.is_some() {
+    if k.self_gravity {
         out.push(Variant::Gravity);
     }
-    if desc.bodies.is_some() {
+    if k.bodies {
         out.push(Variant::Bodies);
     }
     for (instanced, dots) in EITHER.into_iter().flat_map(|i| EITHER.map(|d| (i, d))) {
@@ -189,28 +250,27 @@ fn own(e: &WarmEffect, splat: bool) -> Vec<Variant> {
             ..v.cull
         }));
     }
-    let ribbons = desc.ribbon_subdivisions().is_some();
-    if desc.sorts() || ribbons {
+    if k.sorts || k.ribbons {
         out.push(Variant::Sort);
     }
-    if ribbons {
+    if k.ribbons {
         out.push(Variant::RibbonPieces);
     }
-    if desc.neighbours.is_some() {
+    if k.neighbours {
         out.push(Variant::Grid);
     }
-    if desc.flock.is_some() {
+    if k.flock {
         out.push(Variant::Flock);
     }
-    if desc.crowd.is_some() {
+    if k.crowd {
         out.extend([Variant::Crowd, Variant::Navigation]);
     }
-    if desc.shadows().is_some() {
+    if k.shadows {
         out.push(Variant::Shadow);
     }
-    if desc.particle_mesh().is_some() {
+    if let Some(closed) = k.mesh {
         out.push(Variant::MeshCull);
-        let closed = e.closed_mesh.map_or(EITHER.to_vec(), |c| vec![c]);
+        let closed = closed.map_or(EITHER.to_vec(), |c| vec![c]);
         for (reversed, closed) in EITHER
             .into_iter()
             .flat_map(|r| closed.iter().map(move |&c| (r, c)))
@@ -219,7 +279,7 @@ fn own(e: &WarmEffect, splat: bool) -> Vec<Variant> {
             out.extend([Variant::MeshLit(variant), Variant::MeshDistance(variant)]);
         }
     }
-    out.push(Variant::Draw(desc.blend, v.kinds, v.sprites()));
+    out.push(Variant::Draw(k.blend, v.kinds, v.sprites()));
     if splat {
         out.extend([
             Variant::Splat(v.splat),
@@ -245,7 +305,7 @@ fn merged(members: &[&WarmEffect], sorted: bool, splat: bool) -> Vec<Variant> {
         .iter()
         .map(|e| CullVariant {
             dots: false,
-            ..e.variants.cull
+            ..e.kind.variants.cull
         })
         .collect();
     for instanced in EITHER {
@@ -259,7 +319,7 @@ fn merged(members: &[&WarmEffect], sorted: bool, splat: bool) -> Vec<Variant> {
             .into_iter()
             .map(Variant::BatchMergeCull),
     );
-    let splats: Vec<_> = members.iter().map(|e| e.variants.splat).collect();
+    let splats: Vec<_> = members.iter().map(|e| e.kind.variants.splat).collect();
     let join = |a, b| SplatVariant::merged([a, b].into_iter());
     // (a list of one kind of member is still a merged list: two copies of one effect)
     let singles = splats

@@ -69,7 +69,7 @@ pub(super) struct Merged {
 /// Whether the entry is drawn from the merged list that is `sorted` or not (an effect's
 /// ribbon pieces are drawn from its own ribbon buffers, so one with ribbons never is).
 fn mergeable(e: &Entry, sorted: bool) -> bool {
-    e.system.desc().sorts() == sorted && !e.system.has_ribbons()
+    e.system.desc().sorts() == sorted && !e.system.has_ribbons() && e.system.is_bound()
 }
 
 /// Entries of the merged list of `total` particles: the sort's padded length where it is

@@ -16,6 +16,7 @@ mod alive;
 mod batched;
 mod budget;
 mod cache;
+mod compile;
 mod events;
 mod lifecycle;
 mod lod;
@@ -39,7 +40,7 @@ use crate::error::{Invalid, Result};
 use crate::image::Images;
 use crate::mesh::{Mesh, MeshId, Meshes};
 use crate::passes::splat::Accumulated;
-use crate::pipelines::Pipelines;
+use crate::pipelines::{EffectKind, Pipelines};
 use crate::pool::PoolSnapshot;
 use crate::profiler::{compute_pass_in, render_pass_in, Scopes};
 use crate::sprites::Sprites;
@@ -155,7 +156,10 @@ pub(crate) struct Entry {
 pub struct ParticleRenderer {
     settings: Settings,
     targets: Targets,
-    pipelines: Pipelines,
+    /// Shared with the worker that compiles off the host's thread.
+    pipelines: std::sync::Arc<Pipelines>,
+    /// That worker, and what the pipelines built serve.
+    compiling: compile::Compiling,
     /// The meshes emitters spawn on and mesh particles are: the built-ins and the host's.
     meshes: Meshes,
     /// The host's images, shown along ribbons.
@@ -285,7 +289,8 @@ impl ParticleRenderer {
         }
         targets.check(device)?;
         Ok(ParticleRenderer {
-            pipelines: Pipelines::new(device, targets),
+            pipelines: std::sync::Arc::new(Pipelines::new(device, targets)),
+            compiling: Default::default(),
             meshes: Meshes::new(device),
             images: Images::new(device),
             #[cfg(feature = "png")]
@@ -335,7 +340,12 @@ impl ParticleRenderer {
             self.depth_recorded.store(false, Ordering::Relaxed);
         }
         self.targets = targets;
-        self.pipelines.set_targets(targets);
+        // (the worker holds the pipelines while it builds: waited for, its report taken at
+        // the next update)
+        self.wait_for_worker();
+        std::sync::Arc::get_mut(&mut self.pipelines)
+            .expect("no worker holds the pipelines once waited for")
+            .set_targets(targets);
         self.composite_bind = None;
         if let Some(low) = &self.low {
             // over the composite and downsample pipelines of the targets before
@@ -393,13 +403,29 @@ impl ParticleRenderer {
         let p = &self.pipelines;
         let slot = self.uniform_pages.slot(device);
         let sized = (capacity, seed);
-        let made = ParticleSystem::new(device, queue, p, assets, desc, sized, slot.clone());
+        let made = match self.settings.background_compile {
+            false => ParticleSystem::new(device, queue, p, assets, desc, sized, slot.clone()),
+            true => ParticleSystem::unbound((device, queue), assets, desc, sized, slot.clone()),
+        };
         let mut system = made.inspect_err(|_| self.uniform_pages.release(&slot))?;
+        if !system.is_bound() {
+            // its kind built already (warmed, or an earlier effect's): it starts at once;
+            // else the worker builds for it
+            let kind =
+                EffectKind::of_variants(desc, system.variants().clone(), system.closed_mesh());
+            if self.covers(&kind) {
+                system.bind((device, queue), &self.pipelines, assets)?;
+            }
+        }
         system.set_substeps(self.substeps);
         let id = EffectId(self.next_id);
         self.next_id += 1;
+        let waits = !system.is_bound();
         self.entries.push(Entry { id, system });
         self.merge_dirty = true;
+        if waits {
+            self.start_worker();
+        }
         Ok(id)
     }
 
@@ -709,7 +735,7 @@ impl ParticleRenderer {
         for m in &self.merged {
             accumulated.add(m.splat_blend());
         }
-        for e in self.entries.iter().filter(|e| !e.system.merged()) {
+        for e in self.entries.iter().filter(|e| e.system.splats_alone()) {
             accumulated.add(e.system.splat_variant().blend);
         }
         accumulated
@@ -755,6 +781,8 @@ impl ParticleRenderer {
         }
         let view = view.into().model()?;
         self.size = size;
+        // effects whose pipelines the worker built start now
+        self.take_compiled(device, queue);
         // (a catch-up runs its steps now, before this frame is recorded)
         self.look(device, queue, &view, dt);
         self.recorded = false;
@@ -775,7 +803,7 @@ impl ParticleRenderer {
         self.collect_finished();
         self.sprites.upload(queue);
         if self.merge_dirty {
-            let shared = (&self.pipelines, &self.images);
+            let shared = (&*self.pipelines, &self.images);
             for e in &mut self.entries {
                 e.system.set_merged(false);
             }
@@ -828,8 +856,11 @@ impl ParticleRenderer {
             e.system
                 .set_splat(pixel_scale, splat_radius, target_per_host);
             e.system.set_light(self.light);
-            let pages = &mut self.uniform_pages;
-            e.system.update(pages, dt, &view, self.meshes.set());
+            // (one still compiling waits at its start: its clock too)
+            if e.system.is_bound() {
+                let pages = &mut self.uniform_pages;
+                e.system.update(pages, dt, &view, self.meshes.set());
+            }
         }
         // (the pages and the batches' rows are copied in at the frame's start)
         self.batches.plan_frame(&self.entries);
@@ -1246,7 +1277,7 @@ impl ParticleRenderer {
                     for m in &self.merged {
                         m.record_splat(p, c, target);
                     }
-                    for e in self.entries.iter().filter(|e| !e.system.merged()) {
+                    for e in self.entries.iter().filter(|e| e.system.splats_alone()) {
                         let bind = e.system.splat_bind(device, p);
                         let variant = e.system.splat_variant();
                         splat.record(c, (bind, variant), target, (&e.system.pool().args, 0));

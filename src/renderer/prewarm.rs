@@ -55,6 +55,8 @@ impl ParticleRenderer {
         let at = (self.entries.iter())
             .position(|e| e.id == id)
             .ok_or_else(|| unknown(id))?;
+        // (one still compiling is built for now: a prewarm is a pause the host chose)
+        self.bind_now(device, queue, at)?;
         if self.entries[at].system.lifecycle().held() {
             let allowed = "an effect that plays or stopped emitting (play it first)";
             let value = format!("{id:?} (paused, or frozen out of view)");

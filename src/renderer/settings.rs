@@ -69,6 +69,14 @@ pub struct Settings {
     /// when the target's accumulators (32 bytes a texel) exceed the device's storage
     /// limit.
     pub splat_radius: f32,
+    /// Compile the pipelines of a new kind of effect on a worker thread:
+    /// [`crate::ParticleRenderer::add_effect`] returns at once, and the effect records
+    /// nothing, its clock waiting at 0, until they are built
+    /// ([`crate::ParticleRenderer::is_ready`]); a burst at its start then appears whole.
+    /// Effects of kinds already built ([`crate::ParticleRenderer::warm`], or an earlier
+    /// effect's compile) start at once. Off (the default): `add_effect` compiles them on
+    /// the calling thread, and a frame those that only a frame needs.
+    pub background_compile: bool,
 }
 
 /// Half resolution with nearest-depth upsampling and a 4-pixel splat radius: on a CPU
@@ -82,6 +90,7 @@ impl Default for Settings {
             upsample: Upsample::NearestDepth,
             edge_threshold: 0.1,
             splat_radius: 4.0,
+            background_compile: false,
         }
     }
 }

@@ -62,7 +62,9 @@ impl ParticleRenderer {
         dt: f32,
     ) {
         let mut catch_ups = Vec::new();
-        for (at, e) in self.entries.iter_mut().enumerate() {
+        // (one still compiling has no clock running to freeze or catch up)
+        let bound = self.entries.iter_mut().enumerate();
+        for (at, e) in bound.filter(|(_, e)| e.system.is_bound()) {
             let looked = e.system.look(view, dt);
             self.merge_dirty |= looked.held_changed;
             if let Some(missed) = looked.catch_up {

@@ -4,8 +4,7 @@
 use super::ParticleRenderer;
 use crate::effect::EffectDesc;
 use crate::error::{Invalid, Result};
-use crate::pipelines::{WarmEffect, WarmFrame};
-use crate::system::variants::EffectVariants;
+use crate::pipelines::{EffectKind, WarmEffect};
 
 impl ParticleRenderer {
     /// Compile every pipeline `effects` need, without adding them, and say how many were
@@ -19,31 +18,27 @@ impl ParticleRenderer {
     /// of milliseconds, so call it where a pause is expected. Each effect is validated
     /// first (a bad one is the error [`ParticleRenderer::add_effect`] would give); images
     /// and meshes it names need not be loaded yet.
-    pub fn warm(&self, device: &wgpu::Device, effects: &[&EffectDesc]) -> Result<usize> {
-        let compiler = self.pipelines.compiler();
-        if **compiler != *device {
+    pub fn warm(&mut self, device: &wgpu::Device, effects: &[&EffectDesc]) -> Result<usize> {
+        let compiler = self.pipelines.compiler().clone();
+        if *compiler != *device {
             let allowed = "the device the renderer was made with";
             return Err(Invalid::new("device", "another device", allowed).into());
         }
         let warmed: Vec<WarmEffect> = effects
             .iter()
             .map(|desc| {
+                let closed = desc
+                    .particle_mesh()
+                    .and_then(|m| self.meshes.set().mesh(m))
+                    .map(crate::Mesh::is_closed);
                 Ok(WarmEffect {
-                    desc,
-                    variants: EffectVariants::of_desc(desc)?,
-                    closed_mesh: desc
-                        .particle_mesh()
-                        .and_then(|m| self.meshes.set().mesh(m))
-                        .map(crate::Mesh::is_closed),
+                    name: desc.name.clone(),
+                    kind: EffectKind::of(desc, closed)?,
                 })
             })
             .collect::<Result<_>>()?;
-        let frame = WarmFrame {
-            scale: self.settings.scale,
-            splat: self.settings.splat_radius() > 0.0,
-        };
         let before = compiler.compiled();
-        self.pipelines.warm(&warmed, frame)?;
+        self.build_for(warmed)?;
         Ok((compiler.compiled() - before) as usize)
     }
 

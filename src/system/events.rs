@@ -137,9 +137,13 @@ impl ParticleSystem {
             host_events: settings.is_some(),
             ..self.simulate_variant
         };
-        if self.graph_simulate.is_some() {
-            let block = self.graph.wgsl(crate::effect::graph::Stage::Update);
-            self.graph_simulate = Some(p.graph_simulate(&self.desc.name, variant, &block)?);
+        // (an effect not bound yet builds its simulate with its events when it is)
+        let graph = match (&self.bound, &self.variants.update) {
+            (Some(_), Some(block)) => Some(p.graph_simulate(&self.desc.name, variant, block)?),
+            _ => None,
+        };
+        if let Some(b) = &mut self.bound {
+            b.graph_simulate = graph;
         }
         self.simulate_variant = variant;
         let old = std::mem::replace(
@@ -148,7 +152,7 @@ impl ParticleSystem {
         );
         // (its read-backs in flight land first: dropped now, they would be waited for)
         self.retired_rings.extend(old.map(|s| s.ring));
-        self.simulate_bind = self.bind_simulate(device, p);
+        self.rebind_simulate(device, p);
         Ok(())
     }
 

@@ -40,9 +40,12 @@ impl ParticleSystem {
         p: &crate::pipelines::Pipelines,
         pass: &mut wgpu::ComputePass,
     ) {
+        let Some(b) = &self.bound else {
+            return;
+        };
         if self.pool.sizing == crate::pool::Sizing::PerSlot {
             p.args()
-                .record(pass, &self.args_bind, crate::passes::args::After::Held);
+                .record(pass, &b.args_bind, crate::passes::args::After::Held);
         }
     }
 

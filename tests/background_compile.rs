@@ -1,0 +1,249 @@
+//! Compiling off the host's thread: with `Settings::background_compile`, adding an effect of
+//! a new kind returns at once, the host's frames cost what they did without it while a
+//! worker builds its pipelines, and it starts whole once they are built (its t = 0 burst
+//! all there, nothing dropped).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::host::HeadlessTarget;
+use flurry::effect::{Blend, Burst, Collision, Range, Response, Shape, Turbulence};
+use flurry::{Camera, EffectDesc, EffectId, ParticleRenderer, Settings};
+use glam::Vec3;
+
+/// CPU time of the calling thread (the host's), not of the worker beside it.
+#[cfg(unix)]
+fn thread_cpu() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid timespec to write into, a clock every Unix has
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "the thread's CPU clock");
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// Elsewhere the wall clock stands in for it.
+#[cfg(not(unix))]
+fn thread_cpu() -> Duration {
+    use std::sync::OnceLock;
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
+}
+
+struct Host {
+    gpu: flurry::GpuContext,
+    renderer: ParticleRenderer,
+    target: HeadlessTarget,
+    camera: Camera,
+}
+
+impl Host {
+    fn new() -> Self {
+        let gpu = common::gpu();
+        let settings = Settings {
+            background_compile: true,
+            ..Settings::default()
+        };
+        let renderer = ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings);
+        let target = HeadlessTarget::new(&gpu.device, 64, 48);
+        let camera = Camera::look_at(Vec3::new(0.0, 2.0, 14.0), Vec3::ZERO, 4.0 / 3.0);
+        Host {
+            renderer: renderer.unwrap(),
+            gpu,
+            target,
+            camera,
+        }
+    }
+
+    fn add(&mut self, desc: &EffectDesc, capacity: u32) -> EffectId {
+        let gpu = &self.gpu;
+        self.renderer
+            .add_effect(&gpu.device, &gpu.queue, desc, capacity, 5)
+            .unwrap()
+    }
+
+    /// One frame: the host's CPU time in update + prepare (+ render), then submitted and
+    /// waited for (so that the GPU's work never overlaps the next frame's timing).
+    fn frame(&mut self) -> Duration {
+        let gpu = &self.gpu;
+        let size = self.target.size();
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        self.target
+            .encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+        let start = thread_cpu();
+        let renderer = &mut self.renderer;
+        renderer
+            .update(&gpu.device, &gpu.queue, 0.02, self.camera, size)
+            .unwrap();
+        renderer
+            .encode(&gpu.device, &mut encoder, &self.target.frame())
+            .unwrap();
+        let spent = thread_cpu() - start;
+        gpu.queue.submit([encoder.finish()]);
+        gpu.wait().unwrap();
+        spent
+    }
+
+    fn alive(&self, id: EffectId) -> flurry::Stats {
+        let gpu = &self.gpu;
+        let snapshot = self.renderer.snapshot(&gpu.device, &gpu.queue, id);
+        snapshot.unwrap().stats
+    }
+}
+
+/// The median of `d`.
+fn median(mut d: Vec<Duration>) -> Duration {
+    d.sort();
+    d[d.len() / 2]
+}
+
+/// Points held still: the host's running effect.
+fn embers() -> EffectDesc {
+    common::still(
+        "embers",
+        vec![common::held(
+            Shape::Sphere {
+                center: [0.0; 3],
+                radius: 1.0,
+                surface: false,
+            },
+            256,
+            Range::constant(0.05),
+            [1.0, 0.5, 0.2, 1.0],
+            [0.0; 3],
+        )],
+    )
+}
+
+/// A kind the renderer has not built: 1,000 sparks at t = 0, additive, in a turbulent
+/// wind, killed where they hit the scene.
+fn sparks() -> EffectDesc {
+    let mut emitter = common::held(
+        Shape::Sphere {
+            center: [0.0, 1.0, 0.0],
+            radius: 0.5,
+            surface: false,
+        },
+        1000,
+        Range::constant(0.04),
+        [1.0, 0.9, 0.5, 1.0],
+        [0.0, 0.2, 0.0],
+    );
+    emitter.bursts = vec![Burst::once(0.0, 1000)];
+    let mut sparks = common::still("sparks", vec![emitter]);
+    sparks.blend = Blend::Additive;
+    sparks.forces.turbulence = Some(Turbulence {
+        speed: 0.3,
+        scale: 1.0,
+    });
+    sparks.collision = Some(Collision::new(Response::Kill));
+    sparks
+}
+
+#[test]
+fn a_new_kind_compiles_beside_the_host_and_starts_whole() {
+    let mut host = Host::new();
+    let embers = host.add(&embers(), 256);
+    // the running effect is compiled by the worker too: wait, then time the frames
+    let waited = Instant::now();
+    while !host.renderer.is_ready(embers).unwrap() {
+        host.frame();
+        assert!(
+            waited.elapsed() < Duration::from_secs(60),
+            "embers never ready"
+        );
+    }
+    for _ in 0..3 {
+        host.frame();
+    }
+    let before: Vec<_> = (0..7).map(|_| host.frame()).collect();
+
+    let compiled = host.renderer.compiled_pipelines();
+    let start = thread_cpu();
+    let id = host.add(&sparks(), 1024);
+    let add = thread_cpu() - start;
+    assert!(
+        !host.renderer.is_ready(id).unwrap(),
+        "a new kind waits for its pipelines"
+    );
+    let mut during = vec![];
+    let waited = Instant::now();
+    loop {
+        during.push(host.frame());
+        // (the update that binds it starts it: its clock runs from that frame on)
+        if host.renderer.is_ready(id).unwrap() {
+            break;
+        }
+        assert_eq!(host.renderer.time(id), Some(0.0), "its clock waits at 0");
+        assert_eq!(host.alive(id).alive, 0, "nothing spawned while compiling");
+        assert!(waited.elapsed() < Duration::from_secs(120), "never ready");
+    }
+    let after = host.renderer.compiled_pipelines();
+    assert!(after > compiled, "the worker compiled its pipelines");
+    assert!(during.len() >= 2, "{} frames while compiling", during.len());
+    let (before, during_median) = (median(before), median(during.clone()));
+    eprintln!(
+        "add_effect {add:?}; {} frames while compiling, update + encode {during_median:?} \
+         (median, the host's thread) against {before:?} without",
+        during.len()
+    );
+    let limit = before + Duration::from_millis(2);
+    assert!(
+        during_median <= limit,
+        "update + encode took {during_median:?} (median of {}) while compiling, {before:?} without",
+        during.len()
+    );
+    assert!(add < Duration::from_millis(20), "add_effect took {add:?}");
+
+    // the burst appeared whole at its first frame, nothing dropped
+    let stats = host.alive(id);
+    assert_eq!(stats.alive, 1000, "{stats:?}");
+    assert_eq!(stats.dropped_total, 0);
+    assert_eq!(
+        host.renderer.compiled_pipelines(),
+        after,
+        "its frames compile nothing"
+    );
+
+    // another of its kind starts at once
+    let again = host.add(&sparks(), 1024);
+    assert!(host.renderer.is_ready(again).unwrap());
+    host.frame();
+    assert_eq!(host.alive(again).alive, 1000);
+    assert_eq!(host.renderer.compiled_pipelines(), after);
+}
+
+#[test]
+fn a_warmed_kind_starts_at_once_and_a_prewarm_waits_for_its_compile() {
+    let mut host = Host::new();
+    let device = host.gpu.device.clone();
+    host.renderer.warm(&device, &[&embers()]).unwrap();
+    let id = host.add(&embers(), 256);
+    assert!(host.renderer.is_ready(id).unwrap(), "warmed: ready at once");
+    // a prewarm of an effect still waiting builds it first
+    let sparks_desc = sparks;
+    let sparks = host.add(&sparks_desc(), 1024);
+    let gpu = &host.gpu;
+    host.renderer
+        .prewarm(&gpu.device, &gpu.queue, sparks, (0.1, 0.02), host.camera)
+        .unwrap();
+    assert!(host.renderer.is_ready(sparks).unwrap());
+    host.frame();
+    // one removed while its pipelines compile: gone, and the worker's report is let be
+    let mut other = sparks_desc();
+    other.forces.turbulence = None;
+    let gone = host.add(&other, 64);
+    assert!(!host.renderer.is_ready(gone).unwrap());
+    assert!(host.renderer.remove_effect(gone));
+    assert!(host.renderer.is_ready(gone).is_err(), "an unknown id");
+    for _ in 0..3 {
+        host.frame();
+    }
+    assert_eq!(
+        host.alive(sparks).alive + host.alive(sparks).killed_total as u32,
+        1000
+    );
+}
