@@ -9,6 +9,7 @@ mod edit;
 mod host;
 mod images;
 mod orbit;
+mod pipeline_cache_file;
 mod progress;
 mod runtime_dir;
 mod window;

@@ -30,6 +30,7 @@ use crate::host::stage::{HostScene, Stage, HOST_DEPTH_FORMAT};
 use crate::host::timing::{gpu_profiler, Samples};
 use crate::host::{AppError, HostSetup, Result};
 use crate::orbit::OrbitController;
+use crate::pipeline_cache_file::CacheFile;
 
 /// What a windowed demo shows.
 #[derive(Clone, Debug)]
@@ -177,8 +178,12 @@ struct State {
     renderer: ParticleRenderer,
     /// Seconds simulated (where the demo holds a moving effect).
     time: f64,
+    /// Where the renderer's pipeline cache is kept between runs.
+    cache: Option<CacheFile>,
     /// The demo's effect in `renderer` (none before the first reset).
     effect_id: Option<EffectId>,
+    /// The effect it replaces, shown until it is ready.
+    outgoing: Option<EffectId>,
     host: HostScene,
     depth: wgpu::TextureView,
     /// HDR: the half-float image the scene and the particles are drawn into, and the bloom
@@ -285,7 +290,21 @@ impl State {
         options.stage.apply(&mut host);
         let depth = depth_view(&gpu.device, &config);
         let targets = Targets::new(color_format, Some(HOST_DEPTH_FORMAT));
-        let mut renderer = ParticleRenderer::new(&gpu.device, targets, options.settings)?;
+        // a new kind of effect (R, O, I, a reload) compiles beside the frames, the one
+        // before it shown until it is ready
+        let settings = flurry::Settings {
+            background_compile: true,
+            ..options.settings
+        };
+        let mut renderer = ParticleRenderer::new(&gpu.device, targets, settings)?;
+        // what the driver compiled in the last run, where it keeps a pipeline cache
+        let cache = CacheFile::for_adapter(&gpu.adapter.get_info());
+        if let Some(note) = cache
+            .as_ref()
+            .and_then(|c| c.seed(&mut renderer, &gpu.device))
+        {
+            eprintln!("{note}");
+        }
         // the demo's meshes (the sword's blade) and images before any effect names them
         for mesh in options.demo.meshes() {
             renderer.add_mesh(&gpu.device, mesh)?;
@@ -295,8 +314,10 @@ impl State {
         }
         let mut state = State {
             renderer,
+            cache,
             time: 0.0,
             effect_id: None,
+            outgoing: None,
             window,
             surface,
             config,
@@ -337,8 +358,11 @@ impl State {
         if let Some(integrator) = self.integrator {
             desc.integrator = integrator;
         }
+        // (the one before stays until the new one is ready; one that never got there goes)
         if let Some(old) = self.effect_id.take() {
-            self.renderer.remove_effect(old);
+            if let Some(older) = self.outgoing.replace(old) {
+                self.renderer.remove_effect(older);
+            }
         }
         let (gpu, capacity) = (&self.gpu, options.capacity);
         // an effect file's images, by path (each file loaded once)
@@ -466,6 +490,10 @@ impl State {
                 true => self.renderer.pause(id)?,
                 false => self.renderer.play(id)?,
             }
+            if self.outgoing.is_some() && self.renderer.is_ready(id)? {
+                let old = self.outgoing.take().expect("checked");
+                self.renderer.remove_effect(old);
+            }
         }
         if options.demo == Demo::Gun && self.effect.is_none() {
             // the gun follows the camera and fires while F is held
@@ -560,11 +588,19 @@ impl State {
         let s = self.renderer.settings();
         let time = self.effect_id.and_then(|id| self.renderer.time(id));
         let integrator = self.desc().map(|d| format!("{:?}", d.integrator));
+        let compiling = self
+            .effect_id
+            .is_some_and(|id| !self.renderer.is_ready(id).unwrap_or(true));
         let notice = self
             .notice
             .as_deref()
             .map(|n| format!("{n} — "))
-            .unwrap_or_default();
+            .unwrap_or_default()
+            + if compiling {
+                "compiling its pipelines — "
+            } else {
+                ""
+            };
         let mut title = format!(
             "{notice}flurry — {} — {} particles — t {:.2} — {} — {:.1} fps — scale {} — {}{}",
             options.demo.name(),
@@ -594,6 +630,16 @@ impl State {
     }
 }
 
+impl State {
+    /// Keep what the driver compiled for the next run (a note where it cannot be).
+    fn store_cache(&self) {
+        let note = self.cache.as_ref().and_then(|c| c.store(&self.renderer));
+        if let Some(note) = note {
+            eprintln!("{note}");
+        }
+    }
+}
+
 impl App {
     fn fail(&mut self, event_loop: &ActiveEventLoop, e: AppError) {
         self.error = Some(e);
@@ -602,6 +648,12 @@ impl App {
 }
 
 impl ApplicationHandler for App {
+    fn exiting(&mut self, _: &ActiveEventLoop) {
+        if let Some(state) = &self.state {
+            state.store_cache();
+        }
+    }
+
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.state.is_some() {
             return;

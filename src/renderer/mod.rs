@@ -741,6 +741,13 @@ impl ParticleRenderer {
         accumulated
     }
 
+    /// Whether frames record nothing: compiling off the host's thread, no effect is ready
+    /// yet (a frame without particles leaves the host's image as it is; its passes'
+    /// pipelines are the worker's to build, not the host's thread's).
+    fn draws_nothing(&self) -> bool {
+        self.settings.background_compile && !self.entries.iter().any(|e| e.system.is_bound())
+    }
+
     /// Whether the particle target has the host's size, composited texel for pixel.
     fn composites_same_size(&self) -> bool {
         self.settings.scale == Scale::Full
@@ -894,6 +901,9 @@ impl ParticleRenderer {
 
     /// The passes [`ParticleRenderer::encode`] records, in order.
     pub fn passes(&self) -> Vec<Pass> {
+        if self.draws_nothing() {
+            return vec![];
+        }
         let steps = COMPUTE_STEPS;
         let recorded = |pass: &Pass| {
             let step = pass.step().expect("a compute step");
@@ -953,7 +963,7 @@ impl ParticleRenderer {
         self.check_once()?;
         let scopes = self.begin_timing();
         self.prepare_in(device, encoder, frame, scopes);
-        if composite {
+        if composite && !self.draws_nothing() {
             self.encode_pass_in(device, encoder, frame, Pass::Composite, scopes);
         }
         self.end_timing(encoder);
@@ -973,7 +983,10 @@ impl ParticleRenderer {
         frame: &FrameTargets,
     ) -> Result<()> {
         self.record_frame(device, encoder, frame, false)?;
-        self.composite_bind = self.composite_bind(device, frame);
+        self.composite_bind = match self.draws_nothing() {
+            true => None,
+            false => self.composite_bind(device, frame),
+        };
         Ok(())
     }
 

@@ -36,6 +36,7 @@ pub fn stdout_error() -> Option<std::io::Error> {
 pub mod applies;
 pub mod args;
 pub mod demo;
+pub mod first_add;
 pub mod output;
 pub mod profile;
 pub mod profile_effects;

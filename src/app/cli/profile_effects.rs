@@ -1,7 +1,8 @@
 //! `flurry profile effects --effects N [--particles P] [--blend alpha|additive | --mix]`: what
-//! many small effects cost a host: the time of each `add_effect`, update + encode per frame
-//! on the CPU, and the GPU's time pass by pass beside one effect holding as many particles
-//! (the two timed in turn, frame by frame).
+//! many small effects cost a host: the first effect of a kind added cold, warmed, compiled
+//! off the thread and from a pipeline cache (`first_add.rs`), the time of each
+//! `add_effect`, update + encode per frame on the CPU, and the GPU's time pass by pass
+//! beside one effect holding as many particles (the two timed in turn, frame by frame).
 
 use std::time::Instant;
 
@@ -11,6 +12,7 @@ use flurry::effect::*;
 use flurry::{glam, Camera, GpuContext, Invalid, ParticleRenderer};
 
 use super::args::ProfileArgs;
+use super::first_add::first_add;
 use super::setup;
 use crate::host::scene::check_size;
 use crate::host::timing::{median, Samples, Timing};
@@ -126,6 +128,14 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
     let size = check_size(&gpu, a.size.0, a.size.1)?;
     let settings = a.render.settings()?;
     let target = HeadlessTarget::new(&gpu.device, size.0, size.1);
+    // what the first of a kind costs, before anything is compiled
+    let near = Camera::look_at(
+        glam::Vec3::new(0.0, 0.0, 5.0),
+        glam::Vec3::ZERO,
+        target.aspect(),
+    );
+    let first = effect(0, [0.0; 3]);
+    let first_add = first_add(&gpu, (&target, near), settings, (&first, particles))?;
     let mut renderer = ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings)?;
     // the effects on a square grid in front of the camera, 2 m apart
     let side = (n as f32).sqrt().ceil() as u32;
@@ -236,7 +246,7 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
         );
     }
     let report = json!({"effects": n, "particles_per_effect": particles, "blend": blended,
-        "add_first_ms": add_first,
+        "add_first_ms": add_first, "first_add": first_add,
         "add_rest_ms": add_rest, "encode_cpu_us": encode, "frame_ms": frame, "add_ms": add_ms,
         "gpu_ms": many.frame, "single_effect_gpu_ms": one.frame,
         "gpu_ratio": many.frame / one.frame, "passes": many.passes,
