@@ -167,6 +167,15 @@
 //!   `DistanceField` and `FlowField`s (walking distances and directions to destinations), all
 //!   computed on the GPU and recorded into the host's encoder: what an effect's `crowd` walks on
 //!   (a snapshot's `walkers` hold each walker's state, destination and clock).
+//! - **No hitch when an effect first appears.** The first effect of a kind compiles its
+//!   pipelines (tens of milliseconds each on a CPU driver). `warm(&device, &[&desc, …])`
+//!   compiles every one those effects may need (alone or together, batched, placed as
+//!   instances, listened to) ahead, at a loading screen; `Settings::background_compile` makes
+//!   `add_effect` return at once and compile on a worker thread, the effect recording nothing
+//!   (its clock waiting at 0) until `is_ready(id)`. Where the device has
+//!   `wgpu::Features::PIPELINE_CACHE`, `pipeline_cache()` gives what the driver compiled as
+//!   bytes to store and `seed_pipeline_cache(&device, &bytes)` seeds the next run's renderer
+//!   (damaged or foreign bytes are refused, never a failure); `compiled_pipelines()` counts.
 //! - **Read-back.** `snapshot(device, queue, id)` reads a pool back (tests and tools, never the frame
 //!   loop); `counted(id)` gives its counts a frame or two late without ever waiting (the frame
 //!   loop's); `GpuContext::new_headless` gives a host without a GPU context of its own one.

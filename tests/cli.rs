@@ -537,6 +537,22 @@ fn profile_effects_reports_what_adding_and_encoding_cost() {
     // the first effect compiles the pipelines the others share
     let (first, rest) = (r["add_first_ms"].as_f64(), r["add_rest_ms"].as_f64());
     assert!(rest < first, "{r}");
+    // the first of a kind four ways: warmed, its add and frames compile nothing; off the
+    // thread, its add returns before the compile is done
+    let f = &r["first_add"];
+    let ms = |key: &str| f[key].as_f64().unwrap_or(-1.0);
+    assert_eq!(f["compiled_after_warm"], 0, "{f}");
+    assert!(
+        f["warmed_pipelines"].as_u64() >= f["cold_pipelines"].as_u64(),
+        "{f}"
+    );
+    assert!(
+        ms("warmed_add_ms") >= 0.0 && ms("warmed_add_ms") < ms("cold_add_ms"),
+        "{f}"
+    );
+    assert!(ms("background_add_ms") < ms("background_ready_ms"), "{f}");
+    assert!(f["background_frames"].as_u64() > Some(0), "{f}");
+    assert!(ms("seeded_add_ms") > 0.0, "{f}");
 }
 
 /// `--mix`: effects of both blends, sorted and not, share the merged lists, so no effect is

@@ -1,4 +1,4 @@
-//! Compiling off the host's thread ([`Settings::background_compile`]): an effect of a kind
+//! Compiling off the host's thread ([`crate::Settings::background_compile`]): an effect of a kind
 //! whose pipelines are not built yet is added unbound (its buffers and CPU state, no bind
 //! groups) and records nothing, its clock waiting at 0, while a worker thread builds every
 //! pipeline its frames may need; at the first update after that, it is bound and starts.
@@ -88,7 +88,7 @@ pub(super) struct Compiling {
 
 impl ParticleRenderer {
     /// Whether effect `id` records: Ok(true) once its pipelines are built (at once, unless
-    /// [`Settings::background_compile`] is on and its kind was new), Ok(false) while a
+    /// [`crate::Settings::background_compile`] is on and its kind was new), Ok(false) while a
     /// worker builds them. An effect whose generated code the worker could not compile is
     /// removed, and this is the error [`ParticleRenderer::add_effect`] would have given;
     /// an unknown id is an error too.

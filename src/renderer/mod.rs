@@ -151,7 +151,8 @@ pub(crate) struct Entry {
 
 /// The render node: any number of effects drawn into a host's frame.
 ///
-/// Pipelines are compiled once per renderer, the first time an effect needs them, and
+/// Pipelines are compiled once per renderer, the first time an effect needs them (or ahead:
+/// [`ParticleRenderer::warm`], or on a worker thread: [`Settings::background_compile`]), and
 /// shared by every effect: adding an effect whose variants exist compiles nothing.
 pub struct ParticleRenderer {
     settings: Settings,
@@ -414,7 +415,8 @@ impl ParticleRenderer {
             let kind =
                 EffectKind::of_variants(desc, system.variants().clone(), system.closed_mesh());
             if self.covers(&kind) {
-                system.bind((device, queue), &self.pipelines, assets)?;
+                let bound = system.bind((device, queue), &self.pipelines, assets);
+                bound.inspect_err(|_| self.uniform_pages.release(&slot))?;
             }
         }
         system.set_substeps(self.substeps);
