@@ -7,9 +7,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::host::HeadlessTarget;
+use common::hosted::Hosted;
 use flurry::effect::{Blend, Burst, Collision, Range, Response, Shape, Turbulence};
-use flurry::{Camera, EffectDesc, EffectId, ParticleRenderer, Settings};
+use flurry::{EffectDesc, EffectId, Settings};
 use glam::Vec3;
 
 /// CPU time of the calling thread (the host's), not of the worker beside it.
@@ -33,65 +33,41 @@ fn thread_cpu() -> Duration {
     START.get_or_init(Instant::now).elapsed()
 }
 
-struct Host {
-    gpu: flurry::GpuContext,
-    renderer: ParticleRenderer,
-    target: HeadlessTarget,
-    camera: Camera,
+/// The test host, compiling in the background.
+fn host() -> Hosted {
+    let settings = Settings {
+        background_compile: true,
+        ..Settings::default()
+    };
+    Hosted::new(settings, (64, 48), Vec3::new(0.0, 2.0, 14.0))
 }
 
-impl Host {
-    fn new() -> Self {
-        let gpu = common::gpu();
-        let settings = Settings {
-            background_compile: true,
-            ..Settings::default()
-        };
-        let renderer = ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings);
-        let target = HeadlessTarget::new(&gpu.device, 64, 48);
-        let camera = Camera::look_at(Vec3::new(0.0, 2.0, 14.0), Vec3::ZERO, 4.0 / 3.0);
-        Host {
-            renderer: renderer.unwrap(),
-            gpu,
-            target,
-            camera,
-        }
-    }
+/// One frame: the host's CPU time in update + encode, then submitted and waited for (so
+/// that the GPU's work never overlaps the next frame's timing).
+fn timed_frame(host: &mut Hosted) -> Duration {
+    let gpu = &host.gpu;
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    host.target
+        .encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
+    let start = thread_cpu();
+    let (renderer, size) = (&mut host.renderer, host.target.size());
+    renderer
+        .update(&gpu.device, &gpu.queue, 0.02, host.camera, size)
+        .unwrap();
+    renderer
+        .encode(&gpu.device, &mut encoder, &host.target.frame())
+        .unwrap();
+    let spent = thread_cpu() - start;
+    gpu.queue.submit([encoder.finish()]);
+    gpu.wait().unwrap();
+    spent
+}
 
-    fn add(&mut self, desc: &EffectDesc, capacity: u32) -> EffectId {
-        let gpu = &self.gpu;
-        self.renderer
-            .add_effect(&gpu.device, &gpu.queue, desc, capacity, 5)
-            .unwrap()
-    }
-
-    /// One frame: the host's CPU time in update + prepare (+ render), then submitted and
-    /// waited for (so that the GPU's work never overlaps the next frame's timing).
-    fn frame(&mut self) -> Duration {
-        let gpu = &self.gpu;
-        let size = self.target.size();
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        self.target
-            .encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
-        let start = thread_cpu();
-        let renderer = &mut self.renderer;
-        renderer
-            .update(&gpu.device, &gpu.queue, 0.02, self.camera, size)
-            .unwrap();
-        renderer
-            .encode(&gpu.device, &mut encoder, &self.target.frame())
-            .unwrap();
-        let spent = thread_cpu() - start;
-        gpu.queue.submit([encoder.finish()]);
-        gpu.wait().unwrap();
-        spent
-    }
-
-    fn alive(&self, id: EffectId) -> flurry::Stats {
-        let gpu = &self.gpu;
-        let snapshot = self.renderer.snapshot(&gpu.device, &gpu.queue, id);
-        snapshot.unwrap().stats
-    }
+/// Effect `id`'s counts, read back.
+fn stats(host: &Hosted, id: EffectId) -> flurry::Stats {
+    let gpu = &host.gpu;
+    let snapshot = host.renderer.snapshot(&gpu.device, &gpu.queue, id);
+    snapshot.unwrap().stats
 }
 
 /// The median of `d`.
@@ -145,25 +121,25 @@ fn sparks() -> EffectDesc {
 
 #[test]
 fn a_new_kind_compiles_beside_the_host_and_starts_whole() {
-    let mut host = Host::new();
-    let embers = host.add(&embers(), 256);
+    let mut host = host();
+    let embers = host.add(&embers(), 256, 5);
     // the running effect is compiled by the worker too: wait, then time the frames
     let waited = Instant::now();
     while !host.renderer.is_ready(embers).unwrap() {
-        host.frame();
+        timed_frame(&mut host);
         assert!(
             waited.elapsed() < Duration::from_secs(60),
             "embers never ready"
         );
     }
     for _ in 0..3 {
-        host.frame();
+        timed_frame(&mut host);
     }
-    let before: Vec<_> = (0..7).map(|_| host.frame()).collect();
+    let before: Vec<_> = (0..7).map(|_| timed_frame(&mut host)).collect();
 
     let compiled = host.renderer.compiled_pipelines();
     let start = thread_cpu();
-    let id = host.add(&sparks(), 1024);
+    let id = host.add(&sparks(), 1024, 5);
     let add = thread_cpu() - start;
     assert!(
         !host.renderer.is_ready(id).unwrap(),
@@ -172,13 +148,13 @@ fn a_new_kind_compiles_beside_the_host_and_starts_whole() {
     let mut during = vec![];
     let waited = Instant::now();
     loop {
-        during.push(host.frame());
+        during.push(timed_frame(&mut host));
         // (the update that binds it starts it: its clock runs from that frame on)
         if host.renderer.is_ready(id).unwrap() {
             break;
         }
         assert_eq!(host.renderer.time(id), Some(0.0), "its clock waits at 0");
-        assert_eq!(host.alive(id).alive, 0, "nothing spawned while compiling");
+        assert_eq!(stats(&host, id).alive, 0, "nothing spawned while compiling");
         assert!(waited.elapsed() < Duration::from_secs(120), "never ready");
     }
     let after = host.renderer.compiled_pipelines();
@@ -199,9 +175,9 @@ fn a_new_kind_compiles_beside_the_host_and_starts_whole() {
     assert!(add < Duration::from_millis(20), "add_effect took {add:?}");
 
     // the burst appeared whole at its first frame, nothing dropped
-    let stats = host.alive(id);
-    assert_eq!(stats.alive, 1000, "{stats:?}");
-    assert_eq!(stats.dropped_total, 0);
+    let started = stats(&host, id);
+    assert_eq!(started.alive, 1000, "{started:?}");
+    assert_eq!(started.dropped_total, 0);
     assert_eq!(
         host.renderer.compiled_pipelines(),
         after,
@@ -209,41 +185,41 @@ fn a_new_kind_compiles_beside_the_host_and_starts_whole() {
     );
 
     // another of its kind starts at once
-    let again = host.add(&sparks(), 1024);
+    let again = host.add(&sparks(), 1024, 5);
     assert!(host.renderer.is_ready(again).unwrap());
-    host.frame();
-    assert_eq!(host.alive(again).alive, 1000);
+    timed_frame(&mut host);
+    assert_eq!(stats(&host, again).alive, 1000);
     assert_eq!(host.renderer.compiled_pipelines(), after);
 }
 
 #[test]
 fn a_warmed_kind_starts_at_once_and_a_prewarm_waits_for_its_compile() {
-    let mut host = Host::new();
+    let mut host = host();
     let device = host.gpu.device.clone();
     host.renderer.warm(&device, &[&embers()]).unwrap();
-    let id = host.add(&embers(), 256);
+    let id = host.add(&embers(), 256, 5);
     assert!(host.renderer.is_ready(id).unwrap(), "warmed: ready at once");
     // a prewarm of an effect still waiting builds it first
     let sparks_desc = sparks;
-    let sparks = host.add(&sparks_desc(), 1024);
+    let sparks = host.add(&sparks_desc(), 1024, 5);
     let gpu = &host.gpu;
     host.renderer
         .prewarm(&gpu.device, &gpu.queue, sparks, (0.1, 0.02), host.camera)
         .unwrap();
     assert!(host.renderer.is_ready(sparks).unwrap());
-    host.frame();
+    timed_frame(&mut host);
     // one removed while its pipelines compile: gone, and the worker's report is let be
     let mut other = sparks_desc();
     other.forces.turbulence = None;
-    let gone = host.add(&other, 64);
+    let gone = host.add(&other, 64, 5);
     assert!(!host.renderer.is_ready(gone).unwrap());
     assert!(host.renderer.remove_effect(gone));
     assert!(host.renderer.is_ready(gone).is_err(), "an unknown id");
     for _ in 0..3 {
-        host.frame();
+        timed_frame(&mut host);
     }
     assert_eq!(
-        host.alive(sparks).alive + host.alive(sparks).killed_total as u32,
+        stats(&host, sparks).alive + stats(&host, sparks).killed_total as u32,
         1000
     );
 }

@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::host::HeadlessTarget;
+use common::hosted::Hosted;
 use flurry::effect::*;
 use flurry::glam::{Mat4, Vec3};
-use flurry::{Camera, EffectId, Instance, ParticleRenderer, PoolSnapshot, Settings};
+use flurry::{EffectId, Instance, PoolSnapshot, Settings};
 
 /// A still point source at `at` (in the effect's space), `rate` a second, living 10 s.
 fn source(at: [f32; 3], rate: f32) -> EffectDesc {
@@ -28,61 +28,17 @@ fn source(at: [f32; 3], rate: f32) -> EffectDesc {
     }
 }
 
-struct Host {
-    gpu: flurry::GpuContext,
-    renderer: ParticleRenderer,
-    target: HeadlessTarget,
-    camera: Camera,
+/// The test host 30 m in front of the origin.
+fn host() -> Hosted {
+    Hosted::new(Settings::default(), (64, 48), Vec3::new(0.0, 0.0, 30.0))
 }
 
-impl Host {
-    fn new() -> Self {
-        let gpu = common::gpu();
-        gpu.device
-            .on_uncaptured_error(std::sync::Arc::new(|e| panic!("wgpu error: {e}")));
-        let renderer =
-            ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default())
-                .unwrap();
-        let target = HeadlessTarget::new(&gpu.device, 64, 48);
-        let camera = Camera::look_at(Vec3::new(0.0, 0.0, 30.0), Vec3::ZERO, 4.0 / 3.0);
-        Host {
-            gpu,
-            renderer,
-            target,
-            camera,
-        }
-    }
-
-    fn add(&mut self, desc: &EffectDesc, capacity: u32) -> EffectId {
-        let gpu = &self.gpu;
-        self.renderer
-            .add_effect(&gpu.device, &gpu.queue, desc, capacity, 3)
-            .unwrap()
-    }
-
-    fn frame(&mut self, dt: f32) {
-        let gpu = &self.gpu;
-        let size = self.target.size();
-        self.renderer
-            .update(&gpu.device, &gpu.queue, dt, self.camera, size)
-            .unwrap();
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        self.target
-            .encode_scene(&mut encoder, [0.0, 0.0, 0.0, 1.0], None);
-        self.renderer
-            .encode(&gpu.device, &mut encoder, &self.target.frame())
-            .unwrap();
-        gpu.queue.submit([encoder.finish()]);
-    }
-
-    fn snapshot(&self, id: EffectId) -> PoolSnapshot {
-        let snap = self
-            .renderer
-            .snapshot(&self.gpu.device, &self.gpu.queue, id)
-            .unwrap();
-        snap.check().unwrap();
-        snap
-    }
+/// Effect `id`'s pool read back, its invariants checked.
+fn snapshot(host: &Hosted, id: EffectId) -> PoolSnapshot {
+    let gpu = &host.gpu;
+    let snap = host.renderer.snapshot(&gpu.device, &gpu.queue, id).unwrap();
+    snap.check().unwrap();
+    snap
 }
 
 fn at(x: f32, y: f32, z: f32) -> Mat4 {
@@ -91,10 +47,10 @@ fn at(x: f32, y: f32, z: f32) -> Mat4 {
 
 #[test]
 fn each_instance_spawns_what_the_effect_alone_would_where_it_stands() {
-    let mut host = Host::new();
+    let mut host = host();
     let desc = source([0.0; 3], 1000.0);
-    let alone = host.add(&desc, 4096);
-    let placed = host.add(&desc, 3 * 4096);
+    let alone = host.add(&desc, 4096, 3);
+    let placed = host.add(&desc, 3 * 4096, 3);
     let instances: Vec<Instance> = (0..3)
         .map(|k| Instance::new(at(10.0 * (k as f32 - 1.0), 0.0, 0.0), 1.0))
         .collect();
@@ -105,13 +61,13 @@ fn each_instance_spawns_what_the_effect_alone_would_where_it_stands() {
     for _ in 0..5 {
         host.frame(0.1);
     }
-    let one = host.snapshot(alone);
+    let one = snapshot(&host, alone);
     assert_eq!(one.stats.alive, 500, "1000 a second for 0.5 s");
     assert!(one
         .alive
         .iter()
         .all(|&i| one.particles[i as usize].instance().is_none()));
-    let three = host.snapshot(placed);
+    let three = snapshot(&host, placed);
     assert_eq!(three.stats.alive, 3 * 500);
     assert_eq!(three.stats.requested_total, 3 * one.stats.requested_total);
     let mut per = [0u32; 3];
@@ -132,7 +88,7 @@ fn each_instance_spawns_what_the_effect_alone_would_where_it_stands() {
         .set_instances(&host.gpu.device, placed, &[])
         .unwrap();
     host.frame(0.1);
-    let again = host.snapshot(placed);
+    let again = snapshot(&host, placed);
     assert_eq!(again.stats.alive, 3 * 500 + 100);
 }
 
@@ -140,9 +96,9 @@ fn each_instance_spawns_what_the_effect_alone_would_where_it_stands() {
 fn a_moving_instance_lays_its_spawns_along_its_way() {
     // 2,000 a second: a 0.1 s frame's 200 spawns of an instance moved from x = 0 to x = 1
     // lie spread over the metre, as a moving effect's do
-    let mut host = Host::new();
-    let id = host.add(&source([0.0; 3], 2000.0), 2 * 4096);
-    let place = |host: &mut Host, x: f32| {
+    let mut host = host();
+    let id = host.add(&source([0.0; 3], 2000.0), 2 * 4096, 3);
+    let place = |host: &mut Hosted, x: f32| {
         let list = [
             Instance::new(at(x, 0.0, 0.0), 2.0),
             Instance::new(at(0.0, 5.0, 0.0), 2.0),
@@ -154,7 +110,7 @@ fn a_moving_instance_lays_its_spawns_along_its_way() {
     host.frame(0.1);
     place(&mut host, 1.0);
     host.frame(0.1);
-    let snap = host.snapshot(id);
+    let snap = snapshot(&host, id);
     let mut tenths = [0u32; 10];
     for &i in &snap.alive {
         let p = &snap.particles[i as usize];
@@ -175,14 +131,14 @@ fn an_instance_whose_bounds_are_off_screen_has_none_of_its_particles_drawn() {
     // the source lies 100 m behind the instance's origin, so its particles are at the world
     // origin, in the middle of the view, while the instance itself is behind the camera: with
     // bounds of 1 m about it they are culled with it; with none (radius 0) they are drawn
-    let mut host = Host::new();
-    let id = host.add(&source([0.0, 0.0, -100.0], 1000.0), 4096);
-    let shown = |host: &mut Host, radius: f32| {
+    let mut host = host();
+    let id = host.add(&source([0.0, 0.0, -100.0], 1000.0), 4096, 3);
+    let shown = |host: &mut Hosted, radius: f32| {
         let list = [Instance::new(at(0.0, 0.0, 100.0), radius)];
         let gpu = &host.gpu;
         host.renderer.set_instances(&gpu.device, id, &list).unwrap();
         host.frame(0.1);
-        let snap = host.snapshot(id);
+        let snap = snapshot(host, id);
         let alive = snap.stats.alive;
         assert!(snap.alive.iter().all(|&i| {
             let p = &snap.particles[i as usize];
@@ -202,10 +158,10 @@ fn an_instance_whose_bounds_are_off_screen_has_none_of_its_particles_drawn() {
 
 #[test]
 fn bad_instances_are_refused_by_field_and_change_nothing() {
-    let mut host = Host::new();
-    let id = host.add(&source([0.0; 3], 50.0), 8);
+    let mut host = host();
+    let id = host.add(&source([0.0; 3], 50.0), 8, 3);
     let device = host.gpu.device.clone();
-    let err = |host: &mut Host, list: &[Instance]| {
+    let err = |host: &mut Hosted, list: &[Instance]| {
         host.renderer
             .set_instances(&device, id, list)
             .unwrap_err()
@@ -226,12 +182,12 @@ fn bad_instances_are_refused_by_field_and_change_nothing() {
     );
     // nothing changed: the effect still spawns once
     host.frame(0.1);
-    assert_eq!(host.snapshot(id).stats.alive, 5);
+    assert_eq!(snapshot(&host, id).stats.alive, 5);
     // ribbons are one per emitter: an effect with them is placed once
     let streamer =
         std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/streamer.ron"));
     let ribbons = EffectDesc::from_file(streamer).unwrap();
-    let rid = host.add(&ribbons, 4096);
+    let rid = host.add(&ribbons, 4096, 3);
     let e = host
         .renderer
         .set_instances(&device, rid, &[good, good])

@@ -4,7 +4,8 @@
 mod common;
 
 use common::host::HeadlessTarget;
-use flurry::{Camera, EffectDesc, EffectId, EventSettings, Instance, ParticleRenderer, Settings};
+use common::hosted::Hosted;
+use flurry::{EffectDesc, EventSettings, Instance, ParticleRenderer, Settings};
 use glam::{Mat4, Vec3};
 
 fn shipped(name: &str) -> EffectDesc {
@@ -33,51 +34,21 @@ const EFFECTS: [&str; 15] = [
     "vortex",
 ];
 
-struct Host {
-    gpu: flurry::GpuContext,
-    renderer: ParticleRenderer,
-    target: HeadlessTarget,
-    camera: Camera,
+/// The test host seen from above and in front of the effects.
+fn host() -> Hosted {
+    Hosted::new(Settings::default(), (64, 48), Vec3::new(0.0, 3.0, 20.0))
 }
 
-impl Host {
-    fn new() -> Self {
-        let gpu = common::gpu();
-        let targets = HeadlessTarget::TARGETS;
-        let renderer = ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
-        let target = HeadlessTarget::new(&gpu.device, 64, 48);
-        let camera = Camera::look_at(Vec3::new(0.0, 3.0, 20.0), Vec3::ZERO, 4.0 / 3.0);
-        Host {
-            gpu,
-            renderer,
-            target,
-            camera,
-        }
-    }
-
-    fn add(&mut self, desc: &EffectDesc, capacity: u32) -> EffectId {
-        let gpu = &self.gpu;
-        self.renderer
-            .add_effect(&gpu.device, &gpu.queue, desc, capacity, 7)
-            .unwrap_or_else(|e| panic!("{}: {e}", desc.name))
-    }
-
-    fn frames(&mut self, n: usize) {
-        for _ in 0..n {
-            common::host_frame(
-                &self.gpu,
-                &mut self.renderer,
-                &self.target,
-                &self.camera,
-                0.02,
-            );
-        }
+/// `n` frames of 0.02 s.
+fn frames(host: &mut Hosted, n: usize) {
+    for _ in 0..n {
+        host.frame(0.02);
     }
 }
 
 #[test]
 fn warmed_effects_compile_nothing_when_added_drawn_placed_and_listened_to() {
-    let mut host = Host::new();
+    let mut host = host();
     let descs: Vec<EffectDesc> = EFFECTS.iter().map(|n| shipped(n)).collect();
     let refs: Vec<&EffectDesc> = descs.iter().collect();
     assert_eq!(
@@ -110,16 +81,16 @@ fn warmed_effects_compile_nothing_when_added_drawn_placed_and_listened_to() {
             .load_images(&gpu.device, &gpu.queue, desc, &folder)
             .unwrap();
     }
-    let compiled = |h: &Host| h.renderer.compiled_pipelines() - warmed as u64;
+    let compiled = |h: &Hosted| h.renderer.compiled_pipelines() - warmed as u64;
 
     // each alone, in a small pool (batched with other small ones) and a large one
     for desc in &descs {
-        let small = host.add(desc, 256);
+        let small = host.add(desc, 256, 7);
         assert_eq!(compiled(&host), 0, "adding {}", desc.name);
-        host.frames(2);
+        frames(&mut host, 2);
         assert_eq!(compiled(&host), 0, "{} alone", desc.name);
-        let large = host.add(desc, 8192);
-        host.frames(2);
+        let large = host.add(desc, 8192, 7);
+        frames(&mut host, 2);
         assert_eq!(
             compiled(&host),
             0,
@@ -132,8 +103,8 @@ fn warmed_effects_compile_nothing_when_added_drawn_placed_and_listened_to() {
     // every two kinds together, in small pools: their merged lists and batches
     for (i, a) in descs.iter().enumerate() {
         for b in &descs[i + 1..] {
-            let ids = [host.add(a, 256), host.add(b, 256)];
-            host.frames(1);
+            let ids = [host.add(a, 256, 7), host.add(b, 256, 7)];
+            frames(&mut host, 1);
             assert_eq!(compiled(&host), 0, "{} with {}", a.name, b.name);
             for id in ids {
                 host.renderer.remove_effect(id);
@@ -143,9 +114,9 @@ fn warmed_effects_compile_nothing_when_added_drawn_placed_and_listened_to() {
     // all together, twice each in small pools: merged lists and batches of every kind
     let mut ids = vec![];
     for desc in descs.iter().chain(&descs) {
-        ids.push(host.add(desc, 256));
+        ids.push(host.add(desc, 256, 7));
     }
-    host.frames(2);
+    frames(&mut host, 2);
     assert_eq!(compiled(&host), 0, "every effect together");
     // placed as instances, listened to
     let gpu = &host.gpu;
@@ -168,13 +139,13 @@ fn warmed_effects_compile_nothing_when_added_drawn_placed_and_listened_to() {
             .set_events(&gpu.device, id, Some(events))
             .unwrap();
     }
-    host.frames(2);
+    frames(&mut host, 2);
     assert_eq!(compiled(&host), 0, "placed as instances and listened to");
 }
 
 #[test]
 fn warm_refuses_a_bad_effect_as_add_effect_does() {
-    let mut host = Host::new();
+    let mut host = host();
     let mut bad = shipped("snow");
     bad.emitters[0].rate = -1.0;
     let device = host.gpu.device.clone();

@@ -9,6 +9,7 @@ pub mod host;
 
 mod adapter;
 pub mod hdr;
+pub mod hosted;
 pub mod paths;
 
 use flurry::GpuContext;
