@@ -223,3 +223,21 @@ fn a_warmed_kind_starts_at_once_and_a_prewarm_waits_for_its_compile() {
         1000
     );
 }
+
+#[test]
+fn new_targets_while_a_kind_compiles_wait_for_the_worker_and_it_still_starts() {
+    let mut host = host();
+    let id = host.add(&sparks(), 1024, 5);
+    assert!(!host.renderer.is_ready(id).unwrap());
+    // (the pipelines the worker holds are changed: it is waited for first)
+    let targets = common::host::HeadlessTarget::TARGETS.without_depth_in_pass();
+    let device = host.gpu.device.clone();
+    host.renderer.set_targets(&device, targets).unwrap();
+    let waited = Instant::now();
+    while !host.renderer.is_ready(id).unwrap() {
+        timed_frame(&mut host);
+        assert!(waited.elapsed() < Duration::from_secs(120), "never ready");
+    }
+    timed_frame(&mut host);
+    assert_eq!(stats(&host, id).alive, 1000);
+}

@@ -77,11 +77,15 @@ impl Failure {
 pub(super) struct Compiling {
     /// What the pipelines built serve (None: nothing known yet).
     covered: Option<Covered>,
-    /// The worker at work, and the effects it builds for.
-    job: Option<(JoinHandle<Done>, Vec<EffectId>)>,
+    /// The worker at work, the effects it builds for and the targets' generation it
+    /// started in.
+    job: Option<(JoinHandle<Done>, Vec<EffectId>, u64)>,
     /// A worker waited for outside an update, its report taken at the next.
     /// (Err: it panicked; its payload is let go, the renderer staying `Sync`.)
-    done: Option<(std::result::Result<Done, ()>, Vec<EffectId>)>,
+    done: Option<(std::result::Result<Done, ()>, Vec<EffectId>, u64)>,
+    /// Counts the host's new targets: what a worker started before them built does not
+    /// cover what the composite and the mesh draws need now.
+    generation: u64,
     /// Effects whose pipelines failed (removed), by id.
     failed: Vec<(EffectId, Failure)>,
 }
@@ -193,14 +197,20 @@ impl ParticleRenderer {
             .spawn(work);
         // (no thread to be had: those effects wait for the next update's try)
         if let Ok(handle) = spawned {
-            self.compiling.job = Some((handle, ids));
+            self.compiling.job = Some((handle, ids, self.compiling.generation));
         }
+    }
+
+    /// Forget what the pipelines built serve (new targets: some are built anew).
+    pub(super) fn forget_covered(&mut self) {
+        self.compiling.covered = None;
+        self.compiling.generation += 1;
     }
 
     /// Wait for the worker at work, if any (its report is taken at the next update).
     pub(super) fn wait_for_worker(&mut self) {
-        if let Some((handle, ids)) = self.compiling.job.take() {
-            self.compiling.done = Some((handle.join().map_err(drop), ids));
+        if let Some((handle, ids, generation)) = self.compiling.job.take() {
+            self.compiling.done = Some((handle.join().map_err(drop), ids, generation));
         }
     }
 
@@ -212,14 +222,16 @@ impl ParticleRenderer {
             .compiling
             .job
             .as_ref()
-            .is_some_and(|(handle, _)| handle.is_finished());
+            .is_some_and(|(handle, ..)| handle.is_finished());
         if finished {
             self.wait_for_worker();
         }
-        if let Some((report, ids)) = self.compiling.done.take() {
+        if let Some((report, ids, generation)) = self.compiling.done.take() {
             let results = match report {
                 Ok((results, covered)) => {
-                    self.compiling.covered = Some(covered);
+                    if generation == self.compiling.generation {
+                        self.compiling.covered = Some(covered);
+                    }
                     results
                 }
                 Err(_) => {

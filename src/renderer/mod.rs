@@ -347,6 +347,8 @@ impl ParticleRenderer {
         std::sync::Arc::get_mut(&mut self.pipelines)
             .expect("no worker holds the pipelines once waited for")
             .set_targets(targets);
+        // (the composite and the mesh draws are built anew for them: nothing is covered)
+        self.forget_covered();
         self.composite_bind = None;
         if let Some(low) = &self.low {
             // over the composite and downsample pipelines of the targets before
