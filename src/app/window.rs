@@ -204,6 +204,9 @@ struct State {
     last: Instant,
     title_at: Instant,
     frames: u32,
+    /// The longest time between two frames since the title last changed, seconds (a hitch
+    /// shows there).
+    longest: f64,
     profiler: Option<wgpu_profiler::GpuProfiler>,
     samples: Samples,
 }
@@ -336,6 +339,7 @@ impl State {
             title_at: Instant::now(),
             notice: None,
             frames: 0,
+            longest: 0.0,
             profiler: None,
             samples: Samples::default(),
             gpu,
@@ -471,7 +475,9 @@ impl State {
 
     fn render(&mut self, options: &WindowOptions) -> Result<()> {
         let now = Instant::now();
-        let real = (now - self.last).as_secs_f32().clamp(1e-4, 0.1);
+        let between = (now - self.last).as_secs_f64();
+        self.longest = self.longest.max(between);
+        let real = (between as f32).clamp(1e-4, 0.1);
         self.last = now;
         self.fly(real);
         self.orbit.apply(&mut self.camera);
@@ -602,12 +608,13 @@ impl State {
                 ""
             };
         let mut title = format!(
-            "{notice}flurry — {} — {} particles — t {:.2} — {} — {:.1} fps — scale {} — {}{}",
+            "{notice}flurry — {} — {} particles — t {:.2} — {} — {:.1} fps (longest frame {:.0} ms) — scale {} — {}{}",
             options.demo.name(),
             options.capacity,
             time.unwrap_or(0.0),
             integrator.unwrap_or_default(),
             self.frames as f64 / elapsed,
+            self.longest * 1e3,
             s.scale.value(),
             if self.desc().is_some_and(EffectDesc::sorts) {
                 "sorted"
@@ -626,6 +633,7 @@ impl State {
         self.window.set_title(&title);
         self.samples = Samples::default();
         self.frames = 0;
+        self.longest = 0.0;
         self.title_at = Instant::now();
     }
 }
