@@ -135,15 +135,16 @@ impl ParticleRenderer {
             && (0..self.entries.len()).all(|at| covered.covers(frame, &self.kind_at(at)))
     }
 
-    /// Build now, on this thread, what `kinds` and every effect here need; they are covered
+    /// Build now, on this thread, what `effects` and every effect here need; they are covered
     /// from now on.
     pub(super) fn build_for(&mut self, effects: Vec<WarmEffect>) -> Result<()> {
         self.wait_for_worker();
-        let set = self.with_everything(effects);
         let frame = self.warm_frame();
-        self.pipelines.warm(&set, frame)?;
-        let kinds = set.into_iter().map(|e| e.kind).collect();
-        self.compiling.covered = Some(Covered { frame, kinds });
+        // (the effects asked for fail with their own error; one waiting here that fails is
+        // the worker's to report)
+        self.pipelines.warm(&effects, frame)?;
+        let set = self.with_everything(effects);
+        self.compiling.covered = Some(together(&self.pipelines, set, frame));
         Ok(())
     }
 
@@ -321,8 +322,13 @@ fn build(
             (id, built.map_err(|error| Failure::of(&e.name, error)))
         })
         .collect::<Vec<_>>();
-    // (a kind that failed alone is left out: the rest are built all the same; their
-    // unions are the built-in passes' variants, which build whatever the effects)
+    (results, together(pipelines, set, frame))
+}
+
+/// Build what the kinds of `set` need together (their unions), and say what is covered
+/// then. A kind whose own variants fail is left out (the effect that has it fails alone);
+/// the unions are the built-in passes' variants, which build whatever the effects.
+fn together(pipelines: &Pipelines, set: Vec<WarmEffect>, frame: WarmFrame) -> Covered {
     let good: Vec<WarmEffect> = set
         .into_iter()
         .filter(|e| pipelines.warm(std::slice::from_ref(e), frame).is_ok())
@@ -331,5 +337,5 @@ fn build(
         Ok(()) => good.into_iter().map(|e| e.kind).collect(),
         Err(_) => vec![],
     };
-    (results, Covered { frame, kinds })
+    Covered { frame, kinds }
 }
