@@ -474,6 +474,30 @@ mod tests {
     }
 
     #[test]
+    fn a_kind_built_without_its_mesh_known_covers_both_closings_and_nothing_else() {
+        let plain = EffectDesc {
+            emitters: vec![Default::default()],
+            ..Default::default()
+        };
+        let mut cubes = plain.clone();
+        cubes.render = crate::effect::RenderMode::Mesh {
+            mesh: crate::effect::MeshSource::Cube,
+            flight: None,
+        };
+        let unknown = EffectKind::of(&cubes, None).unwrap();
+        let closed = EffectKind::of(&cubes, Some(true)).unwrap();
+        let open = EffectKind::of(&cubes, Some(false)).unwrap();
+        assert!(unknown.covers(&closed) && unknown.covers(&open));
+        assert!(!closed.covers(&open) && !closed.covers(&unknown));
+        let mut additive = cubes.clone();
+        additive.blend = Blend::Additive;
+        assert!(!unknown.covers(&EffectKind::of(&additive, Some(true)).unwrap()));
+        let plain = EffectKind::of(&plain, None).unwrap();
+        assert!(!unknown.covers(&plain) && !plain.covers(&closed));
+        assert!(plain.covers(&plain));
+    }
+
+    #[test]
     fn merged_splats_of_both_blends_blend_each() {
         let alpha = SplatVariant::default();
         let additive = SplatVariant {
