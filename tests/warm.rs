@@ -156,5 +156,10 @@ fn warm_refuses_a_bad_effect_as_add_effect_does() {
         .add_effect(&gpu.device, &gpu.queue, &bad, 64, 1)
         .unwrap_err();
     assert_eq!(warm.to_string(), add.to_string());
+    // and another device (of the same adapter) than the renderer's
+    let request = host.gpu.adapter.request_device(&Default::default());
+    let (other, _) = pollster::block_on(request).unwrap();
+    let err = host.renderer.warm(&other, &[&shipped("snow")]);
+    assert!(err.unwrap_err().to_string().contains("device"));
     assert_eq!(host.renderer.compiled_pipelines(), 0);
 }

@@ -10,9 +10,12 @@ impl ParticleRenderer {
     /// Compile every pipeline `effects` need, without adding them, and say how many were
     /// compiled (those another effect or an earlier call built are not compiled again).
     /// Adding any of them afterwards, any number of times, with any capacity, and drawing
-    /// them alone or together compiles nothing; so does placing one as instances or
-    /// listening to its events. Changing [`crate::Settings::scale`] or the targets later
-    /// compiles the composite and the depth downsample for them anew.
+    /// them alone, together or beside the effects the renderer holds compiles nothing; so
+    /// does placing one as instances or listening to its events. With
+    /// [`crate::Settings::background_compile`] an effect of a warmed kind starts at once.
+    /// Changing [`crate::Settings::scale`] or the targets later compiles the composite and
+    /// the depth downsample for them anew. Another device of the renderer's wgpu instance
+    /// is refused (wgpu tells devices apart within an instance).
     ///
     /// Pipelines compile on the calling thread; on a CPU driver (lavapipe) each takes tens
     /// of milliseconds, so call it where a pause is expected. Each effect is validated
