@@ -411,14 +411,10 @@ impl ParticleSystem {
         })
     }
 
-    /// The variants of its passes, as added.
-    pub fn variants(&self) -> &EffectVariants {
-        &self.variants
-    }
-
-    /// Whether its mesh particles' mesh is closed (None: it has none).
-    pub fn closed_mesh(&self) -> Option<bool> {
-        self.has_mesh.then_some(self.closed_mesh)
+    /// Its kind: what decides the pipelines its frames may record.
+    pub fn kind(&self) -> crate::pipelines::EffectKind {
+        let closed = self.has_mesh.then_some(self.closed_mesh);
+        crate::pipelines::EffectKind::of_variants(&self.desc, self.variants.clone(), closed)
     }
 
     /// Whether it records: its passes' bind groups are made ([`ParticleSystem::bind`]).

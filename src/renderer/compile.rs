@@ -116,12 +116,7 @@ impl ParticleRenderer {
 
     /// The kind of the effect at `at`.
     fn kind_at(&self, at: usize) -> EffectKind {
-        let system = &self.entries[at].system;
-        EffectKind::of_variants(
-            system.desc(),
-            system.variants().clone(),
-            system.closed_mesh(),
-        )
+        self.entries[at].system.kind()
     }
 
     /// Whether every pipeline an effect of `kind` may need, beside every effect here, is

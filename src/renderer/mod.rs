@@ -40,7 +40,7 @@ use crate::error::{Invalid, Result};
 use crate::image::Images;
 use crate::mesh::{Mesh, MeshId, Meshes};
 use crate::passes::splat::Accumulated;
-use crate::pipelines::{EffectKind, Pipelines};
+use crate::pipelines::Pipelines;
 use crate::pool::PoolSnapshot;
 use crate::profiler::{compute_pass_in, render_pass_in, Scopes};
 use crate::sprites::Sprites;
@@ -414,9 +414,7 @@ impl ParticleRenderer {
         if !system.is_bound() {
             // its kind built already (warmed, or an earlier effect's): it starts at once;
             // else the worker builds for it
-            let kind =
-                EffectKind::of_variants(desc, system.variants().clone(), system.closed_mesh());
-            if self.covers(&kind) {
+            if self.covers(&system.kind()) {
                 let bound = system.bind((device, queue), &self.pipelines, assets);
                 bound.inspect_err(|_| self.uniform_pages.release(&slot))?;
             }
