@@ -3,16 +3,12 @@
 //! waits for it), and the driver's pipeline cache is kept in the cache folder at the end.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 mod common;
+mod program;
 
 fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("flurry-window-{}-{name}", std::process::id()))
-}
-
-fn installed(program: &str) -> bool {
-    Command::new(program).arg("-h").output().is_ok()
 }
 
 /// The longest frame a title reports (`longest frame N ms`).
@@ -23,13 +19,6 @@ fn longest_ms(title: &str) -> Option<f64> {
 
 #[test]
 fn a_reloaded_effect_of_a_new_kind_compiles_without_stalling_the_window() {
-    for program in ["xvfb-run", "xdotool"] {
-        assert!(
-            installed(program),
-            "{program} is missing: `apt-get install -y xvfb xdotool` (the window session \
-             runs under Xvfb)"
-        );
-    }
     let path = format!("{}/effects/snow.ron", env!("CARGO_MANIFEST_DIR"));
     let snow = flurry::EffectDesc::from_file(path.as_ref()).unwrap();
     // another kind: additive, unsorted, without turbulence
@@ -70,11 +59,7 @@ fn a_reloaded_effect_of_a_new_kind_compiles_without_stalling_the_window() {
         log = log.display(),
         cache = cache.display(),
     );
-    let o = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 640x480x24", "bash", "-c", &script])
-        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
-        .output()
-        .expect("run xvfb-run");
+    let o = program::under_xvfb("640x480x24", &script);
     let said = std::fs::read_to_string(&log).unwrap_or_default();
     let out = String::from_utf8_lossy(&o.stdout).to_string();
     assert!(
