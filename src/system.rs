@@ -167,10 +167,6 @@ pub(crate) struct ParticleSystem {
     seed: u32,
     /// What its simulate compiles in now (with its events, once the host listens).
     simulate_variant: SimulateVariant,
-    /// The render modes its cull compiles in.
-    cull_variant: CullVariant,
-    /// The blend and sprites its splat compiles in.
-    splat_variant: SplatVariant,
     /// It has mesh particles, of a mesh the renderer holds.
     has_mesh: bool,
     /// Its mesh particles' mesh is closed (their back faces are culled).
@@ -363,8 +359,6 @@ impl ParticleSystem {
             bound: None,
             seed,
             simulate_variant: variants.simulate,
-            cull_variant: variants.cull,
-            splat_variant: variants.splat,
             variants,
             has_mesh: mesh.is_some(),
             closed_mesh: mesh.is_some_and(crate::Mesh::is_closed),
@@ -862,7 +856,7 @@ impl ParticleSystem {
             instanced: self.instances.count() > 0,
             // (a pool in the arena is relisted with others, which zero no draw counters)
             dots: !self.merged && self.pool.lease.is_none(),
-            ..self.cull_variant
+            ..self.variants.cull
         }
     }
 
@@ -1188,7 +1182,7 @@ impl ParticleSystem {
             }
             _ => DrawArgs::Indexed(&self.pool.draw_counters, crate::pool::RIBBON_DRAW_OFFSET),
         };
-        p.draw(self.desc.blend, kinds, DrawSprites::of(self.splat_variant))
+        p.draw(self.desc.blend, kinds, DrawSprites::of(self.variants.splat))
             .record(pass, &b.draw_bind, args);
     }
 
@@ -1232,7 +1226,7 @@ impl ParticleSystem {
 
     /// What its splat compiles in.
     pub fn splat_variant(&self) -> SplatVariant {
-        self.splat_variant
+        self.variants.splat
     }
 
     /// The splat's bind group over this system.
