@@ -19,7 +19,8 @@ fn ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
 }
 
-/// A fresh renderer drawing `settings`' way into `target`'s formats, seeded with `cache`.
+/// A fresh renderer of `settings` drawing into the headless target's formats, seeded with
+/// `cache` (a note where it was not used).
 fn renderer(
     gpu: &GpuContext,
     settings: Settings,
