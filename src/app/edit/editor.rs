@@ -9,6 +9,10 @@ use super::session::Session;
 use super::viewport::{FrameRequest, Viewport, ViewportCallback};
 use crate::cli::Clock;
 
+/// The status line while an edit of a new kind of effect compiles.
+pub const COMPILING: &str =
+    "compiling the edited effect's pipelines: the effect before it shows until then";
+
 /// The editor: its session and clock.
 pub struct Editor {
     pub session: Session,
@@ -220,6 +224,9 @@ impl Editor {
         line(ui, times.into());
         let said = match (&viewport.error, &self.session.notice) {
             (Some(e), _) => egui::RichText::new(e).color(egui::Color32::LIGHT_RED),
+            _ if viewport.compiling() => {
+                egui::RichText::new(COMPILING).color(egui::Color32::LIGHT_YELLOW)
+            }
             (None, Some(n)) if n.starts_with("refused") || n.starts_with("not saved") => {
                 egui::RichText::new(n).color(egui::Color32::LIGHT_RED)
             }

@@ -428,6 +428,58 @@ mod tests {
         assert!(viewport.error.is_none(), "{:?}", viewport.error);
     }
 
+    /// An edit that makes a new kind of effect (here its blend) compiles beside the frames:
+    /// the effect before it stays shown, its clock going on, until a worker thread has built
+    /// the new one's pipelines; the new one then takes its place, run ahead to where the old
+    /// one was.
+    #[test]
+    fn an_edit_of_a_new_kind_shows_the_effect_before_it_until_compiled() {
+        let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/campfire.ron"));
+        let effect = EffectDesc::from_file(&path).unwrap();
+        let (mut viewport, (device, queue)) = viewport_of(&effect, &path, Demo::Campfire);
+        let mut session = Session::new(effect, Some(&path)).unwrap();
+        let frame = |viewport: &mut Viewport| run_frame(viewport, (&device, &queue), 0.02);
+        for _ in 0..5 {
+            frame(&mut viewport);
+        }
+        let first = viewport.effect();
+        session.set_choice("blend", "Additive");
+        session.sync(&mut viewport);
+        assert!(viewport.compiling(), "a new kind waits for its pipelines");
+        assert_eq!(
+            viewport.effect(),
+            first,
+            "the effect before it is still shown"
+        );
+        let started = std::time::Instant::now();
+        let mut old_time = viewport.scene.renderer.time(first).unwrap();
+        let mut frames = 0;
+        while viewport.compiling() {
+            let limit = std::time::Duration::from_secs(300);
+            assert!(started.elapsed() < limit, "still compiling after {limit:?}");
+            old_time = viewport.scene.renderer.time(first).unwrap();
+            frame(&mut viewport);
+            frames += 1;
+        }
+        assert!(frames > 1, "the frames went on while it compiled: {frames}");
+        assert!(old_time > 0.1, "the old effect's clock went on: {old_time}");
+        let new = viewport.effect();
+        let renderer = &viewport.scene.renderer;
+        assert_ne!(new, first, "the edited effect is shown");
+        assert_eq!(renderer.time(first), None, "the effect before it is gone");
+        assert_eq!(
+            renderer.effect(new).unwrap().blend,
+            flurry::effect::Blend::Additive
+        );
+        let time = renderer.time(new).unwrap();
+        let expected = (old_time as f32).min(super::super::viewport::CARRY_ON) as f64;
+        assert!(
+            (time - expected).abs() < 0.04,
+            "run ahead to {expected} s: {time}"
+        );
+        assert!(viewport.error.is_none(), "{:?}", viewport.error);
+    }
+
     /// A colour picked in many steps is one edit; the next pick of another colour is
     /// another.
     #[test]

@@ -37,6 +37,9 @@ pub struct Viewport {
     playing: bool,
     /// Run one frame, then hold again.
     step: bool,
+    /// The edited effect while a worker thread builds its pipelines (a new kind), added
+    /// paused at its start: the effect shown stays until it is ready.
+    incoming: Option<EffectId>,
     /// The last failure of a frame or of showing an effect, for the status line.
     pub error: Option<String>,
     /// Whether the renderer times its passes (the adapter has timestamps).
@@ -65,7 +68,15 @@ impl Viewport {
         let found = shown(desc, file);
         let subject = (&found, capacity, seed);
         let stage = demo.default_stage();
-        let scene = Scene::demo_into(&gpu, demo, stage, subject, target)?;
+        let mut scene = Scene::demo_into(&gpu, demo, stage, subject, target)?;
+        // an edit that makes a new kind of effect compiles beside the frames; every variant
+        // of the first one's kind is built now, so that an edit keeping its kind shows at once
+        let settings = scene.renderer.settings();
+        (scene.renderer).set_settings(flurry::Settings {
+            background_compile: true,
+            ..settings
+        });
+        scene.renderer.warm(&gpu.device, &[&found])?;
         let blit = Blit::new(&gpu.device, format);
         let image = blit.bind(&gpu.device, scene.target.frame().color);
         let mut viewport = Viewport {
@@ -78,16 +89,16 @@ impl Viewport {
             image,
             playing: true,
             step: false,
+            incoming: None,
             error: None,
             timed: false,
         };
-        viewport.configure()?;
+        viewport.configure(viewport.scene.effect)?;
         Ok(viewport)
     }
 
-    /// The effect's settings as the demo's host gives them (`flurry demo`'s).
-    fn configure(&mut self) -> Result<(), AppError> {
-        let id = self.scene.effect;
+    /// Effect `id`'s settings as the demo's host gives them (`flurry demo`'s).
+    fn configure(&mut self, id: EffectId) -> Result<(), AppError> {
         self.scene.renderer.set_lod(id, self.demo.lod())?;
         // pass times on adapters with timestamps (false elsewhere: the strip says so)
         self.timed = (self.scene.renderer).enable_profiling(&self.gpu.device, &self.gpu.queue);
@@ -101,17 +112,52 @@ impl Viewport {
     /// new pool. While playing it is run ahead to where the effect it replaces was (at
     /// most [`CARRY_ON`] seconds), so that an edit shows the effect going on as edited
     /// rather than from its start; held, it starts from its start.
+    ///
+    /// An edit that makes a new kind of effect is shown once a worker thread has built its
+    /// pipelines ([`Viewport::compiling`]): the effect before it stays on screen meanwhile,
+    /// and the editor's frames go on. An edit made during that wait replaces the one
+    /// waiting.
     pub fn show(&mut self, desc: &EffectDesc, file: Option<&Path>) -> Result<(), AppError> {
         let mut found = shown(desc, file);
         let renderer = &mut self.scene.renderer;
-        let before = renderer.time(self.scene.effect).unwrap_or(0.0) as f32;
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);
         // the new effect first: one the renderer refuses leaves the old one showing
         renderer.load_images(device, queue, &mut found, Path::new(""))?;
         let id = renderer.add_effect(device, queue, &found, self.capacity, self.seed)?;
+        // held at its start until it replaces the one shown (nothing of it drawn before)
+        renderer.pause(id)?;
+        if let Some(superseded) = self.incoming.replace(id) {
+            renderer.remove_effect(superseded);
+        }
+        self.take_incoming()
+    }
+
+    /// Whether an edited effect waits for its pipelines, the one before it shown meanwhile.
+    pub fn compiling(&self) -> bool {
+        self.incoming.is_some()
+    }
+
+    /// The waiting effect in place of the one shown, if its pipelines are built: run ahead
+    /// to where the one shown was (see [`Viewport::show`]). One whose pipelines failed is
+    /// dropped, and the error says why.
+    fn take_incoming(&mut self) -> Result<(), AppError> {
+        let Some(id) = self.incoming else {
+            return Ok(());
+        };
+        let ready = self.scene.renderer.is_ready(id);
+        if ready.as_ref().is_ok_and(|ready| !ready) {
+            return Ok(());
+        }
+        self.incoming = None;
+        ready?;
+        let renderer = &mut self.scene.renderer;
+        let before = renderer.time(self.scene.effect).unwrap_or(0.0) as f32;
         renderer.remove_effect(self.scene.effect);
         self.scene.effect = id;
-        self.configure()?;
+        if self.playing {
+            self.scene.renderer.play(id)?;
+        }
+        self.configure(id)?;
         let ahead = before.min(CARRY_ON);
         if !self.playing || ahead <= 0.0 {
             self.scene.time = 0.0;
@@ -129,10 +175,14 @@ impl Viewport {
         &mut self,
         values: &[(String, flurry::expr::Value)],
     ) -> Result<(), AppError> {
-        for (name, value) in values {
-            self.scene
-                .renderer
-                .set_parameter(self.scene.effect, name, *value)?;
+        // the edited effect waiting for its pipelines too: it was made before these values
+        for id in [Some(self.scene.effect), self.incoming]
+            .into_iter()
+            .flatten()
+        {
+            for (name, value) in values {
+                self.scene.renderer.set_parameter(id, name, *value)?;
+            }
         }
         Ok(())
     }
@@ -203,6 +253,10 @@ impl Viewport {
     /// One frame: resized to `request.size` if it changed, advanced by `request.dt`,
     /// recorded into `encoder` up to the composite.
     pub fn frame(&mut self, encoder: &mut wgpu::CommandEncoder, request: FrameRequest) {
+        // before the frame's update: the edited effect, if its pipelines are built
+        if let Err(e) = self.take_incoming() {
+            self.error = Some(e.to_string());
+        }
         if request.size != self.scene.target.size() {
             self.scene.resize(&self.gpu.device, request.size);
             let image = self.scene.target.frame().color;
