@@ -282,6 +282,19 @@ mod tests {
         (viewport, devices)
     }
 
+    /// A session on campfire.ron and a small viewport of it, with its device and queue.
+    fn campfire() -> (
+        Viewport,
+        Session,
+        (flurry::wgpu::Device, flurry::wgpu::Queue),
+    ) {
+        let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/campfire.ron"));
+        let effect = EffectDesc::from_file(&path).unwrap();
+        let (viewport, devices) = viewport_of(&effect, &path, Demo::Campfire);
+        let session = Session::new(effect, Some(&path)).unwrap();
+        (viewport, session, devices)
+    }
+
     /// One frame of `dt` seconds of `viewport`, submitted.
     fn run_frame(
         viewport: &mut Viewport,
@@ -380,10 +393,7 @@ mod tests {
     /// and the drag is one edit.
     #[test]
     fn a_parameter_dragged_is_set_live_as_one_edit() {
-        let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/campfire.ron"));
-        let effect = EffectDesc::from_file(&path).unwrap();
-        let (mut viewport, (device, queue)) = viewport_of(&effect, &path, Demo::Campfire);
-        let mut session = Session::new(effect, Some(&path)).unwrap();
+        let (mut viewport, mut session, (device, queue)) = campfire();
         let frame = |viewport: &mut Viewport| run_frame(viewport, (&device, &queue), 0.1);
         for _ in 0..3 {
             frame(&mut viewport);
@@ -406,10 +416,7 @@ mod tests {
     /// the old one was (at most CARRY_ON seconds); held, it starts from its start.
     #[test]
     fn an_edited_effect_goes_on_from_where_the_old_one_was() {
-        let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/campfire.ron"));
-        let effect = EffectDesc::from_file(&path).unwrap();
-        let (mut viewport, (device, queue)) = viewport_of(&effect, &path, Demo::Campfire);
-        let mut session = Session::new(effect, Some(&path)).unwrap();
+        let (mut viewport, mut session, (device, queue)) = campfire();
         let frame = |viewport: &mut Viewport, dt| run_frame(viewport, (&device, &queue), dt);
         for _ in 0..5 {
             frame(&mut viewport, 0.1);
@@ -434,10 +441,7 @@ mod tests {
     /// one was.
     #[test]
     fn an_edit_of_a_new_kind_shows_the_effect_before_it_until_compiled() {
-        let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/campfire.ron"));
-        let effect = EffectDesc::from_file(&path).unwrap();
-        let (mut viewport, (device, queue)) = viewport_of(&effect, &path, Demo::Campfire);
-        let mut session = Session::new(effect, Some(&path)).unwrap();
+        let (mut viewport, mut session, (device, queue)) = campfire();
         let frame = |viewport: &mut Viewport| run_frame(viewport, (&device, &queue), 0.02);
         for _ in 0..5 {
             frame(&mut viewport);
