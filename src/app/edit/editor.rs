@@ -10,7 +10,7 @@ use super::viewport::{FrameRequest, Viewport, ViewportCallback};
 use crate::cli::Clock;
 
 /// The status line while an edit of a new kind of effect compiles.
-pub const COMPILING: &str =
+const COMPILING: &str =
     "compiling the edited effect's pipelines: the effect before it shows until then";
 
 /// The editor: its session and clock.
