@@ -9,7 +9,8 @@
 // to its alive list with one atomic a workgroup.
 
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
-@group(0) @binding(1) var<storage, read> dead_list: array<u32>;
+// (read only; bound for writing as the alive lists beside it in the same buffer are)
+@group(0) @binding(1) var<storage, read_write> dead_list: array<u32>;
 @group(0) @binding(2) var<storage, read_write> alive_list: array<u32>;
 // each pool's counters, then room up to the next (256 bytes: 4 Counters a pool)
 @group(0) @binding(3) var<storage, read_write> counters: array<Counters>;

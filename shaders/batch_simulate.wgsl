@@ -23,7 +23,10 @@ struct StepClock {
 }
 
 @group(0) @binding(0) var<storage, read_write> particles: array<ParticleWords>;
-@group(0) @binding(1) var<storage, read> alive_in: array<u32>;
+// the chunk's current and next alive lists and its dead lists: regions of one buffer
+// (src/arena.rs), so each is bound for writing, as a binding of a buffer written
+// elsewhere in the same dispatch must be
+@group(0) @binding(1) var<storage, read_write> alive_in: array<u32>;
 @group(0) @binding(2) var<storage, read_write> alive_out: array<u32>;
 @group(0) @binding(3) var<storage, read_write> dead_list: array<u32>;
 // each pool's counters, then room up to the next (256 bytes: 4 Counters a pool)
@@ -52,6 +55,11 @@ fn on_death(p: Particle, x: vec3<f32>, v: vec3<f32>) {
 
 fn on_end(p: Particle) {
     // no events for the host
+}
+
+// The dead list's entry `k` (of the chunk's) becomes `slot` (step.wgsl lists the dead so).
+fn put_dead(k: u32, slot: u32) {
+    dead_list[k] = slot;
 }
 
 // Where the workgroup's `survivors` and `dead` start in the chunk's next alive lists and

@@ -8,23 +8,27 @@
 // batch_emit.wgsl.)
 
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
-@group(0) @binding(1) var<storage, read> dead_list: array<u32>;
+// (read only; bound for writing as the alive list beside it in the same buffer is)
+@group(0) @binding(1) var<storage, read_write> dead_list: array<u32>;
 @group(0) @binding(2) var<storage, read_write> alive_list: array<u32>;
 @group(0) @binding(3) var<storage, read_write> counters: Counters;
 @group(0) @binding(4) var<uniform> emit: EmitUniforms;
 @group(0) @binding(5) var<uniform> effect: EffectParams;
-@group(0) @binding(6) var<storage, read> bodies: array<Body>;
+// the bodies where they are now, as simulate binds them (a uniform, one storage buffer
+// fewer: WebGPU allows a stage 8)
+@group(0) @binding(6) var<uniform> bodies: array<Body, MAX_BODIES>;
 // spawn_on_hit only: this frame's depth-collision hits (alive_list is then the live list)
 @group(0) @binding(7) var<storage, read> hit_events: array<HitEvent>;
 // every mesh's triangles (the renderer's), for Mesh-shaped emitters
 @group(0) @binding(8) var<storage, read> surface: array<SurfaceTriangle>;
 // the effect's instances (emit.instances of them; src/instances.rs)
 @group(0) @binding(9) var<storage, read> instances: array<InstanceGpu>;
-// what the effect's init stacks read (graph.wgsl): its parameters, its curves and gradients
+// what the effect's init stacks read (graph.wgsl): its parameters, its own attributes
+// (GRAPH_STRIDE words a slot, one word where it has none), its curves and gradients (the
+// rows of a float texture)
 @group(0) @binding(10) var<uniform> graph_params: GraphParams;
-@group(0) @binding(11) var<storage, read> graph_table: array<vec4<f32>>;
-// the effect's own attributes, GRAPH_STRIDE words a slot (one word where it has none)
-@group(0) @binding(12) var<storage, read_write> graph_attributes: array<u32>;
+@group(0) @binding(11) var<storage, read_write> graph_attributes: array<u32>;
+@group(0) @binding(12) var graph_table: texture_2d<f32>;
 
 fn graph_time() -> f32 {
     return emit.time;

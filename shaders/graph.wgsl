@@ -1,10 +1,10 @@
 // graph.wgsl — the hooks an effect's stacks (src/effect/graph) are generated into: this
 // file is what an effect without stacks composes, and what a generated block replaces.
 // The pass that composes it declares `graph_params` (the effect's parameters, a uniform of
-// GraphParams) and `graph_table` (its curves and gradients), and supplies graph_time() and
-// graph_dt() (the clock its stacks read); emit and simulate also declare
-// `graph_attributes` (the effect's own attributes, GRAPH_STRIDE words a slot) and
-// instance_at(k) (where the host placed the effect's instance k).
+// GraphParams) and `graph_table` (its curves and gradients, the rows of a float texture),
+// and supplies graph_time() and graph_dt() (the clock its stacks read); emit and simulate
+// also declare `graph_attributes` (the effect's own attributes, GRAPH_STRIDE words a slot)
+// and instance_at(k) (where the host placed the effect's instance k).
 
 // The slot of the particle a hook runs for: the pass sets it before the call (the hooks
 // read and write the particle's own attributes there).

@@ -6,7 +6,8 @@
 // which listed its survivors in the current list itself); `recount`: one thread per slot
 // (a pool sized so has no argument pass after simulate).
 
-@group(0) @binding(0) var<storage, read> next_list: array<u32>;
+// (read only; bound for writing as the alive list beside it in the same buffer is)
+@group(0) @binding(0) var<storage, read_write> next_list: array<u32>;
 @group(0) @binding(1) var<storage, read_write> alive_list: array<u32>;
 @group(0) @binding(2) var<storage, read_write> counters: Counters;
 // the ribbon points', ribbon pieces' and mesh particles' counts (`recount` zeroes them)

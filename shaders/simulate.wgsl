@@ -17,31 +17,43 @@ override DEATHS: u32 = 1u;      // some emitter's deaths are events
 override HOST_EVENTS: u32 = 1u; // hits or deaths reach the host (frame.events says which)
 
 @group(0) @binding(0) var<storage, read_write> particles: array<ParticleWords>;
-// the current alive list: `main` steps the particles it lists, `over_slots` lists its
-// survivors in it (nothing to copy back: args.wgsl after_simulate sizes relist to nothing)
-@group(0) @binding(1) var<storage, read_write> alive_list: array<u32>;
-// the next alive list: `main`'s survivors (relist.wgsl copies them back)
-@group(0) @binding(2) var<storage, read_write> next_list: array<u32>;
-@group(0) @binding(3) var<storage, read_write> dead_list: array<u32>;
-@group(0) @binding(4) var<storage, read_write> counters: Counters;
-@group(0) @binding(5) var<uniform> frame: FrameUniforms;
-@group(0) @binding(6) var<uniform> effect: EffectParams;
+// the pool's three lists (src/pool.rs, PoolLists), one binding rather than three (WebGPU
+// allows a stage 8 storage buffers): from entry 0 the current alive list (`main` steps the
+// particles it lists, `over_slots` lists its survivors in it: nothing to copy back, as
+// args.wgsl after_simulate sizes relist to nothing), from lists_apart() the next alive list
+// (`main`'s survivors, which relist.wgsl copies back), from twice that the dead list
+@group(0) @binding(1) var<storage, read_write> lists: array<u32>;
+@group(0) @binding(2) var<storage, read_write> counters: Counters;
+@group(0) @binding(3) var<uniform> frame: FrameUniforms;
+@group(0) @binding(4) var<uniform> effect: EffectParams;
 // a uniform binding of the bodies' storage buffer (bodies.wgsl moves them): every thread
 // reads the same few bodies, which CPU drivers load once for a whole SIMD group from a
 // uniform buffer but lane by lane from a storage buffer (3x the cost of the pull itself)
-@group(0) @binding(7) var<uniform> bodies: array<Body, MAX_BODIES>;
-@group(0) @binding(8) var<storage, read_write> hit_events: array<HitEvent>;
+@group(0) @binding(5) var<uniform> bodies: array<Body, MAX_BODIES>;
+@group(0) @binding(6) var<storage, read_write> hit_events: array<HitEvent>;
 // per particle slot: gravity.wgsl's all-pairs pull or flock.wgsl's steering
-@group(0) @binding(9) var<storage, read> pass_accel: array<vec4<f32>>;
-// what the effect's update stacks read (graph.wgsl): its parameters, its curves and gradients
-@group(0) @binding(10) var<uniform> graph_params: GraphParams;
-@group(0) @binding(11) var<storage, read> graph_table: array<vec4<f32>>;
-// the effect's own attributes, GRAPH_STRIDE words a slot (one word where it has none)
-@group(0) @binding(12) var<storage, read_write> graph_attributes: array<u32>;
+@group(0) @binding(7) var<storage, read> pass_accel: array<vec4<f32>>;
+// what the effect's update stacks read (graph.wgsl): its parameters, its curves and
+// gradients (the rows of a float texture), its own attributes (GRAPH_STRIDE words a slot,
+// one word where it has none)
+@group(0) @binding(8) var<uniform> graph_params: GraphParams;
+@group(0) @binding(9) var<storage, read_write> graph_attributes: array<u32>;
 // where the host placed the effect's instances (src/instances.rs), for its stacks
-@group(0) @binding(13) var<storage, read> instances: array<InstanceGpu>;
+@group(0) @binding(10) var<storage, read> instances: array<InstanceGpu>;
 // the events for the host since the buffer was last read back (src/system/events.rs)
-@group(0) @binding(14) var<storage, read_write> host_events: HostEvents;
+@group(0) @binding(11) var<storage, read_write> host_events: HostEvents;
+@group(0) @binding(12) var graph_table: texture_2d<f32>;
+
+// Entries from one of the pool's lists to the next: the binding ends with the dead list,
+// as long as the pool.
+fn lists_apart() -> u32 {
+    return (arrayLength(&lists) - effect.capacity) / 2u;
+}
+
+// The dead list's entry `k` becomes `slot` (step.wgsl lists the dead so).
+fn put_dead(k: u32, slot: u32) {
+    lists[2u * lists_apart() + k] = slot;
+}
 
 struct HostEvents {
     head: EventHeader,
@@ -350,13 +362,13 @@ fn main(
     var index = 0u;
     var p: Particle;
     if listed {
-        index = alive_list[i];
+        index = lists[i];
         p = particle_of(particles[index]);
     }
     let survives = advance(index, index, listed, p);
     let at = list(lid, index, listed, survives);
     if survives {
-        next_list[at] = index;
+        lists[lists_apart() + at] = index;
     }
 }
 
@@ -381,6 +393,6 @@ fn over_slots(
     let survives = advance(i, i, live, p);
     let at = list(lid, i, live, survives);
     if survives {
-        alive_list[at] = i;
+        lists[at] = i;
     }
 }

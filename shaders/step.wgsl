@@ -11,8 +11,8 @@
 // 400/s at 1/60 s filled a pool with NaN). Without drag φ = 1: explicit Euler's v + a·dt
 // exactly. The position: x' = x + v·dt (the old v), explicit Euler; symplectic Euler uses
 // v'. The kernel that composes this file declares `effect` (EffectParams) and `frame`
-// (dt, time and eye), the particles (as ParticleWords), the dead list, COLLIDE, those three
-// functions and `claim` (where the workgroup's survivors and dead go in the lists), and
+// (dt, time and eye), the particles (as ParticleWords), `put_dead` (the dead list's entry k
+// becomes a slot), COLLIDE, those three functions and `claim` (where the workgroup's survivors and dead go in the lists), and
 // writes each survivor's slot where `list` says.
 override SETTLE: u32 = 1u;      // the settle response: particles at rest, fading out
 override ANCHORED: u32 = 1u;    // some emitter's particles stay where they are born
@@ -182,7 +182,7 @@ fn list(lid: u32, slot: u32, found: bool, survives: bool) -> u32 {
     }
     workgroupBarrier();
     if found && !survives {
-        dead_list[wg_dead_base + bits_below(dead, lid)] = slot;
+        put_dead(wg_dead_base + bits_below(dead, lid), slot);
     }
     return wg_alive_base + lid - bits_below(holes, lid);
 }

@@ -16,12 +16,20 @@ const DOWNLEVEL: wgpu::DownlevelFlags = wgpu::DownlevelFlags::COMPUTE_SHADERS
 /// Formats written as storage textures: the downsampled depth and the splat's resolve.
 const STORAGE_WRITES: [wgpu::TextureFormat; 2] = [LOW_DEPTH_FORMAT, PARTICLE_FORMAT];
 
-/// The most storage buffers one entry point binds: simulate's (the particles, its three
-/// lists, the counters, the hit events for its spawns, a pass's acceleration, the effect's
-/// curves and attributes, its instances, the events for the host). More than WebGPU's
-/// baseline of 8, which no desktop or mobile Vulkan, Metal or D3D12 adapter is held to.
-/// (src/shaders.rs checks it against every pass.)
-pub(crate) const STORAGE_BUFFERS_PER_STAGE: u32 = 11;
+/// The most storage buffers one pipeline binds a stage: WebGPU's baseline, 8 (simulate's:
+/// the particles, its three lists as one, the counters, the hit events for its spawns, a
+/// pass's acceleration, the effect's attributes and instances, the events for the host;
+/// its curves are a texture's rows). src/passes/mod.rs checks it against every layout.
+pub(crate) const STORAGE_BUFFERS_PER_STAGE: u32 = 8;
+
+/// The most storage textures one stage writes: the downsample's two.
+pub(crate) const STORAGE_TEXTURES_PER_STAGE: u32 = 2;
+
+/// The most bind groups one pipeline sets: the draw's three.
+pub(crate) const BIND_GROUPS: u32 = 3;
+
+/// The most workgroup memory one entry point holds: the flow field's solve, its tiles.
+pub(crate) const WORKGROUP_MEMORY: u32 = 14_464;
 
 /// The largest uniform binding: a batch's table of its members' cull rows (within WebGPU's
 /// baseline of 64 KiB).
@@ -31,7 +39,7 @@ fn largest_uniform() -> u64 {
 }
 
 /// The least of each limit the passes need: (name, what the device has, needed).
-fn limits(l: &wgpu::Limits) -> [(&'static str, u64, u64); 7] {
+fn limits(l: &wgpu::Limits) -> [(&'static str, u64, u64); 8] {
     [
         (
             "max_storage_buffers_per_shader_stage",
@@ -41,13 +49,22 @@ fn limits(l: &wgpu::Limits) -> [(&'static str, u64, u64); 7] {
         (
             "max_storage_textures_per_shader_stage",
             l.max_storage_textures_per_shader_stage.into(),
-            1,
+            STORAGE_TEXTURES_PER_STAGE.into(),
         ),
-        ("max_bind_groups", l.max_bind_groups.into(), 2),
+        (
+            "max_bind_groups",
+            l.max_bind_groups.into(),
+            BIND_GROUPS.into(),
+        ),
         (
             "max_uniform_buffer_binding_size",
             l.max_uniform_buffer_binding_size,
             largest_uniform(),
+        ),
+        (
+            "max_compute_workgroup_storage_size",
+            l.max_compute_workgroup_storage_size.into(),
+            WORKGROUP_MEMORY.into(),
         ),
         (
             "max_compute_workgroup_size_x",
@@ -104,14 +121,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn webgpu_default_limits_are_short_of_storage_buffers_only_and_named() {
-        let short = short_limits(&wgpu::Limits::default());
-        assert_eq!(
-            short,
-            [format!(
-                "max_storage_buffers_per_shader_stage: has 8, needs {STORAGE_BUFFERS_PER_STAGE}"
-            )]
-        );
+    fn webgpu_default_limits_are_enough_and_less_is_refused_by_name() {
+        assert_eq!(short_limits(&wgpu::Limits::default()), Vec::<String>::new());
         // (16 KiB of uniform: a batch's table does not fit)
         let short = short_limits(&wgpu::Limits::downlevel_defaults());
         let uniform = format!(

@@ -37,12 +37,13 @@ pub(crate) struct PoolArena {
     chunks: Mutex<Vec<Arc<Chunk>>>,
 }
 
-/// One chunk: [`CHUNK_SLOTS`] particles, a dead list and two alive lists of as many
-/// entries, and [`CHUNK_POOLS`] pools' counters, [`COUNTERS_STRIDE`] bytes apart.
+/// One chunk: [`CHUNK_SLOTS`] particles; two alive lists and a dead list of as many
+/// entries, in that order in one buffer (a pool's three ranges of it then bind as one, as
+/// its own lists do: [`crate::pool::ParticlePool::lists`]); and [`CHUNK_POOLS`] pools'
+/// counters, [`COUNTERS_STRIDE`] bytes apart.
 pub(crate) struct Chunk {
     pub particles: wgpu::Buffer,
-    pub dead: wgpu::Buffer,
-    pub alive: [wgpu::Buffer; 2],
+    lists: wgpu::Buffer,
     pub counters: wgpu::Buffer,
     free: Mutex<Free>,
 }
@@ -101,11 +102,7 @@ impl Chunk {
                 format!("flurry.arena{index}.particles"),
                 CHUNK_SLOTS as u64 * PARTICLE_SIZE,
             ),
-            dead: buffer(format!("flurry.arena{index}.dead"), list),
-            alive: [
-                buffer(format!("flurry.arena{index}.alive_a"), list),
-                buffer(format!("flurry.arena{index}.alive_b"), list),
-            ],
+            lists: buffer(format!("flurry.arena{index}.lists"), 3 * list),
             counters: buffer(
                 format!("flurry.arena{index}.counters"),
                 CHUNK_POOLS as u64 * COUNTERS_STRIDE,
@@ -114,6 +111,26 @@ impl Chunk {
                 entries: std::iter::once(0..CHUNK_SLOTS).collect(),
                 pools: (0..CHUNK_POOLS).rev().collect(),
             }),
+        }
+    }
+
+    /// Its alive list `k` (0 the current lists, 1 the survivors'), every pool's.
+    pub fn alive(&self, k: usize) -> BufferRange {
+        self.list(k)
+    }
+
+    /// Its dead lists, every pool's.
+    pub fn dead(&self) -> BufferRange {
+        self.list(2)
+    }
+
+    /// List `k` of its lists' buffer (alive 0, alive 1, dead), whole.
+    fn list(&self, k: usize) -> BufferRange {
+        let bytes = CHUNK_SLOTS as u64 * 4;
+        BufferRange {
+            buffer: self.lists.clone(),
+            offset: k as u64 * bytes,
+            size: NonZeroU64::new(bytes).expect("not empty"),
         }
     }
 
@@ -163,12 +180,22 @@ impl Drop for Lease {
 impl Lease {
     /// Its range of alive list `k` (0 the current list, 1 the survivors').
     pub fn alive(&self, k: usize) -> BufferRange {
-        self.range(&self.chunk.alive[k], 4)
+        self.list(k)
     }
 
     /// Its range of the dead list.
     pub fn dead(&self) -> BufferRange {
-        self.range(&self.chunk.dead, 4)
+        self.list(2)
+    }
+
+    /// Its range of the chunk's list `k` (alive 0, alive 1, dead).
+    fn list(&self, k: usize) -> BufferRange {
+        let whole = self.chunk.list(k);
+        BufferRange {
+            offset: whole.offset + self.entries.start as u64 * 4,
+            size: NonZeroU64::new(self.capacity as u64 * 4).expect("not empty"),
+            ..whole
+        }
     }
 
     /// Its particles.
@@ -232,13 +259,14 @@ mod tests {
             (0..1024, 1024..1088)
         );
         assert_eq!(c.entries, 1088..1152);
-        assert_eq!(a.alive(1).offset, 0);
+        assert_eq!(a.alive(1).offset, CHUNK_SLOTS as u64 * 4);
         assert_eq!(
             a.alive(1).size.get(),
             4000,
             "a range is as long as its pool"
         );
         assert_eq!(b.alive(0).offset, 4096);
+        assert_eq!(b.dead().offset, 2 * CHUNK_SLOTS as u64 * 4 + 4096);
         assert_eq!(b.particles().offset, 1024 * PARTICLE_SIZE);
         assert_ne!(a.pool, b.pool);
         assert_eq!(b.counters().offset % COUNTERS_STRIDE, 0);

@@ -15,7 +15,8 @@ pub struct GpuContext {
     pub instance: wgpu::Instance,
     /// The adapter in use.
     pub adapter: wgpu::Adapter,
-    /// A device with the adapter's own limits and the timestamp features it has.
+    /// A device with the adapter's own limits or WebGPU's defaults
+    /// ([`GpuContext::webgpu_defaults`]), and the optional features the adapter has.
     pub device: wgpu::Device,
     /// The device's queue.
     pub queue: wgpu::Queue,
@@ -38,10 +39,30 @@ impl GpuContext {
         Self::with_adapter(wanted.as_deref())
     }
 
+    /// As [`GpuContext::new_headless`], the device asking for WebGPU's default limits
+    /// (`wgpu::Limits::default()`, what a browser and most hosts give) rather than all the
+    /// adapter has: everything flurry does fits them, but for pools past what their
+    /// storage bindings hold (128 MiB: 2,097,152 particles). The tests run on it.
+    pub fn webgpu_defaults() -> Result<Self> {
+        let wanted = std::env::var("FLURRY_ADAPTER")
+            .ok()
+            .filter(|s| !s.is_empty());
+        let instance = wgpu::Instance::new(Self::headless_instance());
+        Self::open(
+            instance,
+            (wanted.as_deref(), None),
+            Some(wgpu::Limits::default()),
+        )
+    }
+
     /// As [`GpuContext::new_headless`] with an explicit choice instead of `FLURRY_ADAPTER`.
     pub fn with_adapter(wanted: Option<&str>) -> Result<Self> {
-        let desc = Self::instance_from_env(wgpu::InstanceDescriptor::new_without_display_handle());
-        Self::with_instance(wgpu::Instance::new(desc), wanted, None)
+        Self::with_instance(wgpu::Instance::new(Self::headless_instance()), wanted, None)
+    }
+
+    /// An instance for no window, as wgpu's environment variables say.
+    fn headless_instance() -> wgpu::InstanceDescriptor {
+        Self::instance_from_env(wgpu::InstanceDescriptor::new_without_display_handle())
     }
 
     /// `desc` with wgpu's environment variables applied (`WGPU_BACKEND`, `WGPU_DEBUG`, …:
@@ -63,8 +84,19 @@ impl GpuContext {
         wanted: Option<&str>,
         surface: Option<&wgpu::Surface<'_>>,
     ) -> Result<Self> {
+        Self::open(instance, (wanted, surface), None)
+    }
+
+    /// A device on `instance` of `limits` (None: the adapter's own).
+    fn open(
+        instance: wgpu::Instance,
+        (wanted, surface): (Option<&str>, Option<&wgpu::Surface<'_>>),
+        limits: Option<wgpu::Limits>,
+    ) -> Result<Self> {
         let adapter = pick_adapter(&instance, wanted, surface)?;
-        let (device, queue) = request_device(&adapter, adapter.features() & OPTIONAL_FEATURES)?;
+        let features = adapter.features() & OPTIONAL_FEATURES;
+        let limits = limits.unwrap_or_else(|| adapter.limits());
+        let (device, queue) = request_device(&adapter, features, limits)?;
         Ok(GpuContext {
             instance,
             adapter,
@@ -203,7 +235,7 @@ fn pick_adapter(
 impl GpuContext {
     pub(crate) fn lacking(&self, lacking: wgpu::Features) -> Result<GpuContext> {
         let features = self.adapter.features() & (OPTIONAL_FEATURES - lacking);
-        let (device, queue) = request_device(&self.adapter, features)?;
+        let (device, queue) = request_device(&self.adapter, features, self.device.limits())?;
         Ok(GpuContext {
             instance: self.instance.clone(),
             adapter: self.adapter.clone(),
@@ -213,15 +245,16 @@ impl GpuContext {
     }
 }
 
-/// A device of the adapter's limits with `features`.
+/// A device of `limits` with `features`.
 fn request_device(
     adapter: &wgpu::Adapter,
     features: wgpu::Features,
+    limits: wgpu::Limits,
 ) -> Result<(wgpu::Device, wgpu::Queue)> {
     let desc = wgpu::DeviceDescriptor {
         label: Some("flurry"),
         required_features: features,
-        required_limits: adapter.limits(),
+        required_limits: limits,
         experimental_features: wgpu::ExperimentalFeatures::disabled(),
         memory_hints: wgpu::MemoryHints::Performance,
         trace: wgpu::Trace::Off,

@@ -22,6 +22,9 @@ pub(crate) struct ParticlePool {
     /// Its own buffers, or its ranges of the renderer's arena (a small pool's: see
     /// [`ParticlePool::new`]), as the lists and the counters are.
     pub particles: BufferRange,
+    /// Its free slots (a stack), and its two alive lists: ranges of one buffer, each list
+    /// [`LISTS_GRAIN`]-aligned and as far after the one before (alive 0, alive 1, dead), so
+    /// that simulate binds the three as one ([`ParticlePool::lists`]).
     pub dead: BufferRange,
     pub alive: [BufferRange; 2],
     /// Visible (sort key, index) pairs written by cull, sorted in place; padded to
@@ -59,6 +62,10 @@ pub(crate) struct ParticlePool {
     /// the last; one entry for an effect without ribbons.
     pub ribbon_points: wgpu::Buffer,
 }
+
+/// Entries a pool's lists are aligned to in their buffer (256 bytes: the offset alignment
+/// wgpu guarantees for storage bindings).
+pub(crate) const LISTS_GRAIN: u32 = 64;
 
 /// Where in [`ParticlePool::draw_counters`] the ribbon pieces' count is.
 pub(crate) const RIBBON_PIECES_OFFSET: u64 = 24;
@@ -417,18 +424,28 @@ impl ParticlePool {
                         usage: storage | wgpu::BufferUsages::COPY_DST,
                     })
                 };
-                [
-                    buffer("flurry.particles", n * PARTICLE_SIZE, storage),
-                    init("flurry.dead", bytemuck::cast_slice(&dead_init)),
-                    buffer("flurry.alive_a", n * 4, storage),
-                    buffer("flurry.alive_b", n * 4, storage),
-                    init("flurry.counters", bytemuck::bytes_of(&initial)),
-                ]
-                .map(|buffer| BufferRange {
+                let whole = |buffer: wgpu::Buffer| BufferRange {
                     size: std::num::NonZeroU64::new(buffer.size()).expect("not empty"),
                     buffer,
                     offset: 0,
-                })
+                };
+                // alive 0, alive 1, then the dead list (every slot), `apart` entries apart
+                let apart = capacity.next_multiple_of(LISTS_GRAIN) as usize;
+                let mut entries = vec![0u32; 2 * apart];
+                entries.extend_from_slice(&dead_init);
+                let lists = init("flurry.lists", bytemuck::cast_slice(&entries));
+                let list = |k: usize| BufferRange {
+                    buffer: lists.clone(),
+                    offset: (k * apart * 4) as u64,
+                    size: std::num::NonZeroU64::new(n * 4).expect("not empty"),
+                };
+                [
+                    whole(buffer("flurry.particles", n * PARTICLE_SIZE, storage)),
+                    list(2),
+                    list(0),
+                    list(1),
+                    whole(init("flurry.counters", bytemuck::bytes_of(&initial))),
+                ]
             }
         };
         let alive = [alive_a, alive_b];
@@ -499,6 +516,22 @@ impl ParticlePool {
             ribbon_pieces,
             mesh_list,
             ribbon_points,
+        }
+    }
+
+    /// Its three lists as one binding (simulate's): from the start of its current alive list
+    /// to the end of its dead list, the next alive list as far after the current one as the
+    /// dead list is after that (simulate.wgsl `lists_apart`).
+    pub fn lists(&self) -> BufferRange {
+        let [current, next] = &self.alive;
+        let apart = next.offset - current.offset;
+        debug_assert!(next.buffer == current.buffer && self.dead.buffer == current.buffer);
+        debug_assert_eq!(self.dead.offset - next.offset, apart);
+        let end = self.dead.offset + self.dead.size.get();
+        BufferRange {
+            buffer: current.buffer.clone(),
+            offset: current.offset,
+            size: std::num::NonZeroU64::new(end - current.offset).expect("not empty"),
         }
     }
 

@@ -310,27 +310,122 @@ mod tests {
         }
     }
 
-    /// What [`crate::adapter`] asks of a device is what the passes bind: each pass's bind
-    /// groups are laid out as its module declares them, so the most storage buffers one
-    /// module declares.
-    #[test]
-    fn the_device_is_asked_for_the_storage_buffers_a_pass_binds() {
-        let mut most = (0, "");
-        for shader in Shader::ALL {
-            let module = naga::front::wgsl::parse_str(&shader.source()).expect("parses");
-            let storage = (module.global_variables.iter())
-                .filter(|(_, g)| matches!(g.space, naga::AddressSpace::Storage { .. }))
-                .count();
-            if storage > most.0 {
-                most = (storage, shader.name());
+    /// What one entry point of `module` uses against WebGPU's default limits: storage
+    /// buffers and storage textures it reads or writes, bind groups, bytes of workgroup
+    /// memory, invocations of a workgroup (its size, after the module's overrides take
+    /// their defaults).
+    fn entry_point_use(
+        module: &naga::Module,
+        info: &naga::valid::ModuleInfo,
+        e: usize,
+    ) -> [u64; 5] {
+        let entry = &module.entry_points[e];
+        let used = info.get_entry_point(e);
+        let mut layouter = naga::proc::Layouter::default();
+        layouter.update(module.to_ctx()).expect("layout");
+        let (mut buffers, mut textures, mut groups, mut workgroup) = (0, 0, 0, 0);
+        for (handle, var) in module.global_variables.iter() {
+            if used[handle].is_empty() {
+                continue;
+            }
+            if let Some(b) = &var.binding {
+                groups = groups.max(b.group as u64 + 1);
+            }
+            match var.space {
+                naga::AddressSpace::Storage { .. } => buffers += 1,
+                naga::AddressSpace::WorkGroup => workgroup += layouter[var.ty].size as u64,
+                naga::AddressSpace::Handle => {
+                    let storage = matches!(
+                        module.types[var.ty].inner,
+                        naga::TypeInner::Image {
+                            class: naga::ImageClass::Storage { .. },
+                            ..
+                        }
+                    );
+                    textures += storage as u64;
+                }
+                _ => {}
             }
         }
-        assert_eq!(
-            most.0 as u32,
-            crate::adapter::STORAGE_BUFFERS_PER_STAGE,
-            "the most, in {}.wgsl",
-            most.1
-        );
+        let size = entry
+            .workgroup_size
+            .iter()
+            .map(|&n| n.max(1) as u64)
+            .product();
+        [buffers, textures, groups, workgroup, size]
+    }
+
+    /// Every entry point of every pass fits WebGPU's default limits, which is what
+    /// [`crate::adapter`] asks of a device (the layouts may bind a little more than an entry
+    /// point uses: src/passes/mod.rs counts those, and every GPU test runs on a device of
+    /// these limits).
+    #[test]
+    fn every_entry_point_fits_webgpus_default_limits() {
+        let limits = wgpu::Limits::default();
+        let most = [
+            (
+                "storage buffers",
+                limits.max_storage_buffers_per_shader_stage as u64,
+            ),
+            (
+                "storage textures",
+                limits.max_storage_textures_per_shader_stage as u64,
+            ),
+            ("bind groups", limits.max_bind_groups as u64),
+            (
+                "bytes of workgroup memory",
+                limits.max_compute_workgroup_storage_size as u64,
+            ),
+            (
+                "invocations",
+                limits.max_compute_invocations_per_workgroup as u64,
+            ),
+        ];
+        assert_eq!(most[0].1, crate::adapter::STORAGE_BUFFERS_PER_STAGE as u64);
+        let mut fullest = (0, String::new());
+        let mut needed = [0u64; 4];
+        for shader in Shader::ALL {
+            let src = shader.source();
+            let module = naga::front::wgsl::parse_str(&src).expect("parses");
+            let mut capabilities = naga::valid::Capabilities::default();
+            if shader.uses_subgroups() {
+                capabilities |= naga::valid::Capabilities::SUBGROUP;
+            }
+            let flags = naga::valid::ValidationFlags::all();
+            let info = naga::valid::Validator::new(flags, capabilities)
+                .validate(&module)
+                .expect("validates");
+            let (module, info) = naga::back::pipeline_constants::process_overrides(
+                &module,
+                &info,
+                None,
+                &Default::default(),
+            )
+            .expect("overrides take their defaults");
+            for (e, entry) in module.entry_points.iter().enumerate() {
+                let uses = entry_point_use(&module, &info, e);
+                for (need, n) in needed.iter_mut().zip(uses) {
+                    *need = (*need).max(n);
+                }
+                if uses[0] > fullest.0 {
+                    fullest = (uses[0], format!("{}.wgsl {}", shader.name(), entry.name));
+                }
+                for ((what, limit), n) in most.iter().zip(uses) {
+                    assert!(
+                        n <= *limit,
+                        "{}.wgsl {}: {n} {what}, WebGPU allows {limit}",
+                        shader.name(),
+                        entry.name
+                    );
+                }
+            }
+        }
+        // (the count sees what it should: the cull and simulate use all they may)
+        assert_eq!(fullest.0, 8, "the fullest, {}", fullest.1);
+        // what a device is asked for is what the passes use
+        use crate::adapter::{BIND_GROUPS, STORAGE_TEXTURES_PER_STAGE, WORKGROUP_MEMORY};
+        let asked = [STORAGE_TEXTURES_PER_STAGE, BIND_GROUPS, WORKGROUP_MEMORY];
+        assert_eq!(needed[1..], asked.map(u64::from));
     }
 
     #[test]

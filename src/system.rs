@@ -183,6 +183,8 @@ pub(crate) struct ParticleSystem {
     last_spawn_frame: u64,
     /// Its latest alive count read back, and the frame it counts.
     observed: Option<(u64, crate::types::Counters)>,
+    /// The host asked for its counts: they go back every frame.
+    counts_asked: std::sync::atomic::AtomicBool,
     /// Removed by the renderer once finished.
     remove_when_finished: bool,
     /// Updates so far.
@@ -222,15 +224,15 @@ pub(crate) struct ParticleSystem {
     graph: Graph,
     /// Its parameters' values now, staged with its uniforms at each update.
     parameters: GraphParams,
-    /// Its curves and gradients, baked (a zero texel for an effect without).
-    table: wgpu::Buffer,
+    /// Its curves and gradients, baked into the rows of a float texture (a zero texel for
+    /// an effect without): a texture, not a storage buffer, as emit and simulate already
+    /// bind as many storage buffers as WebGPU allows a stage.
+    table: wgpu::TextureView,
     /// Its particles' own attributes, [`Graph::stride`] words a slot (one word for an
     /// effect without).
     attributes: wgpu::Buffer,
     /// What the host listens to of it, and what it has not drained yet.
     events: Option<events::EventStream>,
-    /// Read-backs of events it no longer listens to, let go of once their maps land.
-    retired_rings: Vec<crate::ring::ReadRing<u64>>,
     /// Being prewarmed: its steps report nothing to the host.
     prewarming: bool,
     /// Its bounds and whether the last view saw them.
@@ -334,15 +336,7 @@ impl ParticleSystem {
                 | wgpu::BufferUsages::COPY_SRC,
         });
         let variants = EffectVariants::of(desc, &graph, &params);
-        let texels: &[[f32; 4]] = match graph.table.is_empty() {
-            true => &[[0.0; 4]],
-            false => &graph.table,
-        };
-        let table = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.graph_table"),
-            contents: bytemuck::cast_slice(texels),
-            usage: wgpu::BufferUsages::STORAGE,
-        });
+        let table = graph_table(device, queue, &graph.table);
         let parameters = GraphParams {
             slots: graph.default_block().map(glam::UVec4::from_array),
             ..Default::default()
@@ -374,6 +368,7 @@ impl ParticleSystem {
             budget: Default::default(),
             last_spawn_frame: 0,
             observed: None,
+            counts_asked: Default::default(),
             remove_when_finished: false,
             frames: 0,
             emit_recorded: AtomicBool::new(false),
@@ -397,7 +392,6 @@ impl ParticleSystem {
             table,
             attributes,
             events: None,
-            retired_rings: Vec::new(),
             prewarming: false,
             sight: visibility::Sight::new(crate::effect::reach::reach(desc, |m| {
                 meshes.set().mesh(m).map(crate::Mesh::bounding_radius)
@@ -836,7 +830,7 @@ impl ParticleSystem {
             self.events_buffer(p),
         ];
         let pass = graph.unwrap_or_else(|| p.simulate(self.simulate_variant));
-        pass.bind(device, &self.pool, (0, frame), buffers, stacks)
+        pass.bind(device, &self.pool, frame, buffers, stacks)
     }
 
     /// Its simulate bound anew over what it has now (when bound).
@@ -1031,14 +1025,10 @@ impl ParticleSystem {
         }
     }
 
-    /// Copy this frame's instances in (if they changed) through `belt`, into `encoder`;
+    /// Upload this frame's instances (if they changed) with the frame's `uploads`;
     /// whether it did.
-    pub fn copy_instances(
-        &self,
-        belt: &mut wgpu::util::StagingBelt,
-        encoder: &mut wgpu::CommandEncoder,
-    ) -> bool {
-        self.instances.copy(belt, encoder)
+    pub fn copy_instances(&self, uploads: &mut crate::uploads::Uploads) -> bool {
+        self.instances.copy(uploads)
     }
 
     /// Record one compute step into an open compute pass; simulate collides against
@@ -1423,4 +1413,23 @@ impl ParticleSystem {
             self.record_step(p, step, &mut pass, p.no_collision());
         }
     }
+}
+
+/// Texels a row of an effect's baked table holds (graph.wgsl reads its width back).
+const TABLE_WIDTH: usize = 1024;
+
+/// An effect's baked curves and gradients (`texels`, in order) as a float texture, row by
+/// row [`TABLE_WIDTH`] texels wide, the last row padded with zeros; one zero texel for an
+/// effect without.
+fn graph_table(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texels: &[[f32; 4]],
+) -> wgpu::TextureView {
+    let width = texels.len().clamp(1, TABLE_WIDTH);
+    let rows = texels.len().div_ceil(width).max(1);
+    let mut padded = texels.to_vec();
+    padded.resize(width * rows, [0.0; 4]);
+    let size = (width as u32, rows as u32);
+    crate::passes::table_texture(device, queue, "flurry.graph_table", size, &padded)
 }

@@ -222,7 +222,7 @@ fn blended_effects_are_sorted_together() {
         HeadlessTarget::TARGETS,
         Settings {
             scale: flurry::Scale::Full,
-            ..Default::default()
+            ..common::settings()
         },
     )
     .unwrap();
@@ -278,7 +278,7 @@ fn any_number_of_blended_effects_are_sorted_together_each_with_its_constants() {
     let gpu = common::gpu();
     let settings = Settings {
         scale: flurry::Scale::Full,
-        ..Default::default()
+        ..common::settings()
     };
     let mut renderer =
         ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings).unwrap();
@@ -392,7 +392,7 @@ fn an_emitter_can_be_moved_and_re_aimed() {
 
 /// A renderer for the standard test host's targets, with the default settings.
 fn standard_renderer(gpu: &flurry::GpuContext) -> ParticleRenderer {
-    ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default()).unwrap()
+    ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, common::settings()).unwrap()
 }
 
 /// A wgpu error anywhere fails the test (wgpu's default handler would panic later, or on
@@ -483,8 +483,7 @@ fn prepare_and_render_in_the_host_pass_draw_what_encode_draws() {
             Composite::PassWithoutDepth => target.targets().without_depth_in_pass(),
             _ => target.targets(),
         };
-        let mut renderer =
-            ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+        let mut renderer = ParticleRenderer::new(&gpu.device, targets, common::settings()).unwrap();
         renderer
             .add_effect(&gpu.device, &gpu.queue, &fountain, 4096, 5)
             .unwrap();
@@ -554,8 +553,7 @@ fn render_in_a_viewport_of_a_larger_target_draws_what_encode_draws() {
             Some(_) => target.targets().without_depth_in_pass(),
             None => target.targets(),
         };
-        let mut renderer =
-            ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+        let mut renderer = ParticleRenderer::new(&gpu.device, targets, common::settings()).unwrap();
         renderer
             .add_effect(&gpu.device, &gpu.queue, &fountain, 4096, 5)
             .unwrap();
@@ -750,7 +748,7 @@ fn bad_host_input_is_an_error_not_a_panic() {
     let gpu = common::gpu();
     fail_on_wgpu_errors(&gpu);
     let targets = flurry::Targets::new;
-    let settings = Settings::default();
+    let settings = common::settings();
     let refused = |r: flurry::Result<ParticleRenderer>, needle: &str| match r {
         Ok(_) => panic!("{needle}: accepted"),
         Err(e) => assert!(e.to_string().contains(needle), "{e}"),
@@ -859,7 +857,7 @@ fn bad_host_input_is_an_error_not_a_panic() {
 }
 
 #[test]
-fn a_device_with_too_low_limits_is_refused_naming_them() {
+fn a_device_with_limits_below_webgpus_defaults_is_refused_naming_them() {
     let gpu = common::gpu();
     // the error ParticleRenderer::new gives on a device of `limits`
     let refusal = |limits: wgpu::Limits| {
@@ -868,7 +866,7 @@ fn a_device_with_too_low_limits_is_refused_naming_them() {
             ..Default::default()
         };
         let (device, _queue) = pollster::block_on(gpu.adapter.request_device(&desc)).unwrap();
-        ParticleRenderer::new(&device, HeadlessTarget::TARGETS, Settings::default())
+        ParticleRenderer::new(&device, HeadlessTarget::TARGETS, common::settings())
             .map(|_| ())
             .unwrap_err()
             .to_string()
@@ -876,16 +874,23 @@ fn a_device_with_too_low_limits_is_refused_naming_them() {
     // a host that asked its adapter for WebGL2's limits: no storage buffers at all
     let err = refusal(wgpu::Limits::downlevel_webgl2_defaults());
     assert!(
-        err.contains("max_storage_buffers_per_shader_stage: has 0, needs 11"),
+        err.contains("max_storage_buffers_per_shader_stage: has 0, needs 8"),
         "{err}"
     );
-    // one that asked for WebGPU's baseline: 8 storage buffers a stage, fewer than simulate
-    // binds (wgpu would refuse its layout)
-    let err = refusal(wgpu::Limits::default());
+    // one a storage buffer short of WebGPU's baseline, which every pass fits in
+    let short = wgpu::Limits {
+        max_storage_buffers_per_shader_stage: 7,
+        ..Default::default()
+    };
+    let err = refusal(short);
     assert!(
-        err.contains("max_storage_buffers_per_shader_stage: has 8, needs 11"),
+        err.contains("max_storage_buffers_per_shader_stage: has 7, needs 8"),
         "{err}"
     );
+    // WebGPU's baseline itself: a renderer
+    let desc = wgpu::DeviceDescriptor::default();
+    let (device, _queue) = pollster::block_on(gpu.adapter.request_device(&desc)).unwrap();
+    ParticleRenderer::new(&device, HeadlessTarget::TARGETS, common::settings()).unwrap();
 }
 
 #[test]
@@ -1122,7 +1127,7 @@ fn an_effect_that_asks_for_neighbours_gets_its_grid_pass() {
     let gpu = common::gpu();
     let target = HeadlessTarget::of(&gpu.device, (64, 48), HostSetup::STANDARD);
     let mut renderer =
-        ParticleRenderer::new(&gpu.device, target.targets(), Settings::default()).unwrap();
+        ParticleRenderer::new(&gpu.device, target.targets(), common::settings()).unwrap();
     let mut desc = Demo::Snow.effect(4096);
     desc.neighbours = Some(2000.0);
     let err = renderer

@@ -15,7 +15,8 @@ use crate::types::{Counters, EffectParams, EmitUniforms, Particle};
 pub(super) fn slots() -> [BufferSlot; 8] {
     [
         read_write::<Particle>(),
-        read_only::<u32>(),
+        // (read only, but beside lists written in the same buffer: bound for writing too)
+        read_write::<u32>(),
         read_write::<u32>(),
         read_write::<Counters>(),
         read_only::<BatchMember>(),
@@ -65,8 +66,8 @@ impl BatchEmitPass {
     ) -> BatchEmit {
         let buffers: [&dyn Binding; 8] = [
             &chunk.particles,
-            &chunk.dead,
-            &chunk.alive[0],
+            &chunk.dead(),
+            &chunk.alive(0),
             &chunk.counters,
             tables.members,
             tables.effects,

@@ -117,7 +117,7 @@ impl BatchMergePass {
     ) -> BatchCull {
         let buffers: [&dyn Binding; 9] = [
             &chunk.particles,
-            &chunk.alive[0],
+            &chunk.alive(0),
             &chunk.counters,
             list.pairs,
             frame,

@@ -11,7 +11,8 @@ use crate::types::Counters;
 /// batch_relist.wgsl's group 0, in binding order.
 pub(super) fn slots() -> [BufferSlot; 4] {
     [
-        read_only::<u32>(),
+        // (read only, but beside lists written in the same buffer: bound for writing too)
+        read_write::<u32>(),
         read_write::<u32>(),
         read_write::<Counters>(),
         read_only::<BatchMember>(),
@@ -70,7 +71,7 @@ impl BatchRelistPass {
     ) -> BatchRelist {
         let pools = (members.size() / std::mem::size_of::<BatchMember>() as u64) as u32;
         let buffers: [&dyn super::Binding; 4] =
-            [&chunk.alive[1], &chunk.alive[0], &chunk.counters, members];
+            [&chunk.alive(1), &chunk.alive(0), &chunk.counters, members];
         BatchRelist {
             bind: bind_buffers(device, "batch_relist", &self.layout, &buffers),
             groups: (most_slots.div_ceil(64), pools),

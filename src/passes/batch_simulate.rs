@@ -4,7 +4,7 @@
 
 use super::batch_relist::{BatchMember, BATCH_ROWS};
 use super::simulate::SimulateVariant;
-use super::{bind_buffers, buffer_layout, compute_pipeline, read_only, read_write, BufferSlot};
+use super::{bind_buffers, buffer_layout, compute_pipeline, read_write, BufferSlot};
 use super::{uniform_array, uniform_rows};
 use crate::arena::Chunk;
 use crate::compiler::Compiler;
@@ -15,7 +15,8 @@ use crate::types::{Counters, EffectParams, Particle};
 pub(super) fn slots() -> [BufferSlot; 8] {
     [
         read_write::<Particle>(),
-        read_only::<u32>(),
+        // (read only, but beside lists written in the same buffer: bound for writing too)
+        read_write::<u32>(),
         read_write::<u32>(),
         read_write::<u32>(),
         read_write::<Counters>(),
@@ -98,9 +99,9 @@ impl BatchSimulatePass {
     ) -> BatchSimulate {
         let buffers: [&dyn super::Binding; 8] = [
             &chunk.particles,
-            &chunk.alive[0],
-            &chunk.alive[1],
-            &chunk.dead,
+            &chunk.alive(0),
+            &chunk.alive(1),
+            &chunk.dead(),
             &chunk.counters,
             tables.members,
             tables.effects,

@@ -1,8 +1,8 @@
 //! Emit pass (`shaders/emit.wgsl`): pop dead indices, initialise, append to the alive list;
 //! `spawn_on_hit` does the same at the GPU events simulate wrote.
 
-use super::{bind_buffers, buffer_layout, module_pipeline, read_only, read_write, uniform};
-use super::{dispatch_from_args, BufferSlot};
+use super::{bind, buffer_entries, buffer_resources, graph_table_entry, layout, module_pipeline};
+use super::{dispatch_from_args, read_only, read_write, uniform, uniform_array, BufferSlot};
 use super::{Binding, GraphInputs};
 use crate::compiler::Compiler;
 use crate::mesh::SurfaceTriangle;
@@ -10,24 +10,28 @@ use crate::pool::{ParticlePool, Sizing};
 use crate::shaders::Shader;
 use crate::types::*;
 
-/// emit.wgsl's group 0, in binding order (`main` leaves the hit events unused).
-pub(super) fn slots() -> [BufferSlot; 13] {
+/// emit.wgsl's group 0 buffers, in binding order (`main` leaves the hit events unused);
+/// the effect's baked table follows them.
+pub(super) fn slots() -> [BufferSlot; 12] {
     [
         read_write::<Particle>(),
-        read_only::<u32>(),
+        // (read only, but a range of the buffer alive lists are in: bound for writing too)
+        read_write::<u32>(),
         read_write::<u32>(),
         read_write::<Counters>(),
         uniform::<EmitUniforms>(),
         uniform::<EffectParams>(),
-        read_only::<Body>(),
+        uniform_array::<Body>(MAX_BODIES),
         read_only::<HitEvent>(),
         read_only::<SurfaceTriangle>(),
         read_only::<InstanceGpu>(),
         uniform::<GraphParams>(),
-        read_only::<[f32; 4]>(),
         read_write::<u32>(),
     ]
 }
+
+/// Where emit.wgsl binds the effect's baked table.
+const TABLE_BINDING: u32 = 12;
 
 pub(crate) struct EmitPass {
     layout: wgpu::BindGroupLayout,
@@ -40,7 +44,9 @@ impl EmitPass {
     /// The emit with an effect's init stacks (`graph`: a block of
     /// [`crate::effect::graph::Graph::wgsl`], or None for the empty hooks).
     pub fn new(device: &Compiler, graph: Option<&str>) -> Self {
-        let layout = buffer_layout(device, "emit", wgpu::ShaderStages::COMPUTE, &slots());
+        let mut entries = buffer_entries(wgpu::ShaderStages::COMPUTE, &slots());
+        entries.push(graph_table_entry(TABLE_BINDING));
+        let layout = layout(device, "emit", &entries);
         let source = match graph {
             Some(block) => Shader::Emit.generated(&[], block),
             None => Shader::Emit.specialised(&[]),
@@ -67,26 +73,22 @@ impl EmitPass {
         (surface, instances): (&wgpu::Buffer, &wgpu::Buffer),
         (params, table, attributes): GraphInputs,
     ) -> wgpu::BindGroup {
-        bind_buffers(
-            device,
-            "emit",
-            &self.layout,
-            &[
-                &pool.particles,
-                &pool.dead,
-                &pool.alive[0],
-                &pool.counters,
-                emit,
-                effect,
-                bodies,
-                &pool.hit_events,
-                surface,
-                instances,
-                params,
-                table,
-                attributes,
-            ],
-        )
+        let mut resources = buffer_resources(&[
+            &pool.particles,
+            &pool.dead,
+            &pool.alive[0],
+            &pool.counters,
+            emit,
+            effect,
+            bodies,
+            &pool.hit_events,
+            surface,
+            instances,
+            params,
+            attributes,
+        ]);
+        resources.push((TABLE_BINDING, wgpu::BindingResource::TextureView(table)));
+        bind(device, "emit", &self.layout, &resources)
     }
 
     /// One thread per spawn the hits ask for (sized on the GPU after simulate).

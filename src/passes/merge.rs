@@ -38,8 +38,8 @@ pub(super) fn slots() -> [BufferSlot; 12] {
 
 /// The cull's bindings (0.., as `bind_buffers` numbers them) and those of the pass
 /// writing the merged arguments.
-const CULL_BINDINGS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-const ARGS_BINDINGS: [u32; 2] = [8, 11];
+pub(super) const CULL_BINDINGS: [u32; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+pub(super) const ARGS_BINDINGS: [u32; 2] = [8, 11];
 
 /// A layout of `bindings` of merge.wgsl's group 0.
 fn subset(device: &wgpu::Device, label: &str, bindings: &[u32]) -> wgpu::BindGroupLayout {

@@ -38,8 +38,16 @@ use crate::shaders::Shader;
 pub(crate) use crate::uniform_pages::Binding;
 
 /// What an effect's stacks read and write in emit and simulate: its parameters' uniform
-/// block, its baked curves and gradients, its particles' own attributes.
-pub(crate) type GraphInputs<'a> = (&'a dyn Binding, &'a wgpu::Buffer, &'a wgpu::Buffer);
+/// block, its baked curves and gradients (a float texture's rows), its particles' own
+/// attributes.
+pub(crate) type GraphInputs<'a> = (&'a dyn Binding, &'a wgpu::TextureView, &'a wgpu::Buffer);
+
+/// The layout entry of an effect's baked table (emit and simulate read it at `binding`,
+/// after their buffers): a float texture read texel by texel.
+pub(crate) fn graph_table_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    let sample_type = wgpu::TextureSampleType::Float { filterable: false };
+    texture(binding, sample_type, wgpu::ShaderStages::COMPUTE)
+}
 
 /// One buffer binding: how the shader uses it and the least bytes it must hold.
 #[derive(Clone, Copy, Debug)]
@@ -475,6 +483,38 @@ mod tests {
             (Shader::MeshCull, mesh::cull_slots().to_vec()),
             (Shader::Mesh, mesh::draw_slots().to_vec()),
         ]
+    }
+
+    /// Every pass's group 0 layout binds at most the storage buffers WebGPU allows a stage
+    /// (its other groups bind none; merge.wgsl's group 0 is two layouts, its cull's and
+    /// its arguments'): the limit [`crate::adapter`] asks a device for.
+    #[test]
+    fn every_layout_binds_at_most_webgpus_storage_buffers() {
+        let most = crate::adapter::STORAGE_BUFFERS_PER_STAGE as usize;
+        assert_eq!(
+            most as u32,
+            wgpu::Limits::default().max_storage_buffers_per_shader_stage
+        );
+        for (shader, slots) in declared() {
+            let layouts: Vec<Vec<BufferSlot>> = match shader {
+                Shader::Merge => [&merge::CULL_BINDINGS[..], &merge::ARGS_BINDINGS[..]]
+                    .iter()
+                    .map(|bindings| bindings.iter().map(|&b| slots[b as usize]).collect())
+                    .collect(),
+                _ => vec![slots],
+            };
+            for layout in layouts {
+                let storage = layout
+                    .iter()
+                    .filter(|s| matches!(s.ty, wgpu::BufferBindingType::Storage { .. }))
+                    .count();
+                assert!(
+                    storage <= most,
+                    "{}: {storage} storage buffers",
+                    shader.name()
+                );
+            }
+        }
     }
 
     /// Each declared binding is the WGSL's: same address space and access, and the least

@@ -5,8 +5,7 @@
 
 use super::Binding;
 use super::{
-    bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool, read_only, read_write,
-    BufferSlot,
+    bind_buffers, buffer_layout, compute_pipeline, dispatch_over_pool, read_write, BufferSlot,
 };
 use crate::compiler::Compiler;
 use crate::pool::{ParticlePool, Sizing};
@@ -16,7 +15,8 @@ use crate::types::{Counters, IndirectArgs};
 /// relist.wgsl's group 0, in binding order.
 pub(super) fn slots() -> [BufferSlot; 4] {
     [
-        read_only::<u32>(),
+        // (read only, but beside lists written in the same buffer: bound for writing too)
+        read_write::<u32>(),
         read_write::<u32>(),
         read_write::<Counters>(),
         read_write::<Counters>(),

@@ -3,8 +3,9 @@
 //! dead list, events to the hit-event buffer. Each effect's simulate is specialised for
 //! the features it uses ([`SimulateVariant`]).
 
-use super::{bind, bind_buffers, buffer_layout, dispatch_over_pool, module_pipeline};
-use super::{layout, read_only, read_write, texture, uniform, uniform_array, BufferSlot};
+use super::BufferSlot;
+use super::{bind, buffer_entries, buffer_resources, dispatch_over_pool, graph_table_entry};
+use super::{layout, module_pipeline, read_only, read_write, texture, uniform, uniform_array};
 use super::{Binding, GraphInputs};
 use crate::compiler::Compiler;
 use crate::pool::{ParticlePool, Sizing};
@@ -13,12 +14,12 @@ use crate::types::*;
 
 const C: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
 
-/// simulate.wgsl's group 0, in binding order.
-pub(super) fn slots() -> [BufferSlot; 15] {
+/// simulate.wgsl's group 0 buffers, in binding order (eight storage buffers: what WebGPU
+/// allows a stage); the effect's baked table follows them.
+pub(super) fn slots() -> [BufferSlot; 12] {
     [
         read_write::<Particle>(),
-        read_write::<u32>(),
-        read_write::<u32>(),
+        // the pool's three lists, one binding (ParticlePool::lists)
         read_write::<u32>(),
         read_write::<Counters>(),
         uniform::<FrameUniforms>(),
@@ -27,13 +28,15 @@ pub(super) fn slots() -> [BufferSlot; 15] {
         read_write::<HitEvent>(),
         read_only::<[f32; 4]>(),
         uniform::<GraphParams>(),
-        read_only::<[f32; 4]>(),
         read_write::<u32>(),
         read_only::<InstanceGpu>(),
         // the host events' header and room for one event at least
         read_write::<(EventHeader, HostEvent)>(),
     ]
 }
+
+/// Where simulate.wgsl binds the effect's baked table.
+const TABLE_BINDING: u32 = 12;
 
 /// What one effect's simulate compiles in: each feature the effect does not use is compiled
 /// out of its variant. CPU drivers run both sides of every branch under a mask, so an unused
@@ -166,7 +169,9 @@ impl SimulateVariant {
 
 /// simulate.wgsl's group 0 layout, shared by every variant.
 pub(crate) fn simulate_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    buffer_layout(device, "simulate", C, &slots())
+    let mut entries = buffer_entries(C, &slots());
+    entries.push(graph_table_entry(TABLE_BINDING));
+    layout(device, "simulate", &entries)
 }
 
 pub(crate) struct SimulatePass {
@@ -204,39 +209,34 @@ impl SimulatePass {
         }
     }
 
-    /// Bind group stepping alive list `current`'s particles: through it, appending the
-    /// survivors to the other one, or over the slots, listing them in it; its events for
-    /// the host into `events` (a header and room for one at least).
+    /// Bind group stepping the pool's current alive list: through it, appending the
+    /// survivors to the next one, or over the slots, listing them in it; its events for the
+    /// host into `events` (a header and room for one at least).
     pub fn bind(
         &self,
         device: &wgpu::Device,
         pool: &ParticlePool,
-        (current, frame): (usize, &dyn Binding),
+        frame: &dyn Binding,
         [effect, bodies, instances, events]: [&wgpu::Buffer; 4],
         (params, table, attributes): GraphInputs,
     ) -> wgpu::BindGroup {
-        bind_buffers(
-            device,
-            "simulate",
-            &self.layout,
-            &[
-                &pool.particles,
-                &pool.alive[current],
-                &pool.alive[1 - current],
-                &pool.dead,
-                &pool.counters,
-                frame,
-                effect,
-                bodies,
-                &pool.hit_events,
-                &pool.accel,
-                params,
-                table,
-                attributes,
-                instances,
-                events,
-            ],
-        )
+        let lists = pool.lists();
+        let mut resources = buffer_resources(&[
+            &pool.particles,
+            &lists,
+            &pool.counters,
+            frame,
+            effect,
+            bodies,
+            &pool.hit_events,
+            &pool.accel,
+            params,
+            attributes,
+            instances,
+            events,
+        ]);
+        resources.push((TABLE_BINDING, wgpu::BindingResource::TextureView(table)));
+        bind(device, "simulate", &self.layout, &resources)
     }
 
     /// Indirect dispatches sized on the GPU from the alive count: one thread per particle

@@ -17,6 +17,14 @@ use crate::expr::{from_words, generate, Type, PRELUDE};
 /// The hooks of an effect without stacks (shaders/graph.wgsl), which the passes compose.
 pub(crate) const NO_GRAPH: &str = include_str!("../../../shaders/graph.wgsl");
 
+/// Texel `i` of the effect's baked table, which the pass binds as the rows of a float
+/// texture (`graph_table`, as wide as its rows).
+const TABLE_TEXEL: &str = "fn expr_table_texel(i: u32) -> vec4<f32> {
+    let width = textureDimensions(graph_table).x;
+    return textureLoad(graph_table, vec2<u32>(i % width, i / width), 0);
+}
+";
+
 /// Salts of the random streams (the CPU twin draws the same: `cpu.rs`).
 pub(crate) const CALL_SALT: u32 = 0x68e3_1da4;
 pub(crate) const PARTICLE_SALT: u32 = 0x2545_f491;
@@ -36,7 +44,7 @@ impl Graph {
             "const GRAPH_STRIDE: u32 = 0u;",
             &format!("const GRAPH_STRIDE: u32 = {stride}u;"),
         );
-        out += "fn expr_table_texel(i: u32) -> vec4<f32> {\n    return graph_table[i];\n}\n";
+        out += TABLE_TEXEL;
         out += INSTANCE_ORIGIN;
         out += INSTANCE_AXIS;
         if stride > 0 {
