@@ -3,9 +3,8 @@
 //! put it, into the shared pool; its particles carry its index, and cull drops those of an
 //! instance whose bounds lie outside the view without testing them one by one. The host
 //! sets the list through [`crate::ParticleRenderer::set_instances`], every frame if its
-//! instances move: the next recorded frame copies it in (144 bytes an instance, through the
-//! renderer's staging belt: no allocation once the belt has warmed up) and records nothing
-//! more.
+//! instances move: the next recorded frame copies it in (144 bytes an instance, with the
+//! frame's other uploads: [`crate::uploads`]) and records nothing more.
 
 use glam::Mat4;
 
@@ -168,19 +167,16 @@ impl Instances {
         self.before.extend(self.list.iter().map(|i| i.transform));
     }
 
-    /// Copy this frame's instances in, if the update made new ones, by commands recorded
-    /// into `encoder` through `belt` (before the passes that read them); whether it did.
-    pub fn copy(
-        &self,
-        belt: &mut wgpu::util::StagingBelt,
-        encoder: &mut wgpu::CommandEncoder,
-    ) -> bool {
+    /// Upload this frame's instances, if the update made new ones, with the frame's
+    /// `uploads`; whether it did.
+    pub fn copy(&self, uploads: &mut crate::uploads::Uploads) -> bool {
         let mut due = self.due.lock().expect("not poisoned");
         let bytes: &[u8] = bytemuck::cast_slice(&due);
-        let Some(size) = wgpu::BufferSize::new(bytes.len() as u64) else {
+        if bytes.is_empty() {
             return false;
-        };
-        belt.write_buffer(encoder, &self.buffer, 0, size)
+        }
+        uploads
+            .write(&self.buffer, 0, bytes.len() as u64)
             .copy_from_slice(bytes);
         due.clear();
         true

@@ -64,6 +64,9 @@
 //!     }],
 //!     ..Default::default()
 //! };
+//! // its pipelines built now, at a loading screen (else on a worker thread: the effect starts
+//! // once they are ready, a frame or many later)
+//! particles.warm(&gpu.device, &[&sparks])?;
 //! let id = particles.add_effect(&gpu.device, &gpu.queue, &sparks, 4096, 7)?;
 //! let camera = Camera::look_at(flurry::glam::Vec3::new(0.0, 2.0, 10.0), flurry::glam::Vec3::ZERO, 16.0 / 9.0);
 //! // each frame
@@ -170,15 +173,18 @@
 //! - **No hitch when an effect first appears.** The first effect of a kind compiles its
 //!   pipelines (tens of milliseconds each on a CPU driver). `warm(&device, &[&desc, …])`
 //!   compiles every one those effects may need (alone or together, batched, placed as
-//!   instances, listened to) ahead, at a loading screen; `Settings::background_compile` makes
-//!   `add_effect` return at once and compile on a worker thread, the effect recording nothing
-//!   (its clock waiting at 0) until `is_ready(id)`. Where the device has
+//!   instances, listened to) ahead, at a loading screen. Otherwise (`Settings::background_compile`,
+//!   on by default) `add_effect` returns at once and a worker thread compiles, the effect
+//!   recording nothing (its clock waiting at 0) until `is_ready(id)`. Where the device has
 //!   `wgpu::Features::PIPELINE_CACHE`, `pipeline_cache()` gives what the driver compiled as
 //!   bytes to store and `seed_pipeline_cache(&device, &bytes)` seeds the next run's renderer
 //!   (damaged or foreign bytes are refused, never a failure); `compiled_pipelines()` counts.
 //! - **Read-back.** `snapshot(device, queue, id)` reads a pool back (tests and tools, never the frame
 //!   loop); `counted(id)` gives its counts a frame or two late without ever waiting (the frame
-//!   loop's); `GpuContext::new_headless` gives a host without a GPU context of its own one.
+//!   loop's). What the frame loop reads back (counts where an effect may finish, is asked about
+//!   or is under a budget; events where the host listens) goes back in one buffer a frame, and
+//!   nothing when nothing is wanted. `GpuContext::new_headless` gives a host without a GPU
+//!   context of its own one, `GpuContext::webgpu_defaults` one on WebGPU's default limits.
 //! - **Timing.** `enable_profiling` times every pass with GPU timestamps (`pass_times()`, a frame or
 //!   more late); the `wgpu-profiler` feature's `encode_profiled` nests them in the host's profiler.
 //!   `passes()` and `encode_pass` record one pass at a time, to time each on the clock (CPU adapters).
@@ -235,6 +241,7 @@ mod tests;
 mod timer;
 mod types;
 mod uniform_pages;
+mod uploads;
 mod view;
 mod visibility;
 

@@ -1,8 +1,8 @@
 //! A ring of read-back buffers that never blocks the host: a frame copies what it wants to
 //! read into a free buffer (none free: that frame is not read), the buffer is mapped at a
 //! later update, once the host has submitted the frame, and read when the map has
-//! completed. What is read therefore arrives a frame or two late. The alive counts
-//! (`renderer/alive.rs`) and the events for the host (`system/events.rs`) go back so.
+//! completed. What is read therefore arrives a frame or two late. The effects' counts and
+//! their events for the host go back so (`renderer/reads.rs`).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
@@ -117,15 +117,6 @@ impl<M> ReadRing<M> {
                 buffer.unmap();
             }
         }
-    }
-}
-
-impl<M> ReadRing<M> {
-    /// Whether a map asked for has not landed yet (dropping the ring then would wait for
-    /// it): read what has landed first.
-    pub fn mapping(&self) -> bool {
-        let slots = self.slots.lock().expect("not poisoned");
-        slots.iter().any(|s| matches!(s.state, State::Mapping(..)))
     }
 }
 

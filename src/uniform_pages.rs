@@ -7,10 +7,8 @@
 //! against 60-85 µs for one write of the same bytes. So every effect gets a slot of a page
 //! (a uniform buffer of [`SLOTS_PER_PAGE`] slots) and binds its two ranges of it; its
 //! update copies its bytes into the page's copy on the CPU, and the renderer copies each
-//! page in once, through its staging belt at the start of the frame's commands: even one
-//! `write_buffer` a page stages its bytes in a buffer made for the call, and the belt's
-//! buffers are reused from frame to frame (with the batches' rows, 73-138 µs less of a
-//! 100-effect frame's CPU on lavapipe, `flurry profile effects --effects 100 --mix`). The
+//! page in once, with the frame's other uploads at the start of its commands
+//! ([`crate::uploads`]: one `write_buffer` a frame for them all). The
 //! renderer's own three ([`RendererUniforms`]) share one buffer, written with one
 //! `write_buffer`.
 
@@ -200,13 +198,9 @@ impl UniformPages {
         &self.pages[slot.page].bytes[start..end]
     }
 
-    /// Copy every page something was staged in (up to its last slot in use) through
-    /// `belt` into `encoder`, before the commands that read it; whether it copied any.
-    pub fn flush(
-        &self,
-        belt: &mut wgpu::util::StagingBelt,
-        encoder: &mut wgpu::CommandEncoder,
-    ) -> bool {
+    /// Upload every page something was staged in (up to its last slot in use) with the
+    /// frame's `uploads`; whether there was any.
+    pub fn flush(&self, uploads: &mut crate::uploads::Uploads) -> bool {
         let mut copied = false;
         for p in &self.pages {
             if !p.dirty.swap(false, std::sync::atomic::Ordering::Relaxed) {
@@ -214,9 +208,10 @@ impl UniformPages {
             }
             let last = p.used.iter().rposition(|&u| u).map_or(0, |i| i + 1);
             let end = (last as u64 * self.stride) as usize;
-            if let Some(size) = wgpu::BufferSize::new(end as u64) {
-                let mut view = belt.write_buffer(encoder, &p.buffer, 0, size);
-                view.copy_from_slice(&p.bytes[..end]);
+            if end > 0 {
+                uploads
+                    .write(&p.buffer, 0, end as u64)
+                    .copy_from_slice(&p.bytes[..end]);
                 copied = true;
             }
         }
@@ -363,19 +358,12 @@ mod tests {
             pages.write(s, (&frame(k as f32), &emit, &GraphParams::default()));
         }
         pages.write(&again, (&frame(1000.0), &emit, &GraphParams::default()));
-        let mut belt = wgpu::util::StagingBelt::new(gpu.device.clone(), 1 << 16);
+        let mut uploads = crate::uploads::Uploads::default();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        assert!(
-            pages.flush(&mut belt, &mut encoder),
-            "staged pages are copied"
-        );
-        belt.finish();
+        assert!(pages.flush(&mut uploads), "staged pages are copied");
+        uploads.record((&gpu.device, &gpu.queue), &mut encoder);
         gpu.queue.submit([encoder.finish()]);
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        assert!(
-            !pages.flush(&mut belt, &mut encoder),
-            "nothing staged since"
-        );
+        assert!(!pages.flush(&mut uploads), "nothing staged since");
         for (k, s) in slots.iter().enumerate().filter(|(k, _)| *k != 3) {
             let want = crate::types::uniform_bytes(&frame(k as f32));
             assert_eq!(read_frame(&gpu, s), want, "slot {k}");

@@ -264,12 +264,11 @@ impl Batches {
         }
     }
 
-    /// Copy this frame's emit uniforms and clocks of the batches' members (as their updates
-    /// staged them in `pages`) through `belt` into `encoder`, before the passes that read
-    /// them; whether it copied any.
+    /// Upload this frame's emit uniforms and clocks of the batches' members (as their
+    /// updates staged them in `pages`) with the frame's `uploads`; whether there were any.
     pub fn write_frame(
         &self,
-        (belt, encoder): (&mut wgpu::util::StagingBelt, &mut wgpu::CommandEncoder),
+        uploads: &mut crate::uploads::Uploads,
         entries: &[Entry],
         pages: &UniformPages,
     ) -> bool {
@@ -277,23 +276,20 @@ impl Batches {
         for batch in &self.emits {
             // straight into the staging memory: a row a member, its emit uniforms as staged
             let row = EmitUniforms::min_size().get() as usize;
-            let size = wgpu::BufferSize::new(batch.emits.size()).expect("a batch has members");
-            let mut view = belt.write_buffer(encoder, &batch.emits, 0, size);
+            let view = uploads.write(&batch.emits, 0, batch.emits.size());
             for (k, &i) in batch.members.iter().enumerate() {
                 let staged = entries[i].system.staged_emit(pages);
-                view.slice(k * row..(k + 1) * row).copy_from_slice(staged);
+                view[k * row..(k + 1) * row].copy_from_slice(staged);
             }
             copied = true;
         }
         for batch in &self.simulates {
             let row = std::mem::size_of::<StepClock>();
             let size = (row * batch.members.len()) as u64;
-            let size = wgpu::BufferSize::new(size).expect("a batch has members");
-            let mut view = belt.write_buffer(encoder, &batch.clocks, 0, size);
+            let view = uploads.write(&batch.clocks, 0, size);
             for (k, &i) in batch.members.iter().enumerate() {
                 let clock = entries[i].system.step_clock();
-                view.slice(k * row..(k + 1) * row)
-                    .copy_from_slice(bytemuck::bytes_of(&clock));
+                view[k * row..(k + 1) * row].copy_from_slice(bytemuck::bytes_of(&clock));
             }
             copied = true;
         }

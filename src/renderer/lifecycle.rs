@@ -109,12 +109,18 @@ impl ParticleRenderer {
         Ok(())
     }
 
-    /// At an update, after the device was polled: the alive counts read back since the
-    /// last, and the effects marked so removed once finished.
-    pub(super) fn collect_finished(&mut self) {
-        for seen in self.alive.read_mapped() {
+    /// At an update (after the device was polled) and a drain: the counts and events read
+    /// back since the last, and the effects marked so removed once finished.
+    pub(super) fn collect_reads(&mut self) {
+        let (seen, heard) = self.reads.read_mapped();
+        for seen in seen {
             if let Some(e) = self.entries.iter_mut().find(|e| e.id == seen.id) {
                 e.system.observe(seen.frame, seen.counters);
+            }
+        }
+        for heard in heard {
+            if let Some(e) = self.entries.iter_mut().find(|e| e.id == heard.id) {
+                e.system.take_events(heard.stream, &heard.bytes);
             }
         }
         let done: Vec<EffectId> = (self.entries.iter())

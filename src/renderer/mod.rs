@@ -12,7 +12,6 @@
 //! depth-tested against it with a soft-particle fade → the target upsampled (nearest-depth
 //! or bilinear) and blended onto the host's colour.
 
-mod alive;
 mod batched;
 mod budget;
 mod cache;
@@ -23,6 +22,7 @@ mod lod;
 mod merged;
 mod meshes;
 mod prewarm;
+mod reads;
 mod settings;
 mod target;
 mod traffic;
@@ -213,15 +213,17 @@ pub struct ParticleRenderer {
     /// A frame was recorded since the last update (a second would step the simulation
     /// twice on one update's uniforms).
     recorded: bool,
-    /// Per-frame copies into GPU buffers (effects' instances), recorded into the host's
-    /// encoder from reused staging memory.
-    belt: std::sync::Mutex<wgpu::util::StagingBelt>,
-    /// Each effect's alive count, read back a frame or two late (is_finished, the budget).
-    alive: alive::AliveRing,
+    /// What a frame writes into buffers its passes read (uniform pages, batches' rows,
+    /// instances), copied in by commands in the host's encoder.
+    uploads: std::sync::Mutex<crate::uploads::Uploads>,
+    /// The host's queue, as the last update was given it: the frame's uploads are written
+    /// through it when the frame is recorded.
+    queue: Option<wgpu::Queue>,
+    /// Effects' counts (is_finished, the budget, counted) and events, read back a frame or
+    /// two late, at most once a frame.
+    reads: reads::FrameReads,
     /// The most particles alive in all effects together (None: no limit).
     budget: Option<u64>,
-    /// Event read-backs of removed effects, let go of once their maps land.
-    retired_rings: Vec<crate::ring::ReadRing<u64>>,
 }
 
 /// What the shaders bind where the host has no depth (they never read it then): a 1×1
@@ -319,10 +321,10 @@ impl ParticleRenderer {
             size: (0, 0),
             composite_bind: None,
             recorded: false,
-            belt: std::sync::Mutex::new(wgpu::util::StagingBelt::new(device.clone(), 1 << 18)),
-            alive: alive::AliveRing::new(device),
+            uploads: Default::default(),
+            queue: None,
+            reads: reads::FrameReads::new(device),
             budget: None,
-            retired_rings: Vec::new(),
         })
     }
 
@@ -436,11 +438,8 @@ impl ParticleRenderer {
         let Some(at) = self.entries.iter().position(|e| e.id == id) else {
             return false;
         };
-        let mut gone = self.entries.remove(at);
+        let gone = self.entries.remove(at);
         self.uniform_pages.release(gone.system.uniform_slot());
-        // (its event read-backs in flight land before they go: dropped now, they would be
-        // waited for)
-        self.retired_rings.extend(gone.system.take_event_rings());
         // the merged set and the batches name entries by position: until the next update
         // rebuilds them, every effect sorts, draws, simulates and relists on its own
         self.merged.clear();
@@ -790,6 +789,9 @@ impl ParticleRenderer {
         }
         let view = view.into().model()?;
         self.size = size;
+        if self.queue.as_ref() != Some(queue) {
+            self.queue = Some(queue.clone());
+        }
         // effects whose pipelines the worker built start now
         self.take_compiled(device, queue);
         // (a catch-up runs its steps now, before this frame is recorded)
@@ -800,16 +802,9 @@ impl ParticleRenderer {
         }
         // what the frames submitted since the last update copied back: their maps asked
         // for, the device polled once (never waited for), what has landed taken
-        self.alive.map_recorded();
-        for e in &self.entries {
-            e.system.map_events();
-        }
+        self.reads.map_recorded();
         let _ = device.poll(wgpu::PollType::Poll);
-        for e in &mut self.entries {
-            e.system.collect_events();
-        }
-        crate::system::events::retire(&mut self.retired_rings);
-        self.collect_finished();
+        self.collect_reads();
         self.sprites.upload(queue);
         if self.merge_dirty {
             let shared = (&*self.pipelines, &self.images);
@@ -1199,17 +1194,15 @@ impl ParticleRenderer {
             // the effects' uniforms as their updates staged them, the batches' rows of
             // them, and the instances emit and cull read, copied in before the frame's
             // first pass
-            let mut belt = self.belt.lock().expect("not poisoned");
-            let mut copied = self.uniform_pages.flush(&mut belt, encoder);
+            let mut uploads = self.uploads.lock().expect("not poisoned");
+            self.uniform_pages.flush(&mut uploads);
             let pages = &self.uniform_pages;
-            copied |= self
-                .batches
-                .write_frame((&mut belt, encoder), &self.entries, pages);
+            self.batches.write_frame(&mut uploads, &self.entries, pages);
             for e in &self.entries {
-                copied |= e.system.copy_instances(&mut belt, encoder);
+                e.system.copy_instances(&mut uploads);
             }
-            if copied {
-                belt.finish_and_recall_on_submit(encoder);
+            if let Some(queue) = &self.queue {
+                uploads.record((device, queue), encoder);
             }
         }
         if let Some(step) = pass.step() {
@@ -1236,16 +1229,11 @@ impl ParticleRenderer {
                     m.record_cull(p, c, &self.entries);
                 }
             });
-            match step {
-                // the frame's events are all recorded: they go back
-                Step::Simulate => {
-                    for e in &self.entries {
-                        e.system.record_events(encoder);
-                    }
-                }
-                // the frame's particles are all counted: its alive counts go back
-                Step::Cull => self.alive.record(encoder, &self.entries),
-                _ => {}
+            // the frame's particles are all counted and its events all reported: what is
+            // wanted of them goes back
+            if step == Step::Cull {
+                let budget = self.budget.is_some();
+                self.reads.record(encoder, &self.entries, budget);
             }
             return;
         }

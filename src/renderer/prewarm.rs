@@ -114,13 +114,9 @@ impl ParticleRenderer {
                 label: Some("flurry.prewarm"),
             });
             {
-                let mut belt = self.belt.lock().expect("not poisoned");
-                if self.entries[at]
-                    .system
-                    .copy_instances(&mut belt, &mut encoder)
-                {
-                    belt.finish_and_recall_on_submit(&encoder);
-                }
+                let mut uploads = self.uploads.lock().expect("not poisoned");
+                self.entries[at].system.copy_instances(&mut uploads);
+                uploads.record((device, queue), &mut encoder);
             }
             let mut staged = vec![0u8; (stride * chunk.len() as u64) as usize];
             for (k, &dt) in chunk.iter().enumerate() {

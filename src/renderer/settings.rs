@@ -69,17 +69,20 @@ pub struct Settings {
     /// when the target's accumulators (32 bytes a texel) exceed the device's storage
     /// limit.
     pub splat_radius: f32,
-    /// Compile the pipelines of a new kind of effect on a worker thread:
+    /// Compile the pipelines of a new kind of effect on a worker thread (on, the default):
     /// [`crate::ParticleRenderer::add_effect`] returns at once, and the effect records
     /// nothing, its clock waiting at 0, until they are built
-    /// ([`crate::ParticleRenderer::is_ready`]); a burst at its start then appears whole.
-    /// Effects of kinds already built ([`crate::ParticleRenderer::warm`], or an earlier
-    /// effect's compile) start at once. Off (the default): `add_effect` compiles them on
-    /// the calling thread, and a frame those that only a frame needs.
+    /// ([`crate::ParticleRenderer::is_ready`]); a burst at its start then appears whole,
+    /// and no frame of the host waits for a compile (one kind takes a CPU driver half a
+    /// second and more). Effects of kinds already built ([`crate::ParticleRenderer::warm`],
+    /// or an earlier effect's compile) start at once. Off: `add_effect` compiles them on
+    /// the calling thread, and a frame those that only a frame needs, so that an effect
+    /// starts at the frame it is added (tools that step a fixed number of frames, tests).
     pub background_compile: bool,
 }
 
-/// Half resolution with nearest-depth upsampling and a 4-pixel splat radius: on a CPU
+/// Half resolution with nearest-depth upsampling, a 4-pixel splat radius and compiles off
+/// the host's thread: on a CPU
 /// rasteriser (lavapipe) this drew 262,144 snowflakes at 1920×1080 about 2.1–2.2 times
 /// faster than full resolution, and splat radii of 2, 4 and 8 cost the same there
 /// (`docs/measurements.md`).
@@ -90,7 +93,7 @@ impl Default for Settings {
             upsample: Upsample::NearestDepth,
             edge_threshold: 0.1,
             splat_radius: 4.0,
-            background_compile: false,
+            background_compile: true,
         }
     }
 }

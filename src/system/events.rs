@@ -1,17 +1,18 @@
 //! An effect's events for the host (`crate::events`): the buffer its simulate reports into,
-//! the read-back ring it is copied into after each frame, and what the host has not
-//! drained yet.
+//! copied into the renderer's read-back of the frame after each frame
+//! (`renderer/reads.rs`), and what the host has not drained yet.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::ParticleSystem;
 use crate::events::{DrainedEvents, EventSettings, ParticleEvent};
 use crate::pipelines::Pipelines;
-use crate::ring::ReadRing;
 use crate::types::{EventHeader, HostEvent};
 
-/// Read-back buffers per effect: frames whose events may be in flight at once.
-const SLOTS: usize = 3;
+/// Listenings made so far in this process: each stream's number, so that what was read
+/// back for an old listening never reaches a new one.
+static STREAMS: AtomicU64 = AtomicU64::new(0);
 
 const HEADER: u64 = std::mem::size_of::<EventHeader>() as u64;
 const EVENT: u64 = std::mem::size_of::<HostEvent>() as u64;
@@ -28,13 +29,21 @@ pub(crate) fn event_buffer(device: &wgpu::Device, label: &str, events: u32) -> w
     })
 }
 
+/// The bytes of a copy of a host-event buffer that hold something: its header and the
+/// events written this frame (not the rest of its room).
+pub(crate) fn written(copy: &[u8]) -> usize {
+    let header: EventHeader = bytemuck::pod_read_unaligned(&copy[..HEADER as usize]);
+    let room = (copy.len() - HEADER as usize) / EVENT as usize;
+    HEADER as usize + (header.count as usize).min(room) * EVENT as usize
+}
+
 /// What one effect's listening holds.
 pub(crate) struct EventStream {
+    /// This listening's number ([`STREAMS`]).
+    number: u64,
     settings: EventSettings,
     /// Simulate's: the header, then `settings.per_frame` events.
     buffer: wgpu::Buffer,
-    /// Copies of it, each stamped with the effect's frame.
-    ring: ReadRing<u64>,
     /// Read back, not yet drained.
     kept: VecDeque<ParticleEvent>,
     /// Lost since the last drain.
@@ -46,40 +55,12 @@ pub(crate) struct EventStream {
 impl EventStream {
     fn new(device: &wgpu::Device, settings: EventSettings) -> Self {
         EventStream {
+            number: STREAMS.fetch_add(1, Ordering::Relaxed),
             settings,
             buffer: event_buffer(device, "flurry.host_events", settings.per_frame),
-            ring: ReadRing::new(device, "flurry.host_events_readback", SLOTS),
             kept: VecDeque::new(),
             lost: 0,
             total: 0,
-        }
-    }
-
-    /// Copy this frame's events (frame `frame` of the effect) into a free read-back buffer
-    /// and zero the count for the next frame. None free: the events stay counted in the
-    /// GPU's total, and the next copy read counts them lost.
-    fn record(&self, encoder: &mut wgpu::CommandEncoder, frame: u64) {
-        let size = self.buffer.size();
-        self.ring.record(size, frame, |copy| {
-            encoder.copy_buffer_to_buffer(&self.buffer, 0, copy, 0, size);
-        });
-        encoder.clear_buffer(&self.buffer, 0, Some(4));
-    }
-
-    /// Take the copies read back: frame by frame, oldest first.
-    fn collect(&mut self) {
-        let mut frames: Vec<(u64, Vec<u8>)> = Vec::new();
-        let room = self.settings.per_frame as usize;
-        self.ring.read_mapped(|frame, bytes| {
-            // the header and the events written (not the rest of the buffer's room)
-            let header: EventHeader = bytemuck::pod_read_unaligned(&bytes[..HEADER as usize]);
-            let written = (header.count as usize).min(room);
-            let used = HEADER as usize + written * EVENT as usize;
-            frames.push((frame, bytes[..used].to_vec()));
-        });
-        frames.sort_by_key(|(frame, _)| *frame);
-        for (_, bytes) in frames {
-            self.take(&bytes);
         }
     }
 
@@ -111,15 +92,6 @@ impl EventStream {
     }
 }
 
-/// Let go of the read-backs of `rings` whose maps have landed (what they read is not
-/// wanted any more); those in flight wait for a later call. Never blocks.
-pub(crate) fn retire(rings: &mut Vec<ReadRing<u64>>) {
-    for ring in rings.iter() {
-        ring.read_mapped(|_, _| {});
-    }
-    rings.retain(ReadRing::mapping);
-}
-
 impl ParticleSystem {
     /// Report the events `settings` names to the host from the next frame on (None: none),
     /// recompiling its simulate with them in or out. What was read back and not drained
@@ -146,12 +118,8 @@ impl ParticleSystem {
             b.graph_simulate = graph;
         }
         self.simulate_variant = variant;
-        let old = std::mem::replace(
-            &mut self.events,
-            settings.map(|s| EventStream::new(device, s)),
-        );
-        // (its read-backs in flight land first: dropped now, they would be waited for)
-        self.retired_rings.extend(old.map(|s| s.ring));
+        // (what is read back for the old listening is not taken by the new one)
+        self.events = settings.map(|s| EventStream::new(device, s));
         self.rebind_simulate(device, p);
         Ok(())
     }
@@ -179,47 +147,50 @@ impl ParticleSystem {
             .map_or_else(|| p.no_events(), |s| &s.buffer)
     }
 
-    /// After its frame's simulate: copy its events back (an effect the host listens to, and
-    /// that simulated).
-    pub fn record_events(&self, encoder: &mut wgpu::CommandEncoder) {
-        if let Some(stream) = &self.events {
-            if self.records(super::Step::Simulate) {
-                stream.record(encoder, self.frames);
-            }
+    /// What the renderer reads back of its events after this frame: its listening's
+    /// number and the bytes of its host-event buffer (None: the host does not listen, or it
+    /// did not simulate).
+    pub fn events_read(&self) -> Option<(u64, u64)> {
+        let stream = self.events.as_ref()?;
+        let simulated = self.records(super::Step::Simulate);
+        simulated.then(|| (stream.number, stream.buffer.size()))
+    }
+
+    /// Copy its host-event buffer into `to` at `offset` (where [`ParticleSystem::events_read`]
+    /// says there are events to read); the bytes copied.
+    pub fn copy_events(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        (to, offset): (&wgpu::Buffer, u64),
+    ) -> u64 {
+        let Some(stream) = &self.events else {
+            return 0;
+        };
+        let size = stream.buffer.size();
+        encoder.copy_buffer_to_buffer(&stream.buffer, 0, to, offset, size);
+        size
+    }
+
+    /// After its frame's events were copied (or not: no read-back free): the next frame's
+    /// start at none. Their total is kept, so that a frame never read counts as lost.
+    pub fn restart_events(&self, encoder: &mut wgpu::CommandEncoder) {
+        if let (Some(stream), Some(_)) = (&self.events, self.events_read()) {
+            encoder.clear_buffer(&stream.buffer, 0, Some(4));
         }
     }
 
-    /// At an update: ask for the maps of the frames recorded since.
-    pub fn map_events(&self) {
-        if let Some(stream) = &self.events {
-            stream.ring.map_recorded();
+    /// One frame's events read back (its host-event buffer's header and events written),
+    /// kept for the host if they are of its listening now (`stream`).
+    pub fn take_events(&mut self, stream: u64, bytes: &[u8]) {
+        if let Some(s) = self.events.as_mut().filter(|s| s.number == stream) {
+            s.take(bytes);
         }
     }
 
-    /// At an update, after the device was polled: keep the events read back, and let go of
-    /// the old read-backs whose maps have landed.
-    pub fn collect_events(&mut self) {
-        if let Some(stream) = &mut self.events {
-            stream.collect();
-        }
-        retire(&mut self.retired_rings);
-    }
-
-    /// Its event read-backs, still in flight or not, for whoever outlives it to let go of
-    /// ([`retire`]).
-    pub fn take_event_rings(&mut self) -> Vec<ReadRing<u64>> {
-        let mut rings = std::mem::take(&mut self.retired_rings);
-        rings.extend(self.events.take().map(|s| s.ring));
-        rings
-    }
-
-    /// The events read back since the last drain (those whose maps completed since the
-    /// last update too), and how many were lost (None: the host does not listen).
+    /// The events read back since the last drain, and how many were lost (None: the host
+    /// does not listen).
     pub fn drain_events(&mut self) -> Option<DrainedEvents> {
-        let stream = self.events.as_mut()?;
-        stream.ring.poll();
-        stream.collect();
-        Some(stream.drain())
+        Some(self.events.as_mut()?.drain())
     }
 }
 

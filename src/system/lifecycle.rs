@@ -77,21 +77,41 @@ impl ParticleSystem {
         }
     }
 
-    /// Its counts as last read back, if any.
+    /// Its counts as last read back, if any; asked for, they go back every frame from then
+    /// on.
     pub fn observed_stats(&self) -> Option<Stats> {
+        self.counts_asked
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         self.observed.map(|(_, counters)| self.stats(&counters))
+    }
+
+    /// Whether its counters go back after this frame: under a `budget` (what it has alive
+    /// bounds what it may spawn), once the host asked for them
+    /// ([`ParticleSystem::observed_stats`]), and while it may finish
+    /// ([`ParticleSystem::finished`] needs them): nothing more on its schedule, and a step
+    /// this frame (a paused effect's counts do not change). An effect that emits on and on
+    /// and is not asked about reads nothing back.
+    pub fn wants_counts(&self, budget: bool) -> bool {
+        let asked = self.counts_asked.load(std::sync::atomic::Ordering::Relaxed);
+        let may_finish = !self.scheduled() && self.records(super::Step::Simulate);
+        self.is_bound() && (budget || asked || may_finish)
+    }
+
+    /// Whether its schedule goes on: it emits, and a rate or a burst still to come (or a
+    /// spawn stack) says it will spawn again.
+    fn scheduled(&self) -> bool {
+        self.lifecycle.emits()
+            && (self.graph.spawns() || schedules_after(&self.desc, self.clock.time))
     }
 
     /// Whether it is over: nothing more on its schedule (stopped, or bursts only and all of
     /// them past), nothing waiting to be emitted, and no particle alive at the end of a frame
     /// after the last that spawned (what spawns at hits and deaths comes from the living).
     pub fn finished(&self) -> bool {
-        let scheduled = self.lifecycle.emits()
-            && (self.graph.spawns() || schedules_after(&self.desc, self.clock.time));
         let empty = self
             .observed
             .is_some_and(|(frame, c)| c.alive == 0 && frame >= self.last_spawn_frame);
-        empty && !scheduled && self.clock.pending_total() == 0
+        empty && !self.scheduled() && self.clock.pending_total() == 0
     }
 
     pub fn set_remove_when_finished(&mut self, remove: bool) {

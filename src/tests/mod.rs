@@ -33,7 +33,7 @@ struct Hosted {
 impl Hosted {
     fn new(gpu: &GpuContext) -> Self {
         let targets = crate::Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
-        let settings = crate::Settings::default();
+        let settings = blocking();
         let renderer = crate::ParticleRenderer::new(&gpu.device, targets, settings).unwrap();
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
         let format = targets.color_format;
@@ -104,9 +104,9 @@ impl Solo {
         let pages = &mut self.uniform_pages;
         self.system.update(pages, dt, &view, self.meshes.set());
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
-        let mut belt = wgpu::util::StagingBelt::new(self.gpu.device.clone(), 1 << 16);
-        pages.flush(&mut belt, &mut encoder);
-        belt.finish();
+        let mut uploads = crate::uploads::Uploads::default();
+        pages.flush(&mut uploads);
+        uploads.record((&self.gpu.device, &self.gpu.queue), &mut encoder);
         self.system.encode_compute(&self.pipelines, &mut encoder);
         self.gpu.queue.submit([encoder.finish()]);
     }
@@ -156,4 +156,13 @@ fn the_render_node_and_its_types_are_send_and_sync() {
     send_sync::<crate::PoolSnapshot>();
     send_sync::<crate::Error>();
     send_sync::<GpuContext>();
+}
+
+/// The settings of a unit test's renderer: the defaults, compiling on the test's thread, so
+/// that an effect starts at the frame it is added.
+pub(crate) fn blocking() -> crate::Settings {
+    crate::Settings {
+        background_compile: false,
+        ..crate::Settings::default()
+    }
 }
