@@ -251,6 +251,9 @@ impl Host {
             response: Response::Settle { time: 3.0 },
             thickness: 0.4,
         });
+        // its pipelines built before the first frame, as at a loading screen (else off the
+        // host's thread: the snow would start once they are ready)
+        particles.warm(device, &[&snow])?;
         let snow = particles.add_effect(device, &gpu.queue, &snow, PARTICLES, 1)?;
         Ok(Host {
             pipeline,

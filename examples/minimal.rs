@@ -25,6 +25,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut particles =
         ParticleRenderer::new(&device, Targets::new(format, None), Settings::default())?;
     let snow = EffectDesc::from_ron(include_str!("../effects/snow.ron"))?;
+    // its pipelines built now, as at a loading screen (else they are built off this thread
+    // and the snow starts falling once they are ready, a second or so into the 60 frames)
+    particles.warm(&device, &[&snow])?;
     particles.add_effect(&device, &queue, &snow, 65_536, 1)?;
     let camera = Camera::look_at(Vec3::new(0.0, 4.0, 16.0), Vec3::ZERO, 1.6);
     for _ in 0..60 {

@@ -37,7 +37,7 @@ fn thread_cpu() -> Duration {
 fn host() -> Hosted {
     let settings = Settings {
         background_compile: true,
-        ..Settings::default()
+        ..common::settings()
     };
     Hosted::new(settings, (64, 48), Vec3::new(0.0, 2.0, 14.0))
 }

@@ -40,7 +40,7 @@ fn particles_show_only_where_the_wall_does_not_cover_them() {
     for (scale, setup) in cases {
         let settings = Settings {
             scale,
-            ..Default::default()
+            ..common::settings()
         };
         let img = common::wall_scene(&gpu, settings, setup).render(&gpu);
         // well inside the wall: its colour exactly, whatever is behind it
@@ -82,7 +82,7 @@ fn nearest_depth_upsampling_leaves_less_halo_than_bilinear() {
             let settings = Settings {
                 scale,
                 upsample,
-                ..Default::default()
+                ..common::settings()
             };
             common::wall_scene(&gpu, settings, setup).render(&gpu)
         };
@@ -173,7 +173,7 @@ fn at_full_scale_each_pixel_shows_its_own_texel() {
     let gpu = common::gpu();
     let settings = Settings {
         scale: Scale::Full,
-        ..Default::default()
+        ..common::settings()
     };
     let camera = Camera::look_at(Vec3::new(0.0, 0.0, 6.0), Vec3::ZERO, 1.0);
     let target = HeadlessTarget::new(&gpu.device, 64, 48);

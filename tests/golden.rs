@@ -84,7 +84,7 @@ fn wall_goldens_at_scales_1_and_half() {
     for (name, scale) in [("wall-scale1", Scale::Full), ("wall-scale0.5", Scale::Half)] {
         let settings = Settings {
             scale,
-            ..Default::default()
+            ..common::settings()
         };
         let img = common::wall_scene(&gpu, settings, HostSetup::STANDARD).render(&gpu);
         assert!(lit_fraction(&img) > 0.05, "{name}: no particles");
@@ -99,7 +99,7 @@ fn a_jittered_projection_moves_the_particles_with_the_host() {
     let gpu = common::gpu();
     let settings = Settings {
         scale: Scale::Half,
-        ..Default::default()
+        ..common::settings()
     };
     let golden = common::golden("wall-scale0.5");
     let mut scene = common::wall_scene(&gpu, settings, HostSetup::STANDARD);

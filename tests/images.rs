@@ -8,7 +8,7 @@ mod common;
 use common::hdr::{Facing, HdrHost};
 use flurry::effect::*;
 
-use flurry::{Image, Settings};
+use flurry::Image;
 
 const RED: [u8; 4] = [255, 0, 0, 255];
 const GREEN: [u8; 4] = [0, 255, 0, 255];
@@ -221,7 +221,7 @@ fn an_effect_files_images_are_loaded_by_path_once() {
     let gpu = common::gpu();
     let targets = flurry::Targets::new(HdrHost::FORMAT, None);
     let mut renderer =
-        flurry::ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+        flurry::ParticleRenderer::new(&gpu.device, targets, common::settings()).unwrap();
     let refused = renderer
         .add_effect(&gpu.device, &gpu.queue, &desc, 64, 1)
         .unwrap_err()

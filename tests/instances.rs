@@ -7,7 +7,7 @@ mod common;
 use common::hosted::Hosted;
 use flurry::effect::*;
 use flurry::glam::{Mat4, Vec3};
-use flurry::{EffectId, Instance, PoolSnapshot, Settings};
+use flurry::{EffectId, Instance, PoolSnapshot};
 
 /// A still point source at `at` (in the effect's space), `rate` a second, living 10 s.
 fn source(at: [f32; 3], rate: f32) -> EffectDesc {
@@ -30,7 +30,7 @@ fn source(at: [f32; 3], rate: f32) -> EffectDesc {
 
 /// The test host 30 m in front of the origin.
 fn host() -> Hosted {
-    Hosted::new(Settings::default(), (64, 48), Vec3::new(0.0, 0.0, 30.0))
+    Hosted::new(common::settings(), (64, 48), Vec3::new(0.0, 0.0, 30.0))
 }
 
 /// Effect `id`'s pool read back, its invariants checked.

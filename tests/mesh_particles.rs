@@ -38,7 +38,7 @@ fn scene(effect: &EffectDesc, eye: Vec3, upsample: Upsample) -> (flurry::GpuCont
         .with_settings(Settings {
             scale: Scale::Full,
             upsample,
-            ..Default::default()
+            ..common::settings()
         });
     (gpu, scene)
 }
@@ -241,7 +241,7 @@ fn mesh_particles_meet_the_host_s_depth_in_every_convention() {
         green([-1.0, -0.8, 3.5], 0.4),
     ]);
     for setup in common::setups() {
-        let mut scene = common::wall_scene(&gpu, Settings::default(), setup);
+        let mut scene = common::wall_scene(&gpu, common::settings(), setup);
         let id = scene.effect;
         scene.renderer.remove_effect(id);
         scene.effect = scene
@@ -381,7 +381,7 @@ fn far_mesh_particles_are_drawn_as_lit_discs_alike_from_afar() {
         let camera = move |aspect| Camera::look_at(eye, Vec3::ZERO, aspect);
         let full = Settings {
             scale: Scale::Full,
-            ..Default::default()
+            ..common::settings()
         };
         let scene = || {
             let s = Scene::new(&gpu, &far_crowd(), 1024, 3, SIZE, camera).unwrap();

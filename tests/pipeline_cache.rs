@@ -5,7 +5,7 @@
 mod common;
 
 use common::host::HeadlessTarget;
-use flurry::{CacheIgnored, Camera, EffectDesc, ParticleRenderer, Settings};
+use flurry::{CacheIgnored, Camera, EffectDesc, ParticleRenderer};
 use glam::Vec3;
 
 fn snow() -> EffectDesc {
@@ -16,7 +16,7 @@ fn snow() -> EffectDesc {
 /// A renderer (seeded with `seed`, if any: what seeding said) that drew snow for two frames.
 fn run(gpu: &flurry::GpuContext, seed: Option<&[u8]>) -> (ParticleRenderer, Option<CacheIgnored>) {
     let targets = HeadlessTarget::TARGETS;
-    let mut renderer = ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+    let mut renderer = ParticleRenderer::new(&gpu.device, targets, common::settings()).unwrap();
     let seeded = seed.and_then(|bytes| renderer.seed_pipeline_cache(&gpu.device, bytes).err());
     let target = HeadlessTarget::new(&gpu.device, 32, 24);
     let camera = Camera::look_at(Vec3::new(0.0, 2.0, 12.0), Vec3::ZERO, 4.0 / 3.0);

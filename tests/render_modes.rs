@@ -32,7 +32,7 @@ fn aspect(render: RenderMode, vel: [f32; 3]) -> f32 {
         .unwrap()
         .with_settings(Settings {
             scale: Scale::Full,
-            ..Default::default()
+            ..common::settings()
         });
     scene.frame(&gpu, 1e-4, true);
     scene.frame(&gpu, 1e-4, true);
@@ -105,7 +105,7 @@ fn facing(sprite: Sprite, splat_radius: f32) -> image::RgbaImage {
         .with_settings(Settings {
             scale: Scale::Full,
             splat_radius,
-            ..Default::default()
+            ..common::settings()
         });
     scene.frame(&gpu, 1e-4, true);
     scene.frame(&gpu, 1e-4, true);

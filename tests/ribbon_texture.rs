@@ -56,7 +56,7 @@ fn scene(effect: &EffectDesc, image: Image) -> (flurry::GpuContext, Scene) {
         .unwrap()
         .with_settings(Settings {
             scale: Scale::Full,
-            ..Default::default()
+            ..common::settings()
         });
     (gpu, scene)
 }
@@ -232,7 +232,7 @@ fn bad_textures_are_refused_by_field() {
     let gpu = common::gpu();
     let targets = flurry::Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
     let mut renderer =
-        flurry::ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+        flurry::ParticleRenderer::new(&gpu.device, targets, common::settings()).unwrap();
     let err = renderer
         .add_effect(&gpu.device, &gpu.queue, &effect, 64, 1)
         .unwrap_err()

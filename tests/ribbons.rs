@@ -97,7 +97,7 @@ fn draw_ribbon(
         .unwrap()
         .with_settings(Settings {
             scale: Scale::Full,
-            ..Default::default()
+            ..common::settings()
         });
     let id = scene.effect;
     for (k, p) in points.iter().enumerate() {
@@ -328,7 +328,7 @@ fn an_alpha_ribbon_sorts_piece_by_piece_among_its_effects_particles() {
         .unwrap()
         .with_settings(Settings {
             scale: Scale::Full,
-            ..Default::default()
+            ..common::settings()
         });
     let id = scene.effect;
     let along = |t: f32| Vec3::new(-2.0 + 4.0 * t, 0.0, -2.0 + 4.0 * t);
@@ -388,7 +388,7 @@ fn a_dense_ribbon_is_drawn_in_few_pieces_and_without_gaps() {
         .unwrap()
         .with_settings(Settings {
             scale: Scale::Full,
-            ..Default::default()
+            ..common::settings()
         });
     // steps of 1/256 s, so that Euler's error (g t dt / 2) stays under a tenth of a pixel
     let frames = 128;

@@ -7,7 +7,7 @@ mod common;
 use common::hdr::HdrHost;
 use flurry::effect::*;
 use flurry::glam::Vec3;
-use flurry::{Camera, Light, Settings};
+use flurry::{Camera, Light};
 
 /// Puffs in the column, their diameter and opacity: an extinction of n π r² α / 2 =
 /// 50 × π × 0.04 × 0.35 / 2 ≈ 1.1 per metre.
@@ -36,7 +36,7 @@ fn column(shadows: bool) -> ((f64, f64), Vec<(Vec3, f64)>) {
     );
     let targets = flurry::Targets::new(HdrHost::FORMAT, None);
     let mut renderer =
-        flurry::ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+        flurry::ParticleRenderer::new(&gpu.device, targets, common::settings()).unwrap();
     renderer
         .set_light(Light {
             direction: [0.0, 1.0, 0.0],

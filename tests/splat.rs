@@ -35,7 +35,7 @@ fn render(demo: Demo, capacity: u32, frames: u32, splat_radius: f32) -> (RgbaIma
     let gpu = common::gpu();
     let settings = Settings {
         splat_radius,
-        ..Default::default()
+        ..common::settings()
     };
     let mut scene = Scene::for_demo(&gpu, demo, capacity, 3, (192, 144))
         .unwrap()
@@ -115,7 +115,7 @@ fn behind_a_wall() {
     let img = |splat_radius| {
         let settings = Settings {
             splat_radius,
-            ..Default::default()
+            ..common::settings()
         };
         common::wall_scene(&gpu, settings, HostSetup::STANDARD).render(&gpu)
     };
@@ -145,7 +145,7 @@ fn dots_light_no_pixel_of_a_wall_in_front_of_them() {
         let settings = Settings {
             splat_radius,
             scale: flurry::Scale::Full,
-            ..Default::default()
+            ..common::settings()
         };
         let setup = HostSetup::STANDARD;
         common::behind_the_wall(&gpu, settings, setup, (&desc, 16384)).render(&gpu)
@@ -196,7 +196,7 @@ const CLOUD_COLOURS: [[f32; 4]; 6] = [
 fn cloud_renderer(gpu: &flurry::GpuContext, splat_radius: f32) -> flurry::ParticleRenderer {
     let settings = Settings {
         splat_radius,
-        ..Default::default()
+        ..common::settings()
     };
     let targets = common::host::HeadlessTarget::TARGETS;
     flurry::ParticleRenderer::new(&gpu.device, targets, settings).unwrap()
@@ -538,7 +538,7 @@ fn a_particles_light_is_its_area() {
     for (across, count) in [(0.25, 2048), (0.6, 512), (3.0, 24), (6.0, 6)] {
         let settings = Settings {
             splat_radius: Settings::default().splat_radius,
-            ..Default::default()
+            ..common::settings()
         };
         let targets = flurry::Targets::new(common::hdr::HdrHost::FORMAT, None);
         let mut renderer = flurry::ParticleRenderer::new(&gpu.device, targets, settings).unwrap();

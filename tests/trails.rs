@@ -50,7 +50,7 @@ fn scene(effect: &EffectDesc) -> (flurry::GpuContext, Scene) {
         .unwrap()
         .with_settings(Settings {
             scale: Scale::Full,
-            ..Default::default()
+            ..common::settings()
         });
     (gpu, scene)
 }

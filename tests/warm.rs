@@ -5,7 +5,7 @@ mod common;
 
 use common::host::HeadlessTarget;
 use common::hosted::Hosted;
-use flurry::{EffectDesc, EventSettings, Instance, ParticleRenderer, Settings};
+use flurry::{EffectDesc, EventSettings, Instance, ParticleRenderer};
 use glam::{Mat4, Vec3};
 
 fn shipped(name: &str) -> EffectDesc {
@@ -36,7 +36,7 @@ const EFFECTS: [&str; 15] = [
 
 /// The test host seen from above and in front of the effects.
 fn host() -> Hosted {
-    Hosted::new(Settings::default(), (64, 48), Vec3::new(0.0, 3.0, 20.0))
+    Hosted::new(common::settings(), (64, 48), Vec3::new(0.0, 3.0, 20.0))
 }
 
 /// `n` frames of 0.02 s.
@@ -151,7 +151,7 @@ fn warm_refuses_a_bad_effect_as_add_effect_does() {
     let device = host.gpu.device.clone();
     let warm = host.renderer.warm(&device, &[&bad]).unwrap_err();
     let gpu = &host.gpu;
-    let add = ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, Settings::default())
+    let add = ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, common::settings())
         .unwrap()
         .add_effect(&gpu.device, &gpu.queue, &bad, 64, 1)
         .unwrap_err();

@@ -107,7 +107,11 @@ mod tests {
 
     fn renderer(gpu: &flurry::GpuContext) -> ParticleRenderer {
         let targets = Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
-        ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap()
+        let settings = Settings {
+            background_compile: false,
+            ..Settings::default()
+        };
+        ParticleRenderer::new(&gpu.device, targets, settings).unwrap()
     }
 
     /// An adapter, or a failure that says how to install one.

@@ -81,7 +81,7 @@ fn a_renderer_without_the_splat_never_compiles_it() {
     let targets = Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
     let settings = Settings {
         splat_radius: 0.0,
-        ..Settings::default()
+        ..super::blocking()
     };
     let mut renderer = ParticleRenderer::new(&gpu.device, targets, settings).unwrap();
     let desc = still("dot", vec![held(Shape::Point([0.0; 3]), 16)]);
@@ -102,7 +102,7 @@ fn a_renderer_without_the_splat_never_compiles_it() {
 fn a_device_without_a_pipeline_cache_has_none_to_seed_or_read() {
     let gpu = gpu().lacking(wgpu::Features::PIPELINE_CACHE).unwrap();
     let targets = Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
-    let mut renderer = ParticleRenderer::new(&gpu.device, targets, Settings::default()).unwrap();
+    let mut renderer = ParticleRenderer::new(&gpu.device, targets, super::blocking()).unwrap();
     assert_eq!(renderer.pipeline_cache(), None);
     let seeded = renderer.seed_pipeline_cache(&gpu.device, b"FLURRYPC");
     assert_eq!(seeded, Err(crate::CacheIgnored::Unsupported));
@@ -112,7 +112,7 @@ fn a_device_without_a_pipeline_cache_has_none_to_seed_or_read() {
         .add_effect(&gpu.device, &gpu.queue, &desc, 64, 1)
         .unwrap();
     let full = super::gpu();
-    let mut cached = ParticleRenderer::new(&full.device, targets, Settings::default()).unwrap();
+    let mut cached = ParticleRenderer::new(&full.device, targets, super::blocking()).unwrap();
     cached
         .add_effect(&full.device, &full.queue, &desc, 64, 1)
         .unwrap();

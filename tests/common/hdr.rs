@@ -25,7 +25,7 @@ impl Facing {
         let camera = flurry::Camera::look_at(eye, flurry::glam::Vec3::ZERO, 1.0);
         let pixel = 2.0 * 10.0 * (camera.fov_y / 2.0).tan() / side as f32;
         let targets = flurry::Targets::new(HdrHost::FORMAT, None);
-        let settings = flurry::Settings::default();
+        let settings = super::settings();
         let renderer = flurry::ParticleRenderer::new(&gpu.device, targets, settings).unwrap();
         Facing {
             host,

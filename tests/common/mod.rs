@@ -17,6 +17,16 @@ use flurry::GpuContext;
 #[allow(unused_imports)]
 pub use adapter::gpu;
 
+/// The settings of a test's renderer: the defaults, but compiling on the test's thread
+/// (`background_compile` off), so that an effect starts at the frame it is added and a
+/// test's frames are the effect's (tests of compiling off the thread turn it on).
+pub fn settings() -> Settings {
+    Settings {
+        background_compile: false,
+        ..Settings::default()
+    }
+}
+
 /// One frame of the test host: update, the host's pass (cleared, its scene), the particles
 /// composited over it, submitted.
 pub fn host_frame(

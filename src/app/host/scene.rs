@@ -120,8 +120,13 @@ impl Scene {
                 .scene
                 .set_city(&gpu.device, &crowd.map()?, crowd.ground);
         }
-        let mut renderer =
-            ParticleRenderer::new(&gpu.device, target.targets(), Settings::default())?;
+        // (the program's runs step a set number of frames from the effect's start: their
+        // compiles happen on the thread that adds, as a tool's should)
+        let settings = Settings {
+            background_compile: false,
+            ..Settings::default()
+        };
+        let mut renderer = ParticleRenderer::new(&gpu.device, target.targets(), settings)?;
         for mesh in meshes {
             renderer.add_mesh(&gpu.device, mesh)?;
         }
