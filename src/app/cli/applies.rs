@@ -54,6 +54,7 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
                         "effects",
                         "blend",
                         "mix",
+                        "host",
                         "instances",
                         "frames",
                         "timing",
@@ -88,11 +89,19 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
                     "timing",
                     "trace",
                 ],
-                _ => vec!["keys", "runs", "effects", "blend", "mix", "instances"],
+                _ => vec![
+                    "keys",
+                    "runs",
+                    "effects",
+                    "blend",
+                    "mix",
+                    "host",
+                    "instances",
+                ],
             };
             match target {
                 ProfileTarget::Effects => unused.push("instances"),
-                ProfileTarget::Instances => unused.extend(["effects", "blend", "mix"]),
+                ProfileTarget::Instances => unused.extend(["effects", "blend", "mix", "host"]),
                 _ => {}
             }
             if target != ProfileTarget::Suite {
@@ -145,7 +154,7 @@ pub fn refuse_inapplicable(matches: &ArgMatches) -> Result<(), Invalid> {
 fn applies_to(id: &str) -> &'static str {
     match id {
         "keys" | "runs" => "`flurry profile sort`",
-        "effects" | "blend" | "mix" => "`flurry profile effects`",
+        "effects" | "blend" | "mix" | "host" => "`flurry profile effects`",
         "instances" => "`flurry profile instances`",
         "quick" | "plot" => "`flurry profile suite`",
         "bodies" | "mode" => "the galaxy demo",

@@ -116,7 +116,12 @@ impl Common {
 
 impl RenderArgs {
     pub fn settings(&self) -> Result<flurry::Settings, flurry::Error> {
-        let mut s = flurry::Settings::default();
+        // (a run of the program steps a set number of frames from the effect's start: its
+        // compiles happen on the thread that adds; the window turns them off it)
+        let mut s = flurry::Settings {
+            background_compile: false,
+            ..flurry::Settings::default()
+        };
         if let Some(x) = self.scale {
             s.scale = flurry::Scale::from_value("--scale", x)?;
         }
@@ -304,6 +309,10 @@ pub struct ProfileArgs {
     /// sort, render mode, sprite and size in turn, some with turbulence.
     #[arg(long, conflicts_with = "blend")]
     pub mix: bool,
+    /// `profile effects` measures update + encode as a host does: its thread's CPU time,
+    /// each call on its own, for effects that differ and for copies of one.
+    #[arg(long, conflicts_with_all = ["blend", "mix"])]
+    pub host: bool,
     /// Instances of one effect (`profile instances`).
     #[arg(long, value_parser = count("1 up to as many as one pool holds at --particles each"), allow_hyphen_values = true)]
     pub instances: Option<i64>,

@@ -40,6 +40,7 @@ pub mod first_add;
 pub mod output;
 pub mod profile;
 pub mod profile_effects;
+mod profile_host;
 pub mod profile_instances;
 pub mod profile_sort;
 pub mod profile_suite;

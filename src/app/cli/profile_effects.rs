@@ -3,6 +3,7 @@
 //! off the thread and from a pipeline cache (`first_add.rs`), the time of each
 //! `add_effect`, update + encode per frame on the CPU, and the GPU's time pass by pass
 //! beside one effect holding as many particles (the two timed in turn, frame by frame).
+//! `--host` measures update + encode as a host does instead (`profile_host.rs`).
 
 use std::time::Instant;
 
@@ -22,7 +23,7 @@ use crate::progress::Progress;
 /// Most effects `profile effects` adds.
 const MAX_EFFECTS: i64 = 4096;
 /// Particles per effect when `--particles` is not given.
-const DEFAULT_PARTICLES: u32 = 1024;
+pub(super) const DEFAULT_PARTICLES: u32 = 1024;
 
 /// A small alpha-blended puff of `capacity` particles at `at`: the pool stays about full
 /// (rate × mean lifetime = capacity), so every effect has work every frame.
@@ -66,7 +67,7 @@ fn puff_blended(at: [f32; 3], capacity: u32, blend: Blend) -> EffectDesc {
 /// The `i`-th of [`puff`]s that differ as a game's effects do (`--mix`): every combination
 /// of blend, sort (the blend's default, sorted, unsorted), render mode, sprite and size in
 /// turn, every fifth with turbulence, two in four spawning in a box.
-fn mixed_puff(i: u32, at: [f32; 3], capacity: u32) -> EffectDesc {
+pub(super) fn mixed_puff(i: u32, at: [f32; 3], capacity: u32) -> EffectDesc {
     let blend = [Blend::Alpha, Blend::Additive][i as usize % 2];
     let mut e = puff_blended(at, capacity, blend);
     e.name = format!("puff {i}");
@@ -119,6 +120,9 @@ pub fn report(a: &ProfileArgs) -> Result<serde_json::Value, AppError> {
         Some("additive") => Blend::Additive,
         _ => Blend::Alpha,
     };
+    if a.host {
+        return super::profile_host::report(a, n);
+    }
     let (gpu, particles, dt) = setup(&a.common, DEFAULT_PARTICLES)?;
     let effect = |i: u32, at: [f32; 3]| match a.mix {
         true => mixed_puff(i, at, particles),
