@@ -25,6 +25,7 @@ use crate::passes::GraphInputs;
 use crate::pipelines::Pipelines;
 use crate::playback::Lifecycle;
 use crate::pool::{ParticlePool, PoolSnapshot, Sizing, Stats};
+use crate::types::MAX_EMITTERS;
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms, GraphParams};
 use crate::uniform_pages::{Binding, BufferRange, UniformPages, UniformSlot};
 use crate::view::ViewModel;
@@ -636,17 +637,19 @@ impl ParticleSystem {
 
     /// Each emitter's (start, end) world transform for this frame; the end is remembered
     /// as the next frame's start.
-    fn motion(&mut self) -> Vec<(glam::Mat4, glam::Mat4)> {
-        let now: Vec<glam::Mat4> = self
-            .emitter_transforms
-            .iter()
-            .map(|e| self.transform * *e)
-            .collect();
-        let before = std::mem::replace(&mut self.placed, now.clone());
-        now.iter()
-            .enumerate()
-            .map(|(i, &to)| (before.get(i).copied().unwrap_or(to), to))
-            .collect()
+    fn motion(&mut self) -> [(glam::Mat4, glam::Mat4); MAX_EMITTERS] {
+        let mut motion = [(glam::Mat4::IDENTITY, glam::Mat4::IDENTITY); MAX_EMITTERS];
+        let (transform, emitters) = (self.transform, &self.emitter_transforms);
+        self.placed.resize(emitters.len(), glam::Mat4::NAN);
+        let placed = self.placed.iter_mut().zip(emitters);
+        for (m, (before, e)) in motion.iter_mut().zip(placed) {
+            let to = transform * *e;
+            // (a new emitter starts where it is)
+            let from = if before.is_nan() { to } else { *before };
+            *m = (from, to);
+            *before = to;
+        }
+        motion
     }
 
     pub fn capacity(&self) -> u32 {

@@ -12,6 +12,7 @@
 
 use super::graph::spawn::Spawning;
 use super::schema::{Burst, EffectDesc, Trigger};
+use super::MAX_EMITTERS;
 
 /// The per-frame spawn clock: continuous rate with fractional carry plus scheduled bursts in
 /// `[t, t + dt)`, and the spawns no recorded frame has taken yet.
@@ -73,7 +74,7 @@ impl SpawnClock {
         spawning: &[Spawning],
     ) -> u64 {
         let counts = self.counts(desc, dt, spawning);
-        self.pending.resize(counts.len(), Pending::default());
+        self.pending.resize(desc.emitters.len(), Pending::default());
         for (p, c) in self.pending.iter_mut().zip(&counts) {
             // bursts left by a frame nobody recorded are overdue: born at this one's start
             p.burst_at = if p.burst > 0 { 0.0 } else { c.burst_at };
@@ -85,16 +86,18 @@ impl SpawnClock {
         before - self.pending_total()
     }
 
-    /// The pending spawns per emitter (what the next recorded emit spawns).
-    pub fn pending(&self) -> Vec<Spawns> {
-        self.pending
-            .iter()
-            .map(|p| Spawns {
+    /// The pending spawns per emitter (what the next recorded emit spawns), none past its
+    /// emitters (an array, not a list: every effect asks every frame).
+    pub fn pending(&self) -> [Spawns; MAX_EMITTERS] {
+        let mut spawns = [Spawns::default(); MAX_EMITTERS];
+        for (s, p) in spawns.iter_mut().zip(&self.pending) {
+            *s = Spawns {
                 burst: p.burst as u32,
                 burst_at: p.burst_at as f32,
                 spread: p.spread as u32,
-            })
-            .collect()
+            };
+        }
+        spawns
     }
 
     /// How many spawns are pending.
@@ -134,19 +137,22 @@ impl SpawnClock {
     }
 
     /// What each emitter asks for in a step of `dt` seconds, advancing the clock.
-    fn counts(&mut self, desc: &EffectDesc, dt: f32, spawning: &[Spawning]) -> Vec<Pending> {
+    fn counts(
+        &mut self,
+        desc: &EffectDesc,
+        dt: f32,
+        spawning: &[Spawning],
+    ) -> [Pending; MAX_EMITTERS] {
         let dt = dt as f64;
         let (t0, t1) = (self.time, self.time + dt);
         self.carry.resize(desc.emitters.len(), 0.0);
-        let counts = desc
-            .emitters
-            .iter()
-            .zip(self.carry.iter_mut())
-            .enumerate()
-            .map(|(i, (e, carry))| {
-                if e.trigger != Trigger::Schedule {
-                    return Pending::default(); // spawned on the GPU, at events
-                }
+        let mut counts = [Pending::default(); MAX_EMITTERS];
+        let emitters = desc.emitters.iter().zip(self.carry.iter_mut());
+        for (i, (count, (e, carry))) in counts.iter_mut().zip(emitters).enumerate() {
+            if e.trigger != Trigger::Schedule {
+                continue; // spawned on the GPU, at events: none asked for here
+            }
+            *count = {
                 let (rate, factor) = spawning.get(i).map_or((e.rate, 1.0), |s| (s.rate, s.burst));
                 let exact = rate as f64 * dt + *carry;
                 let whole = exact.floor();
@@ -169,8 +175,8 @@ impl SpawnClock {
                     },
                     spread: whole as u64,
                 }
-            })
-            .collect::<Vec<_>>();
+            };
+        }
         self.time = t1;
         self.requested_total += counts.iter().map(Pending::total).sum::<u64>();
         counts
@@ -325,7 +331,7 @@ mod tests {
             burst_at: 0.0,
             spread: 20,
         };
-        assert_eq!(clock.pending(), [due]);
+        assert_eq!(clock.pending()[..1], [due]);
         clock.take();
         assert_eq!(clock.pending_total(), 0);
         assert_eq!(clock.taken_total, 70);

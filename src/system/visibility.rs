@@ -71,26 +71,18 @@ impl ParticleSystem {
     /// velocities with them), not only moves them: then the most it scales them by.
     fn turned(&self) -> Option<f32> {
         let linear = |m: &glam::Mat4| glam::Mat3::from_mat4(*m);
-        let emitters = self
-            .emitter_transforms
-            .iter()
-            .map(|e| linear(&(self.transform * *e)));
-        let instances = self.instances.list().iter().map(|i| linear(&i.transform));
-        let (own, placed): (Vec<_>, Vec<_>) = (emitters.collect(), instances.collect());
-        if own
-            .iter()
-            .chain(&placed)
-            .all(|m| *m == glam::Mat3::IDENTITY)
-        {
+        // (iterated again rather than collected: every effect is looked at every frame)
+        let own = || (self.emitter_transforms.iter()).map(|e| linear(&(self.transform * *e)));
+        let placed = || self.instances.list().iter().map(|i| linear(&i.transform));
+        if own().chain(placed()).all(|m| m == glam::Mat3::IDENTITY) {
             return None;
         }
-        let most = |ms: &[glam::Mat3]| {
-            ms.iter()
-                .flat_map(|m| [m.x_axis, m.y_axis, m.z_axis])
+        let most = |ms: &mut dyn Iterator<Item = glam::Mat3>| {
+            ms.flat_map(|m| [m.x_axis, m.y_axis, m.z_axis])
                 .map(glam::Vec3::length)
                 .fold(1.0f32, f32::max)
         };
-        Some(most(&own) * most(&placed))
+        Some(most(&mut own()) * most(&mut placed()))
     }
 
     /// Where its scheduled emitters spawn now, in the world (each instance's place too).
