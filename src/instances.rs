@@ -175,9 +175,7 @@ impl Instances {
         if bytes.is_empty() {
             return false;
         }
-        uploads
-            .write(&self.buffer, 0, bytes.len() as u64)
-            .copy_from_slice(bytes);
+        uploads.write_bytes(&self.buffer, 0, bytes);
         due.clear();
         true
     }

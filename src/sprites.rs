@@ -146,13 +146,17 @@ pub(crate) fn create_texture(device: &wgpu::Device) -> wgpu::Texture {
     })
 }
 
-/// Draw the flakes into `texture` ([`create_texture`]).
-pub(crate) fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture) {
-    for k in 0..SNOWFLAKES {
-        for (level, data) in mip_chain(snowflake(k, SPRITE_SIZE), SPRITE_SIZE)
-            .iter()
-            .enumerate()
-        {
+/// Every flake's mip chain, drawn on the CPU (7-8 ms).
+fn flakes() -> Vec<Vec<Vec<u8>>> {
+    (0..SNOWFLAKES)
+        .map(|k| mip_chain(snowflake(k, SPRITE_SIZE), SPRITE_SIZE))
+        .collect()
+}
+
+/// Write `flakes` ([`flakes`]) into `texture` ([`create_texture`]).
+fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture, flakes: &[Vec<Vec<u8>>]) {
+    for (k, chain) in (0u32..).zip(flakes) {
+        for (level, data) in chain.iter().enumerate() {
             let side = SPRITE_SIZE >> level;
             queue.write_texture(
                 wgpu::TexelCopyTextureInfo {
@@ -189,12 +193,15 @@ pub(crate) fn mip_filter(adapter: &wgpu::AdapterInfo) -> wgpu::MipmapFilterMode 
     }
 }
 
-/// The snowflake array, its view and sampler, filled at the first [`Sprites::upload`].
+/// The snowflake array, its view and sampler, filled by the first [`Sprites::upload`]
+/// after its flakes were drawn.
 pub(crate) struct Sprites {
     texture: wgpu::Texture,
     pub view: wgpu::TextureView,
     pub sampler: wgpu::Sampler,
-    uploaded: bool,
+    /// The flakes being drawn on a thread of their own (7-8 ms of CPU on the host's thread
+    /// at its first frame, else), until uploaded.
+    drawing: Option<std::thread::JoinHandle<Vec<Vec<Vec<u8>>>>>,
 }
 
 impl Sprites {
@@ -215,15 +222,22 @@ impl Sprites {
             texture,
             view,
             sampler,
-            uploaded: false,
+            drawing: Some(std::thread::spawn(flakes)),
         }
     }
 
-    /// Draw the flakes into the array, once.
-    pub fn upload(&mut self, queue: &wgpu::Queue) {
-        if !self.uploaded {
-            upload(queue, &self.texture);
-            self.uploaded = true;
+    /// Write the flakes into the array, once they are drawn, or at once (waiting for them)
+    /// when a frame is `due` to draw particles.
+    pub fn upload(&mut self, queue: &wgpu::Queue, due: bool) {
+        let drawn = self.drawing.as_ref().is_some_and(|d| d.is_finished());
+        if !(drawn || due) {
+            return;
+        }
+        if let Some(drawing) = self.drawing.take() {
+            // (a thread that panicked drew nothing: the flakes stay blank)
+            if let Ok(flakes) = drawing.join() {
+                upload(queue, &self.texture, &flakes);
+            }
         }
     }
 }

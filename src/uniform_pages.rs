@@ -209,9 +209,7 @@ impl UniformPages {
             let last = p.used.iter().rposition(|&u| u).map_or(0, |i| i + 1);
             let end = (last as u64 * self.stride) as usize;
             if end > 0 {
-                uploads
-                    .write(&p.buffer, 0, end as u64)
-                    .copy_from_slice(&p.bytes[..end]);
+                uploads.write_bytes(&p.buffer, 0, &p.bytes[..end]);
                 copied = true;
             }
         }

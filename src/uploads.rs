@@ -43,6 +43,18 @@ impl Uploads {
         &mut self.bytes[start..]
     }
 
+    /// `bytes` for `destination` at `offset` (both multiples of
+    /// [`wgpu::COPY_BUFFER_ALIGNMENT`] long and far), copied in by the next
+    /// [`Uploads::record`]: [`Uploads::write`] without filling the room first.
+    pub fn write_bytes(&mut self, destination: &wgpu::Buffer, offset: u64, bytes: &[u8]) {
+        debug_assert!(offset.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT));
+        debug_assert!((bytes.len() as u64).is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT));
+        let start = self.bytes.len() as u64;
+        self.bytes.extend_from_slice(bytes);
+        let copy = (destination.clone(), offset, start, bytes.len() as u64);
+        self.copies.push(copy);
+    }
+
     /// Write what was gathered since the last call through `queue` into an upload buffer
     /// and record its copies into `encoder` (before the passes that read them); whether
     /// there was anything.

@@ -805,7 +805,10 @@ impl ParticleRenderer {
         self.reads.map_recorded();
         let _ = device.poll(wgpu::PollType::Poll);
         self.collect_reads();
-        self.sprites.upload(queue);
+        // (the snowflakes, drawn off the host's thread, wait for nothing while no effect is
+        // ready to be drawn)
+        let due = self.entries.iter().any(|e| e.system.is_bound());
+        self.sprites.upload(queue, due);
         if self.merge_dirty {
             let shared = (&*self.pipelines, &self.images);
             for e in &mut self.entries {
