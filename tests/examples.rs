@@ -3,6 +3,8 @@
 //! a folder of its own. `minimal` asks its adapter for the default device, WebGPU's
 //! default limits: what most hosts have.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -55,14 +57,9 @@ fn run(name: &str, args: &[&str], dir: &Path) -> String {
     text(&out.stdout)
 }
 
-/// The share of a picture's pixels brighter than its darkest background could be.
+/// The share of a picture's pixels brighter than its background could be.
 fn lit_share(path: &Path) -> f64 {
-    let img = image::open(path).unwrap().to_rgba8();
-    let lit = img
-        .pixels()
-        .filter(|p| p.0[..3].iter().any(|&c| c > 60))
-        .count();
-    lit as f64 / (img.width() * img.height()) as f64
+    common::lit_fraction(&image::open(path).unwrap().to_rgba8())
 }
 
 #[test]

@@ -23,27 +23,21 @@ fn render_demo(demo: Demo, capacity: u32, frames: u32) -> RgbaImage {
     scene.image(&gpu).unwrap()
 }
 
-/// A picture that is all background would pass against a blank golden: demand particles.
-fn lit_fraction(img: &RgbaImage) -> f64 {
-    let lit = img
-        .pixels()
-        .filter(|p| p.0[..3].iter().any(|&c| c > 60))
-        .count();
-    lit as f64 / (img.width() * img.height()) as f64
-}
-
 #[test]
 fn snow_golden() {
     let img = render_demo(Demo::Snow, 16_384, 30);
     // (most flakes here are a pixel or two across: faint, as their area says)
-    assert!(lit_fraction(&img) > 0.004, "snow shows no flakes");
+    assert!(common::lit_fraction(&img) > 0.004, "snow shows no flakes");
     common::check_golden("snow", &img);
 }
 
 #[test]
 fn fireworks_golden() {
     let img = render_demo(Demo::Fireworks, 4096, 120);
-    assert!(lit_fraction(&img) > 0.005, "fireworks show no sparks");
+    assert!(
+        common::lit_fraction(&img) > 0.005,
+        "fireworks show no sparks"
+    );
     common::check_golden("fireworks", &img);
 }
 
@@ -60,7 +54,10 @@ fn explosion_golden() {
         scene.frame(&gpu, 1.0 / 60.0, true);
     }
     let img = scene.image(&gpu).unwrap();
-    assert!(lit_fraction(&img) > 0.02, "the explosion shows nothing");
+    assert!(
+        common::lit_fraction(&img) > 0.02,
+        "the explosion shows nothing"
+    );
     common::check_golden("explosion", &img);
 }
 
@@ -74,7 +71,10 @@ fn sword_golden() {
         scene.frame(&gpu, 1.0 / 60.0, true);
     }
     let img = scene.image(&gpu).unwrap();
-    assert!(lit_fraction(&img) > 0.005, "the sword shows nothing");
+    assert!(
+        common::lit_fraction(&img) > 0.005,
+        "the sword shows nothing"
+    );
     common::check_golden("sword", &img);
 }
 
@@ -87,7 +87,7 @@ fn wall_goldens_at_scales_1_and_half() {
             ..common::settings()
         };
         let img = common::wall_scene(&gpu, settings, HostSetup::STANDARD).render(&gpu);
-        assert!(lit_fraction(&img) > 0.05, "{name}: no particles");
+        assert!(common::lit_fraction(&img) > 0.05, "{name}: no particles");
         common::check_golden(name, &img);
     }
 }
@@ -173,6 +173,6 @@ fn gun_golden() {
         assert!((95.0..=106.0).contains(&speed), "a bullet at {speed} m/s");
     }
     let img = scene.image(&gpu).unwrap();
-    assert!(lit_fraction(&img) > 0.002, "no tracers on screen");
+    assert!(common::lit_fraction(&img) > 0.002, "no tracers on screen");
     common::check_golden("gun", &img);
 }

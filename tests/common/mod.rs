@@ -48,6 +48,16 @@ pub fn host_frame(
     gpu.queue.submit([encoder.finish()]);
 }
 
+/// The share of a picture's pixels brighter than its background could be: a picture that is
+/// all background would pass against a blank golden, so tests demand particles with it.
+pub fn lit_fraction(img: &image::RgbaImage) -> f64 {
+    let lit = img
+        .pixels()
+        .filter(|p| p.0[..3].iter().any(|&c| c > 60))
+        .count();
+    lit as f64 / (img.width() * img.height()) as f64
+}
+
 /// Relative closeness with an absolute floor of 1 (|a - b| <= tol · max(1, |b|)).
 pub fn close(a: f32, b: f32, tol: f32) -> bool {
     (a - b).abs() <= tol * b.abs().max(1.0)
