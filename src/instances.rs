@@ -168,15 +168,12 @@ impl Instances {
     }
 
     /// Upload this frame's instances, if the update made new ones, with the frame's
-    /// `uploads`; whether it did.
-    pub fn copy(&self, uploads: &mut crate::uploads::Uploads) -> bool {
+    /// `uploads`.
+    pub fn copy(&self, uploads: &mut crate::uploads::Uploads) {
         let mut due = self.due.lock().expect("not poisoned");
-        let bytes: &[u8] = bytemuck::cast_slice(&due);
-        if bytes.is_empty() {
-            return false;
+        if !due.is_empty() {
+            uploads.write_bytes(&self.buffer, 0, bytemuck::cast_slice(&due));
+            due.clear();
         }
-        uploads.write_bytes(&self.buffer, 0, bytes);
-        due.clear();
-        true
     }
 }

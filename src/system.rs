@@ -1028,10 +1028,9 @@ impl ParticleSystem {
         }
     }
 
-    /// Upload this frame's instances (if they changed) with the frame's `uploads`;
-    /// whether it did.
-    pub fn copy_instances(&self, uploads: &mut crate::uploads::Uploads) -> bool {
-        self.instances.copy(uploads)
+    /// Upload this frame's instances (if they changed) with the frame's `uploads`.
+    pub fn copy_instances(&self, uploads: &mut crate::uploads::Uploads) {
+        self.instances.copy(uploads);
     }
 
     /// Record one compute step into an open compute pass; simulate collides against

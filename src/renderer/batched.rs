@@ -265,23 +265,21 @@ impl Batches {
     }
 
     /// Upload this frame's emit uniforms and clocks of the batches' members (as their
-    /// updates staged them in `pages`) with the frame's `uploads`; whether there were any.
+    /// updates staged them in `pages`) with the frame's `uploads`.
     pub fn write_frame(
         &self,
         uploads: &mut crate::uploads::Uploads,
         entries: &[Entry],
         pages: &UniformPages,
-    ) -> bool {
-        let mut copied = false;
+    ) {
         for batch in &self.emits {
-            // straight into the staging memory: a row a member, its emit uniforms as staged
+            // a row a member, its emit uniforms as staged
             let row = EmitUniforms::min_size().get() as usize;
             let view = uploads.write(&batch.emits, 0, batch.emits.size());
             for (k, &i) in batch.members.iter().enumerate() {
                 let staged = entries[i].system.staged_emit(pages);
                 view[k * row..(k + 1) * row].copy_from_slice(staged);
             }
-            copied = true;
         }
         for batch in &self.simulates {
             let row = std::mem::size_of::<StepClock>();
@@ -291,9 +289,7 @@ impl Batches {
                 let clock = entries[i].system.step_clock();
                 view[k * row..(k + 1) * row].copy_from_slice(bytemuck::bytes_of(&clock));
             }
-            copied = true;
         }
-        copied
     }
 
     /// The spawns of every pool batched so (into the emit step's pass).

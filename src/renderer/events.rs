@@ -39,7 +39,6 @@ impl ParticleRenderer {
     /// not drained. Refuses an unknown effect and one the host does not listen to
     /// ([`ParticleRenderer::set_events`]).
     pub fn drain_events(&mut self, id: EffectId) -> Result<DrainedEvents> {
-        self.system_mut(id)?;
         // (what landed since the update: taken now, never waited for)
         self.reads.poll();
         self.collect_reads();
