@@ -8,6 +8,7 @@ mod dispatch;
 mod flock;
 mod graph;
 mod grid;
+mod kill;
 mod nbody;
 mod pipelines;
 mod pool;

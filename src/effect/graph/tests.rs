@@ -544,3 +544,23 @@ fn the_spawn_stage_sets_rate_and_burst_from_the_clock_and_parameters() {
         assert!(e.to_string().contains(said), "{line}: {e}");
     }
 }
+
+/// A stack that only kills still kills: its condition is what the update returns (the
+/// force line before it, absent, takes nothing of it).
+#[test]
+fn a_kill_without_a_force_is_what_the_update_returns() {
+    for update in [
+        vec!["kill if age > 0.01"],
+        vec!["color = vec4(1.0)", "kill if age > 0.01"],
+        vec!["force += vec3(0.0, 0.1, 0.0)", "kill if age > 0.01"],
+    ] {
+        let graph = Graph::compile(&effect(&[], &update)).unwrap();
+        let block = &validated_blocks(&graph)[0];
+        let function = &block[block.find("fn graph_update_0").unwrap()..];
+        let function = &function[..function.find("\n}").unwrap()];
+        assert!(
+            function.contains("return !(") && !function.contains("return true"),
+            "{update:?}:\n{function}"
+        );
+    }
+}

@@ -307,11 +307,12 @@ fn function(stage: Stage, e: usize, s: &StageProgram, graph: &Graph) -> String {
         let value = roots.next().cloned().unwrap_or_default();
         out += &store(&graph.attributes[index], &value);
     }
-    if let Some(force) = s.force.and(roots.next()) {
+    // (`and_then`: a stack without a force has no root of it to take)
+    if let Some(force) = s.force.and_then(|_| roots.next()) {
         let _ = writeln!(out, "    *force = {force};");
     }
     if stage == Stage::Update {
-        match s.kill.and(roots.next()) {
+        match s.kill.and_then(|_| roots.next()) {
             Some(kill) => {
                 let _ = writeln!(out, "    return !({kill});");
             }
