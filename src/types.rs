@@ -562,8 +562,10 @@ pub(crate) struct CollisionFrame {
     pub _pad2: u32,
 }
 
-/// One emitter as the emit pass sees it this frame.
-#[derive(Clone, Copy, Debug, Default, ShaderType)]
+/// One emitter as the emit pass sees it this frame (laid out as WGSL lays it out: its
+/// bytes are what the uniform holds).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, ShaderType, Pod, Zeroable)]
 pub(crate) struct EmitterParams {
     pub shape: u32,
     pub spawn_first: u32,
@@ -605,8 +607,10 @@ pub(crate) struct GraphParams {
     pub emitters: [Mat4; MAX_EMITTERS],
 }
 
-/// This frame's spawn request.
-#[derive(Clone, Copy, Debug, Default, ShaderType)]
+/// This frame's spawn request (laid out as WGSL lays it out: a frame copies only the
+/// emitters in use, its bytes up to them).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, ShaderType, Pod, Zeroable)]
 pub(crate) struct EmitUniforms {
     pub request: u32,
     pub id_base: u32,

@@ -49,6 +49,9 @@ impl Uploads {
     pub fn write_bytes(&mut self, destination: &wgpu::Buffer, offset: u64, bytes: &[u8]) {
         debug_assert!(offset.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT));
         debug_assert!((bytes.len() as u64).is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT));
+        if bytes.is_empty() {
+            return;
+        }
         let start = self.bytes.len() as u64;
         self.bytes.extend_from_slice(bytes);
         let copy = (destination.clone(), offset, start, bytes.len() as u64);

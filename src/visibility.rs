@@ -78,17 +78,20 @@ impl Aabb {
 
     /// The box holding this one carried by `m` (its eight corners).
     pub(crate) fn transformed(self, m: Mat4) -> Self {
-        let corners = (0..8).map(|k| {
-            let pick = |bit: u32, lo: f32, hi: f32| if k >> bit & 1 == 1 { hi } else { lo };
-            let c = Vec3::new(
-                pick(0, self.min.x, self.max.x),
-                pick(1, self.min.y, self.max.y),
-                pick(2, self.min.z, self.max.z),
-            );
-            m.transform_point3(c)
-        });
-        let first = m.transform_point3(self.min);
-        corners.fold(Aabb::ball(first, 0.0), |b, c| b.union(Aabb::ball(c, 0.0)))
+        // the centre carried, and the half-extent as far as each axis's absolute row reaches
+        // (Arvo's bound: exactly the box round the eight corners carried, for an affine `m`)
+        let centre = m.transform_point3((self.min + self.max) * 0.5);
+        let half = (self.max - self.min) * 0.5;
+        let linear = glam::Mat3::from_mat4(m);
+        let reach = glam::Mat3::from_cols(
+            linear.x_axis.abs(),
+            linear.y_axis.abs(),
+            linear.z_axis.abs(),
+        ) * half;
+        Aabb {
+            min: centre - reach,
+            max: centre + reach,
+        }
     }
 
     /// Whether any of it lies inside the frustum whose planes are `planes` (inside where
@@ -118,4 +121,39 @@ pub enum OffScreen {
     /// so it looks as if it had never stopped. Those steps are submitted through the queue
     /// at the update that sees it again, before the host's frame: a cost of that frame.
     CatchUp,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A box carried by a turn, a scale and a move is the box round its eight corners
+    /// carried, no larger.
+    #[test]
+    fn a_carried_box_holds_its_carried_corners_exactly() {
+        let b = Aabb {
+            min: Vec3::new(-1.0, 0.5, 2.0),
+            max: Vec3::new(3.0, 1.5, 2.5),
+        };
+        let m = Mat4::from_scale_rotation_translation(
+            Vec3::new(2.0, 0.5, 1.0),
+            glam::Quat::from_euler(glam::EulerRot::YXZ, 0.7, -0.4, 1.9),
+            Vec3::new(5.0, -2.0, 0.25),
+        );
+        let corners = (0..8).map(|k: u32| {
+            let pick = |bit: u32, lo: f32, hi: f32| if k >> bit & 1 == 1 { hi } else { lo };
+            let c = Vec3::new(
+                pick(0, b.min.x, b.max.x),
+                pick(1, b.min.y, b.max.y),
+                pick(2, b.min.z, b.max.z),
+            );
+            m.transform_point3(c)
+        });
+        let (min, max) = corners.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), c| {
+            (lo.min(c), hi.max(c))
+        });
+        let carried = b.transformed(m);
+        assert!(carried.min.abs_diff_eq(min, 1e-5), "{carried:?} vs {min}");
+        assert!(carried.max.abs_diff_eq(max, 1e-5), "{carried:?} vs {max}");
+    }
 }

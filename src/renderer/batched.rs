@@ -273,12 +273,12 @@ impl Batches {
         pages: &UniformPages,
     ) {
         for batch in &self.emits {
-            // a row a member, its emit uniforms as staged
-            let row = EmitUniforms::min_size().get() as usize;
-            let view = uploads.write(&batch.emits, 0, batch.emits.size());
+            // a row a member, its emit uniforms as staged (up to the emitters it uses: the
+            // rest of a row is never read)
+            let row = EmitUniforms::min_size().get();
             for (k, &i) in batch.members.iter().enumerate() {
                 let staged = entries[i].system.staged_emit(pages);
-                view[k * row..(k + 1) * row].copy_from_slice(staged);
+                uploads.write_bytes(&batch.emits, row * k as u64, staged);
             }
         }
         for batch in &self.simulates {

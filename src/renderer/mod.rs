@@ -894,8 +894,8 @@ impl ParticleRenderer {
             height: size.1,
             ..Default::default()
         };
-        self.uniforms
-            .write(queue, (&collision, &downsample, &composite));
+        let uploads = self.uploads.get_mut().expect("not poisoned");
+        (self.uniforms).write(uploads, (&collision, &downsample, &composite));
         Ok(())
     }
 

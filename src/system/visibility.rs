@@ -48,6 +48,11 @@ impl Sight {
 impl ParticleSystem {
     /// Where its particles can be now (None: unbounded and not declared).
     pub fn bounds(&self) -> Option<Aabb> {
+        self.bounds_around(self.spawn_box())
+    }
+
+    /// Where its particles can be now, its emitters spawning in `spawning` now.
+    fn bounds_around(&self, spawning: Option<Aabb>) -> Option<Aabb> {
         if let Some(declared) = self.sight.declared {
             return Some(declared);
         }
@@ -56,7 +61,7 @@ impl ParticleSystem {
             return Some(city);
         }
         let spawned = (self.sight.spawned.iter().map(|&(_, b)| b))
-            .chain(self.spawn_box())
+            .chain(spawning)
             .reduce(Aabb::union)?;
         let f = &self.desc.forces;
         let bounds = reach.around(spawned, self.turned(), f.gravity.into(), f.wind.into());
@@ -137,7 +142,8 @@ impl ParticleSystem {
     /// whether its bounds meet `view`; freeze or thaw it by its [`OffScreen`].
     pub fn look(&mut self, view: &ViewModel, dt: f32) -> Looked {
         let now = self.clock.time;
-        if let Some(spawned) = self.spawn_box() {
+        let spawning = self.spawn_box();
+        if let Some(spawned) = spawning {
             let life = self.sight.reach.as_ref().map_or(0.0, |r| r.lifetime as f64);
             let spawns = &mut self.sight.spawned;
             while spawns.front().is_some_and(|&(t, _)| t < now - life) {
@@ -151,7 +157,7 @@ impl ParticleSystem {
             }
         }
         let was_frozen = self.lifecycle.out_of_view;
-        self.sight.seen_bounds = self.bounds();
+        self.sight.seen_bounds = self.bounds_around(spawning);
         self.sight.hidden = self
             .sight
             .seen_bounds
