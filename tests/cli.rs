@@ -166,6 +166,26 @@ fn effect_files_that_are_not_text_are_bad_files_and_a_byte_order_mark_is_read() 
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// `check --wgsl` shows what a stack generates and what was folded instead: a kill is
+/// what the update returns, a gravity written as a force is the effect's gravity.
+#[test]
+fn check_wgsl_prints_the_generated_stacks_and_what_was_folded() {
+    let file = tmp("stacks.ron");
+    let effect = r#"(emitters: [(rate: 10.0, update: [
+        "force += vec3(0.0, -2.0, 0.0)",
+        "kill if age > 0.5",
+    ])], forces: (gravity: (0.0, 0.0, 0.0)))"#;
+    std::fs::write(&file, effect).unwrap();
+    let o = flurry(&["check", "--wgsl", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(said.contains("gravity (0, 0, 0) → (0, -2, 0)"), "{said}");
+    assert!(said.contains("// the emit pass: the shared one"), "{said}");
+    let simulate = &said[said.find("// the simulate pass's block").expect("a block")..];
+    assert!(simulate.contains("fn graph_update_0("), "{simulate}");
+    assert!(simulate.contains("return !("), "{simulate}");
+}
+
 #[test]
 fn shipped_effect_files_pass_check_and_run_or_say_what_their_host_adds() {
     // every shipped file runs with `stats --effect`, or `check` says what a host must add

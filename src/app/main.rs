@@ -47,8 +47,8 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let result = match cli.command {
-        Command::Check { file } => {
-            let code = cli::check(&file);
+        Command::Check { file, wgsl } => {
+            let code = cli::check(&file, wgsl);
             if let Some(e) = cli::stdout_error() {
                 eprintln!("error: writing to standard output: {e}");
                 return ExitCode::from(2);

@@ -30,6 +30,7 @@ mod crowd;
 #[cfg(feature = "edit")]
 mod edit;
 mod encode;
+mod generated;
 pub(crate) mod graph;
 mod host_assets;
 mod parse;
@@ -47,6 +48,7 @@ pub(crate) use crowd::STATE_TEXELS;
 pub use crowd::{City, Crowd, Gait, WalkerState, MAX_STATES};
 #[cfg(feature = "edit")]
 pub use edit::{Choice, EffectEdit, TextField};
+pub use generated::GeneratedCode;
 pub use graph::module::{Function, Module};
 pub use graph::{inputs, GraphError, Parameter, MAX_ATTRIBUTE_WORDS, MAX_PARAMETERS};
 pub use host_assets::HostAssets;
@@ -195,12 +197,18 @@ impl EffectDesc {
                 problems,
             });
         }
+        self.compiled(path)?;
+        Ok(())
+    }
+
+    /// Its stacks compiled (the fields' ranges checked before, by the caller); a refusal
+    /// names the file at `path`, if any.
+    pub(crate) fn compiled(&self, path: Option<&Path>) -> Result<graph::Graph> {
         graph::Graph::compile(self).map_err(|error| Error::EffectGraph {
             path: path.map(Path::to_path_buf),
             place: None,
             error: Box::new(error),
-        })?;
-        Ok(())
+        })
     }
 
     /// Every out-of-range field, with its path (`emitters[0].lifetime`), value and allowed

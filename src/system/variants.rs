@@ -60,9 +60,5 @@ impl EffectVariants {
 
 /// `desc`'s stacks compiled (validated: they compile).
 pub(crate) fn compile(desc: &EffectDesc) -> Result<Graph> {
-    Graph::compile(desc).map_err(|error| crate::Error::EffectGraph {
-        path: None,
-        place: None,
-        error: Box::new(error),
-    })
+    desc.compiled(None)
 }

@@ -30,7 +30,13 @@ pub enum Command {
     /// save; the file is watched for changes made elsewhere.
     Edit(EditArgs),
     /// Validate an effect file (exit 1 with the reasons when it is refused).
-    Check { file: PathBuf },
+    Check {
+        file: PathBuf,
+        /// Also print the WGSL its stacks generate (the emit and simulate passes' blocks)
+        /// and what was folded into the built-in fields instead.
+        #[arg(long)]
+        wgsl: bool,
+    },
     /// Make the shipped images (smoke, flame, fireball, spark) from noise, as PNG files.
     Images {
         /// The folder they are written to.

@@ -59,7 +59,7 @@ use crate::host::demos::Demo;
 use crate::host::{AppError, Scene};
 use args::Common;
 
-pub fn check(file: &std::path::Path) -> ExitCode {
+pub fn check(file: &std::path::Path, wgsl: bool) -> ExitCode {
     match EffectDesc::from_file(file) {
         Ok(desc) => {
             let n = desc.emitters.len();
@@ -67,6 +67,15 @@ pub fn check(file: &std::path::Path) -> ExitCode {
             out!("{}: ok ({n} emitter{s})", file.display());
             if let Some(needs) = host_needs(&desc, file) {
                 out!("{needs}");
+            }
+            if wgsl {
+                match desc.generated_code() {
+                    Ok(code) => print_code(&code),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(1);
+                    }
+                }
             }
             ExitCode::SUCCESS
         }
@@ -77,6 +86,26 @@ pub fn check(file: &std::path::Path) -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
+        }
+    }
+}
+
+/// An effect's generated code as `check --wgsl` prints it: what was folded, then each
+/// pass's block (or that it runs the shared one).
+fn print_code(code: &flurry::effect::GeneratedCode) {
+    out!("folded into the built-in fields:");
+    if code.folded.is_empty() {
+        out!("  nothing");
+    }
+    for said in &code.folded {
+        out!("  {said}");
+    }
+    for (pass, block) in [("emit", &code.emit), ("simulate", &code.simulate)] {
+        match block {
+            Some(block) => out!("// the {pass} pass's block\n{block}"),
+            None => out!(
+                "// the {pass} pass: the shared one (no stack of this effect generates code there)"
+            ),
         }
     }
 }

@@ -52,6 +52,14 @@ impl Graph {
         }
         out += PRELUDE;
         out += "\n";
+        out + &self.hooks(stage)
+    }
+
+    /// The hooks of the pass of `stage` and the functions they call (the stacks' own code:
+    /// what [`Graph::wgsl`] puts after graph.wgsl's declarations and the expression
+    /// prelude), for an effect that generates code there.
+    pub fn hooks(&self, stage: Stage) -> String {
+        let mut out = String::new();
         let draws = self.generates(Stage::Draw);
         match stage {
             Stage::Init => {
