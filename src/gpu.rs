@@ -9,7 +9,8 @@
 
 use crate::error::{Error, Result};
 
-/// A device and queue with the adapter and instance they came from.
+/// A device and queue with the adapter and instance they came from (a clone shares them).
+#[derive(Clone, Debug)]
 pub struct GpuContext {
     /// The instance the adapter was found on.
     pub instance: wgpu::Instance,

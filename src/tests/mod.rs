@@ -12,7 +12,10 @@ mod kill;
 mod nbody;
 mod pipelines;
 mod pool;
+mod random_effects;
 mod totals;
+
+use std::sync::Arc;
 
 use crate::effect::{EffectDesc, EmitterDesc, Forces, Range, Shape};
 use crate::gpu::GpuContext;
@@ -58,11 +61,17 @@ impl Hosted {
     }
 }
 
+/// The pipelines of a solo on `gpu` (compiled as its effects need them).
+fn solo_pipelines(gpu: &GpuContext) -> Pipelines {
+    let targets = crate::Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
+    Pipelines::new(&gpu.device, targets)
+}
+
 /// One effect simulated on its own, without a renderer: no depth to collide with, every
 /// particle drawn (no splat).
 struct Solo {
     gpu: GpuContext,
-    pipelines: Pipelines,
+    pipelines: Arc<Pipelines>,
     meshes: Meshes,
     uniform_pages: crate::uniform_pages::UniformPages,
     system: ParticleSystem,
@@ -75,8 +84,20 @@ impl Solo {
 
     /// As [`Solo::new`] on `gpu`.
     fn on(gpu: GpuContext, desc: &EffectDesc, capacity: u32, seed: u32) -> Self {
-        let targets = crate::Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
-        let pipelines = Pipelines::new(&gpu.device, targets);
+        let pipelines = Arc::new(solo_pipelines(&gpu));
+        Solo::sharing(gpu, &pipelines, desc, capacity, seed)
+    }
+
+    /// As [`Solo::on`], with pipelines other solos on `gpu` share ([`solo_pipelines`]):
+    /// what they compiled is not compiled again.
+    fn sharing(
+        gpu: GpuContext,
+        pipelines: &Arc<Pipelines>,
+        desc: &EffectDesc,
+        capacity: u32,
+        seed: u32,
+    ) -> Self {
+        let pipelines = Arc::clone(pipelines);
         let meshes = Meshes::new(&gpu.device);
         let images = crate::image::Images::new(&gpu.device);
         let (device, queue) = (&gpu.device, &gpu.queue);
