@@ -22,26 +22,7 @@ use super::noise::{pcg_hash, TABLE_SAMPLES, TABLE_STRIDE};
 use super::types::Type;
 use super::wgsl::{generate, PRELUDE};
 
-/// Seeded xorshift: the trees and inputs are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-}
+use crate::tests::rng::Rng;
 
 const INPUTS: [(&str, Type); 10] = [
     ("a", Type::F32),

@@ -13,6 +13,7 @@ mod nbody;
 mod pipelines;
 mod pool;
 mod random_effects;
+pub(crate) mod rng;
 mod totals;
 
 use std::sync::Arc;

@@ -15,6 +15,7 @@
 use std::sync::Arc;
 
 use super::pool::compare_pools;
+use super::rng::Rng;
 use super::Solo;
 use crate::cpu::CpuTwin;
 use crate::effect::*;
@@ -23,33 +24,15 @@ use crate::gpu::GpuContext;
 use crate::pipelines::Pipelines;
 use crate::Camera;
 
-/// xorshift: the same effects on every run.
-struct Rng(u64);
-
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
     /// In [lo, hi), to two decimals (what a person writes).
     fn number(&mut self, lo: f32, hi: f32) -> f32 {
-        let x = lo + (hi - lo) * (self.next() % 10_000) as f32 / 10_000.0;
+        let x = lo + (hi - lo) * self.unit() as f32;
         (x * 100.0).round() / 100.0
     }
 
     fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
         from[self.below(from.len())]
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
     }
 }
 
@@ -73,7 +56,7 @@ struct Names {
 /// A bounded f32 expression of depth at most `depth`, over `names`' scalars; `random`:
 /// `rand()` and `particle_rand(k)` may be called (init and update stacks).
 fn scalar(rng: &mut Rng, names: &Names, depth: u32, random: bool) -> String {
-    if depth == 0 || rng.chance(30) {
+    if depth == 0 || rng.chance(0.30) {
         // (no random numbers where particles are drawn)
         return match rng.below(if random { 4 } else { 2 }) {
             0 => num(rng.number(-1.0, 1.0)),
@@ -142,7 +125,7 @@ fn line(rng: &mut Rng, names: &Names, stage: &str) -> String {
         ),
         4 if names.warmth => format!("warmth = clamp(warmth + 0.1 * {}, -2.0, 2.0)", s(rng)),
         5 if names.home => format!("home = home * 0.9 + {} * 0.1", vec3(rng, names, random)),
-        6 if names.steps && rng.chance(50) => "steps += 1u".into(),
+        6 if names.steps && rng.chance(0.50) => "steps += 1u".into(),
         6 if names.steps => "turns = -i32(steps)".into(),
         6 if names.lit => format!("lit = {} > 0.0", s(rng)),
         7 => format!(
@@ -189,10 +172,10 @@ fn random_effect(seed: u64) -> EffectDesc {
     };
     let names = Names {
         scalars: vec![],
-        warmth: rng.chance(60),
-        home: rng.chance(50),
-        steps: rng.chance(50),
-        lit: rng.chance(40),
+        warmth: rng.chance(0.60),
+        home: rng.chance(0.50),
+        steps: rng.chance(0.50),
+        lit: rng.chance(0.40),
     };
     let mut scalars: Vec<String> = [
         "age",
@@ -285,7 +268,7 @@ fn random_effect(seed: u64) -> EffectDesc {
         let init = stack(&mut rng, "init", 3);
         let update = stack(&mut rng, "update", 5);
         let draw = stack(&mut rng, "draw", 2);
-        let burst = rng.chance(50);
+        let burst = rng.chance(0.50);
         desc.emitters.push(EmitterDesc {
             shape: Shape::Sphere {
                 center: [0.0, 1.0, 0.0],
