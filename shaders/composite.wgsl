@@ -14,13 +14,9 @@
 struct CompositeParams {
     depth: DepthMapping,
     threshold: f32,   // relative view-depth difference that marks an edge
-    nearest_depth: u32,
-    tonemap: u32,
-    has_depth: u32,
     width: u32,       // host target size, pixels
     height: u32,
     _pad0: u32,
-    _pad1: u32,
 }
 
 // samples per host pixel; a multisampled host's variant reads a
@@ -37,6 +33,14 @@ override GAMMA_TARGET: u32 = 0u;
 // which is what either upsampling gives there, without the filtering and the depth tests
 // (lavapipe runs both sides of a choice, and they made the composite three times dearer)
 override SAME_SIZE: u32 = 0u;
+
+// 1: nearest-depth upsampling (the host has a depth and the settings ask for it); 0:
+// bilinear. 1: the particle colour is tonemapped for an LDR host. Specialised, not read from
+// the uniforms: lavapipe (Mesa 22) compiles a shader again at every draw where a branch on a
+// uniform decides most of it, with the uniform's value inlined, and keeps every copy (0.6 MB
+// a frame).
+override NEAREST_DEPTH: u32 = 0u;
+override TONEMAP: u32 = 0u;
 
 @group(0) @binding(0) var low_color: texture_2d<f32>;
 @group(0) @binding(1) var low_depth: texture_2d<f32>; // distances (downsample.wgsl)
@@ -86,7 +90,7 @@ fn upsample(pixel: vec2<u32>) -> vec4<f32> {
     let low = vec2<i32>(textureDimensions(low_color));
     let uv = (vec2<f32>(pixel) + 0.5) / vec2<f32>(f32(params.width), f32(params.height));
     let blended = textureSampleLevel(low_color, bilinear, uv, 0.0);
-    if params.nearest_depth == 0u || params.has_depth == 0u {
+    if NEAREST_DEPTH == 0u {
         return blended;
     }
     let here = host_distance(pixel);
@@ -119,7 +123,7 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
     let at = vec2<f32>(in.uv.x, 1.0 - in.uv.y) * size;
     let pixel = min(vec2<u32>(max(at, vec2<f32>(0.0))), vec2<u32>(params.width, params.height) - 1u);
     var c = upsample(pixel);
-    if params.tonemap == 1u {
+    if TONEMAP == 1u {
         c = vec4<f32>(aces(max(c.rgb, vec3<f32>(0.0))), c.a);
     }
     if GAMMA_TARGET == 1u {

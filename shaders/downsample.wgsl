@@ -16,10 +16,6 @@
 
 struct DownsampleParams {
     depth: DepthMapping,
-    has_depth: u32,   // 0: the host gave no depth; everything is far away
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
 }
 
 // samples per host pixel; a multisampled host's variant reads a
@@ -34,6 +30,10 @@ override FACTOR: u32 = 1u;
 // alone and serves both (a second store of every texel cost 0.8 of 3.7 ms at 960 × 540 on
 // lavapipe)
 override APART: u32 = 1u;
+// 0: the host gave no depth, and everything is far away. Specialised, not read from the
+// uniforms: lavapipe (Mesa 22) compiles a shader again at every dispatch where a branch on a
+// uniform decides most of it, with the uniform's value inlined, and keeps every copy.
+override HAS_DEPTH: u32 = 1u;
 
 @group(0) @binding(0) var host_depth: texture_depth_2d;
 @group(0) @binding(1) var low_depth: texture_storage_2d<rg32float, write>; // APART only
@@ -50,7 +50,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     var far = FAR_AWAY;
     var near = FAR_AWAY;
-    if params.has_depth == 1u {
+    if HAS_DEPTH == 1u {
         // the extremes of the raw depth, then their distances (the mapping is monotonic)
         var lo = 2.0;
         var hi = -1.0;

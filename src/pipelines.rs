@@ -401,8 +401,13 @@ impl Pipelines {
 
     /// The depth downsample for the host's sample count.
     pub fn downsample(&self) -> &DownsamplePass {
-        self.downsample
-            .get_or_init(|| DownsamplePass::new(&self.device, self.targets.sample_count))
+        self.downsample.get_or_init(|| {
+            DownsamplePass::new(
+                &self.device,
+                self.targets.sample_count,
+                self.targets.depth_format.is_some(),
+            )
+        })
     }
 
     /// The composite into the host's passes.

@@ -787,11 +787,6 @@ pub(crate) struct ScanParams {
 #[derive(Clone, Copy, Debug, Default, ShaderType)]
 pub(crate) struct DownsampleParams {
     pub depth: DepthMappingUniform,
-    /// 0 when the host gave no depth buffer.
-    pub has_depth: u32,
-    pub _pad0: u32,
-    pub _pad1: u32,
-    pub _pad2: u32,
 }
 
 /// Parameters of the composite (`CompositeParams` in composite.wgsl).
@@ -800,16 +795,10 @@ pub(crate) struct CompositeParams {
     pub depth: DepthMappingUniform,
     /// Relative view-depth difference that marks a depth edge.
     pub threshold: f32,
-    /// 1: nearest-depth upsampling; 0: bilinear.
-    pub nearest_depth: u32,
-    /// 1: tonemap particle colour for an LDR host.
-    pub tonemap: u32,
-    pub has_depth: u32,
     /// Host target size, pixels.
     pub width: u32,
     pub height: u32,
     pub _pad0: u32,
-    pub _pad1: u32,
 }
 
 /// Bytes of `value` laid out as a WGSL uniform.
@@ -1350,10 +1339,7 @@ mod tests {
         check_uniform::<DownsampleParams>(
             &l,
             "DownsampleParams",
-            &[
-                ("depth", |v| v.depth.coeffs = Vec4::ONE),
-                ("has_depth", |v| v.has_depth = 1),
-            ],
+            &[("depth", |v| v.depth.coeffs = Vec4::ONE)],
         );
         check_uniform::<CompositeParams>(
             &l,
@@ -1361,9 +1347,6 @@ mod tests {
             &[
                 ("depth", |v| v.depth.coeffs = Vec4::ONE),
                 ("threshold", |v| v.threshold = 1.0),
-                ("nearest_depth", |v| v.nearest_depth = 1),
-                ("tonemap", |v| v.tonemap = 1),
-                ("has_depth", |v| v.has_depth = 1),
                 ("width", |v| v.width = 1),
                 ("height", |v| v.height = 1),
             ],

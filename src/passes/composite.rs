@@ -12,9 +12,10 @@ pub(crate) struct CompositePass {
     device: Compiler,
     targets: Targets,
     layout: wgpu::BindGroupLayout,
-    /// Upsampling (a particle target smaller than the host's), then its own texel a pixel
-    /// (one of the host's size): each built the first time a frame needs it.
-    pipelines: [std::sync::OnceLock<wgpu::RenderPipeline>; 2],
+    /// Upsampling bilinearly (a particle target smaller than the host's), its own texel a
+    /// pixel (one of the host's size), then upsampling by nearest depth (index + 2): each
+    /// built the first time a frame needs it.
+    pipelines: [std::sync::OnceLock<wgpu::RenderPipeline>; 4],
     sampler: wgpu::Sampler,
 }
 
@@ -56,9 +57,11 @@ impl CompositePass {
         }
     }
 
-    /// The pipeline for a particle target of the host's size (`same_size`) or a smaller one.
-    pub fn pipeline(&self, same_size: bool) -> &wgpu::RenderPipeline {
-        self.pipelines[same_size as usize].get_or_init(|| {
+    /// The pipeline for a particle target of the host's size (`same_size`) or a smaller
+    /// one, upsampled by `nearest` depth (where the host has a depth) or bilinearly.
+    pub fn pipeline(&self, same_size: bool, nearest: bool) -> &wgpu::RenderPipeline {
+        let nearest = nearest && self.targets.depth_format.is_some();
+        self.pipelines[same_size as usize + 2 * nearest as usize].get_or_init(|| {
             let targets = &self.targets;
             let premultiplied_over = wgpu::BlendComponent {
                 src_factor: wgpu::BlendFactor::One,
@@ -78,6 +81,8 @@ impl CompositePass {
                 ("SAMPLES", samples),
                 ("GAMMA_TARGET", targets.gamma_encoded() as u32),
                 ("SAME_SIZE", same_size as u32),
+                ("NEAREST_DEPTH", nearest as u32),
+                ("TONEMAP", !targets.hdr() as u32),
             ];
             render_pipeline(
                 &self.device,
@@ -119,9 +124,14 @@ impl CompositePass {
     }
 
     /// Composite the particle target `bind` binds, of the host's size (`same_size`: at
-    /// [`crate::renderer::Scale::Full`]) or smaller.
-    pub fn record(&self, pass: &mut wgpu::RenderPass, bind: &wgpu::BindGroup, same_size: bool) {
-        pass.set_pipeline(self.pipeline(same_size));
+    /// [`crate::renderer::Scale::Full`]) or smaller, upsampled by `nearest` depth or not.
+    pub fn record(
+        &self,
+        pass: &mut wgpu::RenderPass,
+        bind: &wgpu::BindGroup,
+        (same_size, nearest): (bool, bool),
+    ) {
+        pass.set_pipeline(self.pipeline(same_size, nearest));
         pass.set_bind_group(0, bind, &[]);
         pass.draw(0..3, 0..1);
     }

@@ -17,6 +17,8 @@ pub(crate) const LOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg
 pub(crate) struct DownsamplePass {
     device: Compiler,
     samples: u32,
+    /// The host gives a depth (else everything is far away).
+    has_depth: bool,
     layout: wgpu::BindGroupLayout,
     /// By scale factor (1, 2, 4: index 0, 1, 2), then with the host's distances kept apart
     /// or not (index + 3), each built the first time a frame needs it.
@@ -24,8 +26,8 @@ pub(crate) struct DownsamplePass {
 }
 
 impl DownsamplePass {
-    /// The pass for a host depth of `samples` samples.
-    pub fn new(device: &Compiler, samples: u32) -> Self {
+    /// The pass for a host depth of `samples` samples, or none (`has_depth` false).
+    pub fn new(device: &Compiler, samples: u32, has_depth: bool) -> Self {
         let entries = [
             host_depth_texture(0, samples, C),
             storage_texture(1, LOW_DEPTH_FORMAT, C),
@@ -36,6 +38,7 @@ impl DownsamplePass {
         DownsamplePass {
             device: device.clone(),
             samples,
+            has_depth,
             layout,
             pipelines: Default::default(),
         }
@@ -50,6 +53,7 @@ impl DownsamplePass {
                 ("SAMPLES", self.samples),
                 ("FACTOR", factor),
                 ("APART", apart as u32),
+                ("HAS_DEPTH", self.has_depth as u32),
             ];
             let groups = [Some(&self.layout)];
             compute_pipeline(&self.device, Shader::Downsample, "main", &groups, &consts)

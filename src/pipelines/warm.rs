@@ -96,6 +96,8 @@ pub(crate) struct WarmEffect {
 pub(crate) struct WarmFrame {
     pub scale: Scale,
     pub splat: bool,
+    /// The composite upsamples by nearest depth.
+    pub nearest: bool,
 }
 
 /// One pipeline variant, keyed as the passes key them.
@@ -134,7 +136,8 @@ enum Variant {
     Bound,
     Resolve(Accumulated),
     Downsample(Scale, bool),
-    Composite(bool),
+    /// (same size, by nearest depth)
+    Composite(bool, bool),
 }
 
 /// Every union of one or more of `items` by `join` (associative and commutative): the
@@ -181,7 +184,10 @@ fn variants(effects: &[WarmEffect], frame: WarmFrame) -> Vec<Variant> {
     for apart in EITHER.into_iter().filter(|&a| !a || has_meshes) {
         out.push(Variant::Downsample(frame.scale, apart));
     }
-    out.push(Variant::Composite(frame.scale == Scale::Full));
+    out.push(Variant::Composite(
+        frame.scale == Scale::Full,
+        frame.nearest,
+    ));
     if frame.splat && !effects.is_empty() {
         // the splats' blends, each effect's own or a merged list's, added up
         let blends: Vec<_> = out
@@ -451,8 +457,8 @@ impl Pipelines {
             Variant::Downsample(scale, apart) => {
                 self.downsample().pipeline(*scale, *apart);
             }
-            Variant::Composite(same_size) => {
-                self.composite().pipeline(*same_size);
+            Variant::Composite(same_size, nearest) => {
+                self.composite().pipeline(*same_size, *nearest);
             }
         }
         Ok(())

@@ -111,6 +111,7 @@ impl ParticleRenderer {
         WarmFrame {
             scale: self.settings.scale,
             splat: self.settings.splat_radius() > 0.0,
+            nearest: self.composites_by_nearest_depth(),
         }
     }
 

@@ -273,11 +273,6 @@ fn collision_frame(prev: &ViewModel, enabled: bool) -> CollisionFrame {
     }
 }
 
-fn is_hdr(format: wgpu::TextureFormat) -> bool {
-    use wgpu::TextureFormat as F;
-    matches!(format, F::Rgba16Float | F::Rgba32Float | F::Rg11b10Ufloat)
-}
-
 impl ParticleRenderer {
     /// A renderer drawing into targets of `targets`' formats. Compiles nothing yet: each
     /// pipeline is built the first time a frame or an effect needs it. Refuses a device
@@ -754,6 +749,11 @@ impl ParticleRenderer {
         self.settings.scale == Scale::Full
     }
 
+    /// Whether the composite upsamples by nearest depth (else bilinearly).
+    fn composites_by_nearest_depth(&self) -> bool {
+        self.settings.upsample == Upsample::NearestDepth
+    }
+
     /// Size of the particle target for a host of `size`.
     pub fn target_size(&self, (w, h): (u32, u32)) -> (u32, u32) {
         let f = self.settings.scale.factor();
@@ -871,25 +871,20 @@ impl ParticleRenderer {
         }
         // (the pages and the batches' rows are copied in at the frame's start)
         self.batches.plan_frame(&self.entries);
-        let has_depth = self.targets.depth_format.is_some() as u32;
+        let has_depth = self.targets.depth_format.is_some();
         // the particle target's depth still holds the previous frame's, unless it was just
         // (re)allocated or no downsample was recorded since
         let recorded = self.depth_recorded.swap(false, Ordering::Relaxed);
-        let stored = recorded && !fresh && has_depth == 1;
+        let stored = recorded && !fresh && has_depth;
         self.reversed = view.depth.convention.reversed;
         let prev = self.prev_view.replace(view).unwrap_or(view);
         let collision = collision_frame(&prev, stored);
         let downsample = DownsampleParams {
             depth: view.depth.into(),
-            has_depth,
-            ..Default::default()
         };
         let composite = CompositeParams {
             depth: view.depth.into(),
             threshold: self.settings.edge_threshold,
-            nearest_depth: (self.settings.upsample == Upsample::NearestDepth) as u32,
-            tonemap: !is_hdr(self.targets.color_format) as u32,
-            has_depth,
             width: size.0,
             height: size.1,
             ..Default::default()
@@ -1033,8 +1028,11 @@ impl ParticleRenderer {
     /// `prepare`.
     pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
         if let Some(bind) = &self.composite_bind {
-            let same_size = self.composites_same_size();
-            self.pipelines.composite().record(pass, bind, same_size);
+            let variant = (
+                self.composites_same_size(),
+                self.composites_by_nearest_depth(),
+            );
+            self.pipelines.composite().record(pass, bind, variant);
         }
     }
 
@@ -1333,9 +1331,12 @@ impl ParticleRenderer {
                         depth_ops: None,
                         stencil_ops: None,
                     });
-                let same_size = self.composites_same_size();
+                let variant = (
+                    self.composites_same_size(),
+                    self.composites_by_nearest_depth(),
+                );
                 render_pass_in(encoder, profiler, desc, "composite", |r| {
-                    p.composite().record(r, &bind, same_size)
+                    p.composite().record(r, &bind, variant)
                 });
             }
             _ => unreachable!("the compute steps are recorded above"),

@@ -164,6 +164,16 @@ impl Targets {
         !f.is_srgb() && f.add_srgb_suffix() != f
     }
 
+    /// Whether [`Targets::color_format`] holds high dynamic range (floats): the particle
+    /// colour is then composited as it is, else tonemapped.
+    pub(crate) fn hdr(&self) -> bool {
+        use wgpu::TextureFormat as F;
+        matches!(
+            self.color_format,
+            F::Rgba16Float | F::Rgba32Float | F::Rg11b10Ufloat
+        )
+    }
+
     /// The same, composited in a pass without a depth attachment
     /// ([`Targets::depth_in_pass`]).
     pub fn without_depth_in_pass(self) -> Self {
