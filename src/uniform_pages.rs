@@ -338,15 +338,18 @@ impl RendererUniforms {
         }
     }
 
-    /// This frame's three, copied in with the frame's `uploads`.
+    /// Stage this frame's three for the next [`RendererUniforms::flush`].
     pub fn write(
         &mut self,
-        uploads: &mut crate::uploads::Uploads,
         (collision, downsample, composite): (&CollisionFrame, &DownsampleParams, &CompositeParams),
     ) {
         stage(&mut self.bytes, &self.collision, collision);
         stage(&mut self.bytes, &self.downsample, downsample);
         stage(&mut self.bytes, &self.composite, composite);
+    }
+
+    /// Copy the staged three in with the frame's `uploads`.
+    pub fn flush(&self, uploads: &mut crate::uploads::Uploads) {
         uploads.write_bytes(&self.buffer, 0, &self.bytes);
     }
 

@@ -889,8 +889,7 @@ impl ParticleRenderer {
             height: size.1,
             ..Default::default()
         };
-        let uploads = self.uploads.get_mut().expect("not poisoned");
-        (self.uniforms).write(uploads, (&collision, &downsample, &composite));
+        (self.uniforms).write((&collision, &downsample, &composite));
         Ok(())
     }
 
@@ -902,9 +901,9 @@ impl ParticleRenderer {
         let steps = COMPUTE_STEPS;
         let recorded = |pass: &Pass| {
             let step = pass.step().expect("a compute step");
-            // (the emit pass copies the instances in first: it is there while any effect
-            // is, even all of them paused)
-            let copies = step == Step::Emit && !self.entries.is_empty();
+            // (the emit pass copies the frame's uploads in first: it is there whenever the
+            // frame is drawn, every effect paused or none added)
+            let copies = step == Step::Emit;
             copies || self.entries.iter().any(|e| e.system.records(step))
         };
         let mut passes: Vec<Pass> = steps.into_iter().filter(recorded).collect();
@@ -1193,9 +1192,11 @@ impl ParticleRenderer {
         let p = &self.pipelines;
         if pass == Pass::Emit {
             // the effects' uniforms as their updates staged them, the batches' rows of
-            // them, and the instances emit and cull read, copied in before the frame's
-            // first pass
+            // them, the instances emit and cull read and the renderer's own uniforms,
+            // copied in before the frame's first pass (a frame updated and never recorded
+            // leaves nothing behind but what its next recorded frame copies)
             let mut uploads = self.uploads.lock().expect("not poisoned");
+            self.uniforms.flush(&mut uploads);
             self.uniform_pages.flush(&mut uploads);
             let pages = &self.uniform_pages;
             self.batches.write_frame(&mut uploads, &self.entries, pages);
