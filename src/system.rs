@@ -223,8 +223,12 @@ pub(crate) struct ParticleSystem {
     ids_taken: u64,
     /// Its stacks, compiled (empty for an effect without).
     graph: Graph,
-    /// Its parameters' values now, staged with its uniforms at each update.
+    /// Its parameters' values now, staged with its uniforms at an update when they changed.
     parameters: GraphParams,
+    /// The camera (eye, view direction) its parameters were last staged with; None when
+    /// they changed since (a parameter set, the effect or an emitter moved) or were never
+    /// staged. A frame that finds the same camera stages none of their 1.6 KiB.
+    graph_staged: Option<(glam::Vec3, glam::Vec3)>,
     /// Its curves and gradients, baked into the rows of a float texture (a zero texel for
     /// an effect without): a texture, not a storage buffer, as emit and simulate already
     /// bind as many storage buffers as WebGPU allows a stage.
@@ -390,6 +394,7 @@ impl ParticleSystem {
             ids_taken: 0,
             graph,
             parameters,
+            graph_staged: None,
             table,
             attributes,
             events: None,
@@ -572,6 +577,7 @@ impl ParticleSystem {
             return Err(Invalid::new(field, value, parameter.allowed()).into());
         }
         self.parameters.slots[slot] = glam::UVec4::from_array(value.to_words());
+        self.graph_staged = None;
         Ok(())
     }
 
@@ -632,6 +638,7 @@ impl ParticleSystem {
                 *slot = transform;
             }
         }
+        self.graph_staged = None;
         Ok(())
     }
 
@@ -937,16 +944,19 @@ impl ParticleSystem {
             mesh_lod: self.mesh_lod(),
         };
         emit.time = frame.time;
-        let mut graph = GraphParams {
-            transform: self.transform,
-            eye: view.eye,
-            view_dir: view.view_depth.truncate().normalize_or_zero(),
-            ..self.parameters
-        };
-        for (slot, placed) in graph.emitters.iter_mut().zip(&self.placed) {
-            *slot = *placed;
+        // its parameters, staged again only when they or the camera changed
+        let camera = (view.eye, view.view_depth.truncate().normalize_or_zero());
+        let mut graph = None;
+        if self.graph_staged != Some(camera) {
+            let mut staged = self.parameters;
+            (staged.transform, staged.eye, staged.view_dir) = (self.transform, camera.0, camera.1);
+            for (slot, placed) in staged.emitters.iter_mut().zip(&self.placed) {
+                *slot = *placed;
+            }
+            graph = Some(staged);
         }
-        pages.write(&self.uniforms, (&frame, &emit, &graph));
+        self.graph_staged = Some(camera);
+        pages.write(&self.uniforms, (&frame, &emit, graph.as_ref()));
         self.step_clock = StepClock {
             eye: frame.eye.into(),
             dt: frame.dt,

@@ -9,8 +9,8 @@
 //! update copies its bytes into the page's copy on the CPU, and the frame's uploads
 //! ([`crate::uploads`]: one `write_buffer` a frame for them all) copy in what changed:
 //! each slot's frame uniforms and the emitters its emit uniforms use (about 850 of its
-//! 4,096 bytes for one emitter), its parameters only when they differ from the last
-//! frame's. Copying whole pages cost a host 40-50 µs a frame more for 100 effects.
+//! 4,096 bytes for one emitter), its parameters only when its effect says they changed
+//! (a parameter set, the effect moved, the camera moved). Copying whole pages cost a host 40-50 µs a frame more for 100 effects.
 //! The renderer's own three ([`RendererUniforms`]) share one buffer, copied in with them.
 
 use std::num::NonZeroU64;
@@ -90,7 +90,7 @@ struct Page {
 }
 
 /// What the next flush copies of one slot: every frame its frame uniforms and the part of
-/// its emit uniforms its emitters use; its parameters only when they changed (they hold
+/// its emit uniforms its emitters use; its parameters only when staged again (they hold
 /// the host's parameters, the effect's transform and the camera, most frames the same as
 /// the last); a slot just handed out, all of it.
 #[derive(Default)]
@@ -119,8 +119,6 @@ pub(crate) struct UniformPages {
     graph_offset: u64,
     /// Bytes between two slots.
     stride: u64,
-    /// Room to lay out a slot's parameters before comparing them with what it holds.
-    scratch: Vec<u8>,
 }
 
 fn align(n: u64, to: u64) -> u64 {
@@ -149,7 +147,6 @@ impl UniformPages {
             emit_offset,
             graph_offset,
             stride,
-            scratch: vec![0; GraphParams::min_size().get() as usize],
         }
     }
 
@@ -209,11 +206,12 @@ impl UniformPages {
         used.filter(|&u| u).count()
     }
 
-    /// Stage `slot`'s uniforms for the next [`UniformPages::flush`].
+    /// Stage `slot`'s uniforms for the next [`UniformPages::flush`]: its frame and emit
+    /// uniforms, and its parameters when they changed (`graph` None: as staged last).
     pub fn write(
         &mut self,
         slot: &UniformSlot,
-        (frame, emit, graph): (&FrameUniforms, &EmitUniforms, &GraphParams),
+        (frame, emit, graph): (&FrameUniforms, &EmitUniforms, Option<&GraphParams>),
     ) {
         let p = &mut self.pages[slot.page];
         stage(&mut p.bytes, &slot.frame, frame);
@@ -228,14 +226,8 @@ impl UniformPages {
         let due = &mut p.due[slot.index];
         let due_head = due.head.get_mut();
         *due_head = (*due_head).max(head as u32);
-        // its parameters: laid out aside, and staged only where they differ
-        let start = slot.graph.offset as usize;
-        let staged = &mut p.bytes[start..][..self.scratch.len()];
-        encase::UniformBuffer::new(&mut self.scratch[..])
-            .write(graph)
-            .expect("the scratch holds the parameters");
-        if staged != &self.scratch[..] {
-            staged.copy_from_slice(&self.scratch);
+        if let Some(graph) = graph {
+            stage(&mut p.bytes, &slot.graph, graph);
             *due.graph.get_mut() = true;
         }
     }
@@ -478,9 +470,12 @@ mod tests {
         );
         let emit = EmitUniforms::default();
         for (k, s) in slots.iter().enumerate().filter(|(k, _)| *k != 3) {
-            pages.write(s, (&frame(k as f32), &emit, &GraphParams::default()));
+            pages.write(s, (&frame(k as f32), &emit, Some(&GraphParams::default())));
         }
-        pages.write(&again, (&frame(1000.0), &emit, &GraphParams::default()));
+        pages.write(
+            &again,
+            (&frame(1000.0), &emit, Some(&GraphParams::default())),
+        );
         let mut uploads = crate::uploads::Uploads::default();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         assert!(pages.flush(&mut uploads), "staged pages are copied");

@@ -302,6 +302,80 @@ fn a_parameter_the_host_sets_drives_the_particles() {
     }
 }
 
+/// What a stack reads of the camera and of the effect's place (`eye`, `view_dir`,
+/// `effect_point`) follows them the frame they move, and stays put while they do not:
+/// parameters staged only when something changed still change when it does.
+#[test]
+fn a_stack_reads_the_camera_and_the_effect_where_they_are_each_frame() {
+    let gpu = gpu();
+    let mut host = Hosted::new(&gpu);
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let desc = EffectDesc {
+        name: "watcher".into(),
+        emitters: vec![EmitterDesc {
+            bursts: vec![Burst {
+                time: 0.0,
+                count: 64,
+                every: None,
+                cycles: None,
+            }],
+            lifetime: Range::constant(100.0),
+            // (the velocity carries what the step read; the particles kept at the origin)
+            update: lines(&[
+                "position = vec3(0.0)",
+                "velocity = eye + view_dir",
+                "size = effect_point(vec3(0.0)).x",
+            ]),
+            ..Default::default()
+        }],
+        forces: Forces {
+            gravity: [0.0; 3],
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let id = host
+        .renderer
+        .add_effect(device, queue, &desc, 256, 5)
+        .unwrap();
+    let at = |eye: Vec3| Camera::look_at(eye, eye + Vec3::new(0.0, 0.0, -1.0), 1.0);
+    let read = |host: &Hosted| {
+        let snap = host.renderer.snapshot(device, queue, id).unwrap();
+        assert_eq!(snap.alive.len(), 64);
+        let p = snap.particles[snap.alive[0] as usize];
+        (p.vel, p.size)
+    };
+    let dt = 1.0 / 60.0;
+    let (a, b) = (Vec3::new(1.0, 2.0, 10.0), Vec3::new(-3.0, 0.5, 7.0));
+    let forward = Vec3::new(0.0, 0.0, -1.0);
+    for frame in 0..4 {
+        host.frame(&gpu, dt, at(a));
+        if frame > 0 {
+            let (vel, size) = read(&host);
+            assert!(
+                (vel - (a + forward)).length() < 1e-5,
+                "frame {frame}: {vel}"
+            );
+            assert!(size.abs() < 1e-6, "frame {frame}: at the origin, {size}");
+        }
+    }
+    host.frame(&gpu, dt, at(b));
+    let (vel, _) = read(&host);
+    assert!(
+        (vel - (b + forward)).length() < 1e-5,
+        "the camera moved: {vel}"
+    );
+    let moved = glam::Mat4::from_translation(Vec3::new(4.0, 0.0, 0.0));
+    host.renderer.set_transform(id, moved).unwrap();
+    host.frame(&gpu, dt, at(b));
+    let (vel, size) = read(&host);
+    assert!((size - 4.0).abs() < 1e-5, "the effect moved: {size}");
+    assert!(
+        (vel - (b + forward)).length() < 1e-5,
+        "the camera held: {vel}"
+    );
+}
+
 /// A fountain whose gravity and drag towards a breeze (swirled by `turbulence`, if given)
 /// are the built-in fields, and the same fountain with them written as force functions in
 /// its update stack.
