@@ -906,10 +906,10 @@ impl ParticleSystem {
         let offset = self.desc.camera_offset(view.eye);
         let id_base = self.ids_taken as u32;
         let motion = self.motion();
-        // (2 KiB with every emitter's room: filled in place, not copied about)
-        let mut emit =
-            self.desc
-                .emit_uniforms(&self.clock.pending(), id_base, offset, &motion, meshes);
+        // (2.3 KiB with every emitter's room: filled where the page stages it)
+        let emit = pages.emit(&self.uniforms);
+        let spawns = (&self.clock.pending()[..], id_base, offset, &motion[..]);
+        self.desc.fill_emit_uniforms(emit, spawns, meshes);
         emit.step = dt / self.substeps as f32;
         emit.frame = dt;
         emit.instances = self.instances.count();
@@ -956,7 +956,7 @@ impl ParticleSystem {
             graph = Some(staged);
         }
         self.graph_staged = Some(camera);
-        pages.write(&self.uniforms, (&frame, &emit, graph.as_ref()));
+        pages.write(&self.uniforms, &frame, graph.as_ref());
         self.step_clock = StepClock {
             eye: frame.eye.into(),
             dt: frame.dt,

@@ -36,6 +36,9 @@ const EMITTER: u64 = EmitterParams::METADATA.min_size().get();
 /// Bytes of the emit uniforms before their emitters.
 const EMIT_HEAD: u64 = EmitUniforms::METADATA.min_size().get() - EMITTER * MAX_EMITTERS as u64;
 
+/// Where the emit uniforms hold their emitters' count.
+const EMITTER_COUNT: usize = std::mem::offset_of!(EmitUniforms, emitter_count);
+
 /// What a bind group entry binds: a whole buffer, or a range of one.
 pub(crate) trait Binding {
     fn resource(&self) -> wgpu::BindingResource<'_>;
@@ -78,8 +81,9 @@ pub(crate) struct UniformSlot {
 
 struct Page {
     buffer: wgpu::Buffer,
-    /// What the buffer will hold after the next flush.
-    bytes: Vec<u8>,
+    /// What the buffer will hold after the next flush (in blocks aligned as the structs
+    /// written in place: [`UniformPages::emit`]).
+    blocks: Vec<Block>,
     /// Which slots are handed out.
     used: [bool; SLOTS_PER_PAGE],
     /// Bytes of each slot's emit uniforms its emitters use (what a frame stages of them).
@@ -87,6 +91,21 @@ struct Page {
     /// What the next flush copies of each slot (the flush runs in the renderer's `encode`,
     /// which a host calls with the renderer shared).
     due: [Due; SLOTS_PER_PAGE],
+}
+
+/// 16 bytes aligned to 16, as a uniform struct's vectors and matrices are.
+#[repr(C, align(16))]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Block([u8; 16]);
+
+impl Page {
+    fn bytes(&self) -> &[u8] {
+        bytemuck::cast_slice(&self.blocks)
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        bytemuck::cast_slice_mut(&mut self.blocks)
+    }
 }
 
 /// What the next flush copies of one slot: every frame its frame uniforms and the part of
@@ -138,9 +157,10 @@ fn slot_layout(to: u64) -> (u64, u64, u64) {
 }
 
 impl UniformPages {
-    /// No pages yet; slots aligned for `device`'s uniform offsets.
+    /// No pages yet; slots aligned for `device`'s uniform offsets (and at least to 16
+    /// bytes, for the structs written in place).
     pub fn new(device: &wgpu::Device) -> Self {
-        let to = device.limits().min_uniform_buffer_offset_alignment as u64;
+        let to = (device.limits().min_uniform_buffer_offset_alignment as u64).max(16);
         let (emit_offset, graph_offset, stride) = slot_layout(to);
         UniformPages {
             pages: Vec::new(),
@@ -168,7 +188,7 @@ impl UniformPages {
                         | wgpu::BufferUsages::COPY_SRC,
                     mapped_at_creation: false,
                 }),
-                bytes: vec![0; size as usize],
+                blocks: vec![Block([0; 16]); size.div_ceil(16) as usize],
                 used: [false; SLOTS_PER_PAGE],
                 emit_used: [0; SLOTS_PER_PAGE],
                 due: std::array::from_fn(|_| Due::default()),
@@ -206,29 +226,40 @@ impl UniformPages {
         used.filter(|&u| u).count()
     }
 
-    /// Stage `slot`'s uniforms for the next [`UniformPages::flush`]: its frame and emit
-    /// uniforms, and its parameters when they changed (`graph` None: as staged last).
+    /// `slot`'s emit uniforms as staged, to fill in place before [`UniformPages::write`]
+    /// (2.3 KiB with every emitter's room: built elsewhere and copied in, they were a
+    /// tenth of a steady frame's CPU).
+    pub fn emit(&mut self, slot: &UniformSlot) -> &mut EmitUniforms {
+        let start = slot.emit.offset as usize;
+        let size = std::mem::size_of::<EmitUniforms>();
+        bytemuck::from_bytes_mut(&mut self.pages[slot.page].bytes_mut()[start..][..size])
+    }
+
+    /// Stage `slot`'s uniforms for the next [`UniformPages::flush`]: its frame uniforms,
+    /// its emit uniforms as [`UniformPages::emit`] left them, and its parameters when they
+    /// changed (`graph` None: as staged last).
     pub fn write(
         &mut self,
         slot: &UniformSlot,
-        (frame, emit, graph): (&FrameUniforms, &EmitUniforms, Option<&GraphParams>),
+        frame: &FrameUniforms,
+        graph: Option<&GraphParams>,
     ) {
         let p = &mut self.pages[slot.page];
-        stage(&mut p.bytes, &slot.frame, frame);
+        stage(p.bytes_mut(), &slot.frame, frame);
         // the emitters past its count are never read (spawn.wgsl `emitter_of`): its bytes
         // up to them
-        let emitters = (emit.emitter_count as usize).min(MAX_EMITTERS) as u64;
-        let used = (EMIT_HEAD + EMITTER * emitters) as usize;
         let start = slot.emit.offset as usize;
-        p.bytes[start..][..used].copy_from_slice(&bytemuck::bytes_of(emit)[..used]);
+        let count: &[u8] = &p.bytes()[start + EMITTER_COUNT..][..4];
+        let emitters = u32::from_le_bytes(count.try_into().expect("4 bytes"));
+        let used = EMIT_HEAD + EMITTER * (emitters as usize).min(MAX_EMITTERS) as u64;
         p.emit_used[slot.index] = used as u32;
-        let head = self.emit_offset + used as u64;
+        let head = self.emit_offset + used;
         let due = &mut p.due[slot.index];
         let due_head = due.head.get_mut();
         *due_head = (*due_head).max(head as u32);
         if let Some(graph) = graph {
-            stage(&mut p.bytes, &slot.graph, graph);
-            *due.graph.get_mut() = true;
+            stage(p.bytes_mut(), &slot.graph, graph);
+            *p.due[slot.index].graph.get_mut() = true;
         }
     }
 
@@ -236,7 +267,7 @@ impl UniformPages {
     /// hold them after the flush): the batched emit's table copies them.
     pub fn staged_emit(&self, slot: &UniformSlot) -> &[u8] {
         let (page, start) = (&self.pages[slot.page], slot.emit.offset as usize);
-        &page.bytes[start..][..page.emit_used[slot.index] as usize]
+        &page.bytes()[start..][..page.emit_used[slot.index] as usize]
     }
 
     /// Every uniform `slot` holds as staged (its frame, emit and parameters, from the
@@ -245,7 +276,7 @@ impl UniformPages {
     pub fn staged_slot(&self, slot: &UniformSlot) -> &[u8] {
         let start = slot.frame.offset as usize;
         let end = (slot.graph.offset + slot.graph.size.get()) as usize;
-        &self.pages[slot.page].bytes[start..end]
+        &self.pages[slot.page].bytes()[start..end]
     }
 
     /// Upload what was staged since the last flush with the frame's `uploads` (neighbouring
@@ -259,7 +290,7 @@ impl UniformPages {
                 Some((_, end)) if *end == range.0 => *end = range.1,
                 _ => {
                     if let Some((start, end)) = ranges.replace(range) {
-                        let bytes = &p.bytes[start as usize..end as usize];
+                        let bytes = &p.bytes()[start as usize..end as usize];
                         uploads.write_bytes(&p.buffer, start, bytes);
                     }
                 }
@@ -278,7 +309,8 @@ impl UniformPages {
                 copied |= head > 0 || graph;
             }
             if let Some((start, end)) = ranges {
-                uploads.write_bytes(&p.buffer, start, &p.bytes[start as usize..end as usize]);
+                let bytes = &p.bytes()[start as usize..end as usize];
+                uploads.write_bytes(&p.buffer, start, bytes);
             }
         }
         copied
@@ -468,14 +500,10 @@ mod tests {
             (0, 3),
             "a freed slot is reused first"
         );
-        let emit = EmitUniforms::default();
         for (k, s) in slots.iter().enumerate().filter(|(k, _)| *k != 3) {
-            pages.write(s, (&frame(k as f32), &emit, Some(&GraphParams::default())));
+            pages.write(s, &frame(k as f32), Some(&GraphParams::default()));
         }
-        pages.write(
-            &again,
-            (&frame(1000.0), &emit, Some(&GraphParams::default())),
-        );
+        pages.write(&again, &frame(1000.0), Some(&GraphParams::default()));
         let mut uploads = crate::uploads::Uploads::default();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         assert!(pages.flush(&mut uploads), "staged pages are copied");

@@ -260,6 +260,7 @@ impl EffectDesc {
     /// `id_base` on, the scheduled emitters moved by `offset` ([`EffectDesc::camera_offset`])
     /// and carried by the host's transforms from the frame's start to its end (`motion`, per
     /// emitter; the identity past its end).
+    #[cfg(test)]
     pub(crate) fn emit_uniforms(
         &self,
         spawns: &[Spawns],
@@ -268,11 +269,26 @@ impl EffectDesc {
         motion: &[(glam::Mat4, glam::Mat4)],
         meshes: &MeshSet,
     ) -> EmitUniforms {
-        let mut u = EmitUniforms {
-            emitter_count: self.emitters.len().min(MAX_EMITTERS) as u32,
-            id_base,
-            ..Default::default()
-        };
+        let mut u = EmitUniforms::default();
+        self.fill_emit_uniforms(&mut u, (spawns, id_base, offset, motion), meshes);
+        u
+    }
+
+    /// [`EffectDesc::emit_uniforms`] written into `u` where it lies (2.3 KiB with every
+    /// emitter's room, of which a frame writes and copies only the head and the emitters
+    /// in use: what lies past them is never read).
+    pub(crate) fn fill_emit_uniforms(
+        &self,
+        u: &mut EmitUniforms,
+        (spawns, id_base, offset, motion): (&[Spawns], u32, Vec3, &[(glam::Mat4, glam::Mat4)]),
+        meshes: &MeshSet,
+    ) {
+        let count = self.emitters.len().min(MAX_EMITTERS);
+        // (what it held before, up to the emitters in use, cleared: not moved about)
+        let used = std::mem::offset_of!(EmitUniforms, emitters)
+            + count * std::mem::size_of::<crate::types::EmitterParams>();
+        bytemuck::bytes_of_mut(u)[..used].fill(0);
+        (u.emitter_count, u.id_base) = (count as u32, id_base);
         let mut first = 0u32;
         let emitters = self.emitters.iter().zip(spawns).take(MAX_EMITTERS);
         for (i, (slot, (e, s))) in u.emitters.iter_mut().zip(emitters).enumerate() {
@@ -288,7 +304,6 @@ impl EffectDesc {
             first += s.total();
         }
         u.request = first;
-        u
     }
 }
 
