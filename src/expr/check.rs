@@ -83,7 +83,26 @@ pub(crate) struct Compiler<'e> {
     bound: HashMap<String, NodeId>,
     /// The arguments of the function whose body is being compiled, by parameter name.
     arguments: HashMap<String, NodeId>,
+    /// How deep checking is now: through the tree, the named nodes it reads and the
+    /// functions it calls (each recurses once a level).
+    depth: usize,
+    /// Nodes checked so far (a function called twice over by a function called twice over
+    /// … is compiled 2ⁿ times: the work, not the text, is what is bounded).
+    steps: usize,
 }
+
+/// Checking deeper than this (a tree, and the named nodes and functions it reads and
+/// calls within one another) is refused: the checker recurses once a level, and the
+/// deepest allowed stays within a megabyte and a half of stack in a debug build (a thread
+/// of Rust's default 2 MiB stack compiles it).
+pub(crate) const MAX_CHECK_DEPTH: usize = 256;
+
+/// The levels a call counts for (its frames are about three times a level's).
+const CALL_LEVELS: usize = 3;
+
+/// Checking more nodes than this for one compiler is refused (functions that expand to
+/// more than any effect needs).
+pub(crate) const MAX_CHECK_STEPS: usize = 200_000;
 
 /// Where checking is: the text (for columns) and the named node it belongs to.
 struct At<'t> {
@@ -110,6 +129,8 @@ impl<'e> Compiler<'e> {
             stack: Vec::new(),
             bound: HashMap::new(),
             arguments: HashMap::new(),
+            depth: 0,
+            steps: 0,
         }
     }
 
@@ -268,6 +289,34 @@ impl<'e> Compiler<'e> {
     }
 
     fn check(&mut self, node: &Node, at: &At) -> Result<Typed, ExprError> {
+        self.steps += 1;
+        // (a call recurses through frames three times a level's: counted so)
+        let levels = match node.kind {
+            Kind::Call { .. } => CALL_LEVELS,
+            _ => 1,
+        };
+        if self.depth + levels > MAX_CHECK_DEPTH {
+            let message = format!(
+                "nested more than {MAX_CHECK_DEPTH} levels deep, counting the named nodes \
+                 and functions it reads within one another (a call counts {CALL_LEVELS}): \
+                 split it, or read fewer nodes or functions in a chain"
+            );
+            return Err(at.error(ErrorKind::Parse, &node.span, message));
+        }
+        if self.steps > MAX_CHECK_STEPS {
+            let message = format!(
+                "expands to more than {MAX_CHECK_STEPS} operations (functions that call \
+                 functions several times each multiply): call them fewer times"
+            );
+            return Err(at.error(ErrorKind::Parse, &node.span, message));
+        }
+        self.depth += levels;
+        let checked = self.check_kind(node, at);
+        self.depth -= levels;
+        checked
+    }
+
+    fn check_kind(&mut self, node: &Node, at: &At) -> Result<Typed, ExprError> {
         match &node.kind {
             Kind::Literal(l) => Ok(match *l {
                 Literal::Int(i) => Typed::Int(i),

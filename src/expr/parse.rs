@@ -224,6 +224,13 @@ struct Parser<'a> {
 /// Nesting deeper than this is refused (the parser and the checker recurse).
 pub const MAX_DEPTH: usize = 64;
 
+/// A tree taller than this is refused, however it is written: what walks it (the checker,
+/// printing, dropping it) recurses once a level.
+pub const MAX_HEIGHT: usize = 128;
+
+/// A node as parsed, and the height of its tree (1: a leaf).
+type Parsed = (Node, usize);
+
 impl Parser<'_> {
     fn peek(&self) -> &(Token, Span) {
         &self.tokens[self.at.min(self.tokens.len() - 1)]
@@ -255,7 +262,20 @@ impl Parser<'_> {
         }
     }
 
-    fn binary(&mut self, min: u8, depth: usize) -> Result<Node, ExprError> {
+    /// A node over children of `heights`, refused when the tree grows taller than
+    /// [`MAX_HEIGHT`] (a long flat chain, `a + b + …` or `v.x.x…`, is as deep as a nested
+    /// one to what walks the tree).
+    fn join(&self, kind: Kind, span: Span, heights: &[usize]) -> Result<Parsed, ExprError> {
+        let height = heights.iter().max().map_or(1, |h| h + 1);
+        if height > MAX_HEIGHT {
+            let message =
+                format!("more than {MAX_HEIGHT} operations deep: split it into named nodes");
+            return Err(self.error(span, message));
+        }
+        Ok((Node::new(kind, span), height))
+    }
+
+    fn binary(&mut self, min: u8, depth: usize) -> Result<Parsed, ExprError> {
         let mut left = self.unary(depth)?;
         loop {
             let op = match self.peek().0 {
@@ -283,12 +303,14 @@ impl Parser<'_> {
                     }
                 }
             }
-            let span = left.span.start..right.span.end;
-            left = Node::new(Kind::Binary(op, Box::new(left), Box::new(right)), span);
+            let span = left.0.span.start..right.0.span.end;
+            let heights = [left.1, right.1];
+            let kind = Kind::Binary(op, Box::new(left.0), Box::new(right.0));
+            left = self.join(kind, span, &heights)?;
         }
     }
 
-    fn unary(&mut self, depth: usize) -> Result<Node, ExprError> {
+    fn unary(&mut self, depth: usize) -> Result<Parsed, ExprError> {
         if depth > MAX_DEPTH {
             let span = self.peek().1.clone();
             return Err(self.error(span, format!("nested deeper than {MAX_DEPTH} levels")));
@@ -299,12 +321,12 @@ impl Parser<'_> {
             _ => return self.postfix(depth),
         };
         let start = self.bump().1.start;
-        let x = self.unary(depth + 1)?;
+        let (x, height) = self.unary(depth + 1)?;
         let span = start..x.span.end;
-        Ok(Node::new(Kind::Unary(op, Box::new(x)), span))
+        self.join(Kind::Unary(op, Box::new(x)), span, &[height])
     }
 
-    fn postfix(&mut self, depth: usize) -> Result<Node, ExprError> {
+    fn postfix(&mut self, depth: usize) -> Result<Parsed, ExprError> {
         let mut node = self.primary(depth)?;
         while self.peek().0 == Token::Dot {
             self.bump();
@@ -313,31 +335,28 @@ impl Parser<'_> {
                 self.at -= 1;
                 return Err(self.expected("components after `.` (x, y, z, w or r, g, b, a)"));
             };
-            let whole = node.span.start..span.end;
-            node = Node::new(
-                Kind::Swizzle {
-                    value: Box::new(node),
-                    components,
-                },
-                whole,
-            );
+            let whole = node.0.span.start..span.end;
+            let value = Box::new(node.0);
+            node = self.join(Kind::Swizzle { value, components }, whole, &[node.1])?;
         }
         Ok(node)
     }
 
-    fn primary(&mut self, depth: usize) -> Result<Node, ExprError> {
+    fn primary(&mut self, depth: usize) -> Result<Parsed, ExprError> {
         let (token, span) = self.bump();
         match token {
-            Token::Number(l) => Ok(Node::new(Kind::Literal(l), span)),
+            Token::Number(l) => Ok((Node::new(Kind::Literal(l), span), 1)),
             Token::Name(name) => {
                 if self.peek().0 != Token::LParen {
-                    return Ok(Node::new(Kind::Name(name), span));
+                    return Ok((Node::new(Kind::Name(name), span), 1));
                 }
                 self.bump();
-                let mut args = Vec::new();
+                let (mut args, mut heights) = (Vec::new(), Vec::new());
                 if self.peek().0 != Token::RParen {
                     loop {
-                        args.push(self.binary(0, depth + 1)?);
+                        let (arg, height) = self.binary(0, depth + 1)?;
+                        args.push(arg);
+                        heights.push(height);
                         if self.peek().0 == Token::Comma {
                             self.bump();
                         } else {
@@ -346,20 +365,18 @@ impl Parser<'_> {
                     }
                 }
                 let end = self.expect(Token::RParen, "`,` or `)` after an argument")?;
-                Ok(Node::new(
-                    Kind::Call {
-                        name,
-                        name_span: span.clone(),
-                        args,
-                    },
-                    span.start..end.end,
-                ))
+                let kind = Kind::Call {
+                    name,
+                    name_span: span.clone(),
+                    args,
+                };
+                self.join(kind, span.start..end.end, &heights)
             }
             Token::LParen => {
-                let inner = self.binary(0, depth + 1)?;
+                let (inner, height) = self.binary(0, depth + 1)?;
                 let end = self.expect(Token::RParen, "`)`")?;
                 // the parentheses belong to the span, so errors point at all of it
-                Ok(Node::new(inner.kind, span.start..end.end))
+                Ok((Node::new(inner.kind, span.start..end.end), height))
             }
             _ => {
                 self.at -= 1;
@@ -377,7 +394,7 @@ pub fn parse(text: &str) -> Result<Node, ExprError> {
         tokens,
         at: 0,
     };
-    let node = parser.binary(0, 0)?;
+    let (node, _) = parser.binary(0, 0)?;
     if parser.peek().0 != Token::End {
         return Err(parser.expected("an operator or the end of the expression"));
     }
@@ -465,5 +482,22 @@ mod tests {
         assert!(parse(&text).unwrap_err().message.contains("nested deeper"));
         let text = "-".repeat(500) + "1";
         assert!(parse(&text).unwrap_err().message.contains("nested deeper"));
+    }
+
+    /// Long flat text is as deep to what walks its tree as nested text: a sum of 7,000
+    /// terms and a chain of 10,000 swizzles are refused where they grow too tall (each
+    /// once overflowed the stack); the tallest allowed parses.
+    #[test]
+    fn long_flat_chains_are_refused_not_overflowed() {
+        let sum = vec!["1.0"; 7_000].join(" + ");
+        let e = parse(&sum).unwrap_err();
+        assert!(e.message.contains("more than 128 operations deep"), "{e}");
+        assert_eq!(e.column, 1, "the error spans the tree that grew too tall");
+        let swizzles = "v".to_string() + &".xyzw".repeat(10_000);
+        let e = parse(&swizzles).unwrap_err();
+        assert!(e.message.contains("split it into named nodes"), "{e}");
+        let (tallest, over) = (vec!["x"; MAX_HEIGHT].join(" + "), vec!["x"; MAX_HEIGHT + 1]);
+        assert!(parse(&tallest).is_ok());
+        assert!(parse(&over.join(" + ")).is_err());
     }
 }

@@ -352,3 +352,24 @@ fn points_and_directions_are_carried_out_of_a_space_by_its_axes() {
         .unwrap_err();
     assert!(e.message.contains("only an effect's stacks"), "{e}");
 }
+
+/// A tree built with operators past what text may nest is kept, not a panic, and
+/// compiling it refuses it with the depth it goes past.
+#[test]
+fn a_built_tree_too_deep_for_text_is_refused_when_compiled() {
+    let mut sum = super::name("age");
+    for _ in 0..300 {
+        sum = sum + 1.0;
+    }
+    assert!(super::Expr::parse(sum.text()).is_err(), "too tall for text");
+    let env = env();
+    let mut c = Compiler::new(&env);
+    let e = c
+        .compile_parsed(sum.root(), sum.text(), None)
+        .expect_err("too deep");
+    assert!(
+        e.message.contains("nested more than 256 levels"),
+        "{}",
+        e.message
+    );
+}

@@ -274,10 +274,11 @@ impl Graph {
                     error,
                 })?;
         }
-        // every named node compiles on its own, used or not
+        // every named node compiles, used or not: each once, the nodes it reads shared
+        // (a chain of nodes compiled again for each was quadratic in its length)
+        let mut c = Compiler::new(&env);
         for (name, expr) in &desc.nodes {
             // (by name, so that a cycle is named from this node round)
-            let mut c = Compiler::new(&env);
             let by_name = Node::new(Kind::Name(name.clone()), 0..name.len());
             c.compile_parsed(&by_name, name, None)
                 .map_err(|error| GraphError {

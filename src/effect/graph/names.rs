@@ -48,14 +48,14 @@ pub(super) fn environment(desc: &EffectDesc) -> Result<Env, GraphError> {
         .chain(desc.nodes.keys().map(|n| ("nodes", n)))
         .chain(desc.curves.keys().map(|n| ("curves", n)))
         .chain(desc.gradients.keys().map(|n| ("gradients", n)));
-    let mut seen: Vec<(&str, &String)> = Vec::new();
+    // (by name: thousands of nodes are checked in time linear in their number)
+    let mut seen: std::collections::HashMap<&String, &str> = Default::default();
     for (section, name) in declared {
         let clash = if taken(name) {
             Some("the name of an attribute, of the clock or of origin or eye".to_string())
         } else {
-            seen.iter()
-                .find(|(_, n)| *n == name)
-                .map(|(s, _)| format!("the name of one of the {s} too"))
+            seen.get(name)
+                .map(|s| format!("the name of one of the {s} too"))
         };
         let valid = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_alphanumeric() || c == '_');
@@ -73,7 +73,7 @@ pub(super) fn environment(desc: &EffectDesc) -> Result<Env, GraphError> {
                 error: ExprError::new(ErrorKind::NotAllowed, name, 0..name.len(), problem),
             });
         }
-        seen.push((section, name));
+        seen.insert(name, section);
     }
     for (name, p) in &desc.parameters {
         env.inputs.push((name.clone(), p.default.ty()));

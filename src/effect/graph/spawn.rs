@@ -11,7 +11,7 @@ use super::{GraphError, MAX_PARAMETERS};
 use crate::effect::{EffectDesc, EmitterDesc};
 use crate::expr::{
     evaluate, Action, Compiler, Components, Context, Env, ErrorKind, Kind, Node, NodeId, Precision,
-    Program, Statement, Type, Value,
+    Program, Statement, Type, Value, TABLE_BASE,
 };
 
 /// What a spawn program's input reads.
@@ -21,6 +21,8 @@ pub(crate) enum SpawnSource {
     Place(Place),
     Axis(Space, u8),
     Parameter(usize),
+    /// Where the effect's curves and gradients start in its table (its own: row 0).
+    TableBase,
     /// The emitter's `rate` field.
     Rate,
     /// 1: every burst's count as written.
@@ -95,7 +97,9 @@ fn environment(desc: &EffectDesc, env: &Env) -> Env {
     }
     Env {
         inputs,
-        lets: Vec::new(),
+        // (nodes read as every stack reads them; one that reads a particle's attribute is
+        // refused naming it)
+        lets: env.lets.clone(),
         tables: env.tables.clone(),
         random: false,
         functions: env.functions.clone(),
@@ -152,7 +156,7 @@ pub(super) fn compile(
         let id = c
             .compile_parsed(&root, value.text(), Some(Type::F32))
             .map_err(|e| fail(line.locate(e)))?;
-        if let Some(refusal) = particle_input(&c.program, line) {
+        if let Some(refusal) = particle_input(&c.program, line, desc) {
             return Err(fail(refusal));
         }
         c.bind(target, id);
@@ -161,12 +165,21 @@ pub(super) fn compile(
             _ => burst = Some(id),
         }
     }
-    let sources = c
-        .program
-        .inputs
-        .iter()
-        .map(|input| source(&input.name, desc))
-        .collect();
+    let mut sources = Vec::new();
+    for input in &c.program.inputs {
+        let Some(source) = source(&input.name, desc) else {
+            // (every name the stage declares has a source: a name without one is a defect
+            // of flurry's, refused rather than run)
+            let message = format!("`{}` cannot be read by the spawn stage", input.name);
+            let text = emitter.spawn.iter().map(|l| l.text()).collect::<Vec<_>>();
+            return Err(GraphError {
+                field: prefix.to_string(),
+                text: text.join("; "),
+                error: crate::expr::ExprError::new(ErrorKind::NotAllowed, "", 0..0, message),
+            });
+        };
+        sources.push(source);
+    }
     Ok(Some(SpawnProgram {
         program: c.program,
         sources,
@@ -176,11 +189,15 @@ pub(super) fn compile(
 }
 
 /// A line that reads a particle's attribute, refused where it names it.
-fn particle_input(program: &Program, line: &Statement) -> Option<crate::expr::ExprError> {
+fn particle_input(
+    program: &Program,
+    line: &Statement,
+    desc: &EffectDesc,
+) -> Option<crate::expr::ExprError> {
     let input = program
         .inputs
         .iter()
-        .find(|i| source_of_particle(&i.name))?;
+        .find(|i| source_of_particle(&i.name, desc))?;
     let name = &input.name;
     let text = line.text();
     // (the name as a whole word: `id` is not the one in `idle`)
@@ -209,28 +226,32 @@ fn particle_input(program: &Program, line: &Statement) -> Option<crate::expr::Ex
     ))
 }
 
-fn source_of_particle(name: &str) -> bool {
+/// Whether `name` is a particle's: a built-in attribute, the effect's own, or a place
+/// only a particle has.
+fn source_of_particle(name: &str, desc: &EffectDesc) -> bool {
     let place = Place::ALL.iter().any(|p| p.particles() && p.name() == name);
-    Attribute::by_name(name).is_some() || place
+    Attribute::by_name(name).is_some() || desc.attributes.contains_key(name) || place
 }
 
-/// What the input named `name` reads (the particle's attributes are refused before).
-fn source(name: &str, desc: &EffectDesc) -> SpawnSource {
+/// What the input named `name` reads (the particle's attributes are refused before;
+/// None: nothing the spawn stage declares).
+fn source(name: &str, desc: &EffectDesc) -> Option<SpawnSource> {
     if let Some(&c) = Clock::ALL.iter().find(|c| c.name() == name) {
-        return SpawnSource::Clock(c);
+        return Some(SpawnSource::Clock(c));
     }
     if let Some(&p) = Place::ALL.iter().find(|p| p.name() == name) {
-        return SpawnSource::Place(p);
+        return Some(SpawnSource::Place(p));
     }
     if let Some((space, k)) = Space::by_axis(name) {
-        return SpawnSource::Axis(space, k);
+        return Some(SpawnSource::Axis(space, k));
     }
     match name {
-        "rate" => SpawnSource::Rate,
-        "burst" => SpawnSource::Burst,
+        "rate" => Some(SpawnSource::Rate),
+        "burst" => Some(SpawnSource::Burst),
+        TABLE_BASE => Some(SpawnSource::TableBase),
         _ => {
-            let slot = desc.parameters.keys().position(|n| n == name);
-            SpawnSource::Parameter(slot.unwrap_or_else(|| unreachable!("`{name}` is declared")))
+            let slot = desc.parameters.keys().position(|n| n == name)?;
+            Some(SpawnSource::Parameter(slot))
         }
     }
 }
@@ -257,6 +278,7 @@ impl SpawnProgram {
                 SpawnSource::Parameter(slot) => {
                     Value::from_words(input.ty, s.params[slot]).components()
                 }
+                SpawnSource::TableBase => scalar(0.0),
                 SpawnSource::Rate => scalar(rate),
                 SpawnSource::Burst => scalar(1.0),
             })

@@ -545,6 +545,118 @@ fn the_spawn_stage_sets_rate_and_burst_from_the_clock_and_parameters() {
     }
 }
 
+/// The spawn stage reads curves, gradients and nodes as every stack does, and refuses the
+/// effect's own attributes as it refuses the built-in ones (each once a panic).
+#[test]
+fn the_spawn_stage_reads_tables_and_nodes_and_refuses_the_effects_own_attributes() {
+    let mut desc = effect(&[], &[]);
+    desc.emitters[0].rate = 10.0;
+    desc.nodes
+        .insert("doubled".into(), "2.0 * heat".parse().unwrap());
+    desc.gradients.insert(
+        "glow".into(),
+        crate::expr::Gradient {
+            keys: vec![
+                crate::expr::Key(0.0, [0.0, 0.0, 0.0, 1.0]),
+                crate::expr::Key(1.0, [1.0, 0.0, 0.0, 1.0]),
+            ],
+            interpolation: Default::default(),
+        },
+    );
+    desc.attributes
+        .insert("warmth".into(), crate::expr::Value::F32(1.0));
+    desc.emitters[0].spawn = [
+        "rate *= curve(fade, 0.25) * doubled",
+        "burst = gradient(glow, 0.5).x",
+    ]
+    .iter()
+    .map(|l| l.parse().unwrap())
+    .collect();
+    let graph = Graph::compile(&desc).unwrap();
+    let params = graph.default_block();
+    let inputs = spawn::SpawnInputs {
+        time: 0.0,
+        dt: 0.1,
+        params: &params,
+        placement: attributes::Placement {
+            transform: glam::Mat4::IDENTITY,
+            emitters: &[glam::Mat4::IDENTITY],
+            eye: glam::Vec3::ZERO,
+            view_dir: glam::Vec3::NEG_Z,
+        },
+    };
+    let s = graph.spawning(&desc, &inputs)[0];
+    assert!((s.rate - 10.0 * 0.75 * 2.0).abs() < 1e-3, "{s:?}");
+    assert!((s.burst - 0.5).abs() < 1e-3, "{s:?}");
+    for (line, said) in [
+        ("rate *= warmth", "column 9: `warmth` is a particle's"),
+        ("rate *= cooling", "`age` is a particle's"),
+    ] {
+        desc.emitters[0].spawn = vec![line.parse().unwrap()];
+        let e = refusal(&desc);
+        assert_eq!(e.field, "emitters[0].spawn[0]", "{e}");
+        assert!(e.to_string().contains(said), "{line}: {e}");
+    }
+}
+
+/// Chains of named nodes and of functions are checked in time linear in their text and
+/// refused where they grow too deep for the checker's stack, and functions that multiply
+/// their work where it grows too large: each once overflowed the stack or ran for minutes.
+#[test]
+fn chains_of_nodes_and_functions_are_refused_in_bounded_time_and_stack() {
+    let started = std::time::Instant::now();
+    let function = |body: String| crate::effect::Function {
+        parameters: vec!["x: f32".into()],
+        body: body.parse().unwrap(),
+    };
+    // 30,000 nodes, each reading the next
+    let mut desc = effect(&[], &["size = n0"]);
+    for i in 0..30_000 {
+        let text = format!("n{} + 1.0", i + 1);
+        desc.nodes.insert(format!("n{i}"), text.parse().unwrap());
+    }
+    desc.nodes.insert("n30000".into(), "1.0".parse().unwrap());
+    let e = refusal(&desc);
+    assert!(
+        e.to_string().contains("nested more than 256 levels deep"),
+        "{e}"
+    );
+    // 3,000 functions, each calling the next
+    let mut desc = effect(&[], &["size = link0(1.0)"]);
+    for i in 0..3_000 {
+        let body = format!("link{}(x) + 1.0", i + 1);
+        desc.functions.insert(format!("link{i}"), function(body));
+    }
+    desc.functions
+        .insert("link3000".into(), function("x".into()));
+    let e = refusal(&desc);
+    assert!(e.to_string().contains("a call counts 3"), "{e}");
+    // 27 functions, each calling the next twice: 2^27 bodies
+    let mut desc = effect(&[], &["size = g0(1.0)"]);
+    for i in 0..27 {
+        let body = format!("g{k}(x) + g{k}(x * 1.0001)", k = i + 1);
+        desc.functions.insert(format!("g{i}"), function(body));
+    }
+    desc.functions.insert("g27".into(), function("x".into()));
+    let e = refusal(&desc);
+    assert!(e.to_string().contains("expands to more than"), "{e}");
+    assert!(
+        started.elapsed().as_secs_f64() < 10.0,
+        "checked in {:?}",
+        started.elapsed()
+    );
+    // the deepest allowed compiles on this thread's stack, through to validated WGSL: a
+    // node of a 121-term sum read at the bottom of another
+    let sum = |first: &str| format!("{first} + {}", vec!["1.0"; 120].join(" + "));
+    let mut desc = effect(&[], &["size = upper"]);
+    desc.nodes
+        .insert("upper".into(), sum("lower").parse().unwrap());
+    desc.nodes
+        .insert("lower".into(), sum("age").parse().unwrap());
+    let graph = Graph::compile(&desc).unwrap();
+    validated_blocks(&graph);
+}
+
 /// A stack that only kills still kills: its condition is what the update returns (the
 /// force line before it, absent, takes nothing of it).
 #[test]
