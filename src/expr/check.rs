@@ -89,6 +89,9 @@ pub(crate) struct Compiler<'e> {
     /// Nodes checked so far (a function called twice over by a function called twice over
     /// … is compiled 2ⁿ times: the work, not the text, is what is bounded).
     steps: usize,
+    /// What went wrong folding the node being checked (a constant that is no finite number
+    /// or wraps): refused at that node.
+    folded: Option<String>,
 }
 
 /// Checking deeper than this (a tree, and the named nodes and functions it reads and
@@ -131,6 +134,7 @@ impl<'e> Compiler<'e> {
             arguments: HashMap::new(),
             depth: 0,
             steps: 0,
+            folded: None,
         }
     }
 
@@ -283,7 +287,12 @@ impl<'e> Compiler<'e> {
         }
         let node = ir::Node { op, args, ty };
         match fold(&self.program, &node, Precision::F32) {
-            Some(value) => self.program.constant(value),
+            Some(value) => {
+                if let Some(problem) = folded_problem(&self.program, &node, value) {
+                    self.folded.get_or_insert(problem);
+                }
+                self.program.constant(value)
+            }
             None => self.program.add(node),
         }
     }
@@ -313,7 +322,20 @@ impl<'e> Compiler<'e> {
         self.depth += levels;
         let checked = self.check_kind(node, at);
         self.depth -= levels;
-        checked
+        // (a constant folded here that is no number the GPU should carry)
+        let problem = match checked {
+            Ok(Typed::Float(x)) if !(x as f32).is_finite() => Some(format!(
+                "comes out as {x:?}, which is no finite f32 (at most ±3.4e38)"
+            )),
+            _ => self.folded.take(),
+        };
+        match problem {
+            Some(message) => {
+                self.folded = None;
+                Err(at.error(ErrorKind::Value, &node.span, message))
+            }
+            None => checked,
+        }
     }
 
     fn check_kind(&mut self, node: &Node, at: &At) -> Result<Typed, ExprError> {
@@ -1096,6 +1118,50 @@ fn splat(ty: Type, x: f64) -> Value {
 
 /// An operation on two literals, done on them as written (whole numbers stay whole, and a
 /// whole-number division that leaves a remainder is refused rather than truncated silently).
+/// Why a constant `node` folded to `value` is refused: a float that is no finite number,
+/// a whole number that wrapped (None: it is fine).
+fn folded_problem(program: &Program, node: &ir::Node, value: Value) -> Option<String> {
+    let ty = value.ty();
+    let n = ty.components();
+    let c = value.components();
+    if ty.is_float() && c[..n].iter().any(|x| !x.is_finite()) {
+        return Some(format!(
+            "comes out as {value}, which is no finite number (the particles would carry it)"
+        ));
+    }
+    let Op::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul)) = node.op else {
+        return None;
+    };
+    let range = match ty {
+        Type::I32 => i32::MIN as f64..=i32::MAX as f64,
+        Type::U32 => 0.0..=u32::MAX as f64,
+        _ => return None,
+    };
+    let arg = |k: usize| {
+        program
+            .value(node.args[k])
+            .map(|v| (v.components(), v.ty()))
+    };
+    let (a, b) = (arg(0)?, arg(1)?);
+    let at = |(c, t): &([f64; 4], Type), i: usize| c[if t.components() == 1 { 0 } else { i }];
+    for i in 0..n {
+        let (x, y) = (at(&a, i), at(&b, i));
+        let exact = match op {
+            BinaryOp::Add => x + y,
+            BinaryOp::Sub => x - y,
+            _ => x * y,
+        };
+        if !range.contains(&exact) {
+            return Some(format!(
+                "`{x} {} {y}` is out of the range of {} and would wrap to {value}",
+                op.symbol(),
+                ty
+            ));
+        }
+    }
+    None
+}
+
 fn fold_literals(op: BinaryOp, a: Typed, b: Typed) -> Option<Result<Typed, String>> {
     use BinaryOp::*;
     let (x, y, ints) = match (a, b) {

@@ -16,6 +16,9 @@ pub enum ErrorKind {
     /// Something the place the expression is written in does not allow (writing an
     /// attribute in the render stage, a random number where none is seeded).
     NotAllowed,
+    /// A constant that comes out as no finite number (`1.0 / 0.0`, `sqrt(-1.0)`, `1e39`
+    /// as an f32) or past its whole-number type's range (`2147483647i + 1i`).
+    Value,
 }
 
 /// An expression refused, with the column inside its text (1-based, in characters) and what

@@ -373,3 +373,34 @@ fn a_built_tree_too_deep_for_text_is_refused_when_compiled() {
         e.message
     );
 }
+
+/// A constant that folds to no finite number, or past its whole-number type, is refused
+/// where it is written (each once accepted, every particle then inf or NaN).
+#[test]
+fn constants_that_are_no_finite_number_are_refused_where_written() {
+    for (text, column) in [
+        ("1e39", 1),
+        ("age + 1.0 / 0.0", 7),
+        ("age * sqrt(-1.0)", 7),
+        ("log(0.0) + age", 1),
+        ("asin(2.0)", 1),
+        ("exp(1000.0)", 1),
+        ("normalize(vec3(0.0)).x", 1),
+        ("smoothstep(1.0, 1.0, 1.0)", 1),
+        ("1.0 % 0.0", 1),
+        ("vec3(1.0, 1e39, 0.0).x", 11),
+    ] {
+        let (kind, at, message) = error(text);
+        assert_eq!(kind, ErrorKind::Value, "{text}: {message}");
+        assert_eq!(at, column, "{text}: {message}");
+        assert!(message.contains("no finite"), "{text}: {message}");
+    }
+    let (kind, at, message) = error("count + (2147483647i + 1i)");
+    assert_eq!((kind, at), (ErrorKind::Value, 9), "{message}");
+    assert!(message.contains("out of the range of i32"), "{message}");
+    let (kind, _, message) = error("0u - 1u");
+    assert_eq!(kind, ErrorKind::Value, "{message}");
+    // what stays finite folds as before
+    assert_eq!(value("1.0 / 4.0 + age"), Value::F32(1.25));
+    assert_eq!(value("2147483646i + 1i"), Value::I32(i32::MAX));
+}
