@@ -56,7 +56,7 @@ struct Pending {
 
 impl Pending {
     fn total(&self) -> u64 {
-        self.burst + self.spread
+        self.burst.saturating_add(self.spread)
     }
 }
 
@@ -78,8 +78,8 @@ impl SpawnClock {
         for (p, c) in self.pending.iter_mut().zip(&counts) {
             // bursts left by a frame nobody recorded are overdue: born at this one's start
             p.burst_at = if p.burst > 0 { 0.0 } else { c.burst_at };
-            p.burst += c.burst;
-            p.spread += c.spread;
+            p.burst = p.burst.saturating_add(c.burst);
+            p.spread = p.spread.saturating_add(c.spread);
         }
         let before = self.pending_total();
         clamp_request(&mut self.pending, capacity);
@@ -161,7 +161,8 @@ impl SpawnClock {
                 let mut first_due = t1;
                 for b in &e.bursts {
                     if let Some((hits, due)) = burst_hits(b, t0, t1) {
-                        burst += hits * scaled(b.count, factor);
+                        burst = (burst + hits.saturating_mul(scaled(b.count, factor)))
+                            .min(MAX_FRAME_REQUEST);
                         first_due = first_due.min(due);
                     }
                 }
@@ -173,15 +174,23 @@ impl SpawnClock {
                     } else {
                         0.0
                     },
-                    spread: whole as u64,
+                    // (a spawn stage may ask for 1e30 a second: what no pool holds, held
+                    // to what a frame can count)
+                    spread: whole.min(MAX_FRAME_REQUEST as f64) as u64,
                 }
             };
         }
         self.time = t1;
-        self.requested_total += counts.iter().map(Pending::total).sum::<u64>();
+        let asked = counts.iter().map(Pending::total).sum::<u64>();
+        self.requested_total = self.requested_total.saturating_add(asked);
         counts
     }
 }
+
+/// The most spawns one emitter asks for in a frame, of its rate and of its bursts each:
+/// more than any pool holds (what a pool cannot hold is dropped and counted), and few enough
+/// that the totals counted over 2³² frames do not wrap.
+pub(crate) const MAX_FRAME_REQUEST: u64 = u32::MAX as u64;
 
 /// How many occurrences of `b` fall in `[t0, t1)`, and when the first does; `None` if none.
 /// A burst's `count` times the spawn stage's `factor` (1: as written), to the nearest whole.
@@ -339,6 +348,38 @@ mod tests {
         let dropped = clock.advance(&d, 1.0, 60, &[]);
         assert_eq!((clock.pending()[0].total(), dropped), (60, 40));
         assert_eq!(clock.requested_total, 170);
+    }
+
+    /// A spawn stage asking for 1e30 a second, and bursts scaled past any count: a frame
+    /// asks for at most [`MAX_FRAME_REQUEST`] an emitter, the pool takes what it holds, and
+    /// the totals count on without wrapping (they once wrapped to 18446744073709551606).
+    #[test]
+    fn an_absurd_request_is_held_and_the_totals_do_not_wrap() {
+        let d = EffectDesc {
+            emitters: vec![EmitterDesc {
+                rate: 10.0,
+                bursts: vec![Burst {
+                    time: 0.0,
+                    count: u32::MAX,
+                    every: Some(1e-3),
+                    cycles: None,
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let absurd = [Spawning {
+            rate: 1e30,
+            burst: 1e30,
+        }];
+        let mut clock = SpawnClock::default();
+        for frame in 1..=5u64 {
+            let dropped = clock.advance(&d, 0.1, 1000, &absurd);
+            assert_eq!(clock.pending()[0].total(), 1000, "the pool's share");
+            assert_eq!(dropped, 2 * MAX_FRAME_REQUEST - 1000);
+            assert_eq!(clock.requested_total, frame * 2 * MAX_FRAME_REQUEST);
+            clock.take();
+        }
     }
 
     #[test]
