@@ -57,7 +57,7 @@ fn drag_share(x: f32) -> f32 {
 }
 
 // One step for one particle; returns false when it dies.
-fn step(p: ptr<function, Particle>, slot: u32) -> bool {
+fn step_particle(p: ptr<function, Particle>, slot: u32) -> bool {
     let dt = frame.dt;
     if SETTLE == 1u && ((*p).flags & FLAG_SETTLED) != 0u {
         // at rest on the scene: it fades over settle_time (draw.wgsl), then dies
@@ -123,7 +123,7 @@ fn advance(slot: u32, at: u32, found: bool, particle: Particle) -> bool {
     var p = particle;
     var survives = false;
     if found {
-        survives = step(&p, slot);
+        survives = step_particle(&p, slot);
         if !survives {
             on_end(p);
         }

@@ -212,7 +212,7 @@ pub fn drag_share(x: f32) -> f32 {
 /// One simulate step of one particle at clock `time` with the bounds moved by `offset`
 /// ([`EffectDesc::camera_offset`]) and `steering` added to its forces (a flock's), its
 /// emitter's update stack (if any) run first with `around` on it and its `record` of the
-/// effect's own attributes, as `step` in simulate.wgsl; false when it dies.
+/// effect's own attributes, as `step_particle` in step.wgsl; false when it dies.
 pub fn step(
     (p, record): (&mut Particle, &mut [u32]),
     (effect, graph): (&EffectParams, &Graph),

@@ -804,6 +804,8 @@ impl<'e> Compiler<'e> {
             Shape::Reduce { arity: n } | Shape::Vector { arity: n, .. } => {
                 arity(n)?;
                 let reduce = matches!(func.shape(), Shape::Reduce { .. });
+                // (WGSL's length and distance take an f32 too; its dot, vectors only)
+                let scalars = reduce && func != Func::Dot;
                 let vec3_only = matches!(
                     func.shape(),
                     Shape::Vector {
@@ -814,14 +816,14 @@ impl<'e> Compiler<'e> {
                 let call = types.iter().flatten().copied().next().unwrap_or(Type::F32);
                 let takes = if vec3_only {
                     "two vec3s"
-                } else if reduce {
+                } else if scalars {
                     "f32 or float vectors of one type"
                 } else {
                     "float vectors of one type"
                 };
                 let ok_type = if vec3_only {
                     call == Type::Vec3
-                } else if reduce {
+                } else if scalars {
                     call.is_float()
                 } else {
                     call.is_vector()

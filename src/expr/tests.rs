@@ -404,3 +404,14 @@ fn constants_that_are_no_finite_number_are_refused_where_written() {
     assert_eq!(value("1.0 / 4.0 + age"), Value::F32(1.25));
     assert_eq!(value("2147483646i + 1i"), Value::I32(i32::MAX));
 }
+
+/// `dot` takes vectors, as WGSL's does (`dot(age, age)` once passed the checker and failed
+/// in the shader); `length` and `distance` take an f32 too.
+#[test]
+fn dot_takes_vectors_only() {
+    let (kind, _, message) = error("dot(age, age)");
+    assert_eq!(kind, ErrorKind::Type, "{message}");
+    assert!(message.contains("float vectors of one type"), "{message}");
+    assert_eq!(value("dot(position, position)").ty(), Type::F32);
+    assert_eq!(value("length(age) + distance(age, 1.0)").ty(), Type::F32);
+}

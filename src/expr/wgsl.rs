@@ -18,6 +18,17 @@ pub(crate) struct Generated {
     pub roots: Vec<String>,
 }
 
+/// The WGSL function a call of `f` calls: WGSL's own of its name, or the prelude's.
+pub(crate) fn called_as(f: Func) -> &'static str {
+    match f {
+        Func::ValueNoise => "expr_value_noise",
+        Func::Noise => "expr_noise",
+        Func::CurlNoise => "expr_curl_noise",
+        Func::Turbulence => "expr_turbulence",
+        f => f.name(),
+    }
+}
+
 /// WGSL for `roots`: `input(i)` is the WGSL that reads input i; names start with `prefix`
 /// (one per block of a function, so blocks do not collide).
 pub(crate) fn generate(
@@ -71,13 +82,7 @@ pub(crate) fn generate(
                 }
             }
             Op::Call(f) => {
-                let name = match f {
-                    Func::ValueNoise => "expr_value_noise",
-                    Func::Noise => "expr_noise",
-                    Func::CurlNoise => "expr_curl_noise",
-                    Func::Turbulence => "expr_turbulence",
-                    f => f.name(),
-                };
+                let name = called_as(*f);
                 let args: Vec<String> = (0..node.args.len()).map(arg).collect();
                 format!("{name}({})", args.join(", "))
             }

@@ -657,6 +657,35 @@ fn chains_of_nodes_and_functions_are_refused_in_bounded_time_and_stack() {
     validated_blocks(&graph);
 }
 
+/// The shaders that host the stacks declare no function a stack may call by name: a
+/// module's own `fn step` once took `step(edge, x)`'s place, and the update refused to
+/// build.
+#[test]
+fn the_shaders_hosting_stacks_leave_the_stacks_names_alone() {
+    let simulate = crate::passes::simulate::SimulateVariant::default().consts();
+    for (shader, consts) in [
+        (crate::shaders::Shader::Simulate, simulate.to_vec()),
+        (crate::shaders::Shader::Emit, Vec::new()),
+    ] {
+        let source = shader.specialised(&consts);
+        let module = naga::front::wgsl::parse_str(&source).expect("the shader parses");
+        for (_, f) in module.functions.iter() {
+            let name = f.name.as_deref().unwrap_or_default();
+            let called = crate::expr::Func::ALL
+                .iter()
+                .map(|&f| crate::expr::called_as(f));
+            let taken = called.into_iter().any(|n| n == name);
+            assert!(!taken, "{}.wgsl declares `{name}`", shader.name());
+        }
+    }
+    let graph = Graph::compile(&effect(
+        &["size = step(0.5, rand())"],
+        &["size = step(0.5, age) + distance(position, origin)"],
+    ))
+    .unwrap();
+    validated_blocks(&graph);
+}
+
 /// A stack that only kills still kills: its condition is what the update returns (the
 /// force line before it, absent, takes nothing of it).
 #[test]
