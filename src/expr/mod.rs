@@ -67,7 +67,9 @@ pub(crate) use functions::{callable, Func};
 pub(crate) use ir::{NodeId, Op, Program};
 #[cfg(test)]
 pub(crate) use noise::{curl_octaves, turbulence};
-pub(crate) use wgsl::{called_as, from_words, generate, PRELUDE};
+#[cfg(test)]
+pub(crate) use wgsl::called_as;
+pub(crate) use wgsl::{from_words, generate, PRELUDE};
 
 /// "; did you mean `a` or `b`?" for the names of `known` nearest to `name` (empty if none is
 /// near).
