@@ -215,6 +215,7 @@ pub mod effect;
 mod error;
 mod events;
 pub mod expr;
+mod files;
 mod gpu;
 mod hash;
 pub mod image;

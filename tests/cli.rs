@@ -166,6 +166,70 @@ fn effect_files_that_are_not_text_are_bad_files_and_a_byte_order_mark_is_read() 
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// `check` opens the images an effect names, as a run does, and reads only regular files
+/// of bounded size: a missing, empty, truncated or directory image, a FIFO or a device as
+/// an import or an image, a flipbook of more frames than an image array holds, each once
+/// "ok" (or a wait without end, or a read without end).
+#[test]
+fn check_opens_the_images_and_reads_only_regular_files_of_bounded_size() {
+    let folder = tmp("check-files");
+    std::fs::create_dir_all(folder.join("images")).unwrap();
+    let png = folder.join("images/one.png");
+    image::RgbaImage::from_pixel(4, 4, image::Rgba([255, 0, 0, 255]))
+        .save(&png)
+        .unwrap();
+    let whole = std::fs::read(&png).unwrap();
+    std::fs::write(
+        folder.join("images/truncated.png"),
+        &whole[..whole.len() / 2],
+    )
+    .unwrap();
+    std::fs::write(folder.join("images/empty.png"), []).unwrap();
+    std::fs::create_dir_all(folder.join("images/folder.png")).unwrap();
+    let effect = |name: &str, sprite: &str| {
+        let file = folder.join(format!("{name}.ron"));
+        let src = format!("(sprite: Image((image: {sprite:?})), emitters: [(rate: 10.0)])");
+        std::fs::write(&file, src).unwrap();
+        file.to_str().unwrap().to_string()
+    };
+    let o = flurry(&["check", &effect("good", "images/one.png")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (name, needle) in [
+        ("missing", "No such file"),
+        ("truncated", "images/truncated.png"),
+        ("empty", "images/empty.png"),
+        ("folder", "not a regular file (a directory)"),
+    ] {
+        let file = effect(name, &format!("images/{name}.png"));
+        refused(&["check", &file], 1, &[needle]);
+    }
+    #[cfg(unix)]
+    {
+        let file = effect("device", "/dev/zero");
+        refused(&["check", &file], 1, &["a FIFO, a socket or a device"]);
+        let fifo = folder.join("module.fifo");
+        let _ = std::fs::remove_file(&fifo);
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let file = folder.join("imports.ron");
+        let src = r#"(imports: ["module.fifo"], emitters: [(rate: 10.0)])"#;
+        std::fs::write(&file, src).unwrap();
+        refused(
+            &["check", file.to_str().unwrap()],
+            1,
+            &["module.fifo", "not a regular file"],
+        );
+    }
+    let file = folder.join("sheet.ron");
+    let src = r#"(sprite: Image((image: "images/one.png", flipbook: Some((columns: 64, rows: 64)))), emitters: [(rate: 10.0)])"#;
+    std::fs::write(&file, src).unwrap();
+    refused(
+        &["check", file.to_str().unwrap()],
+        1,
+        &["64 × 64 = 4096 frames", "at most 256"],
+    );
+}
+
 /// `check --wgsl` shows what a stack generates and what was folded instead: a kill is
 /// what the update returns, a gravity written as a force is the effect's gravity.
 #[test]

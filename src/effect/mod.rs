@@ -98,10 +98,14 @@ impl EffectDesc {
     /// Read, parse and validate a RON file, and the module files it imports (relative to
     /// it).
     pub fn from_file(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let limit = crate::files::MAX_TEXT_FILE;
+        let bytes =
+            crate::files::read_bounded(path, limit, "an effect file").map_err(|source| {
+                Error::Io {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })?;
         // a file that is not text is a bad effect file, not a failure to read one
         let src = String::from_utf8(bytes).map_err(|e| Error::EffectSyntax {
             path: Some(path.to_path_buf()),
@@ -112,11 +116,7 @@ impl EffectDesc {
         })?;
         // a file's modules lie relative to it
         let folder = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        let mut read = |import: &str| {
-            let file = folder.join(import);
-            std::fs::read_to_string(&file)
-                .map_err(|e| format!("cannot read {}: {e}", file.display()))
-        };
+        let mut read = |import: &str| read_import(&folder, import);
         Self::parse(&src, Some(path), Some(&mut read))
     }
 
@@ -223,6 +223,16 @@ impl EffectDesc {
     pub fn field_ranges(&self) -> Vec<FieldRange> {
         validate::field_ranges(self)
     }
+}
+
+/// The module file `import` (as an effect's `imports` name it) relative to `folder`, read
+/// as [`EffectDesc::from_file`] reads an effect's modules: a regular file of at most
+/// 4 MiB of UTF-8 text. For [`EffectDesc::from_ron_importing`] where the text comes from
+/// a file of its own (an editor's buffer).
+pub fn read_import(folder: &Path, import: &str) -> std::result::Result<String, String> {
+    let file = folder.join(import);
+    crate::files::read_text(&file, "a module file")
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))
 }
 
 #[cfg(test)]

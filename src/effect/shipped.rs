@@ -22,8 +22,7 @@ pub fn all() -> Vec<(PathBuf, EffectDesc)> {
 /// `text` read as the effect file at `path` would be (its imports relative to it).
 pub fn read_as(text: &str, path: &Path) -> crate::Result<EffectDesc> {
     let folder = path.parent().unwrap().to_path_buf();
-    let read =
-        |import: &str| std::fs::read_to_string(folder.join(import)).map_err(|e| e.to_string());
+    let read = |import: &str| crate::effect::read_import(&folder, import);
     EffectDesc::from_ron_importing(text, read)
 }
 

@@ -445,6 +445,11 @@ fn ribbon_images(v: &mut Checker, desc: &EffectDesc) {
 /// Most frames across or down a flipbook's sheet.
 pub(crate) const MAX_FLIPBOOK_SIDE: u32 = 64;
 
+/// Most frames in a flipbook's sheet: each is a layer of the renderer's image array, which
+/// holds 256 layers on every WebGPU device (a sheet of more passed the file's checks and
+/// was then refused by the renderer).
+pub(crate) const MAX_FLIPBOOK_FRAMES: u32 = 256;
+
 /// Flipbooks' sheets and timing.
 fn image_sprites(v: &mut Checker, desc: &EffectDesc) {
     for (field, sprite) in desc.image_sprites() {
@@ -459,6 +464,14 @@ fn image_sprites(v: &mut Checker, desc: &EffectDesc) {
             }
         }
         let grid = f.columns.saturating_mul(f.rows);
+        if grid > MAX_FLIPBOOK_FRAMES && side.contains(&f.columns) && side.contains(&f.rows) {
+            let value = format!("{} × {} = {grid} frames", f.columns, f.rows);
+            let allowed = format!(
+                "at most {MAX_FLIPBOOK_FRAMES} frames (columns × rows: the layers of an image \
+                 array every WebGPU device holds)"
+            );
+            v.fail(&format!("{field}.flipbook"), value, allowed);
+        }
         if let Some(frames) = f.frames.filter(|&n| n == 0 || n > grid) {
             let allowed = format!("1..={grid} (columns × rows)");
             v.fail(&at("frames"), frames, allowed);

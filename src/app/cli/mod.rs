@@ -53,7 +53,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use flurry::effect::EffectDesc;
-use flurry::{Error, GpuContext, Invalid, ParticleRenderer};
+use flurry::{Error, GpuContext, ImageId, Invalid, ParticleRenderer};
 
 use crate::host::demos::Demo;
 use crate::host::{AppError, Scene};
@@ -62,6 +62,13 @@ use args::Common;
 pub fn check(file: &std::path::Path, wgsl: bool) -> ExitCode {
     match EffectDesc::from_file(file) {
         Ok(desc) => {
+            // the image files it names, opened and decoded as a run opens them
+            let folder = file.parent().unwrap_or(std::path::Path::new(""));
+            let open = |f: &std::path::Path| flurry::Image::open(f).map(|_| ImageId(0));
+            if let Err(e) = desc.clone().resolve_images(folder, open) {
+                eprintln!("error: {}: {e}", file.display());
+                return ExitCode::from(1);
+            }
             let n = desc.emitters.len();
             let s = if n == 1 { "" } else { "s" };
             out!("{}: ok ({n} emitter{s})", file.display());

@@ -141,8 +141,7 @@ impl Session {
             .as_deref()
             .and_then(Path::parent)
             .unwrap_or(Path::new(""));
-        let read =
-            |import: &str| std::fs::read_to_string(folder.join(import)).map_err(|e| e.to_string());
+        let read = |import: &str| flurry::effect::read_import(folder, import);
         let result = self.edit.set_imports(imports, read);
         self.said(result);
     }

@@ -147,8 +147,7 @@ mod tests {
     fn imports_are_named_anew_and_checked() {
         let vortex = shipped::named("vortex.ron");
         let folder = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects"));
-        let read =
-            |import: &str| std::fs::read_to_string(folder.join(import)).map_err(|e| e.to_string());
+        let read = |import: &str| crate::effect::read_import(folder, import);
         let mut edit = EffectEdit::new(vortex.clone()).unwrap();
         let imports = vortex.imports.clone();
         assert!(!imports.is_empty());
