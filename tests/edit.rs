@@ -154,14 +154,15 @@ fn a_scripted_session_drags_a_slider_and_saves_the_file() {
     std::fs::copy(original, &file).unwrap();
     let log = temp("session.log");
     // the inspector's row of `soft_distance`, the effect's first number: its slider's
-    // handle at 0 sits at x 118, y 152
+    // handle at 0 sits at x 118, y 152 (8 s for the window's first frames: on a busy
+    // machine, the other tests of this file running beside it, 4 s missed the drag)
     let script = format!(
         r#"
         "{bin}" edit "{file}" --particles 4096 --size 1280x720 > "{log}" 2>&1 & P=$!
         for i in $(seq 1 120); do
             xdotool search --name "flurry edit" >/dev/null 2>&1 && break; sleep 0.5
         done
-        sleep 4
+        sleep 8
         xdotool mousemove 118 152; sleep 0.5
         xdotool mousedown 1; sleep 0.5
         for x in 125 135 145 155 165 175; do xdotool mousemove $x 152; sleep 0.3; done
