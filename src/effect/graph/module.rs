@@ -60,11 +60,10 @@ impl Function {
                 return Err(fail("expected `name: type`, as `axis: vec3`".into()));
             };
             let (name, ty) = (name.trim(), ty.trim());
-            let valid = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
-                && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-            if !valid {
+            if !super::names::is_name(name) {
                 return Err(fail(format!(
-                    "`{name}` is not a name (letters, digits and _, not starting with a digit)"
+                    "`{name}` is not a name (ASCII letters, digits and _, not starting with a \
+                     digit)"
                 )));
             }
             let Some(ty) = Type::ALL.into_iter().find(|t| t.name() == ty) else {

@@ -17,6 +17,19 @@ pub(super) const HIDDEN: [(&str, Source); 3] = [
     (TABLE_BASE, Source::TableBase),
 ];
 
+/// Words the stacks read that no declaration may take: `force` (the update's), `rate` and
+/// `burst` (the spawn stage's), and the literals.
+const RESERVED: [&str; 5] = ["force", "rate", "burst", "true", "false"];
+
+const NOT_A_NAME: &str = "not a name (ASCII letters, digits and _, not starting with a digit)";
+
+/// Whether `name` is a name an expression can write: ASCII letters, digits and `_`, not
+/// starting with a digit (what the expressions' reader reads as one).
+pub(super) fn is_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// What the effect's expressions can name: the attributes, the clock, the parameters (by
 /// name), the named nodes, the curves and gradients. A name declared twice, or a
 /// declaration that takes an attribute's or the clock's name, is refused.
@@ -38,7 +51,8 @@ pub(super) fn environment(desc: &EffectDesc) -> Result<Env, GraphError> {
         Attribute::by_name(name).is_some()
             || Clock::ALL.iter().any(|c| c.name() == name)
             || Place::ALL.iter().any(|p| p.name() == name)
-            || name == "force"
+            || RESERVED.contains(&name)
+            || crate::expr::callable().any(|f| f == name)
     };
     let declared = desc
         .parameters
@@ -52,17 +66,18 @@ pub(super) fn environment(desc: &EffectDesc) -> Result<Env, GraphError> {
     let mut seen: std::collections::HashMap<&String, &str> = Default::default();
     for (section, name) in declared {
         let clash = if taken(name) {
-            Some("the name of an attribute, of the clock or of origin or eye".to_string())
+            Some(
+                "the name of an attribute, of the clock, of a place (origin, eye, …), of a \
+                 built-in function, or a word the stacks read (force, rate, burst, true, false)"
+                    .to_string(),
+            )
         } else {
             seen.get(name)
                 .map(|s| format!("the name of one of the {s} too"))
         };
-        let valid = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        let valid = is_name(name);
         let problem = match (clash, valid) {
-            (_, false) => {
-                Some("not a name (letters, digits and _, not starting with a digit)".into())
-            }
+            (_, false) => Some(NOT_A_NAME.into()),
             (Some(c), _) => Some(format!("a name already taken: {c}")),
             _ => None,
         };
@@ -127,8 +142,17 @@ pub(super) fn functions(desc: &EffectDesc) -> Result<Vec<(String, UserFunction)>
     });
     let mut out: Vec<(String, UserFunction)> = Vec::new();
     for (field, name, f) in own.chain(imported) {
-        let clash = if crate::expr::callable().any(|n| n == name) {
+        let clash = if !is_name(name) {
+            let message = NOT_A_NAME.to_string();
+            return Err(GraphError {
+                field,
+                text: name.clone(),
+                error: ExprError::new(ErrorKind::NotAllowed, name, 0..name.len(), message),
+            });
+        } else if crate::expr::callable().any(|n| n == name) {
             Some("the name of a built-in function".to_string())
+        } else if RESERVED.contains(&name.as_str()) {
+            Some("a word the stacks read".to_string())
         } else {
             out.iter()
                 .find(|(_, g)| g.name == *name)

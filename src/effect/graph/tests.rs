@@ -686,6 +686,45 @@ fn the_shaders_hosting_stacks_leave_the_stacks_names_alone() {
     validated_blocks(&graph);
 }
 
+/// A name an expression cannot write, or one the stacks already read, is refused where it
+/// is declared (each was once accepted, then never readable or silently shadowed).
+#[test]
+fn declared_names_are_names_the_stacks_can_write_and_do_not_shadow() {
+    for name in [
+        "wärme", "", "a b", "1abc", "true", "rate", "burst", "sin", "vec3",
+    ] {
+        let mut desc = effect(&[], &[]);
+        desc.parameters.insert(name.into(), Parameter::new(1.0));
+        let e = refusal(&desc);
+        assert_eq!(e.field, format!("parameters.{name}"), "{e}");
+        let mut desc = effect(&[], &[]);
+        desc.attributes.insert(name.into(), Value::F32(1.0));
+        let e = refusal(&desc);
+        assert_eq!(e.field, format!("attributes.{name}"), "{e}");
+    }
+    for name in ["", "a b", "1abc", "größe", "rate", "true"] {
+        let mut desc = effect(&[], &[]);
+        let function = crate::effect::Function {
+            parameters: vec!["x: f32".into()],
+            body: "x".parse().unwrap(),
+        };
+        desc.functions.insert(name.into(), function);
+        let e = refusal(&desc);
+        assert_eq!(e.field, format!("functions.{name}"), "{e}");
+    }
+    let mut desc = effect(&[], &[]);
+    let function = crate::effect::Function {
+        parameters: vec!["wärme: f32".into()],
+        body: "1.0".parse().unwrap(),
+    };
+    desc.functions.insert("warm".into(), function);
+    let e = refusal(&desc);
+    assert!(
+        e.to_string().contains("is not a name (ASCII letters"),
+        "{e}"
+    );
+}
+
 /// A stack that only kills still kills: its condition is what the update returns (the
 /// force line before it, absent, takes nothing of it).
 #[test]
