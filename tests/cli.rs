@@ -1510,11 +1510,26 @@ fn stats_events_writes_every_hit_and_death_the_gpu_counted() {
     }
 }
 
+/// With a demo or with an effect file (where it was once ignored, exit 0).
 #[test]
 fn mesh_lods_outside_0_to_64_pixels_are_refused() {
+    let fountain = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron");
     for bad in ["-1", "65", "nan"] {
         refused(
             &["stats", "crowd", "--frames", "1", "--mesh-lod", bad],
+            2,
+            &["--mesh-lod", "64"],
+        );
+        refused(
+            &[
+                "stats",
+                "--effect",
+                fountain,
+                "--frames",
+                "1",
+                "--mesh-lod",
+                bad,
+            ],
             2,
             &["--mesh-lod", "64"],
         );

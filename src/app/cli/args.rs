@@ -105,10 +105,11 @@ pub struct RenderArgs {
 }
 
 impl Common {
-    /// The level of detail of `demo`'s effect: `--mesh-lod`'s, else the demo's own.
-    pub fn lod(&self, demo: Demo) -> Result<Option<flurry::Lod>, flurry::Error> {
+    /// The level of detail of the effect run: `--mesh-lod`'s, else `default` (a demo's own,
+    /// none for an effect file's).
+    pub fn lod(&self, default: Option<flurry::Lod>) -> Result<Option<flurry::Lod>, flurry::Error> {
         let Some(pixels) = self.mesh_lod else {
-            return Ok(demo.lod());
+            return Ok(default);
         };
         let max = flurry::MAX_MESH_LOD_PIXELS as f64;
         if !(0.0..=max).contains(&pixels) {

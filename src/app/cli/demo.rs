@@ -38,7 +38,7 @@ pub fn run(mut a: DemoArgs) -> Result<(), AppError> {
                 dt,
                 size,
                 substeps: a.common.substeps,
-                lod: a.common.lod(a.demo)?,
+                lod: a.common.lod(a.demo.lod())?,
                 galaxies: a.common.bodies,
                 vsync: a.vsync.as_deref() != Some("off"),
                 params: a.common.params.clone(),

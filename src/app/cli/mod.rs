@@ -247,7 +247,7 @@ pub fn demo_scene(
     effect: Option<(&Path, &EffectDesc)>,
 ) -> Result<Scene, AppError> {
     let stage = common.scene.unwrap_or(demo.default_stage());
-    let lod = common.lod(demo)?;
+    let lod = common.lod(demo.lod())?;
     let mut desc = match (effect, demo, common.bodies) {
         (Some((_, file)), ..) => file.clone(),
         (None, Demo::Galaxy, Some(m)) => crate::host::demos::galaxy::effect_with(capacity, m),

@@ -67,6 +67,7 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
             stage.apply(&mut scene.target.scene);
             let id = scene.effect;
             super::set_params(&mut scene.renderer, id, &a.common.params)?;
+            scene.renderer.set_lod(id, a.common.lod(None)?)?;
             (scene, desc.name.clone())
         }
         (None, None) => unreachable!("refused above"),
