@@ -34,9 +34,23 @@ impl std::fmt::Display for Invalid {
         write!(
             f,
             "{} = {}: allowed {}",
-            self.field, self.value, self.allowed
+            self.field,
+            shortened(&self.value),
+            self.allowed
         )
     }
+}
+
+/// Input as an error shows it: whole up to 120 characters, else its start and its length
+/// (an error echoing 100,000 characters of a flag or a line hides what it says).
+pub(crate) fn shortened(text: &str) -> std::borrow::Cow<'_, str> {
+    const SHOWN: usize = 120;
+    let count = text.chars().count();
+    if count <= SHOWN {
+        return text.into();
+    }
+    let start: String = text.chars().take(SHOWN - 20).collect();
+    format!("{start}… ({count} characters)").into()
 }
 
 impl Invalid {
@@ -209,3 +223,22 @@ impl From<Invalid> for Error {
 
 /// `Result` with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod shortened_tests {
+    use super::*;
+
+    /// A long value is shown by its start and its length, a short one whole.
+    #[test]
+    fn long_input_is_shown_by_its_start_and_length() {
+        let long = "1.0 + ".repeat(20_000);
+        let said = Invalid::new("--param", format!("heat={long}"), "an f32").to_string();
+        assert!(said.len() < 200, "{said}");
+        assert!(
+            said.contains("… (120005 characters): allowed an f32"),
+            "{said}"
+        );
+        let short = Invalid::new("--particles", 0, "1..=65536").to_string();
+        assert_eq!(short, "--particles = 0: allowed 1..=65536");
+    }
+}

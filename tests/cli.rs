@@ -230,6 +230,49 @@ fn check_opens_the_images_and_reads_only_regular_files_of_bounded_size() {
     );
 }
 
+/// Refusals name what the user wrote: the flag (`--dt` with `--prewarm`, `--out` naming a
+/// file), the image file of a bad image (each once named an argument of a call, or no file,
+/// or the OS's "File exists").
+#[test]
+fn refusals_name_the_flag_or_the_file() {
+    let fountain = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron");
+    refused(
+        &[
+            "stats",
+            "--effect",
+            fountain,
+            "--frames",
+            "1",
+            "--dt",
+            "0.000001",
+            "--prewarm",
+            "1",
+        ],
+        2,
+        &["--dt = 0.000001", "with --prewarm"],
+    );
+    let file = tmp("not-a-folder.png");
+    std::fs::write(&file, b"x").unwrap();
+    refused(
+        &["images", "--out", file.to_str().unwrap()],
+        2,
+        &["--out = ", "a folder (this is a file)"],
+    );
+    let folder = tmp("wide-image");
+    std::fs::create_dir_all(&folder).unwrap();
+    image::RgbaImage::new(8193, 1)
+        .save(folder.join("wide.png"))
+        .unwrap();
+    let effect = folder.join("wide.ron");
+    let src = r#"(sprite: Image((image: "wide.png")), emitters: [(rate: 10.0)])"#;
+    std::fs::write(&effect, src).unwrap();
+    refused(
+        &["check", effect.to_str().unwrap()],
+        1,
+        &["wide.png: image.width = 8193"],
+    );
+}
+
 /// `check --wgsl` shows what a stack generates and what was folded instead: a kill is
 /// what the update returns, a gravity written as a force is the effect's gravity.
 #[test]

@@ -16,12 +16,13 @@ impl Image {
             path: path.to_path_buf(),
             source,
         })?;
-        Image::from_png(&bytes).map_err(|e| match e {
-            Error::ImageFile { message, .. } => Error::ImageFile {
-                path: path.to_path_buf(),
-                message,
+        // (what is wrong with the image, its size, names the file too)
+        Image::from_png(&bytes).map_err(|e| Error::ImageFile {
+            path: path.to_path_buf(),
+            message: match e {
+                Error::ImageFile { message, .. } => message,
+                e => e.to_string(),
             },
-            e => e,
         })
     }
 

@@ -236,6 +236,13 @@ fn prewarm(
         let allowed = format!("0..={} seconds", flurry::MAX_PREWARM);
         return Err(flurry::Invalid::new("--prewarm", seconds, allowed).into());
     }
+    // (the prewarm steps --dt at a time: the flag is named, not the call's argument)
+    let steps = flurry::PREWARM_STEPS;
+    if !steps.contains(&step) {
+        let (lo, hi) = (steps.start(), steps.end());
+        let allowed = format!("{lo}..={hi} seconds with --prewarm (its steps are --dt long)");
+        return Err(flurry::Invalid::new("--dt", step, allowed).into());
+    }
     scene.frame(gpu, 0.0, false);
     gpu.wait()?;
     let start = std::time::Instant::now();

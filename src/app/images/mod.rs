@@ -62,6 +62,11 @@ impl Shipped {
 
 /// Make every shipped image into `folder` (created if need be).
 pub fn run(folder: &Path) -> Result<(), AppError> {
+    if folder.exists() && !folder.is_dir() {
+        let value = folder.display();
+        let allowed = "a folder (this is a file): the images are written into it";
+        return Err(flurry::Invalid::new("--out", value, allowed).into());
+    }
     std::fs::create_dir_all(folder).map_err(|source| AppError::Io {
         path: folder.to_path_buf(),
         source,

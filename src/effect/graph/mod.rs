@@ -157,7 +157,7 @@ impl Custom {
 /// (`emitters[0].update[2]`, `nodes.heat`), its text, and what is wrong at which column of
 /// that text.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{field} `{text}`: {error}")]
+#[error("{field} `{}`: {error}", crate::error::shortened(.text))]
 pub struct GraphError {
     /// The field's path.
     pub field: String,
