@@ -106,12 +106,17 @@ fn the_viewport_shows_what_the_demo_renders() {
 #[test]
 fn the_editor_refuses_what_does_not_apply() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/snow.ron");
-    let cases: [(&[&str], &str); 3] = [
+    let cases: [(&[&str], &str); 4] = [
         (&["edit", file, "--frames", "5"], "--frames"),
         (&["edit", file, "--screenshot", "out.txt"], "--screenshot"),
         (
             &["edit", file, "--screenshot", "o.png", "--size", "0x10"],
             "--size",
+        ),
+        // (too small for the panels and a viewport: once a viewport hidden behind them)
+        (
+            &["edit", file, "--screenshot", "o.png", "--size", "320x240"],
+            "--size = 320x240: allowed at least 640x400",
         ),
     ];
     for (args, flag) in cases {

@@ -26,6 +26,10 @@ use editor::Editor;
 use session::Session;
 use viewport::Viewport;
 
+/// The smallest window the editor draws in: at 320×240 its panels left the viewport 58
+/// pixels wide, hidden behind them.
+const MIN_SIZE: (u32, u32) = (640, 400);
+
 pub fn run(a: EditArgs) -> Result<(), AppError> {
     let file = a.file.as_deref();
     if let Some(out) = &a.screenshot {
@@ -43,6 +47,14 @@ pub fn run(a: EditArgs) -> Result<(), AppError> {
     let dt = crate::cli::fixed_dt(a.dt)?;
     let gpu = GpuContext::new_headless()?;
     let size = crate::host::scene::check_size(&gpu, a.size.0, a.size.1)?;
+    if size.0 < MIN_SIZE.0 || size.1 < MIN_SIZE.1 {
+        let allowed = format!(
+            "at least {}x{}: the editor's panels and its viewport share the window",
+            MIN_SIZE.0, MIN_SIZE.1
+        );
+        let value = format!("{}x{}", size.0, size.1);
+        return Err(flurry::Invalid::new("--size", value, allowed).into());
+    }
     let capacity = crate::cli::capacity(&gpu, a.pool.particles, demo.default_particles())?;
     let session = Session::new(effect.clone(), file)?;
     let subject = (capacity, a.pool.seed);
