@@ -93,7 +93,15 @@ pub(crate) fn unframe<'a>(adapter: &str, bytes: &'a [u8]) -> Result<&'a [u8], Ca
     let len = u32_at(take(4)?) as usize;
     let made_for = take(len)?;
     if made_for != adapter.as_bytes() {
-        let adapter = String::from_utf8_lossy(made_for).into_owned();
+        // (another adapter's name is printable text of a name's length; anything else is
+        // damage, never shown raw)
+        let printable = std::str::from_utf8(made_for)
+            .ok()
+            .filter(|s| s.len() <= 512 && !s.chars().any(char::is_control));
+        let Some(adapter) = printable else {
+            return Err(CacheIgnored::Corrupt);
+        };
+        let adapter = adapter.to_string();
         return Err(CacheIgnored::OtherAdapter { adapter });
     }
     let len = u64_at(take(8)?);
@@ -158,5 +166,9 @@ mod tests {
         let other = frame("a discrete GPU", &payload);
         let adapter = "a discrete GPU".to_string();
         assert_eq!(refused(&other), CacheIgnored::OtherAdapter { adapter });
+        // an adapter's name of raw bytes is damage, never printed (it once was, whole)
+        let mut garbled = frame("a discrete GPU", &payload);
+        garbled[16..20].copy_from_slice(&[0xff, 0x00, 0x1b, 0x07]);
+        assert_eq!(refused(&garbled), CacheIgnored::Corrupt);
     }
 }
