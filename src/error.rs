@@ -41,6 +41,11 @@ impl std::fmt::Display for Invalid {
     }
 }
 
+/// The first line of a validator's report (the rest quotes generated code at length).
+fn first_line(message: &str) -> std::borrow::Cow<'_, str> {
+    shortened(message.lines().next().unwrap_or_default())
+}
+
 /// Input as an error shows it: whole up to 120 characters, else its start and its length
 /// (an error echoing 100,000 characters of a flag or a line hides what it says).
 pub(crate) fn shortened(text: &str) -> std::borrow::Cow<'_, str> {
@@ -181,14 +186,17 @@ allows {limit} bytes per storage buffer ({limit_name}); allowed 1..={max} partic
     /// The code generated from an effect's stacks was refused by the shader validator: a
     /// fault of flurry's, reported rather than handed to wgpu.
     #[error(
-        "effect `{effect}`: the code generated for its {stage} stacks does not validate: {message}"
+        "effect `{effect}`: flurry generated code for its {stage} stacks that does not \
+         validate, a defect of flurry's rather than of the effect (please report it with the \
+         effect file; `flurry check --wgsl FILE` prints the code); the validator: {}",
+        first_line(.message)
     )]
     GeneratedCode {
         /// The effect's name.
         effect: String,
         /// `init` or `update`.
         stage: String,
-        /// The validator's message.
+        /// The validator's whole report (its display shows the first line).
         message: String,
     },
 
