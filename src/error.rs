@@ -249,4 +249,22 @@ mod shortened_tests {
         let short = Invalid::new("--particles", 0, "1..=65536").to_string();
         assert_eq!(short, "--particles = 0: allowed 1..=65536");
     }
+
+    /// Generated code the validator refuses is flurry's defect, said so, with the first
+    /// line of the report and not the code it quotes.
+    #[test]
+    fn a_generated_code_refusal_shows_the_first_line() {
+        let e = Error::GeneratedCode {
+            effect: "fountain".into(),
+            stage: "update".into(),
+            message: "error: no definition in scope for identifier: `stp`\n  ┌─ wgsl:512:9\n"
+                .into(),
+        };
+        let said = e.to_string();
+        assert!(said.contains("a defect of flurry's"), "{said}");
+        assert!(
+            said.ends_with("the validator: error: no definition in scope for identifier: `stp`"),
+            "{said}"
+        );
+    }
 }
