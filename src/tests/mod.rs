@@ -5,6 +5,7 @@
 
 mod batch;
 mod dispatch;
+mod doc_rules;
 mod flock;
 mod graph;
 mod grid;
