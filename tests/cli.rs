@@ -273,6 +273,32 @@ fn refusals_name_the_flag_or_the_file() {
     );
 }
 
+/// A run whose particles come to hold inf or NaN (a stack dividing by a parameter the host
+/// left at zero) says so and counts them in its report; a sound run counts none (such a run
+/// once ended with exit 0 and every particle NaN, said nowhere).
+#[test]
+fn stats_counts_and_says_particles_that_hold_no_finite_number() {
+    let file = tmp("run-time-nan.ron");
+    let src = r#"(parameters: {"zero": (default: 0.0)}, emitters: [(rate: 1000.0, update: ["velocity = vec3(1.0 / zero, 0.0, 0.0)"])])"#;
+    std::fs::write(&file, src).unwrap();
+    let run = |file: &str| {
+        let o = flurry(&["stats", "--effect", file, "--frames", "5", "--dt", "0.016"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (
+            report["non_finite"].as_u64().unwrap(),
+            report["alive"].as_u64().unwrap(),
+            stderr(&o),
+        )
+    };
+    let (bad, alive, said) = run(file.to_str().unwrap());
+    assert!(alive > 0 && bad == alive, "{bad} of {alive}");
+    assert!(said.contains("not finite (inf or NaN)"), "{said}");
+    let fountain = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron");
+    let (bad, alive, said) = run(fountain);
+    assert!(alive > 0 && bad == 0, "{bad} of {alive}: {said}");
+}
+
 /// `check --wgsl` shows what a stack generates and what was folded instead: a kill is
 /// what the update returns, a gravity written as a force is the effect's gravity.
 #[test]

@@ -125,6 +125,28 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         .iter()
         .filter(|&&i| snap.particles[i as usize].flags & Particle::SETTLED != 0)
         .count();
+    // particles whose numbers are no longer numbers (a stack dividing by a zero it met at
+    // run time): counted and said, never reported as fine
+    let non_finite = snap
+        .alive
+        .iter()
+        .filter(|&&i| {
+            let p = &snap.particles[i as usize];
+            let own = snap.attributes.iter().all(|(_, v)| finite(v[i as usize]));
+            let numbers = [p.age, p.size, p.rotation];
+            !(p.pos.is_finite()
+                && p.vel.is_finite()
+                && numbers.iter().all(|x| x.is_finite())
+                && own)
+        })
+        .count();
+    if non_finite > 0 {
+        let alive = snap.alive.len();
+        eprintln!(
+            "warning: {non_finite} of {alive} particles hold a number that is not finite (inf \
+             or NaN): a stack computes one at run time"
+        );
+    }
     if let Some(path) = &a.dump {
         let crowd = scene.desc().crowd.clone();
         let alive: Vec<_> = snap
@@ -174,7 +196,8 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
                "dead": s.dead, "visible": s.visible, "splatted": s.splatted, "emitted_total": s.emitted_total,
                "dropped_total": s.dropped_total, "killed_total": s.killed_total,
                "requested_total": s.requested_total, "hits_total": snap.counters.hits_total(),
-               "settled": settled, "prewarm_ms": prewarm_ms, "events": events})
+               "settled": settled, "non_finite": non_finite, "prewarm_ms": prewarm_ms,
+               "events": events})
     );
     Ok(())
 }
@@ -253,6 +276,18 @@ fn prewarm(
         .prewarm(device, queue, id, (seconds as f32, step), view)?;
     gpu.wait()?;
     Ok(start.elapsed().as_secs_f64() * 1e3)
+}
+
+/// Whether an attribute's value is a number (or numbers) and not inf or NaN.
+fn finite(v: flurry::expr::Value) -> bool {
+    use flurry::expr::Value;
+    match v {
+        Value::F32(x) => x.is_finite(),
+        Value::Vec2(x) => x.is_finite(),
+        Value::Vec3(x) => x.is_finite(),
+        Value::Vec4(x) => x.is_finite(),
+        Value::Bool(_) | Value::I32(_) | Value::U32(_) => true,
+    }
 }
 
 /// An attribute's value as the dump writes it: a number, a bool, or an array of numbers.
