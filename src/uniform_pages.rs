@@ -36,9 +36,6 @@ const EMITTER: u64 = EmitterParams::METADATA.min_size().get();
 /// Bytes of the emit uniforms before their emitters.
 const EMIT_HEAD: u64 = EmitUniforms::METADATA.min_size().get() - EMITTER * MAX_EMITTERS as u64;
 
-/// Where the emit uniforms hold their emitters' count.
-const EMITTER_COUNT: usize = std::mem::offset_of!(EmitUniforms, emitter_count);
-
 /// What a bind group entry binds: a whole buffer, or a range of one.
 pub(crate) trait Binding {
     fn resource(&self) -> wgpu::BindingResource<'_>;
@@ -227,8 +224,7 @@ impl UniformPages {
     }
 
     /// `slot`'s emit uniforms as staged, to fill in place before [`UniformPages::write`]
-    /// (2.3 KiB with every emitter's room: built elsewhere and copied in, they were a
-    /// tenth of a steady frame's CPU).
+    /// (2.3 KiB with every emitter's room: not built elsewhere and copied in).
     pub fn emit(&mut self, slot: &UniformSlot) -> &mut EmitUniforms {
         let start = slot.emit.offset as usize;
         let size = std::mem::size_of::<EmitUniforms>();
@@ -244,13 +240,11 @@ impl UniformPages {
         frame: &FrameUniforms,
         graph: Option<&GraphParams>,
     ) {
-        let p = &mut self.pages[slot.page];
-        stage(p.bytes_mut(), &slot.frame, frame);
         // the emitters past its count are never read (spawn.wgsl `emitter_of`): its bytes
         // up to them
-        let start = slot.emit.offset as usize;
-        let count: &[u8] = &p.bytes()[start + EMITTER_COUNT..][..4];
-        let emitters = u32::from_le_bytes(count.try_into().expect("4 bytes"));
+        let emitters = self.emit(slot).emitter_count;
+        let p = &mut self.pages[slot.page];
+        stage(p.bytes_mut(), &slot.frame, frame);
         let used = EMIT_HEAD + EMITTER * (emitters as usize).min(MAX_EMITTERS) as u64;
         p.emit_used[slot.index] = used as u32;
         let head = self.emit_offset + used;
