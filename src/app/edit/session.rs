@@ -12,6 +12,10 @@ use super::viewport::Viewport;
 use crate::host::live_effect::{LiveEffect, Reload};
 use crate::host::AppError;
 
+/// The largest file whose text a save keeps (an effect file is a few KiB; a larger one is
+/// not an effect's).
+const MAX_KEPT: u64 = 4 << 20;
+
 /// The effect under edit and its file.
 pub struct Session {
     edit: EffectEdit,
@@ -173,26 +177,49 @@ impl Session {
         }
     }
 
-    /// Write the effect to its file, each number's range as a comment (`to` names another
-    /// file, which it is then read from and watched at).
+    /// Write the effect to its file: over the text the file holds (or, saved as a new
+    /// file, the text of the file it was opened from) with only what was edited changed,
+    /// every comment and line of the author's kept; a new effect, or a file that does not
+    /// read as one, written whole with each number's range as a comment. `to` names
+    /// another file, which it is then read from and watched at.
     pub fn save(&mut self, to: Option<&Path>) -> Result<PathBuf, AppError> {
         let Some(path) = to.or(self.file.as_deref()).map(Path::to_path_buf) else {
             let why = "a file to save to: type one next to \"save as\"";
             return Err(flurry::Invalid::new("save", "no file", why).into());
         };
         let effect = self.edit.effect();
-        let text = format!(
-            "// {}: written by `flurry edit`; each number's range is the comment after it.\n{}",
-            effect.name,
-            effect.to_ron_commented()
-        );
+        // the author's words: the file's own, else (saved as a new file, or over a file of
+        // another kind) those of the file it was opened from
+        let read = |p: &Path| {
+            let small = std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= MAX_KEPT);
+            small.then(|| std::fs::read_to_string(p).ok()).flatten()
+        };
+        let texts = [Some(path.as_path()), self.file.as_deref()]
+            .into_iter()
+            .flatten();
+        let kept = texts
+            .filter_map(read)
+            .find_map(|text| effect.patch_ron(&text).ok());
+        let whole = kept.is_none();
+        let text = kept.unwrap_or_else(|| {
+            format!(
+                "// {}: written by `flurry edit`; each number's range is the comment after it.\n{}",
+                effect.name,
+                effect.to_ron_commented()
+            )
+        });
         crate::cli::output::write("save", &path, text.as_bytes())?;
         self.saved = Some(effect.clone());
         if self.file.as_deref() != Some(path.as_path()) {
             self.live = Some(LiveEffect::open(&path)?);
             self.file = Some(path.clone());
         }
-        self.notice = Some(format!("saved {}", path.display()));
+        let how = if whole {
+            " (written whole: no effect file's text to keep)"
+        } else {
+            ""
+        };
+        self.notice = Some(format!("saved {}{how}", path.display()));
         Ok(path)
     }
 
@@ -308,6 +335,40 @@ mod tests {
 
     fn temp(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("flurry-session-{}-{name}", std::process::id()))
+    }
+
+    /// The lines of `saved` that differ from `original`'s, as (original, saved); the two
+    /// have as many lines.
+    fn lines_changed(original: &str, saved: &str) -> Vec<(String, String)> {
+        let (a, b): (Vec<&str>, Vec<&str>) = (original.lines().collect(), saved.lines().collect());
+        assert_eq!(a.len(), b.len(), "as many lines");
+        let pairs = a.into_iter().zip(b).filter(|(x, y)| x != y);
+        pairs.map(|(x, y)| (x.to_string(), y.to_string())).collect()
+    }
+
+    /// A parameter dragged and saved (as a new file, then over it): the file is the
+    /// author's, every comment and line as written, but for the number edited.
+    #[test]
+    fn a_save_keeps_the_authors_file_but_for_the_number_edited() {
+        let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/effects/campfire.ron"));
+        let original = std::fs::read_to_string(&path).unwrap();
+        let mut session = Session::new(EffectDesc::from_file(&path).unwrap(), Some(&path)).unwrap();
+        let out = temp("kept.ron");
+        for value in [1.63, 2.25] {
+            session.set_parameter("intensity", Value::F32(value), false);
+            session.save(Some(&out)).unwrap();
+            let saved = std::fs::read_to_string(&out).unwrap();
+            let changed = lines_changed(&original, &saved);
+            assert_eq!(changed.len(), 1, "{changed:?}");
+            let (was, now) = &changed[0];
+            assert!(was.contains("(default: 1.0,"), "{was}");
+            assert_eq!(now, &was.replace("1.0,", &format!("{value},")));
+            assert_eq!(
+                &EffectDesc::from_file(&out).unwrap(),
+                session.edit().effect()
+            );
+        }
+        let _ = std::fs::remove_file(out);
     }
 
     /// Every number of the effect set through the call the inspector's widgets make, saved,

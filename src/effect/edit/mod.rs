@@ -9,7 +9,9 @@
 mod choices;
 mod emitters;
 mod graph;
+mod patch;
 mod path;
+mod ron_tree;
 mod texts;
 
 pub use choices::Choice;
