@@ -288,6 +288,9 @@ pub struct CpuTwin {
     pub motion: Vec<(glam::Mat4, glam::Mat4)>,
     /// The meshes Mesh-shaped emitters name (the built-ins unless a test adds its own).
     pub meshes: MeshSet,
+    /// Simulate steps a frame, each of its share of the frame (at least 1), as
+    /// `ParticleRenderer::set_substeps` asks the GPU for.
+    pub substeps: u32,
     /// The effect's stacks, and its parameters' values.
     graph: Graph,
     pub parameters: [[u32; 4]; MAX_PARAMETERS],
@@ -312,6 +315,7 @@ impl CpuTwin {
             view_dir: Vec3::NEG_Z,
             motion: Vec::new(),
             meshes: MeshSet::default(),
+            substeps: 1,
             parameters: graph.default_block(),
             graph,
         }
@@ -353,9 +357,13 @@ impl CpuTwin {
         };
         self.clock.take();
         let time = self.clock.time as f32;
+        // (a substep is a step of its own, of its share of the frame: as the stacks read it
+        // from init on, emit.wgsl's `emit.step`)
+        let substeps = self.substeps.max(1);
+        let step_dt = dt / substeps as f32;
         let around = Surroundings {
             time,
-            dt,
+            dt: step_dt,
             seed: self.effect.seed,
             params: &self.parameters,
             table: &self.graph.table,
@@ -375,30 +383,33 @@ impl CpuTwin {
             }
         }
         let effect = self.effect;
-        let steering = self.steering(dt);
-        let mut steering = steering.into_iter();
+        // the flock's steering, found once a frame and added at every substep (flock.wgsl)
+        let steering: BTreeMap<u32, Vec3> =
+            (self.particles.keys().copied()).zip(self.steering(dt)).collect();
         let graph = &self.graph;
         let records = &mut self.attributes;
         let draws = graph.generates(Stage::Draw);
-        self.particles.retain(|id, p| {
-            let s = steering.next().unwrap_or_default();
-            let record = records.get_mut(id).map_or(&mut [][..], |r| &mut r[..]);
-            let alive = step(
-                (p, &mut *record),
-                (&effect, graph),
-                (dt, time),
-                (offset, s),
-                &around,
-            );
-            if draws {
-                // how it is drawn now (graph.wgsl's draw hook, after every step)
-                crate::effect::graph::cpu::draw(graph, p, record, &around);
-            }
-            if !alive {
-                records.remove(id);
-            }
-            alive
-        });
+        for _ in 0..substeps {
+            self.particles.retain(|id, p| {
+                let s = steering.get(id).copied().unwrap_or_default();
+                let record = records.get_mut(id).map_or(&mut [][..], |r| &mut r[..]);
+                let alive = step(
+                    (p, &mut *record),
+                    (&effect, graph),
+                    (step_dt, time),
+                    (offset, s),
+                    &around,
+                );
+                if draws {
+                    // how it is drawn now (graph.wgsl's draw hook, after every step)
+                    crate::effect::graph::cpu::draw(graph, p, record, &around);
+                }
+                if !alive {
+                    records.remove(id);
+                }
+                alive
+            });
+        }
     }
 
     /// The flock's steering of every particle, in id order (empty without a flock).

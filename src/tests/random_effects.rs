@@ -2,12 +2,12 @@
 //! whose init, update and draw stacks use every kind of line (`=`, `+=`, `-=`, `*=`, `/=`,
 //! `force +=`, `kill if`), the effect's own attributes of every type, parameters (set while
 //! the effect runs), nodes, curves, gradients and functions, emitted by a rate or a burst
-//! that a spawn line may scale; each runs frame by frame on the GPU (a pool on its own) and
-//! on the twin, and their pools must hold the same particles, alive and dead, each
-//! attribute within the twin comparison's tolerance. The twin runs the stacks line by line
-//! after the same folding the GPU's get (forces into gravity and drag, looks into
-//! over_life): an unfolded reference, and the renderer's other paths (merged, instanced,
-//! substeps, prewarmed), are still to come.
+//! that a spawn line may scale; each runs frame by frame on the GPU (a pool on its own; one
+//! in four in four substeps a frame) and on the twin, and their pools must hold the same
+//! particles, alive and dead, each attribute within the twin comparison's tolerance. The
+//! twin runs the stacks line by line after the same folding the GPU's get (forces into
+//! gravity and drag, looks into over_life): an unfolded reference, and the renderer's other
+//! paths (merged, instanced, prewarmed), are still to come.
 //!
 //! Kills test quantities both sides compute exactly (age, a particle's own random number, a
 //! counter), so that a particle a rounding apart is never killed on one side only. The
@@ -304,6 +304,14 @@ fn camera() -> Camera {
     Camera::look_at(glam::Vec3::new(0.0, 2.0, 10.0), glam::Vec3::ZERO, 1.0)
 }
 
+/// The simulate steps a frame random effect `seed` runs in: 4 for one in four.
+fn substeps_of(seed: u64) -> u32 {
+    match seed % 4 {
+        3 => 4,
+        _ => 1,
+    }
+}
+
 /// Random effect `seed` for `frames` frames of 16 ms on the GPU (`gpu`, with `pipelines`)
 /// and the twin, its `heat` set half way: the pools compared.
 fn compare((gpu, pipelines): (&GpuContext, &Arc<Pipelines>), seed: u64, frames: u32) {
@@ -315,6 +323,10 @@ fn compare((gpu, pipelines): (&GpuContext, &Arc<Pipelines>), seed: u64, frames: 
     let capacity = 16_384;
     let mut solo = Solo::sharing(gpu.clone(), pipelines, &desc, capacity, seed as u32);
     let mut twin = CpuTwin::new(&desc, capacity, seed as u32);
+    // (one in four in four substeps a frame: each line runs at each, with its share of dt)
+    let substeps = substeps_of(seed);
+    solo.system.set_substeps(substeps);
+    twin.substeps = substeps;
     twin.eye = camera().eye;
     twin.view_dir = (camera().target - camera().eye).normalize();
     for f in 0..frames {
@@ -335,7 +347,7 @@ fn compare((gpu, pipelines): (&GpuContext, &Arc<Pipelines>), seed: u64, frames: 
             .map(|e| (&e.init, &e.update, &e.draw))
             .collect();
         panic!(
-            "random effect {seed}: {}\nits stacks (init, update, draw): {stacks:#?}",
+            "random effect {seed} ({substeps} substeps): {}\nits stacks (init, update, draw): {stacks:#?}",
             e.downcast_ref::<String>().map_or("?", |s| s.as_str())
         );
     }
