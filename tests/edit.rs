@@ -150,8 +150,8 @@ fn the_editor_refuses_what_does_not_apply() {
 
 /// A session as a user has it, scripted with xdotool in a window under Xvfb: open the
 /// editor on a copy of snow.ron, drag the slider of its soft distance to the right, press
-/// Save. The file then holds the edit (and nothing else changed), with each
-/// number's range as a comment, and reads back.
+/// Save. The file then holds the edit and every other byte as its author wrote it, and
+/// reads back.
 #[test]
 fn a_scripted_session_drags_a_slider_and_saves_the_file() {
     let original = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/snow.ron");
@@ -187,15 +187,20 @@ fn a_scripted_session_drags_a_slider_and_saves_the_file() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(!said.contains("panicked"), "{said}");
+    // the author's file as written, its comments and lines, with the one number it left
+    // at its default added on a line of its own beside its siblings
     let text = std::fs::read_to_string(&file).unwrap();
-    assert!(
-        text.starts_with("// snow: written by `flurry edit`"),
+    let before = std::fs::read_to_string(original).unwrap();
+    let (now, was): (Vec<&str>, Vec<&str>) = (text.lines().collect(), before.lines().collect());
+    assert_eq!(
+        now.len(),
+        was.len() + 1,
         "the file was not saved: {said}\n{text}"
     );
-    assert!(
-        text.contains("rate: 0.0, // 0..=1e9 particles per second"),
-        "{text}"
-    );
+    let at = (now.iter().zip(&was)).take_while(|(a, b)| a == b).count();
+    assert!(now[at].starts_with("    soft_distance: "), "{}", now[at]);
+    assert_eq!(now[..at], was[..at]);
+    assert_eq!(now[at + 1..], was[at..]);
     let saved = flurry::EffectDesc::from_file(&file).unwrap();
     let mut expected = flurry::EffectDesc::from_file(Path::new(original)).unwrap();
     let soft = saved.soft_distance;

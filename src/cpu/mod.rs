@@ -384,8 +384,9 @@ impl CpuTwin {
         }
         let effect = self.effect;
         // the flock's steering, found once a frame and added at every substep (flock.wgsl)
-        let steering: BTreeMap<u32, Vec3> =
-            (self.particles.keys().copied()).zip(self.steering(dt)).collect();
+        let steering: BTreeMap<u32, Vec3> = (self.particles.keys().copied())
+            .zip(self.steering(dt))
+            .collect();
         let graph = &self.graph;
         let records = &mut self.attributes;
         let draws = graph.generates(Stage::Draw);

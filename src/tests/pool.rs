@@ -247,16 +247,25 @@ fn compare_moving_with_twin(
     compare_pools(desc, &solo, &twin, 1001)
 }
 
-/// `solo`'s pool against `twin`'s, particle by particle, with at least `least_alive` alive
-/// (fewer would prove little): the same particles emitted, alive and dead, each within a
-/// tolerance of the twin's attributes and its own.
+/// `solo`'s pool against `twin`'s, as [`compare_snapshot`] compares them.
 pub(super) fn compare_pools(
     desc: &EffectDesc,
     solo: &Solo,
     twin: &CpuTwin,
     least_alive: usize,
 ) -> crate::PoolSnapshot {
-    let snap = solo.snapshot();
+    compare_snapshot(desc, solo.snapshot(), twin, least_alive)
+}
+
+/// A pool as read back (`snap`) against `twin`'s, particle by particle, with at least
+/// `least_alive` alive (fewer would prove little): the same particles emitted, alive and
+/// dead, each within a tolerance of the twin's attributes and its own.
+pub(super) fn compare_snapshot(
+    desc: &EffectDesc,
+    snap: crate::PoolSnapshot,
+    twin: &CpuTwin,
+    least_alive: usize,
+) -> crate::PoolSnapshot {
     snap.check().unwrap();
     let stats = snap.stats;
     assert_eq!(

@@ -2,12 +2,13 @@
 //! whose init, update and draw stacks use every kind of line (`=`, `+=`, `-=`, `*=`, `/=`,
 //! `force +=`, `kill if`), the effect's own attributes of every type, parameters (set while
 //! the effect runs), nodes, curves, gradients and functions, emitted by a rate or a burst
-//! that a spawn line may scale; each runs frame by frame on the GPU (a pool on its own; one
-//! in four in four substeps a frame) and on the twin, and their pools must hold the same
-//! particles, alive and dead, each attribute within the twin comparison's tolerance. The
-//! twin runs the stacks line by line after the same folding the GPU's get (forces into
-//! gravity and drag, looks into over_life): an unfolded reference, and the renderer's other
-//! paths (merged, instanced, prewarmed), are still to come.
+//! that a spawn line may scale; each runs frame by frame on the GPU and on the twin, and
+//! their pools must hold the same particles, alive and dead, each attribute within the twin
+//! comparison's tolerance. The GPU runs each on one of the ways it has, in turn: a pool on
+//! its own; in a renderer beside a copy (relisted in one dispatch with it where both are
+//! small, and merged); prewarmed in a renderer; in four substeps a frame. The twin runs the
+//! stacks line by line after the same folding the GPU's get (forces into gravity and drag,
+//! looks into over_life): an unfolded reference, and instances, are still to come.
 //!
 //! Kills test quantities both sides compute exactly (age, a particle's own random number, a
 //! counter), so that a particle a rounding apart is never killed on one side only. The
@@ -16,9 +17,9 @@
 
 use std::sync::Arc;
 
-use super::pool::compare_pools;
+use super::pool::compare_snapshot;
 use super::rng::Rng;
-use super::Solo;
+use super::{Hosted, Solo};
 use crate::cpu::CpuTwin;
 use crate::effect::*;
 use crate::expr::{Curve, Gradient, Interpolation, Key, Value};
@@ -304,62 +305,182 @@ fn camera() -> Camera {
     Camera::look_at(glam::Vec3::new(0.0, 2.0, 10.0), glam::Vec3::ZERO, 1.0)
 }
 
-/// The simulate steps a frame random effect `seed` runs in: 4 for one in four.
-fn substeps_of(seed: u64) -> u32 {
-    match seed % 4 {
-        3 => 4,
-        _ => 1,
+/// The way the GPU runs a random effect: each seed takes one, in turn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Path {
+    /// A pool of its own, without a renderer.
+    Alone,
+    /// In a renderer beside a copy of it: pools small enough share a chunk of the arena and
+    /// are relisted by one dispatch for both (`batch_relist.wgsl`), simulated by one too
+    /// where they have no update stack (`batch_simulate.wgsl`), and both are culled into one
+    /// merged list.
+    Batched,
+    /// In a renderer, run ahead by [`PREWARM_STEPS`] steps before its first frame.
+    Prewarmed,
+    /// Alone, in four simulate steps a frame, each of its share of the frame.
+    Substeps,
+}
+
+fn path_of(seed: u64) -> Path {
+    [Path::Alone, Path::Batched, Path::Prewarmed, Path::Substeps][(seed % 4) as usize]
+}
+
+/// Steps of 16 ms a prewarmed effect runs ahead.
+const PREWARM_STEPS: u32 = 6;
+
+/// What the random effects share: the device, the solos' pipelines, and a renderer.
+struct Runs {
+    gpu: GpuContext,
+    pipelines: Arc<Pipelines>,
+    host: Hosted,
+    /// Effects run on each path, those batched apart.
+    counts: std::collections::BTreeMap<String, u32>,
+}
+
+impl Runs {
+    fn new() -> Self {
+        let gpu = super::gpu();
+        Runs {
+            pipelines: Arc::new(super::solo_pipelines(&gpu)),
+            host: Hosted::new(&gpu),
+            gpu,
+            counts: Default::default(),
+        }
+    }
+
+    /// Random effect `seed` for `frames` frames of 16 ms on the GPU, on its path, and on
+    /// the twin, its `heat` set half way: the pools compared.
+    fn compare(&mut self, seed: u64, frames: u32) {
+        let desc = random_effect(seed);
+        if let Err(e) = desc.validate() {
+            panic!("random effect {seed} is refused: {e}\n{desc:#?}");
+        }
+        let path = path_of(seed);
+        // room for what two emitters at most spawn in 30 frames: nothing is dropped (a pool
+        // batched with its copy is small: one that would drop is run in a large pool)
+        let twin_of = |capacity| {
+            let mut twin = CpuTwin::new(&desc, capacity, seed as u32);
+            twin.eye = camera().eye;
+            twin.view_dir = (camera().target - camera().eye).normalize();
+            twin.substeps = if path == Path::Substeps { 4 } else { 1 };
+            twin
+        };
+        let small = crate::pool::PER_SLOT_MOST;
+        let capacity = match path {
+            Path::Batched if !drops(twin_of(small), frames) => small,
+            _ => 16_384,
+        };
+        let name = match (path, capacity == small) {
+            (Path::Batched, false) => "beside a copy, too large to batch".to_string(),
+            _ => format!("{path:?}"),
+        };
+        *self.counts.entry(name.clone()).or_default() += 1;
+        let mut twin = twin_of(capacity);
+        let heat = Value::F32(2.5);
+        let snap = match path {
+            Path::Alone | Path::Substeps => {
+                let gpu = self.gpu.clone();
+                let mut solo = Solo::sharing(gpu, &self.pipelines, &desc, capacity, seed as u32);
+                solo.system.set_substeps(twin.substeps);
+                for f in 0..frames {
+                    if f == frames / 2 {
+                        solo.system.set_parameter("heat", heat).unwrap();
+                        set_heat(&mut twin, heat);
+                    }
+                    solo.frame(0.016, &camera());
+                    twin.frame(0.016);
+                }
+                solo.snapshot()
+            }
+            Path::Batched | Path::Prewarmed => {
+                let (device, queue) = (&self.gpu.device, &self.gpu.queue);
+                let r = &mut self.host.renderer;
+                let id = r
+                    .add_effect(device, queue, &desc, capacity, seed as u32)
+                    .unwrap();
+                let mut ids = vec![id];
+                if path == Path::Batched {
+                    let copy = r.add_effect(device, queue, &desc, capacity, seed as u32 + 7919);
+                    ids.push(copy.unwrap());
+                } else {
+                    let ahead = PREWARM_STEPS as f32 * 0.016;
+                    r.prewarm(device, queue, id, (ahead, 0.016), camera())
+                        .unwrap();
+                    for _ in 0..PREWARM_STEPS {
+                        twin.frame(0.016);
+                    }
+                }
+                for f in 0..frames {
+                    if f == frames / 2 {
+                        self.host.renderer.set_parameter(id, "heat", heat).unwrap();
+                        set_heat(&mut twin, heat);
+                    }
+                    self.host.frame(&self.gpu, 0.016, camera());
+                    twin.frame(0.016);
+                }
+                if path == Path::Batched && capacity == small {
+                    // relisted by the one dispatch for both (what this path is here to
+                    // prove), simulated by one too where it has no update stack
+                    let batched = self.host.renderer.batched(id);
+                    assert!(batched.relist, "{batched:?}");
+                    let simulated = desc.emitters.iter().all(|e| e.update.is_empty());
+                    assert_eq!(batched.simulate, simulated, "{batched:?}");
+                    if simulated {
+                        *self
+                            .counts
+                            .entry("Batched, simulated in one dispatch".into())
+                            .or_default() += 1;
+                    }
+                }
+                let snap = self.host.renderer.snapshot(device, queue, id).unwrap();
+                for id in ids {
+                    self.host.renderer.remove_effect(id);
+                }
+                snap
+            }
+        };
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            compare_snapshot(&desc, snap, &twin, 0);
+        }));
+        if let Err(e) = run {
+            let stacks: Vec<_> = (desc.emitters.iter())
+                .map(|e| (&e.init, &e.update, &e.draw))
+                .collect();
+            panic!(
+                "random effect {seed} ({name}): {}\nits stacks (init, update, draw): {stacks:#?}",
+                e.downcast_ref::<String>().map_or("?", |s| s.as_str())
+            );
+        }
     }
 }
 
-/// Random effect `seed` for `frames` frames of 16 ms on the GPU (`gpu`, with `pipelines`)
-/// and the twin, its `heat` set half way: the pools compared.
-fn compare((gpu, pipelines): (&GpuContext, &Arc<Pipelines>), seed: u64, frames: u32) {
-    let desc = random_effect(seed);
-    if let Err(e) = desc.validate() {
-        panic!("random effect {seed} is refused: {e}\n{desc:#?}");
-    }
-    // room for what two emitters at most spawn in 30 frames: nothing is dropped
-    let capacity = 16_384;
-    let mut solo = Solo::sharing(gpu.clone(), pipelines, &desc, capacity, seed as u32);
-    let mut twin = CpuTwin::new(&desc, capacity, seed as u32);
-    // (one in four in four substeps a frame: each line runs at each, with its share of dt)
-    let substeps = substeps_of(seed);
-    solo.system.set_substeps(substeps);
-    twin.substeps = substeps;
-    twin.eye = camera().eye;
-    twin.view_dir = (camera().target - camera().eye).normalize();
+/// The twin's parameter `heat` (the one parameter: the block's first slot).
+fn set_heat(twin: &mut CpuTwin, heat: Value) {
+    twin.parameters[0] = heat.to_words();
+}
+
+/// Whether `twin` drops a spawn in `frames` frames (its `heat` set half way).
+fn drops(mut twin: CpuTwin, frames: u32) -> bool {
     for f in 0..frames {
         if f == frames / 2 {
-            let heat = Value::F32(2.5);
-            solo.system.set_parameter("heat", heat).unwrap();
-            // (the one parameter: the block's first slot)
-            twin.parameters[0] = heat.to_words();
+            set_heat(&mut twin, Value::F32(2.5));
         }
-        solo.frame(0.016, &camera());
         twin.frame(0.016);
     }
-    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        compare_pools(&desc, &solo, &twin, 0);
-    }));
-    if let Err(e) = run {
-        let stacks: Vec<_> = (desc.emitters.iter())
-            .map(|e| (&e.init, &e.update, &e.draw))
-            .collect();
-        panic!(
-            "random effect {seed} ({substeps} substeps): {}\nits stacks (init, update, draw): {stacks:#?}",
-            e.downcast_ref::<String>().map_or("?", |s| s.as_str())
-        );
-    }
+    twin.dropped > 0
 }
 
-/// The random effects of `seeds`, each against the twin.
+/// The random effects of `seeds`, each against the twin on its path; every path taken.
 fn compare_all(seeds: std::ops::Range<u64>, frames: u32) {
-    let gpu = super::gpu();
-    let pipelines = Arc::new(super::solo_pipelines(&gpu));
+    let mut runs = Runs::new();
     for seed in seeds {
-        compare((&gpu, &pipelines), seed, frames);
+        runs.compare(seed, frames);
     }
+    for path in ["Alone", "Batched", "Prewarmed", "Substeps"] {
+        let n = runs.counts.get(path).copied().unwrap_or(0);
+        assert!(n >= 1, "no random effect ran {path}: {:?}", runs.counts);
+    }
+    eprintln!("random effects by path: {:?}", runs.counts);
 }
 
 #[test]

@@ -22,6 +22,12 @@ impl EffectDesc {
     /// `original` is not an effect's RON (write [`EffectDesc::to_ron_commented`] instead),
     /// or, a defect of flurry's, where the patched text would not read back as this effect.
     pub fn patch_ron(&self, original: &str) -> Result<String> {
+        // (a byte-order mark some editors write stays where it is)
+        if let Some(text) = original.strip_prefix('\u{feff}') {
+            return self
+                .patch_ron(text)
+                .map(|patched| format!("\u{feff}{patched}"));
+        }
         let refused = |why: String| Invalid::new("original", "the file's text", why);
         let old = crate::effect::parse::effect(original)
             .map_err(|e| refused(format!("an effect's RON ({e})")))?;
@@ -621,6 +627,18 @@ mod tests {
             }),
             format!("\"tongue\": (keys: [(0.25, 1.0), (1.0, 0.15){tail}")
         );
+    }
+
+    /// A file that starts with a byte-order mark keeps it, and the rest as written.
+    #[test]
+    fn a_byte_order_mark_is_kept() {
+        let (original, mut effect) = campfire();
+        effect.emitters[0].rate = 2000.0;
+        let marked = format!("\u{feff}{original}");
+        let patched = effect.patch_ron(&marked).unwrap();
+        assert!(patched.starts_with('\u{feff}'));
+        let (was, now) = changed(&marked, &patched);
+        assert_eq!((was, now), ("3", "2"));
     }
 
     /// Text that is not an effect is refused, not patched.
