@@ -17,4 +17,4 @@ struct BatchMember {
 const BATCH_ROWS: u32 = 60u;
 
 // Counters a pool's stride of the chunk's counters holds (256 bytes).
-const COUNTERS_PER_POOL: u32 = 4u;
+const COUNTERS_PER_POOL: u32 = 2u;

@@ -25,7 +25,7 @@ struct CullRow {
 
 @group(0) @binding(0) var<storage, read> particles: array<ParticleWords>;
 @group(0) @binding(1) var<storage, read> alive_list: array<u32>;
-// each pool's counters, then room up to the next (256 bytes: 4 Counters a pool)
+// each pool's counters, then room up to the next (256 bytes: 2 Counters a pool)
 @group(0) @binding(2) var<storage, read_write> counters: array<Counters>;
 // the merged lists and the copies
 @group(0) @binding(3) var<storage, read_write> pairs: array<vec2<u32>>;

@@ -11,7 +11,7 @@
 // (read only; bound for writing as the alive lists beside them in the same buffer are)
 @group(0) @binding(0) var<storage, read_write> next_lists: array<u32>;
 @group(0) @binding(1) var<storage, read_write> alive_lists: array<u32>;
-// each pool's counters, then room up to the next (256 bytes: 4 Counters a pool)
+// each pool's counters, then room up to the next (256 bytes: 2 Counters a pool)
 @group(0) @binding(2) var<storage, read_write> counters: array<Counters>;
 @group(0) @binding(3) var<storage, read> members: array<BatchMember>;
 

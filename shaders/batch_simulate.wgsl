@@ -29,7 +29,7 @@ struct StepClock {
 @group(0) @binding(1) var<storage, read_write> alive_in: array<u32>;
 @group(0) @binding(2) var<storage, read_write> alive_out: array<u32>;
 @group(0) @binding(3) var<storage, read_write> dead_list: array<u32>;
-// each pool's counters, then room up to the next (256 bytes: 4 Counters a pool)
+// each pool's counters, then room up to the next (256 bytes: 2 Counters a pool)
 @group(0) @binding(4) var<storage, read_write> counters: array<Counters>;
 @group(0) @binding(5) var<uniform> members: array<BatchMember, BATCH_ROWS>;
 @group(0) @binding(6) var<uniform> effects: array<EffectParams, BATCH_ROWS>;
@@ -63,8 +63,8 @@ fn put_dead(k: u32, slot: u32) {
 }
 
 // Where the workgroup's `survivors` and `dead` start in the chunk's next alive lists and
-// dead lists: in the pool's ranges.
-fn claim(survivors: u32, dead: u32) -> vec2<u32> {
+// dead lists: in the pool's ranges; its `non_finite` counted.
+fn claim(survivors: u32, dead: u32, non_finite: u32) -> vec2<u32> {
     let c = pool.counters * COUNTERS_PER_POOL;
     var bases = vec2<u32>(pool.first);
     if survivors > 0u {
@@ -72,6 +72,9 @@ fn claim(survivors: u32, dead: u32) -> vec2<u32> {
     }
     if dead > 0u {
         bases.y += u32(atomicAdd(&counters[c].dead, i32(dead)));
+    }
+    if non_finite > 0u && carries(atomicAdd(&counters[c].non_finite, non_finite), non_finite) {
+        atomicAdd(&counters[c].non_finite_hi, 1u);
     }
     return bases;
 }

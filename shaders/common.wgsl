@@ -89,7 +89,9 @@ fn with_shadow(flags: u32, transmittance: f32) -> u32 {
     return (flags & ~(127u << FLAG_SHADOW_SHIFT)) | (hidden << FLAG_SHADOW_SHIFT);
 }
 
-// Atomic counters of one pool (64 bytes). `killed` is not stored: killed = emitted - alive.
+// Atomic counters of one pool (128 bytes: a divisor of the 256 bytes a storage binding's
+// offset may need, so that pools' counters lie in arrays). `killed` is not stored:
+// killed = emitted - alive.
 // The totals since creation are 64-bit, kept as a low word and a high word that the low
 // word's wrap carries into (add_total): at a million spawns a second a 32-bit total wraps
 // after 72 minutes.
@@ -110,10 +112,13 @@ struct Counters {
     hit_spawned_hi: atomic<u32>,
     requested: atomic<u32>,  // scheduled spawns the emit pass was asked for (low word)
     requested_hi: atomic<u32>,
+    non_finite: atomic<u32>, // particles killed since creation for a number not finite (low word)
+    non_finite_hi: atomic<u32>,
+    _reserved: array<u32, 14>,
 }
 
 // The mesh draw's indirect arguments, the ribbons' counts and the indexed draw of an effect
-// with ribbons (ParticlePool::draw_counters), 64 bytes laid out like Counters so that the
+// with ribbons (ParticlePool::draw_counters), laid out like Counters (of its size) so that the
 // sort reads the ribbon count where it reads `visible`.
 struct DrawCounters {
     mesh_index_count: u32,          // draw_indexed_indirect of the mesh particles, offset 0
@@ -132,6 +137,7 @@ struct DrawCounters {
     dots_x: u32,                    // dispatch_workgroups_indirect of the dots' splat, offset 52
     dots_y: u32,
     dots_z: u32,
+    _reserved: array<u32, 16>,     // to Counters' size
 }
 
 // Whether adding n to a low word that was `old` wrapped it (the high word takes the carry).

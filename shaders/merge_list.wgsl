@@ -22,7 +22,7 @@
 // the drawn list's (visible) and the plain splat list's (splatted) in the first, the rich
 // splat list's (splatted) in the next, and in the third the copies both splat lists took
 // (splatted), from the back.
-const COUNTERS_APART: u32 = 4u;
+const COUNTERS_APART: u32 = 2u;
 const RICH_SPLAT: u32 = COUNTERS_APART;
 const SPLAT_COPIES: u32 = 2u * COUNTERS_APART;
 

@@ -337,14 +337,17 @@ fn on_end(p: Particle) {
 }
 
 // Where the workgroup's `survivors` and `dead` start in the next alive list and the dead
-// list.
-fn claim(survivors: u32, dead: u32) -> vec2<u32> {
+// list; its `non_finite` counted.
+fn claim(survivors: u32, dead: u32, non_finite: u32) -> vec2<u32> {
     var bases = vec2<u32>(0u);
     if survivors > 0u {
         bases.x = atomicAdd(&counters.next_alive, survivors);
     }
     if dead > 0u {
         bases.y = u32(atomicAdd(&counters.dead, i32(dead)));
+    }
+    if non_finite > 0u && carries(atomicAdd(&counters.non_finite, non_finite), non_finite) {
+        atomicAdd(&counters.non_finite_hi, 1u);
     }
     return bases;
 }

@@ -12,8 +12,9 @@
 // exactly. The position: x' = x + v·dt (the old v), explicit Euler; symplectic Euler uses
 // v'. The kernel that composes this file declares `effect` (EffectParams) and `frame`
 // (dt, time and eye), the particles (as ParticleWords), `put_dead` (the dead list's entry k
-// becomes a slot), COLLIDE, those three functions and `claim` (where the workgroup's survivors and dead go in the lists), and
-// writes each survivor's slot where `list` says.
+// becomes a slot), COLLIDE, those three functions and `claim` (where the workgroup's
+// survivors and dead go in the lists, and the count of its particles a step left not
+// finite), and writes each survivor's slot where `list` says.
 override SETTLE: u32 = 1u;      // the settle response: particles at rest, fading out
 override ANCHORED: u32 = 1u;    // some emitter's particles stay where they are born
 override TURBULENCE: u32 = 1u;  // curl-noise wind
@@ -30,6 +31,21 @@ var<workgroup> wg_holes: array<atomic<u32>, 2>;
 var<workgroup> wg_dead: array<atomic<u32>, 2>;
 var<workgroup> wg_alive_base: u32;
 var<workgroup> wg_dead_base: u32;
+// the workgroup's particles a step left not finite (`advance`), counted once by `claim`
+var<workgroup> wg_non_finite: atomic<u32>;
+
+// Whether every component is a number (not inf or NaN), by its bits: a compiler may assume
+// floats finite and fold `x == x` away, never an integer test.
+fn all_finite(v: vec4<f32>) -> bool {
+    let exponent = vec4<u32>(0x7f800000u);
+    return all((bitcast<vec4<u32>>(v) & exponent) != exponent);
+}
+
+// Whether the numbers a step and the update stack write are all finite.
+fn numbers_finite(p: Particle) -> bool {
+    return all_finite(vec4<f32>(p.pos, p.age)) && all_finite(vec4<f32>(p.vel, p.size))
+        && all_finite(vec4<f32>(p.rotation));
+}
 
 // Periodic wrap of one coordinate into [lo, hi].
 fn wrap1(x: f32, lo: f32, hi: f32) -> f32 {
@@ -124,6 +140,13 @@ fn advance(slot: u32, at: u32, found: bool, particle: Particle) -> bool {
     var survives = false;
     if found {
         survives = step_particle(&p, slot);
+        if !numbers_finite(p) {
+            // a stack computed inf or NaN (a division by a zero met at run time): such a
+            // particle can be neither drawn, sorted nor aged out, so it dies, and is
+            // counted (Stats::non_finite_total), never kept as if it were fine
+            survives = false;
+            atomicAdd(&wg_non_finite, 1u);
+        }
         if !survives {
             on_end(p);
         }
@@ -176,7 +199,8 @@ fn list(lid: u32, slot: u32, found: bool, survives: bool) -> u32 {
     let dead = vec2<u32>(atomicLoad(&wg_dead[0]), atomicLoad(&wg_dead[1]));
     if lid == 0u {
         let survivors = 64u - countOneBits(holes.x) - countOneBits(holes.y);
-        let bases = claim(survivors, countOneBits(dead.x) + countOneBits(dead.y));
+        let dead_n = countOneBits(dead.x) + countOneBits(dead.y);
+        let bases = claim(survivors, dead_n, atomicLoad(&wg_non_finite));
         wg_alive_base = bases.x;
         wg_dead_base = bases.y;
     }

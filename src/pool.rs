@@ -284,6 +284,11 @@ pub struct Stats {
     /// Of the dropped, those the renderer's particle budget held back
     /// ([`crate::ParticleRenderer::set_budget`]).
     pub held_back_total: u64,
+    /// Of the killed, those a step left holding a number that is not finite (inf or NaN:
+    /// a stack that divides by a zero it meets at run time, or takes the root of a
+    /// negative): such a particle can be neither drawn, sorted nor aged out, so it dies.
+    /// Not zero means an effect computes garbage somewhere.
+    pub non_finite_total: u64,
 }
 
 /// The largest pool `limits` allow, with the limit that binds (its name and bytes).

@@ -1283,6 +1283,7 @@ impl ParticleSystem {
             // capacity, and the spawns the GPU's events asked for
             requested_total: c.requested_total() + self.dropped_on_cpu + c.hit_spawned_total(),
             held_back_total: self.budget.held_back_total,
+            non_finite_total: c.non_finite_total(),
         }
     }
 

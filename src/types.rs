@@ -157,6 +157,17 @@ impl Particle {
         self.rotation + self.spin * self.age
     }
 
+    /// Whether the numbers a step and an update stack write (position, velocity, age, size
+    /// and rotation) are all finite. A particle whose are not dies at that step and is
+    /// counted ([`crate::Stats::non_finite_total`]).
+    pub fn numbers_finite(&self) -> bool {
+        self.pos.is_finite()
+            && self.vel.is_finite()
+            && [self.age, self.size, self.rotation]
+                .iter()
+                .all(|x| x.is_finite())
+    }
+
     /// The index of the [`crate::Instance`] of its effect that spawned it, if one did.
     pub fn instance(&self) -> Option<u32> {
         let i = self.flags >> crate::instances::FLAG_INSTANCE_SHIFT;
@@ -164,7 +175,7 @@ impl Particle {
     }
 }
 
-/// The pool's atomic counters (64 bytes), as [`crate::PoolSnapshot`] reads them back.
+/// The pool's atomic counters (128 bytes), as [`crate::PoolSnapshot`] reads them back.
 /// Killed particles are `emitted - alive`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
@@ -201,6 +212,14 @@ pub struct Counters {
     pub requested: u32,
     /// The high 32 bits of `requested`.
     pub requested_hi: u32,
+    /// Particles killed since creation because a step left a number of theirs not finite
+    /// (inf or NaN): the low 32 bits ([`Counters::non_finite_total`]).
+    pub non_finite: u32,
+    /// The high 32 bits of `non_finite`.
+    pub non_finite_hi: u32,
+    /// Unused: the struct is 128 bytes, which divides the 256 bytes a storage binding's
+    /// offset may need to be aligned to (pools' counters lie in arrays).
+    pub reserved: [u32; 14],
 }
 
 impl Counters {
@@ -229,6 +248,12 @@ impl Counters {
     /// never submitted carried).
     pub fn requested_total(&self) -> u64 {
         wide(self.requested_hi, self.requested)
+    }
+
+    /// Particles killed since creation because a step left a number of theirs (position,
+    /// velocity, age, size or rotation) not finite.
+    pub fn non_finite_total(&self) -> u64 {
+        wide(self.non_finite_hi, self.non_finite)
     }
 }
 
@@ -987,7 +1012,8 @@ mod tests {
             events => "events", hit_spawned => "hit_spawned", splatted => "splatted",
             emitted_hi => "emitted_hi", dropped_hi => "dropped_hi", hits_hi => "hits_hi",
             hit_spawned_hi => "hit_spawned_hi", requested => "requested",
-            requested_hi => "requested_hi"]);
+            requested_hi => "requested_hi", non_finite => "non_finite",
+            non_finite_hi => "non_finite_hi", reserved => "_reserved"]);
         check_pod!(l, HitEvent, [pos => "pos", particle => "particle", normal => "normal",
             speed => "speed"]);
         check_pod!(l, HostEvent, [pos => "pos", kind => "kind", vel => "vel",

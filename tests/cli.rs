@@ -274,29 +274,55 @@ fn refusals_name_the_flag_or_the_file() {
 }
 
 /// A run whose particles come to hold inf or NaN (a stack dividing by a parameter the host
-/// left at zero) says so and counts them in its report; a sound run counts none (such a run
-/// once ended with exit 0 and every particle NaN, said nowhere).
+/// left at zero) says so and counts them in its report: those whose motion or look it made
+/// so were killed at that step (`non_finite_total`), those with such an attribute of the
+/// effect's own live on, counted (`non_finite`); a sound run counts none (such a run once
+/// ended with exit 0 and every particle NaN, said nowhere).
 #[test]
 fn stats_counts_and_says_particles_that_hold_no_finite_number() {
-    let file = tmp("run-time-nan.ron");
-    let src = r#"(parameters: {"zero": (default: 0.0)}, emitters: [(rate: 1000.0, update: ["velocity = vec3(1.0 / zero, 0.0, 0.0)"])])"#;
-    std::fs::write(&file, src).unwrap();
+    let write = |src: &str, name: &str| {
+        let file = tmp(name);
+        std::fs::write(&file, src).unwrap();
+        file.to_str().unwrap().to_string()
+    };
     let run = |file: &str| {
         let o = flurry(&["stats", "--effect", file, "--frames", "5", "--dt", "0.016"]);
         assert!(o.status.success(), "{}", stderr(&o));
         let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let n = |k: &str| report[k].as_u64().unwrap();
+        let (killed, alive) = (n("non_finite_total"), n("alive"));
         (
-            report["non_finite"].as_u64().unwrap(),
-            report["alive"].as_u64().unwrap(),
+            killed,
+            n("non_finite"),
+            alive,
+            n("emitted_total"),
             stderr(&o),
         )
     };
-    let (bad, alive, said) = run(file.to_str().unwrap());
-    assert!(alive > 0 && bad == alive, "{bad} of {alive}");
-    assert!(said.contains("not finite (inf or NaN)"), "{said}");
+    let motion = r#"(parameters: {"zero": (default: 0.0)}, emitters: [(rate: 1000.0, update: ["velocity = vec3(1.0 / zero, 0.0, 0.0)"])])"#;
+    let (killed, holding, alive, emitted, said) = run(&write(motion, "run-time-nan.ron"));
+    assert!(
+        emitted > 0 && killed == emitted,
+        "{killed} of {emitted} killed"
+    );
+    assert_eq!((alive, holding), (0, 0), "{said}");
+    assert!(
+        said.contains("killed for holding a number that is not finite"),
+        "{said}"
+    );
+    let own = r#"(parameters: {"zero": (default: 0.0)}, attributes: {"heat": 1.0}, emitters: [(rate: 1000.0, update: ["heat = 1.0 / zero"])])"#;
+    let (killed, holding, alive, _, said) = run(&write(own, "run-time-nan-attribute.ron"));
+    assert!(
+        alive > 0 && holding == alive && killed == 0,
+        "{holding} of {alive}"
+    );
+    assert!(
+        said.contains("attribute that is not finite (inf or NaN)"),
+        "{said}"
+    );
     let fountain = concat!(env!("CARGO_MANIFEST_DIR"), "/effects/fountain.ron");
-    let (bad, alive, said) = run(fountain);
-    assert!(alive > 0 && bad == 0, "{bad} of {alive}: {said}");
+    let (killed, holding, alive, _, said) = run(fountain);
+    assert!(alive > 0 && holding == 0 && killed == 0, "{said}");
 }
 
 /// `check --wgsl` shows what a stack generates and what was folded instead: a kill is

@@ -278,6 +278,8 @@ pub struct CpuTwin {
     pub attributes: BTreeMap<u32, Vec<u32>>,
     pub emitted: u64,
     pub dropped: u64,
+    /// Particles killed because a step left a number of theirs not finite.
+    pub non_finite: u64,
     /// The camera's position (bounds that follow the camera move with it).
     pub eye: Vec3,
     /// Where the effect is (its transform), as its stacks read it.
@@ -310,6 +312,7 @@ impl CpuTwin {
             attributes: BTreeMap::new(),
             emitted: 0,
             dropped: 0,
+            non_finite: 0,
             eye: Vec3::ZERO,
             transform: glam::Mat4::IDENTITY,
             view_dir: Vec3::NEG_Z,
@@ -389,18 +392,24 @@ impl CpuTwin {
             .collect();
         let graph = &self.graph;
         let records = &mut self.attributes;
+        let non_finite = &mut self.non_finite;
         let draws = graph.generates(Stage::Draw);
         for _ in 0..substeps {
             self.particles.retain(|id, p| {
                 let s = steering.get(id).copied().unwrap_or_default();
                 let record = records.get_mut(id).map_or(&mut [][..], |r| &mut r[..]);
-                let alive = step(
+                let mut alive = step(
                     (p, &mut *record),
                     (&effect, graph),
                     (step_dt, time),
                     (offset, s),
                     &around,
                 );
+                if !p.numbers_finite() {
+                    // as step.wgsl's `advance`: killed and counted
+                    alive = false;
+                    *non_finite += 1;
+                }
                 if draws {
                     // how it is drawn now (graph.wgsl's draw hook, after every step)
                     crate::effect::graph::cpu::draw(graph, p, record, &around);

@@ -22,7 +22,7 @@ pub(super) fn slots() -> [BufferSlot; 10] {
         uniform::<EffectParams>(),
         read_write::<u32>(),
         read_write::<[u32; 2]>(),
-        read_write::<Counters>(), // DrawCounters, of the same 64 bytes
+        read_write::<Counters>(), // DrawCounters, of the same size
         read_only::<InstanceGpu>(),
     ]
 }

@@ -21,7 +21,7 @@ pub(super) fn cull_slots() -> [BufferSlot; 7] {
         read_only::<u32>(),
         read_write::<Counters>(),
         read_write::<u32>(),
-        read_write::<Counters>(), // DrawCounters, of the same 64 bytes
+        read_write::<Counters>(), // DrawCounters, of the same size
         uniform::<FrameUniforms>(),
         uniform::<EffectParams>(),
     ]

@@ -64,6 +64,12 @@ const PATHS: [Path; 5] = [
 /// `descs` run on `path`, side by side in one renderer, for `frames` frames of 16 ms:
 /// (alive, killed) of each.
 fn run(descs: &[&EffectDesc], path: Path, frames: u32) -> Vec<(u32, u64)> {
+    let stats = run_stats(descs, path, frames);
+    stats.iter().map(|s| (s.alive, s.killed_total)).collect()
+}
+
+/// `descs` run on `path` as [`run`] runs them: the stats of each.
+fn run_stats(descs: &[&EffectDesc], path: Path, frames: u32) -> Vec<crate::Stats> {
     let gpu = gpu();
     let (device, queue) = (&gpu.device, &gpu.queue);
     let mut host = Hosted::new(&gpu);
@@ -100,7 +106,7 @@ fn run(descs: &[&EffectDesc], path: Path, frames: u32) -> Vec<(u32, u64)> {
         .map(|id| {
             let snap = snap(id);
             snap.check().unwrap();
-            (snap.stats.alive, snap.stats.killed_total)
+            snap.stats
         })
         .collect()
 }
@@ -209,4 +215,43 @@ fn kill_if_reads_custom_attributes_and_parameters() {
     let (alive, killed) = (snap.stats.alive, snap.stats.killed_total);
     assert_eq!(alive as u64 + killed, 512);
     assert!(killed > 300 && alive > 50, "{alive} alive, {killed} killed");
+}
+
+/// A particle a step leaves holding inf or NaN dies at that step and is counted, on every
+/// path, as the CPU twin counts it: here the square root of a parameter (0.5) less a random
+/// number, negative for about half of the particles, and a division by a parameter left at
+/// zero, infinite for all. The others live on.
+#[test]
+fn a_particle_left_holding_no_finite_number_dies_and_is_counted() {
+    let with = |line: &str, name: &str, value: f32| {
+        let mut desc = burst(&[line], Forces::NONE, 1.0);
+        let parameter = Parameter::new(value).range(0.0, 1.0);
+        desc.parameters.insert(name.into(), parameter);
+        desc
+    };
+    let half = with("size = sqrt(half - particle_rand(1))", "half", 0.5);
+    let all = with("velocity = vec3(1.0 / zero, 0.0, 0.0)", "zero", 0.0);
+    for path in PATHS {
+        let born = if matches!(path, Path::Instanced) {
+            1024
+        } else {
+            512
+        };
+        let stats = run_stats(&[&half, &all], path, 3);
+        let (h, a) = (&stats[0], &stats[1]);
+        assert_eq!(a.alive, 0, "{path:?}: {a:?}");
+        assert_eq!(a.non_finite_total, born, "{path:?}: {a:?}");
+        assert_eq!(h.alive as u64 + h.non_finite_total, born, "{path:?}: {h:?}");
+        assert_eq!(h.killed_total, h.non_finite_total, "{path:?}: {h:?}");
+        let share = h.non_finite_total as f64 / born as f64;
+        assert!((0.4..0.6).contains(&share), "{path:?}: {h:?}");
+        if let Path::Alone = path {
+            let mut twin = crate::cpu::CpuTwin::new(&half, 2048, 0);
+            for _ in 0..3 {
+                twin.frame(0.016);
+            }
+            assert_eq!(h.non_finite_total, twin.non_finite, "the twin's count");
+            assert_eq!(h.alive as usize, twin.particles.len(), "the twin's living");
+        }
+    }
 }

@@ -125,26 +125,29 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
         .iter()
         .filter(|&&i| snap.particles[i as usize].flags & Particle::SETTLED != 0)
         .count();
-    // particles whose numbers are no longer numbers (a stack dividing by a zero it met at
-    // run time): counted and said, never reported as fine
+    // numbers that are no longer numbers (a stack dividing by a zero it met at run time):
+    // the particles a step left so were killed and counted on the GPU; what the living
+    // still hold in the effect's own attributes is counted here. Said, never reported as fine.
     let non_finite = snap
         .alive
         .iter()
         .filter(|&&i| {
-            let p = &snap.particles[i as usize];
             let own = snap.attributes.iter().all(|(_, v)| finite(v[i as usize]));
-            let numbers = [p.age, p.size, p.rotation];
-            !(p.pos.is_finite()
-                && p.vel.is_finite()
-                && numbers.iter().all(|x| x.is_finite())
-                && own)
+            !(snap.particles[i as usize].numbers_finite() && own)
         })
         .count();
+    if s.non_finite_total > 0 {
+        eprintln!(
+            "warning: {} particles were killed for holding a number that is not finite (inf \
+             or NaN): a stack computes one at run time",
+            s.non_finite_total
+        );
+    }
     if non_finite > 0 {
         let alive = snap.alive.len();
         eprintln!(
-            "warning: {non_finite} of {alive} particles hold a number that is not finite (inf \
-             or NaN): a stack computes one at run time"
+            "warning: {non_finite} of {alive} particles hold an attribute that is not finite \
+             (inf or NaN): a stack computes one at run time"
         );
     }
     if let Some(path) = &a.dump {
@@ -196,7 +199,8 @@ pub fn run(a: StatsArgs) -> Result<(), AppError> {
                "dead": s.dead, "visible": s.visible, "splatted": s.splatted, "emitted_total": s.emitted_total,
                "dropped_total": s.dropped_total, "killed_total": s.killed_total,
                "requested_total": s.requested_total, "hits_total": snap.counters.hits_total(),
-               "settled": settled, "non_finite": non_finite, "prewarm_ms": prewarm_ms,
+               "settled": settled, "non_finite": non_finite,
+               "non_finite_total": s.non_finite_total, "prewarm_ms": prewarm_ms,
                "events": events})
     );
     Ok(())
