@@ -9,7 +9,7 @@
 // A batched pool has no depth collision, no massive bodies, no acceleration from a pass
 // before it and no deaths that spawn (src/passes/simulate.rs, SimulateVariant::batches):
 // those need buffers of the pool's own, so such a pool simulates alone.
-const COLLIDE: u32 = 0u;
+const COLLIDE: u32 = COLLIDE_NONE;
 
 // What a step reads of a member's frame (its FrameUniforms' fields of the same names),
 // written every frame.

@@ -9,7 +9,12 @@
 // below and in step.wgsl it does not use are compiled out. CPU drivers run both sides of
 // every branch under a mask, taken or not, so a feature's code costs its full work whether
 // or not a single particle uses it (on lavapipe, 1M stars: see docs/measurements.md).
-override COLLIDE: u32 = 1u;     // depth collision (a response other than none)
+// The depth collision's response, COLLIDE_NONE to COLLIDE_SETTLE: a constant, as is every
+// branch of this shader's on what the effect's uniforms hold. Mesa 22.3's lavapipe compiles
+// a shader again at every bind, keeping each copy, when inlining the values its branches
+// test removes enough of it (a branch on a response, or on whether the previous frame's
+// depth exists, grew a process by half a megabyte a frame).
+override COLLIDE: u32 = 3u;
 override BODIES: u32 = 5u;      // massive bodies pull: none, 1 to 4 of them, or BODIES_ANY
 const BODIES_ANY: u32 = 5u;     // any number of bodies, pulled in a loop
 override PASS_ACCEL: u32 = 1u;  // a pass before wrote an acceleration per particle
@@ -82,7 +87,7 @@ struct CollisionFrame {
     prev_depth: DepthMapping,    // its projection's depth convention
     // where it looked from: its eye (w = 1), or towards it (orthographic, w = 0)
     prev_viewer: vec4<f32>,
-    enabled: u32,        // 0 until a previous frame with host depth exists
+    enabled: u32,        // 0 until a previous frame with host depth exists (prev_view_proj then zero)
     _pad0: u32,
     _pad1: u32,
     _pad2: u32,
@@ -255,11 +260,11 @@ fn collide(p: ptr<function, Particle>, x: ptr<function, vec3<f32>>, v: ptr<funct
     let onto = *x - n * (dot(*x - c, n) - 1e-3);
     push_event(HitEvent(onto, (*p).id, n, max(-dot(*v, n), 0.0)));
     report(EVENT_HIT, onto, *v, n, (*p).emitter);
-    if effect.collision == COLLIDE_KILL {
+    if COLLIDE == COLLIDE_KILL {
         return false;
     }
     *x = onto;
-    if effect.collision == COLLIDE_SETTLE {
+    if COLLIDE == COLLIDE_SETTLE {
         *v = vec3<f32>(0.0);
         respin(p, 0.0);
         (*p).flags = (*p).flags | FLAG_SETTLED;
@@ -311,11 +316,14 @@ fn pull(x: vec3<f32>, slot: u32) -> vec3<f32> {
 // The scene's response to the particle's move from where it was to *x (velocity *v):
 // false when a collision kills it. The particles an emitter spawns at hits never collide.
 fn meet_scene(p: ptr<function, Particle>, x: ptr<function, vec3<f32>>, v: ptr<function, vec3<f32>>) -> bool {
-    if COLLIDE == 1u {
+    if COLLIDE != COLLIDE_NONE {
         let e = (*p).emitter;
-        let spawned_by_hits = (effect.hit_count > 0u && e == effect.hit_emitter)
-            || (effect.hit_count2 > 0u && e == effect.hit_emitter2);
-        if collision.enabled == 1u && !spawned_by_hits {
+        // (`&` and `|`, not `&&` and `||`, which branch on the uniform alone)
+        let spawned_by_hits = ((effect.hit_count > 0u) & (e == effect.hit_emitter))
+            | ((effect.hit_count2 > 0u) & (e == effect.hit_emitter2));
+        // (no test of collision.enabled: without a previous frame's depth its matrix is
+        // zero, and `project` finds every position off screen)
+        if !spawned_by_hits {
             return collide(p, x, v);
         }
     }

@@ -159,11 +159,11 @@ fn advance(slot: u32, at: u32, found: bool, particle: Particle) -> bool {
         particles[at].velocity = vec4<f32>(p.vel, select(-p.lifetime, p.lifetime, survives));
         if GRAPH_LOOK == 1u {
             particles[at].look = vec4<f32>(bitcast<f32>(p.color), p.size, p.rotation, p.spin);
-        } else if COLLIDE == 1u {
+        } else if COLLIDE != COLLIDE_NONE {
             particles[at].look.z = p.rotation;
             particles[at].look.w = p.spin;
         }
-        if COLLIDE == 1u {
+        if COLLIDE != COLLIDE_NONE {
             particles[at].identity.z = p.flags;
             particles[at].identity.w = bitcast<u32>(p.settled_at);
         }

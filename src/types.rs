@@ -580,7 +580,8 @@ pub(crate) struct CollisionFrame {
     /// Where the previous view looked from, as a homogeneous point: its eye (w = 1), or for
     /// an orthographic view the direction towards it (w = 0). The stored surface faces it.
     pub prev_viewer: Vec4,
-    /// 0 until a previous frame's depth exists (and never without host depth).
+    /// 0 until a previous frame's depth exists (and never without host depth); `prev_view_proj`
+    /// is then zero, which puts every position off screen.
     pub enabled: u32,
     pub _pad0: u32,
     pub _pad1: u32,

@@ -1271,6 +1271,16 @@ fn messages_name_the_flag_or_field_and_the_range() {
             "allowed 1..=",
         ],
     );
+    // a pool the effect itself limits (all-pairs gravity): the flag named, not the
+    // renderer's argument
+    refused(
+        &["stats", "galaxy", "--mode", "nbody", "--particles", "65537"],
+        2,
+        &[
+            "--particles = 65537",
+            "allowed 1..=65536 for all-pairs gravity",
+        ],
+    );
     // numbers that are not: flag, value and range, not Rust's parse text
     for (args, range) in [
         (&["stats", "snow", "--dt", "soon"][..], "1e-6..=1 seconds"),

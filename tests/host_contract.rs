@@ -460,10 +460,11 @@ fn a_host_on_webgpus_defaults_gets_every_feature_and_submits_alone() {
     assert!(heard > 0, "the debris's hits on the ground were heard");
     assert_eq!(p.is_finished(unseen), Some(false));
 
-    // every pool's invariant
+    // every pool's invariant, and no particle killed for a number that was not finite
     for id in ids {
         let snap = p.snapshot(device, queue, id).unwrap();
         snap.check().unwrap_or_else(|e| panic!("{id:?}: {e}"));
+        assert_eq!(snap.stats.non_finite_total, 0, "{id:?}");
     }
     let frozen = p.time(unseen).unwrap();
     assert!(frozen < 0.1, "unseen, it ran {frozen} s of 5");

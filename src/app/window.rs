@@ -373,9 +373,10 @@ impl State {
         let folder = std::path::Path::new("");
         self.renderer
             .load_images(&gpu.device, &gpu.queue, &mut desc, folder)?;
-        let id =
-            self.renderer
-                .add_effect(&gpu.device, &gpu.queue, &desc, capacity, options.seed)?;
+        let id = self
+            .renderer
+            .add_effect(&gpu.device, &gpu.queue, &desc, capacity, options.seed)
+            .map_err(crate::host::scene::particles_flag)?;
         self.effect_id = Some(id);
         self.renderer.set_substeps(options.substeps)?;
         self.renderer.set_time_scale(id, options.time_scale)?;

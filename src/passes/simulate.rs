@@ -44,10 +44,12 @@ const TABLE_BINDING: u32 = 12;
 /// 1M stars simulated in half the time with the features it does not use compiled out).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct SimulateVariant {
-    /// A depth collision response.
-    pub collide: bool,
-    /// The settle response (particles at rest, fading out).
-    pub settle: bool,
+    /// The depth collision's response: `COLLIDE_NONE`, `COLLIDE_BOUNCE`, `COLLIDE_KILL` or
+    /// `COLLIDE_SETTLE` (particles at rest, fading out). A constant of the variant, not a
+    /// branch on the effect's uniform: lavapipe (Mesa 22.3) compiles a shader again at
+    /// every bind, keeping every copy, while inlining the uniforms its branches test
+    /// removes enough of it.
+    pub collision: u32,
     /// Some emitter's particles stay where they are born.
     pub anchored: bool,
     /// Curl-noise wind.
@@ -74,17 +76,16 @@ pub(crate) const UNROLLED_BODIES: u32 = 4;
 pub(crate) const BODIES_ANY: u32 = UNROLLED_BODIES + 1;
 
 impl SimulateVariant {
-    /// How many variants there are ([`SimulateVariant::index`] is below it): seven
-    /// features on or off, six bodies codes, three bounds modes.
-    pub const COUNT: usize = (1 << 7) * (BODIES_ANY as usize + 1) * 3;
+    /// How many variants there are ([`SimulateVariant::index`] is below it): four
+    /// collision responses, five features on or off, six bodies codes, three bounds modes.
+    pub const COUNT: usize = 4 * (1 << 5) * (BODIES_ANY as usize + 1) * 3;
 
     /// The variant for an effect's encoded constants: exactly the branches its simulate
     /// would take (no events for the host: the system adds them where the host listens).
     pub fn of(params: &EffectParams) -> Self {
         let looks = &params.looks;
         SimulateVariant {
-            collide: params.collision != COLLIDE_NONE,
-            settle: params.collision == COLLIDE_SETTLE,
+            collision: params.collision.min(COLLIDE_SETTLE),
             anchored: looks.iter().any(|l| l.anchored == 1),
             turbulence: params.turbulence > 0.0,
             bodies: match params.body_count {
@@ -101,8 +102,6 @@ impl SimulateVariant {
     /// A dense index below [`SimulateVariant::COUNT`].
     pub fn index(self) -> usize {
         let flags = [
-            self.collide,
-            self.settle,
             self.anchored,
             self.turbulence,
             self.pass_accel,
@@ -110,8 +109,9 @@ impl SimulateVariant {
             self.host_events,
         ];
         let bodies = self.bodies.min(BODIES_ANY) as usize;
-        (super::variant_bits(&flags) * (BODIES_ANY as usize + 1) + bodies) * 3
-            + self.bounds.min(BOUNDS_WRAP) as usize
+        let features =
+            super::variant_bits(&flags) * 4 + self.collision.min(COLLIDE_SETTLE) as usize;
+        (features * (BODIES_ANY as usize + 1) + bodies) * 3 + self.bounds.min(BOUNDS_WRAP) as usize
     }
 
     /// Every variant (tests validate each).
@@ -119,15 +119,15 @@ impl SimulateVariant {
     pub fn all() -> impl Iterator<Item = SimulateVariant> {
         let codes = BODIES_ANY as usize + 1;
         (0..Self::COUNT).map(move |i| {
-            let bit = |b: usize| (i / 3 / codes) >> b & 1 == 1;
+            let features = i / 3 / codes;
+            let bit = |b: usize| (features / 4) >> b & 1 == 1;
             SimulateVariant {
-                collide: bit(0),
-                settle: bit(1),
-                anchored: bit(2),
-                turbulence: bit(3),
-                pass_accel: bit(4),
-                deaths: bit(5),
-                host_events: bit(6),
+                collision: (features % 4) as u32,
+                anchored: bit(0),
+                turbulence: bit(1),
+                pass_accel: bit(2),
+                deaths: bit(3),
+                host_events: bit(4),
                 bodies: (i / 3 % codes) as u32,
                 bounds: (i % 3) as u32,
             }
@@ -137,8 +137,8 @@ impl SimulateVariant {
     /// simulate.wgsl's constants for it.
     pub fn consts(self) -> [(&'static str, u32); 9] {
         [
-            ("COLLIDE", self.collide as u32),
-            ("SETTLE", self.settle as u32),
+            ("COLLIDE", self.collision),
+            ("SETTLE", self.settles() as u32),
             ("ANCHORED", self.anchored as u32),
             ("TURBULENCE", self.turbulence as u32),
             ("BODIES", self.bodies),
@@ -154,7 +154,17 @@ impl SimulateVariant {
     /// of the two dispatches cost it 1.8 ms a frame (rain of 1M on lavapipe, against 0.08
     /// ms for fireworks without collision: docs/measurements.md).
     pub fn by_slot(self) -> bool {
-        !self.collide
+        !self.collides()
+    }
+
+    /// Whether particles meet the host's depth (a response other than none).
+    pub fn collides(self) -> bool {
+        self.collision != COLLIDE_NONE
+    }
+
+    /// Whether a hit settles a particle at rest.
+    pub fn settles(self) -> bool {
+        self.collision == COLLIDE_SETTLE
     }
 
     /// Whether small pools of this variant may be simulated many in one dispatch
@@ -163,7 +173,7 @@ impl SimulateVariant {
     /// buffers of the pool's own.
     pub fn batches(self) -> bool {
         let own_buffers = self.bodies > 0 || self.pass_accel || self.deaths || self.host_events;
-        !(self.collide || self.settle || own_buffers)
+        !(self.collides() || own_buffers)
     }
 }
 

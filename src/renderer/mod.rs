@@ -260,7 +260,13 @@ const COMPUTE_STEPS: [Pass; 10] = [
 /// `prev` left it, and whether it holds one (`enabled`).
 fn collision_frame(prev: &ViewModel, enabled: bool) -> CollisionFrame {
     CollisionFrame {
-        prev_view_proj: prev.view_proj,
+        // without a previous frame's depth every position projects off screen: the
+        // simulate tests no flag (a branch on a uniform lavapipe would compile again at
+        // every bind)
+        prev_view_proj: match enabled {
+            true => prev.view_proj,
+            false => glam::Mat4::ZERO,
+        },
         prev_inv_view_proj: prev.inverse_view_proj,
         prev_view_depth: prev.view_depth,
         prev_depth: prev.depth.into(),

@@ -177,13 +177,13 @@ pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
     let v = w.simulate;
     let mut read = vec![POS, AGE, VEL, LIFETIME];
     let mut written = vec![POS, AGE, VEL, LIFETIME];
-    if v.anchored || v.deaths || v.collide {
+    if v.anchored || v.deaths || v.collides() {
         read.extend([EMITTER, ID]);
     }
-    if v.settle {
+    if v.settles() {
         read.extend([FLAGS, SETTLED_AT]);
     }
-    if v.collide {
+    if v.collides() {
         // a hit turns the spin down (keeping the rotation) and may settle the particle
         read.extend([ROTATION, SPIN, FLAGS]);
         written.extend([ROTATION, SPIN, FLAGS, SETTLED_AT]);
@@ -199,7 +199,7 @@ pub(crate) fn simulate(w: &Work, line: u64) -> Traffic {
     if v.turbulence {
         flops += 87;
     }
-    if v.collide {
+    if v.collides() {
         bytes += 5 * 8; // the depth texel and its four neighbours (rg32float)
         flops += 70;
     }
@@ -421,7 +421,7 @@ mod tests {
         let sector = simulate(&w(SimulateVariant::default()), 32);
         assert_eq!(sector.bytes, 1000.0 * (8.0 + 8.0 + 32.0 + 32.0));
         let collide = SimulateVariant {
-            collide: true,
+            collision: crate::types::COLLIDE_BOUNCE,
             ..Default::default()
         };
         let hits = simulate(&w(collide), 4);

@@ -123,7 +123,9 @@ impl Viewport {
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);
         // the new effect first: one the renderer refuses leaves the old one showing
         renderer.load_images(device, queue, &mut found, Path::new(""))?;
-        let id = renderer.add_effect(device, queue, &found, self.capacity, self.seed)?;
+        let id = renderer
+            .add_effect(device, queue, &found, self.capacity, self.seed)
+            .map_err(crate::host::scene::particles_flag)?;
         // held at its start until it replaces the one shown (nothing of it drawn before)
         renderer.pause(id)?;
         if let Some(superseded) = self.incoming.replace(id) {

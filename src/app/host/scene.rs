@@ -72,6 +72,18 @@ pub fn check_size(gpu: &GpuContext, width: i64, height: i64) -> Result<(u32, u32
     Ok((width as u32, height as u32))
 }
 
+/// An error of adding an effect of `--particles` slots, naming the flag where the renderer
+/// names its `capacity` argument (a pool too large for all-pairs gravity, or for ribbons).
+pub fn particles_flag(e: flurry::Error) -> flurry::Error {
+    match e {
+        flurry::Error::Invalid(mut invalid) if invalid.field == "capacity" => {
+            invalid.field = "--particles".into();
+            flurry::Error::Invalid(invalid)
+        }
+        e => e,
+    }
+}
+
 impl Scene {
     /// `desc` with `capacity` particles seen by `camera(aspect)` over a black background,
     /// in a standard host.
@@ -137,7 +149,9 @@ impl Scene {
         let mut desc = desc.clone();
         let folder = std::path::Path::new("");
         renderer.load_images(&gpu.device, &gpu.queue, &mut desc, folder)?;
-        let effect = renderer.add_effect(&gpu.device, &gpu.queue, &desc, capacity, seed)?;
+        let effect = renderer
+            .add_effect(&gpu.device, &gpu.queue, &desc, capacity, seed)
+            .map_err(particles_flag)?;
         let camera = camera(target.aspect());
         Ok(Scene::around(renderer, effect, target, camera))
     }
