@@ -70,16 +70,9 @@ fn numbers(src: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// xorshift, so the mutations are the same on every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 #[test]
 fn every_number_replaced_by_minus_1e30_is_refused_by_name_or_accepted() {

@@ -13,28 +13,9 @@ use std::time::{Duration, Instant};
 /// frames of a few thousand particles.
 const HANG: Duration = Duration::from_secs(10);
 
-/// xorshift, so the command lines are the same on every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// Values no flag takes: every flag must refuse them by name.
 const HOSTILE: &[&str] = &[
@@ -144,20 +125,28 @@ const PROFILE: &[Flag] = &[
     flag("--no-collision", &[], &[]),
 ];
 
-const DEMOS: &[&str] = &[
-    "snow",
-    "fireworks",
-    "rain",
-    "gun",
-    "galaxy",
-    "sword",
-    "flock",
-    "crowd",
-    "campfire",
-    "explosion",
-    "vortex",
-    "spell",
-];
+/// The demos, as the program's own help lists them (so that a new one is fuzzed too).
+fn demos() -> Vec<String> {
+    let help = Command::new(env!("CARGO_BIN_EXE_flurry"))
+        .args(["demo", "--help"])
+        .output()
+        .expect("run flurry demo --help");
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    // the first list of possible values, one `- name: what it is` a line
+    let list = help
+        .split("Possible values:")
+        .nth(1)
+        .expect("a list of demos");
+    let names: Vec<String> = list
+        .lines()
+        .skip(1)
+        .map_while(|l| l.trim().strip_prefix("- "))
+        .filter_map(|l| l.split(':').next())
+        .map(|name| name.trim().to_string())
+        .collect();
+    assert!(names.len() >= 8, "demos from the help: {names:?}");
+    names
+}
 
 fn effects() -> Vec<String> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/effects");
@@ -191,7 +180,11 @@ fn one(rng: &mut Rng, f: &Flag, dir: &Path, out: &mut Vec<String>) {
 }
 
 /// A random command line; `dir` holds the files it may write.
-fn command_line(rng: &mut Rng, effects: &[String], dir: &Path) -> Vec<String> {
+fn command_line(
+    rng: &mut Rng,
+    (demos, effects): (&[String], &[String]),
+    dir: &Path,
+) -> Vec<String> {
     let mut args: Vec<String> = Vec::new();
     let which = rng.below(20);
     let (command, own): (&str, &[Flag]) = match which {
@@ -221,7 +214,7 @@ fn command_line(rng: &mut Rng, effects: &[String], dir: &Path) -> Vec<String> {
         args.push("--effect".into());
         args.push(effects[rng.below(effects.len())].clone());
     } else {
-        args.push(rng.pick(DEMOS).into());
+        args.push(demos[rng.below(demos.len())].clone());
     }
     // small by default: a demo's own pool may be a million particles
     args.push("--particles".into());
@@ -347,14 +340,14 @@ fn run(args: &[String], dir: &Path, tally: &mut Tally) {
 
 /// `count` random command lines from `seed`, two at a time (the machine's cores).
 fn fuzz(count: usize, seed: u64) -> Tally {
-    let effects = effects();
+    let (demos, effects) = (demos(), effects());
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("flag-fuzz-{seed:x}"));
     let lines: Vec<Vec<String>> = {
         let mut rng = Rng(seed);
         (0..count)
             .map(|k| {
                 let dir = root.join(format!("{}", k % 2));
-                command_line(&mut rng, &effects, &dir)
+                command_line(&mut rng, (&demos, &effects), &dir)
             })
             .collect()
     };

@@ -28,6 +28,15 @@ fn resident() -> u64 {
     kib * 1024
 }
 
+/// Held by each test for its whole run: resident memory is the process's, and the tests of
+/// one file run in one process, in parallel unless they take turns.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    // (a test that failed holding it leaves it poisoned; the next one still measures)
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn shipped(name: &str) -> (EffectDesc, std::path::PathBuf) {
     let folder = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/effects"));
     let path = folder.join(name);
@@ -37,6 +46,7 @@ fn shipped(name: &str) -> (EffectDesc, std::path::PathBuf) {
 
 #[test]
 fn two_thousand_frames_of_a_mix_keep_resident_memory_flat() {
+    let _turn = one_at_a_time();
     let settings = Settings {
         background_compile: true,
         ..common::settings()
@@ -133,6 +143,7 @@ fn two_thousand_frames_of_a_mix_keep_resident_memory_flat() {
 /// LLVM could allocate no more.)
 #[test]
 fn the_longest_prewarm_keeps_resident_memory_bounded() {
+    let _turn = one_at_a_time();
     let mut host = common::hosted::Hosted::new(
         common::settings(),
         (160, 120),
