@@ -67,12 +67,24 @@ fn total_momentum_is_conserved() {
 
 #[test]
 fn all_pairs_gravity_refuses_too_many_particles() {
-    let gpu = common::gpu();
     let desc = cluster(16, Integrator::SymplecticEuler);
+    // the renderer names its argument; the program's scene names the flag that set it
+    let mut host = common::hosted::Hosted::new(common::settings(), (64, 64), Vec3::Z * 8.0);
+    let gpu = &host.gpu;
+    let refused = host
+        .renderer
+        .add_effect(&gpu.device, &gpu.queue, &desc, MAX_NBODY + 1, 1)
+        .expect_err("refused");
+    let text = refused.to_string();
+    assert!(
+        text.contains("capacity = 65537") && text.contains("65536"),
+        "{text}"
+    );
+    let gpu = common::gpu();
     let err = scene(&gpu, &desc, MAX_NBODY + 1, 1).err().expect("refused");
     let text = err.to_string();
     assert!(
-        text.contains("capacity") && text.contains("65536"),
+        text.contains("--particles = 65537") && text.contains("65536"),
         "{text}"
     );
 }
