@@ -265,6 +265,7 @@ pub use renderer::{
     EffectId, FrameTargets, ParticleRenderer, Pass, Scale, Settings, Targets, Upsample,
     MAX_PREWARM, MAX_SPLAT_RADIUS, MAX_SUBSTEPS, PREWARM_STEPS,
 };
+pub use system::CompiledEffect;
 pub use types::{Body, Counters, HitEvent, Particle, Walker};
 pub use view::{DepthConvention, View};
 pub use visibility::{Aabb, OffScreen};

@@ -7,7 +7,6 @@
 //! cull → args → sort into compute passes; [`ParticleSystem::record_draw`] records the
 //! indirect draw. Nothing here submits or waits.
 
-use crate::effect::graph::Graph;
 use crate::effect::{EffectDesc, Shape, SpawnClock, Velocity};
 use crate::error::{Invalid, Result};
 use crate::image::Images;
@@ -29,12 +28,14 @@ use crate::types::MAX_EMITTERS;
 use crate::types::{uniform_bytes, EffectParams, FrameUniforms, GraphParams};
 use crate::uniform_pages::{Binding, BufferRange, UniformPages, UniformSlot};
 use crate::view::ViewModel;
+pub use compiled::CompiledEffect;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use variants::EffectVariants;
 use wgpu::util::DeviceExt;
 
 mod budgeting;
+pub(crate) mod compiled;
 pub(crate) mod events;
 mod lifecycle;
 mod lod;
@@ -150,7 +151,10 @@ impl Bound {
 }
 
 pub(crate) struct ParticleSystem {
-    desc: EffectDesc,
+    /// Its description, stacks and variants, compiled once (copies share them).
+    effect: CompiledEffect,
+    /// Some emitter of it has spawn lines (read every frame: kept here, not looked up).
+    spawn_lines: bool,
     pool: ParticlePool,
     /// Its frame and emit uniforms: a slot of the renderer's pages, written every frame.
     uniforms: UniformSlot,
@@ -221,8 +225,6 @@ pub(crate) struct ParticleSystem {
     instances: Instances,
     /// Particle ids given out so far (each instance's spawns take their own).
     ids_taken: u64,
-    /// Its stacks, compiled (empty for an effect without).
-    graph: Graph,
     /// Its parameters' values now, staged with its uniforms at an update when they changed.
     parameters: GraphParams,
     /// The camera (eye, view direction) its parameters were last staged with; None when
@@ -270,11 +272,11 @@ impl ParticleSystem {
         queue: &wgpu::Queue,
         pipelines: &Pipelines,
         assets: Assets<'_>,
-        desc: &EffectDesc,
+        effect: &CompiledEffect,
         sized: (u32, u32),
         uniforms: UniformSlot,
     ) -> Result<Self> {
-        let mut system = Self::unbound((device, queue), assets, desc, sized, uniforms)?;
+        let mut system = Self::unbound((device, queue), assets, effect, sized, uniforms)?;
         system.bind((device, queue), pipelines, assets)?;
         Ok(system)
     }
@@ -284,11 +286,11 @@ impl ParticleSystem {
     pub fn unbound(
         (device, queue): (&wgpu::Device, &wgpu::Queue),
         assets: Assets<'_>,
-        desc: &EffectDesc,
+        effect: &CompiledEffect,
         (capacity, seed): (u32, u32),
         uniforms: UniformSlot,
     ) -> Result<Self> {
-        desc.validate()?;
+        let (desc, graph) = (effect.desc(), effect.graph());
         let Assets {
             meshes,
             images,
@@ -312,8 +314,6 @@ impl ParticleSystem {
         };
         let sizing = Sizing::of(capacity, 1, spawns_after_simulate(desc));
         let pool = ParticlePool::new((device, queue), capacity, needs, sizing, arena);
-        // (validated above: its stacks compile)
-        let graph = variants::compile(desc)?;
         let mut params = desc.effect_params(seed, capacity);
         // what its stacks say that the built-in fields already do (a gravity and a drag,
         // looks over life): folded into them (graph/fold.rs)
@@ -340,7 +340,7 @@ impl ParticleSystem {
                 | wgpu::BufferUsages::UNIFORM
                 | wgpu::BufferUsages::COPY_SRC,
         });
-        let variants = EffectVariants::of(desc, &graph, &params);
+        let variants = effect.variants().clone();
         let table = graph_table(device, queue, &graph.table);
         let parameters = GraphParams {
             slots: graph.default_block().map(glam::UVec4::from_array),
@@ -362,7 +362,8 @@ impl ParticleSystem {
             has_mesh: mesh.is_some(),
             closed_mesh: mesh.is_some_and(crate::Mesh::is_closed),
             splat_bind: std::sync::OnceLock::new(),
-            desc: desc.clone(),
+            effect: effect.clone(),
+            spawn_lines: graph.spawns(),
             pool,
             uniforms,
             effect_buf,
@@ -392,7 +393,6 @@ impl ParticleSystem {
             light: crate::Light::default(),
             instances: Instances::none(device),
             ids_taken: 0,
-            graph,
             parameters,
             graph_staged: None,
             table,
@@ -408,7 +408,7 @@ impl ParticleSystem {
     /// Its kind: what decides the pipelines its frames may record.
     pub fn kind(&self) -> crate::pipelines::EffectKind {
         let closed = self.has_mesh.then_some(self.closed_mesh);
-        crate::pipelines::EffectKind::of_variants(&self.desc, self.variants.clone(), closed)
+        crate::pipelines::EffectKind::of_variants(self.effect.desc(), self.variants.clone(), closed)
     }
 
     /// Whether it records: its passes' bind groups are made ([`ParticleSystem::bind`]).
@@ -424,7 +424,7 @@ impl ParticleSystem {
         pipelines: &Pipelines,
         assets: Assets<'_>,
     ) -> Result<()> {
-        let (p, desc, pool) = (pipelines, &self.desc, &self.pool);
+        let (p, desc, pool) = (pipelines, self.effect.desc(), &self.pool);
         let (meshes, images) = (assets.meshes, assets.images);
         let (frame, effect) = (&self.uniforms.frame, &self.effect_buf);
         let graph_emit = match &self.variants.init {
@@ -559,9 +559,8 @@ impl ParticleSystem {
     /// uniforms, nothing compiled. A name it does not declare, or a value of another type
     /// or out of its range, is an error naming it and what it takes.
     pub fn set_parameter(&mut self, name: &str, value: crate::expr::Value) -> Result<()> {
-        let Some((slot, parameter)) = self.graph.parameter(name) else {
-            let names: Vec<&str> = self
-                .graph
+        let Some((slot, parameter)) = self.effect.graph().parameter(name) else {
+            let names: Vec<&str> = (self.effect.graph())
                 .parameters
                 .iter()
                 .map(|(n, _)| n.as_str())
@@ -583,13 +582,13 @@ impl ParticleSystem {
 
     /// Parameter `name`'s value now (None: the effect does not declare it).
     pub fn parameter(&self, name: &str) -> Option<crate::expr::Value> {
-        let (slot, p) = self.graph.parameter(name)?;
+        let (slot, p) = self.effect.graph().parameter(name)?;
         let words = self.parameters.slots[slot].to_array();
         Some(crate::expr::Value::from_words(p.default.ty(), words))
     }
 
     pub fn desc(&self) -> &EffectDesc {
-        &self.desc
+        self.effect.desc()
     }
 
     /// Move or re-aim emitter `index` (its shape, velocity, rate), e.g. a gun that follows
@@ -602,8 +601,8 @@ impl ParticleSystem {
         (shape, velocity, rate): (Shape, Velocity, f32),
         meshes: &MeshSet,
     ) -> Result<()> {
-        let count = self.desc.emitters.len();
-        let mut desc = self.desc.clone();
+        let count = self.effect.desc().emitters.len();
+        let mut desc = self.effect.desc().clone();
         let Some(e) = desc.emitters.get_mut(index) else {
             let allowed = format!("0..{count} (the effect's emitters)");
             return Err(Invalid::new("index", index, allowed).into());
@@ -611,9 +610,16 @@ impl ParticleSystem {
         e.shape = shape;
         e.velocity = velocity;
         e.rate = rate;
-        desc.validate()?;
+        // (its stacks, parameters and attributes are as compiled: only its fields to check)
+        let problems = desc.problems();
+        if !problems.is_empty() {
+            return Err(crate::Error::EffectInvalid {
+                path: None,
+                problems,
+            });
+        }
         meshes.check(&desc)?;
-        self.desc = desc;
+        self.effect = self.effect.redescribed(desc);
         Ok(())
     }
 
@@ -676,7 +682,7 @@ impl ParticleSystem {
     /// update on: orbits and collisions stay accurate at a frame rate the effect cannot.
     pub fn set_substeps(&mut self, substeps: u32) {
         self.substeps = substeps.max(1);
-        let spawns = spawns_after_simulate(&self.desc);
+        let spawns = spawns_after_simulate(self.effect.desc());
         self.pool.sizing = Sizing::of(self.pool.capacity, self.substeps, spawns);
     }
 
@@ -738,7 +744,7 @@ impl ParticleSystem {
     pub fn emit_batches(&self) -> bool {
         self.relists_in_batch()
             && self.instances.count() == 0
-            && self.desc.bodies.is_none()
+            && self.effect.desc().bodies.is_none()
             && self.variants.init.is_none()
     }
 
@@ -794,7 +800,7 @@ impl ParticleSystem {
         list: &[Instance],
         meshes: &Meshes,
     ) -> Result<bool> {
-        if !list.is_empty() && (self.has_ribbons() || self.desc.crowd.is_some()) {
+        if !list.is_empty() && (self.has_ribbons() || self.effect.desc().crowd.is_some()) {
             let what = if self.has_ribbons() {
                 "ribbons"
             } else {
@@ -894,7 +900,7 @@ impl ParticleSystem {
             let (pending, requested) = (self.clock.pending_total(), self.clock.requested_total);
             let dropped = self
                 .clock
-                .advance(&self.desc, dt, share.min(allowed), &spawning);
+                .advance(self.effect.desc(), dt, share.min(allowed), &spawning);
             self.dropped_on_cpu += dropped * copies as u64;
             // what the budget held back: beyond what the pool's share alone would drop
             let wanted = pending + (self.clock.requested_total - requested);
@@ -903,13 +909,13 @@ impl ParticleSystem {
         } else {
             self.clock.idle(dt);
         }
-        let offset = self.desc.camera_offset(view.eye);
+        let offset = self.effect.desc().camera_offset(view.eye);
         let id_base = self.ids_taken as u32;
         let motion = self.motion();
         // (2.3 KiB with every emitter's room: filled where the page stages it)
         let emit = pages.emit(&self.uniforms);
         let spawns = (&self.clock.pending()[..], id_base, offset, &motion[..]);
-        self.desc.fill_emit_uniforms(emit, spawns, meshes);
+        self.effect.desc().fill_emit_uniforms(emit, spawns, meshes);
         emit.step = dt / self.substeps as f32;
         emit.frame = dt;
         emit.instances = self.instances.count();
@@ -980,7 +986,7 @@ impl ParticleSystem {
     /// distance by its level of detail. What the update asks for, and what it claims of the
     /// budget before.
     fn spawning(&self, dt: f32, view: &ViewModel) -> Vec<crate::effect::graph::spawn::Spawning> {
-        let stage = match self.graph.spawns() {
+        let stage = match self.spawn_lines {
             true => self.spawn_stage(dt, view),
             false => Vec::new(),
         };
@@ -992,8 +998,8 @@ impl ParticleSystem {
         let emitters: Vec<glam::Mat4> = (self.emitter_transforms.iter())
             .map(|e| self.transform * *e)
             .collect();
-        self.graph.spawning(
-            &self.desc,
+        self.effect.graph().spawning(
+            self.effect.desc(),
             &crate::effect::graph::spawn::SpawnInputs {
                 time: self.clock.time as f32,
                 dt,
@@ -1104,7 +1110,7 @@ impl ParticleSystem {
                     if !self.batched.relist {
                         p.relist().record(pass, &b.relist_bind, &self.pool);
                     }
-                    if self.desc.trail().is_some() {
+                    if self.effect.desc().trail().is_some() {
                         // the live list lays its trails: each step its own stretch of them
                         args(pass, After::BeforeTrails);
                         b.emit_pass(p).record_trails(pass, &b.emit_bind, &self.pool);
@@ -1114,7 +1120,7 @@ impl ParticleSystem {
                         p.bodies().record(pass, bind);
                     }
                 }
-                if self.desc.hit_emitter().is_some() {
+                if self.effect.desc().hit_emitter().is_some() {
                     b.emit_pass(p).record_on_hit(pass, &b.emit_bind, &self.pool);
                     args(pass, After::Spawn);
                 }
@@ -1171,21 +1177,25 @@ impl ParticleSystem {
         let Some(b) = &self.bound else {
             return;
         };
-        let kinds = DrawKinds::of(&self.desc);
+        let kinds = DrawKinds::of(self.effect.desc());
         let args = match kinds {
             DrawKinds::Billboards => {
                 DrawArgs::Direct(&self.pool.args, crate::types::IndirectArgs::DRAW_OFFSET)
             }
             _ => DrawArgs::Indexed(&self.pool.draw_counters, crate::pool::RIBBON_DRAW_OFFSET),
         };
-        p.draw(self.desc.blend, kinds, DrawSprites::of(self.variants.splat))
-            .record(pass, &b.draw_bind, args);
+        p.draw(
+            self.effect.desc().blend,
+            kinds,
+            DrawSprites::of(self.variants.splat),
+        )
+        .record(pass, &b.draw_bind, args);
     }
 
     /// Whether it has ribbons (their pieces are drawn with its particles, so it is
     /// never sorted and drawn with other effects).
     pub fn has_ribbons(&self) -> bool {
-        self.desc.ribbon_subdivisions().is_some()
+        self.effect.desc().ribbon_subdivisions().is_some()
     }
 
     /// Whether it has mesh particles.
@@ -1236,7 +1246,12 @@ impl ParticleSystem {
     /// Read the pool back (blocks; for tests, statistics and dumps). A merged effect's
     /// visible and splat lists are left empty: its cull listed copies in the merged list.
     pub fn snapshot(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<PoolSnapshot> {
-        let body_count = self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64;
+        let body_count = self
+            .effect
+            .desc()
+            .bodies
+            .as_ref()
+            .map_or(0, |b| b.bodies.len()) as u64;
         let bodies = (&self.bodies, body_count);
         let stats = |c: &crate::types::Counters| self.stats(c);
         let lists = !self.merged;
@@ -1244,13 +1259,12 @@ impl ParticleSystem {
         if let Some(walkers) = self.bound.as_ref().and_then(|b| b.walkers.as_ref()) {
             snapshot.walkers = walkers.read(device, queue)?;
         }
-        let stride = self.graph.stride() as usize;
+        let stride = self.effect.graph().stride() as usize;
         if stride > 0 {
             let bytes = self.pool.capacity as u64 * stride as u64 * 4;
             let words = crate::readback::read_buffer(device, queue, &self.attributes, 0, bytes)?;
             let words: Vec<u32> = bytemuck::pod_collect_to_vec(&words);
-            snapshot.attributes = self
-                .graph
+            snapshot.attributes = (self.effect.graph())
                 .attributes
                 .iter()
                 .map(|c| {
@@ -1349,7 +1363,12 @@ impl ParticleSystem {
             meshes: if meshes { draw.alive as u64 } else { 0 },
             mesh_vertices: if meshes { draw.dead.max(0) as u64 } else { 0 },
             substeps: self.substeps as u64,
-            bodies: self.desc.bodies.as_ref().map_or(0, |b| b.bodies.len()) as u64,
+            bodies: self
+                .effect
+                .desc()
+                .bodies
+                .as_ref()
+                .map_or(0, |b| b.bodies.len()) as u64,
             sorted,
             grid_buckets: b.grid.as_ref().map_or(0, |g| g.table() as u64),
             shadow_cells: b.shadow.as_ref().map_or(0, |g| g.cells() as u64),

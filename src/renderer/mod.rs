@@ -44,7 +44,7 @@ use crate::pipelines::Pipelines;
 use crate::pool::PoolSnapshot;
 use crate::profiler::{compute_pass_in, render_pass_in, Scopes};
 use crate::sprites::Sprites;
-use crate::system::{Assets, ParticleSystem, Step};
+use crate::system::{Assets, CompiledEffect, ParticleSystem, Step};
 use crate::timer::PassTimer;
 use crate::types::{CollisionFrame, CompositeParams, DownsampleParams};
 use crate::uniform_pages::{RendererUniforms, UniformPages};
@@ -386,8 +386,10 @@ impl ParticleRenderer {
 
     /// Add an effect with a pool of `capacity` particles (1 up to
     /// [`ParticleRenderer::max_capacity`]) and a random `seed`. Effects are drawn in the
-    /// order they were added. The effect is validated first: a bad one is an error naming
-    /// every field out of range.
+    /// order they were added. The effect is validated and compiled first
+    /// ([`ParticleRenderer::compile`]): a bad one is an error naming every field out of
+    /// range, or the line that does not compile. To add one effect many times, compile it
+    /// once and add that ([`ParticleRenderer::add_compiled`]).
     pub fn add_effect(
         &mut self,
         device: &wgpu::Device,
@@ -396,9 +398,35 @@ impl ParticleRenderer {
         capacity: u32,
         seed: u32,
     ) -> Result<EffectId> {
+        let effect = self.compile(desc)?;
+        self.add_compiled(device, queue, &effect, capacity, seed)
+    }
+
+    /// Validate `desc` and compile its stacks, once: what
+    /// [`ParticleRenderer::add_compiled`] adds, any number of times, compiling nothing
+    /// again (its copies share it, and the CPU work of their frames is less). The errors
+    /// are [`EffectDesc::validate`]'s. Its pipelines are not built here
+    /// ([`ParticleRenderer::warm`] builds them ahead), and the images and meshes it names
+    /// need not be loaded until it is added.
+    pub fn compile(&self, desc: &EffectDesc) -> Result<CompiledEffect> {
+        CompiledEffect::new(desc)
+    }
+
+    /// Add `effect` (made by [`ParticleRenderer::compile`]) with a pool of `capacity`
+    /// particles and a random `seed`, as [`ParticleRenderer::add_effect`] adds a
+    /// description, without compiling it again. The images and meshes it names must be
+    /// loaded.
+    pub fn add_compiled(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        effect: &CompiledEffect,
+        capacity: u32,
+        seed: u32,
+    ) -> Result<EffectId> {
         // the frames its particles show, in the images' array (a new effect that shows
         // none leaves it as it is)
-        desc.validate()?;
+        let desc = effect.desc();
         self.images.check(desc)?;
         self.images.place_sprites((device, queue), desc)?;
         let assets = Assets {
@@ -410,8 +438,8 @@ impl ParticleRenderer {
         let slot = self.uniform_pages.slot(device);
         let sized = (capacity, seed);
         let made = match self.settings.background_compile {
-            false => ParticleSystem::new(device, queue, p, assets, desc, sized, slot.clone()),
-            true => ParticleSystem::unbound((device, queue), assets, desc, sized, slot.clone()),
+            false => ParticleSystem::new(device, queue, p, assets, effect, sized, slot.clone()),
+            true => ParticleSystem::unbound((device, queue), assets, effect, sized, slot.clone()),
         };
         let mut system = made.inspect_err(|_| self.uniform_pages.release(&slot))?;
         if !system.is_bound() {

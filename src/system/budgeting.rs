@@ -28,7 +28,8 @@ impl ParticleSystem {
             return 0;
         }
         let scheduled = self
-            .desc
+            .effect
+            .desc()
             .emitters
             .iter()
             .filter(|e| e.trigger == Trigger::Schedule);
@@ -52,7 +53,7 @@ impl ParticleSystem {
         if self.emit_recorded.load(Ordering::Relaxed) {
             clock.take();
         }
-        clock.advance(&self.desc, dt, share, &self.spawning(dt, view));
+        clock.advance(self.effect.desc(), dt, share, &self.spawning(dt, view));
         clock.pending_total() * copies as u64
     }
 

@@ -111,7 +111,9 @@ impl ParticleSystem {
         };
         // (an effect not bound yet builds its simulate with its events when it is)
         let graph = match (&self.bound, &self.variants.update) {
-            (Some(_), Some(block)) => Some(p.graph_simulate(&self.desc.name, variant, block)?),
+            (Some(_), Some(block)) => {
+                Some(p.graph_simulate(&self.effect.desc().name, variant, block)?)
+            }
             _ => None,
         };
         if let Some(b) = &mut self.bound {

@@ -101,7 +101,7 @@ impl ParticleSystem {
     /// spawn stack) says it will spawn again.
     fn scheduled(&self) -> bool {
         self.lifecycle.emits()
-            && (self.graph.spawns() || schedules_after(&self.desc, self.clock.time))
+            && (self.spawn_lines || schedules_after(self.effect.desc(), self.clock.time))
     }
 
     /// Whether it is over: nothing more on its schedule (stopped, or bursts only and all of

@@ -34,7 +34,7 @@ impl ParticleSystem {
         if share == 1.0 {
             return spawning;
         }
-        (self.desc.emitters.iter().enumerate())
+        (self.effect.desc().emitters.iter().enumerate())
             .map(|(k, e)| {
                 let s = spawning.get(k).copied().unwrap_or(Spawning {
                     rate: e.rate,

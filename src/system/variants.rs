@@ -44,21 +44,11 @@ impl EffectVariants {
 
     /// The variants of `desc` (validated first), for a renderer that has not added it.
     pub fn of_desc(desc: &EffectDesc) -> Result<Self> {
-        desc.validate()?;
-        let graph = compile(desc)?;
-        // (its seed and capacity choose no variant)
-        let mut params = desc.effect_params(0, 1);
-        graph.fold_into(&mut params);
-        Ok(Self::of(desc, &graph, &params))
+        Ok(super::CompiledEffect::new(desc)?.variants().clone())
     }
 
     /// Its own draw's sprites.
     pub fn sprites(&self) -> DrawSprites {
         DrawSprites::of(self.splat)
     }
-}
-
-/// `desc`'s stacks compiled (validated: they compile).
-pub(crate) fn compile(desc: &EffectDesc) -> Result<Graph> {
-    desc.compiled(None)
 }

@@ -63,7 +63,7 @@ impl ParticleSystem {
         let spawned = (self.sight.spawned.iter().map(|&(_, b)| b))
             .chain(spawning)
             .reduce(Aabb::union)?;
-        let f = &self.desc.forces;
+        let f = &self.effect.desc().forces;
         let bounds = reach.around(spawned, self.turned(), f.gravity.into(), f.wind.into());
         Some(match reach.confined {
             // (a box that kills or wraps them: never beyond it)

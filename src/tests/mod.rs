@@ -4,6 +4,7 @@
 //! `tests/`.
 
 mod batch;
+mod compile_once;
 mod dispatch;
 mod doc_rules;
 mod flock;
@@ -38,8 +39,12 @@ struct Hosted {
 
 impl Hosted {
     fn new(gpu: &GpuContext) -> Self {
+        Self::with_settings(gpu, blocking())
+    }
+
+    /// As [`Hosted::new`], the renderer made with `settings`.
+    fn with_settings(gpu: &GpuContext, settings: crate::Settings) -> Self {
         let targets = crate::Targets::new(wgpu::TextureFormat::Rgba8UnormSrgb, None);
-        let settings = blocking();
         let renderer = crate::ParticleRenderer::new(&gpu.device, targets, settings).unwrap();
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
         let format = targets.color_format;
@@ -111,8 +116,9 @@ impl Solo {
         let mut uniform_pages = crate::uniform_pages::UniformPages::new(device);
         let slot = uniform_pages.slot(device);
         let sized = (capacity, seed);
+        let effect = crate::CompiledEffect::new(desc).unwrap();
         let system =
-            ParticleSystem::new(device, queue, &pipelines, assets, desc, sized, slot).unwrap();
+            ParticleSystem::new(device, queue, &pipelines, assets, &effect, sized, slot).unwrap();
         Solo {
             gpu,
             pipelines,
@@ -177,6 +183,7 @@ fn the_render_node_and_its_types_are_send_and_sync() {
     fn send_sync<T: Send + Sync>() {}
     send_sync::<crate::ParticleRenderer>();
     send_sync::<crate::EffectDesc>();
+    send_sync::<crate::CompiledEffect>();
     send_sync::<crate::PoolSnapshot>();
     send_sync::<crate::Error>();
     send_sync::<GpuContext>();

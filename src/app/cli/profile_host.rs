@@ -71,13 +71,23 @@ pub fn report(a: &ProfileArgs, n: u32) -> Result<serde_json::Value, AppError> {
     for name in ["distinct", "copies"] {
         let mut renderer = ParticleRenderer::new(&gpu.device, HeadlessTarget::TARGETS, settings)?;
         let mut progress = Progress::new(format!("adding {name} effects"), n);
+        // (copies: one effect compiled once, added n times, each placed by its transform)
+        let copied = renderer.compile(&puff([0.0; 3], particles))?;
         for i in 0..n {
-            let desc = match name {
-                "distinct" => mixed_puff(i, at(i), particles),
-                _ => puff(at(i), particles),
-            };
             let seed = a.common.pool.seed + i;
-            renderer.add_effect(&gpu.device, &gpu.queue, &desc, particles, seed)?;
+            let (device, queue) = (&gpu.device, &gpu.queue);
+            match name {
+                "distinct" => {
+                    let desc = mixed_puff(i, at(i), particles);
+                    renderer.add_effect(device, queue, &desc, particles, seed)?
+                }
+                _ => {
+                    let id = renderer.add_compiled(device, queue, &copied, particles, seed)?;
+                    let place = glam::Mat4::from_translation(at(i).into());
+                    renderer.set_transform(id, place)?;
+                    id
+                }
+            };
             progress.frame(i + 1);
         }
         cases.push(Case {

@@ -167,7 +167,19 @@ pub struct GraphError {
     pub error: ExprError,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Graphs compiled on this thread so far (tests count one compile per add).
+    static COMPILES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 impl Graph {
+    /// Graphs compiled on this thread so far.
+    #[cfg(test)]
+    pub fn compiles_on_this_thread() -> u64 {
+        COMPILES.with(std::cell::Cell::get)
+    }
+
     /// The stacks of `stage`, per emitter.
     pub fn stage(&self, stage: Stage) -> &[Option<StageProgram>] {
         match stage {
@@ -263,6 +275,8 @@ impl Graph {
 
     /// Compile `desc`'s graph; the first part that does not compile is the error.
     pub fn compile(desc: &EffectDesc) -> Result<Graph, GraphError> {
+        #[cfg(test)]
+        COMPILES.with(|c| c.set(c.get() + 1));
         let env = environment(desc)?;
         // every function compiles on its own, called or not
         for (field, f) in functions(desc)? {
