@@ -12,8 +12,6 @@
 //! whatever the lag; what effects spawn at their particles' hits and deaths (on the GPU) is
 //! not held to it.
 
-use std::collections::VecDeque;
-
 /// Frames of spawns an effect remembers while its counts are not read back; past them its
 /// bound is its pool's capacity.
 const REMEMBERED: usize = 16;
@@ -30,9 +28,47 @@ pub(crate) struct EffectBudget {
     /// Higher first.
     pub priority: i32,
     /// (frame, spawns asked of its emit) of its frames after the last read back.
-    recent: VecDeque<(u64, u32)>,
+    recent: Recent,
     /// More frames went by unread than are remembered.
     forgotten: bool,
+}
+
+/// The last [`REMEMBERED`] frames' spawns, oldest first: a ring inside the budget, not a
+/// list elsewhere (every effect's is written every frame it spawns).
+#[derive(Clone, Copy, Debug, Default)]
+struct Recent {
+    frames: [(u64, u32); REMEMBERED],
+    /// Where the oldest is, and how many there are.
+    start: usize,
+    len: usize,
+}
+
+impl Recent {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn front(&self) -> Option<&(u64, u32)> {
+        (self.len > 0).then(|| &self.frames[self.start])
+    }
+
+    fn pop_front(&mut self) {
+        if self.len > 0 {
+            self.start = (self.start + 1) % REMEMBERED;
+            self.len -= 1;
+        }
+    }
+
+    /// Keep `frame` (the caller makes room first).
+    fn push_back(&mut self, frame: (u64, u32)) {
+        debug_assert!(self.len < REMEMBERED);
+        self.frames[(self.start + self.len) % REMEMBERED] = frame;
+        self.len += 1;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(u64, u32)> {
+        (0..self.len).map(|k| &self.frames[(self.start + k) % REMEMBERED])
+    }
 }
 
 impl EffectBudget {

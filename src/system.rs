@@ -214,11 +214,16 @@ pub(crate) struct ParticleSystem {
     step_clock: StepClock,
     request: u32,
     dropped_on_cpu: u64,
-    /// The host's transform of the whole effect, and of each emitter within it.
+    /// The host's transform of the whole effect, and of each emitter within it (the
+    /// identity past its emitters). Inline arrays, not lists, as what follows: every
+    /// effect reads them every frame, and a list is one more load to wait for.
     transform: glam::Mat4,
-    emitter_transforms: Vec<glam::Mat4>,
-    /// Each emitter's world transform at the last update: where this frame's motion starts.
-    placed: Vec<glam::Mat4>,
+    emitter_transforms: [glam::Mat4; MAX_EMITTERS],
+    /// How many emitters it has.
+    emitters: usize,
+    /// Each emitter's world transform at the last update: where this frame's motion starts
+    /// (NaN: not placed yet).
+    placed: [glam::Mat4; MAX_EMITTERS],
     /// What lights its mesh particles.
     light: crate::Light,
     /// Where the host placed it, when it is placed many times (none: once).
@@ -388,8 +393,9 @@ impl ParticleSystem {
             request: 0,
             dropped_on_cpu: 0,
             transform: glam::Mat4::IDENTITY,
-            emitter_transforms: vec![glam::Mat4::IDENTITY; desc.emitters.len()],
-            placed: Vec::new(),
+            emitter_transforms: [glam::Mat4::IDENTITY; MAX_EMITTERS],
+            emitters: desc.emitters.len().min(MAX_EMITTERS),
+            placed: [glam::Mat4::NAN; MAX_EMITTERS],
             light: crate::Light::default(),
             instances: Instances::none(device),
             ids_taken: 0,
@@ -636,8 +642,8 @@ impl ParticleSystem {
         match emitter {
             None => self.transform = transform,
             Some(i) => {
-                let count = self.emitter_transforms.len();
-                let Some(slot) = self.emitter_transforms.get_mut(i) else {
+                let count = self.emitters;
+                let Some(slot) = self.emitter_transforms[..count].get_mut(i) else {
                     let allowed = format!("0..{count} (the effect's emitters)");
                     return Err(Invalid::new("index", i, allowed).into());
                 };
@@ -648,12 +654,16 @@ impl ParticleSystem {
         Ok(())
     }
 
+    /// The host's transform of each of its emitters within it.
+    pub(super) fn own_transforms(&self) -> &[glam::Mat4] {
+        &self.emitter_transforms[..self.emitters]
+    }
+
     /// Each emitter's (start, end) world transform for this frame; the end is remembered
     /// as the next frame's start.
     fn motion(&mut self) -> [(glam::Mat4, glam::Mat4); MAX_EMITTERS] {
         let mut motion = [(glam::Mat4::IDENTITY, glam::Mat4::IDENTITY); MAX_EMITTERS];
-        let (transform, emitters) = (self.transform, &self.emitter_transforms);
-        self.placed.resize(emitters.len(), glam::Mat4::NAN);
+        let (transform, emitters) = (self.transform, &self.emitter_transforms[..self.emitters]);
         let placed = self.placed.iter_mut().zip(emitters);
         for (m, (before, e)) in motion.iter_mut().zip(placed) {
             let to = transform * *e;
@@ -956,7 +966,11 @@ impl ParticleSystem {
         if self.graph_staged != Some(camera) {
             let mut staged = self.parameters;
             (staged.transform, staged.eye, staged.view_dir) = (self.transform, camera.0, camera.1);
-            for (slot, placed) in staged.emitters.iter_mut().zip(&self.placed) {
+            for (slot, placed) in staged
+                .emitters
+                .iter_mut()
+                .zip(&self.placed[..self.emitters])
+            {
                 *slot = *placed;
             }
             graph = Some(staged);
@@ -995,7 +1009,7 @@ impl ParticleSystem {
 
     /// What its spawn lines make of each emitter's rate and bursts this frame.
     fn spawn_stage(&self, dt: f32, view: &ViewModel) -> Vec<crate::effect::graph::spawn::Spawning> {
-        let emitters: Vec<glam::Mat4> = (self.emitter_transforms.iter())
+        let emitters: Vec<glam::Mat4> = (self.own_transforms().iter())
             .map(|e| self.transform * *e)
             .collect();
         self.effect.graph().spawning(

@@ -20,11 +20,15 @@ use super::MAX_EMITTERS;
 pub(crate) struct SpawnClock {
     /// Seconds simulated so far.
     pub time: f64,
-    carry: Vec<f64>,
+    /// Per emitter: the fraction of a spawn its rate carries into the next frame. (Inline
+    /// arrays, not lists: every effect's clock is read every frame, and a list is one more
+    /// load to wait for.)
+    carry: [f64; MAX_EMITTERS],
     /// Spawns requested since the start, taken or pending.
     pub requested_total: u64,
-    /// Per emitter: asked for, not taken yet (at most a pool's capacity in all).
-    pending: Vec<Pending>,
+    /// Per emitter: asked for, not taken yet (at most a pool's capacity in all); none past
+    /// the effect's emitters.
+    pending: [Pending; MAX_EMITTERS],
     /// Spawns sent to the emit pass so far: the ids of the pending ones start here.
     pub taken_total: u64,
 }
@@ -74,8 +78,8 @@ impl SpawnClock {
         spawning: &[Spawning],
     ) -> u64 {
         let counts = self.counts(desc, dt, spawning);
-        self.pending.resize(desc.emitters.len(), Pending::default());
-        for (p, c) in self.pending.iter_mut().zip(&counts) {
+        let emitters = desc.emitters.len().min(MAX_EMITTERS);
+        for (p, c) in self.pending[..emitters].iter_mut().zip(&counts) {
             // bursts left by a frame nobody recorded are overdue: born at this one's start
             p.burst_at = if p.burst > 0 { 0.0 } else { c.burst_at };
             p.burst = p.burst.saturating_add(c.burst);
@@ -125,7 +129,7 @@ impl SpawnClock {
     pub fn restart(&mut self) {
         self.drop_pending();
         self.time = 0.0;
-        self.carry.clear();
+        self.carry = [0.0; MAX_EMITTERS];
     }
 
     /// A frame recorded the emit of the pending spawns.
@@ -145,7 +149,6 @@ impl SpawnClock {
     ) -> [Pending; MAX_EMITTERS] {
         let dt = dt as f64;
         let (t0, t1) = (self.time, self.time + dt);
-        self.carry.resize(desc.emitters.len(), 0.0);
         let mut counts = [Pending::default(); MAX_EMITTERS];
         let emitters = desc.emitters.iter().zip(self.carry.iter_mut());
         for (i, (count, (e, carry))) in counts.iter_mut().zip(emitters).enumerate() {

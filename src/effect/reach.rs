@@ -13,15 +13,16 @@
 
 use glam::Vec3;
 
-use super::{EffectDesc, EmitterDesc, MeshSource, Shape, Trigger, Velocity};
+use super::{EffectDesc, EmitterDesc, MeshSource, Shape, Trigger, Velocity, MAX_EMITTERS};
 use crate::visibility::Aabb;
 
 /// Where an effect's particles can be relative to where its scheduled emitters spawn.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Reach {
-    /// Each scheduled emitter's spawn box in its own space (event emitters: None, their
-    /// particles are born where their sources are).
-    pub spawn: Vec<Option<Aabb>>,
+    /// Each scheduled emitter's spawn box in its own space (event emitters, and past the
+    /// effect's emitters: None, their particles are born where their sources are). An
+    /// inline array: every effect's is read every frame.
+    pub spawn: [Option<Aabb>; MAX_EMITTERS],
     /// Where a particle's start velocity, or its ancestors', can carry it from its
     /// scheduled ancestor's birth (metres, in the emitters' space)...
     pub spread: Aabb,
@@ -68,15 +69,15 @@ pub(crate) fn reach(
     };
     let n = desc.emitters.len();
     let mut own = Vec::with_capacity(n);
-    let mut spawn = Vec::with_capacity(n);
-    for e in &desc.emitters {
+    let mut spawn = [None; MAX_EMITTERS];
+    for (k, e) in desc.emitters.iter().enumerate().take(MAX_EMITTERS) {
         let moved_by_stacks = !e.init.is_empty() || !e.update.is_empty();
         if moved_by_stacks && city.is_none() {
             return None;
         }
         let shape = shape_box(&e.shape, &mesh_radius)?;
         own.push(travel(desc, e)?);
-        spawn.push(match e.trigger {
+        spawn[k] = match e.trigger {
             Trigger::Schedule => Some(shape),
             // born where its source is, offset by its shape (at a hit, its velocity is
             // turned to the surface's side: any way)
@@ -89,7 +90,7 @@ pub(crate) fn reach(
                 own.last_mut().expect("pushed").distance += offset;
                 None
             }
-        });
+        };
     }
     let settle = match desc.collision.map(|c| c.response) {
         Some(super::Response::Settle { time }) => time,

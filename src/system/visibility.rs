@@ -17,8 +17,11 @@ pub(crate) struct Sight {
     /// Bounds the host declared, in place of its own.
     declared: Option<Aabb>,
     pub off_screen: OffScreen,
-    /// Where it spawned lately, in the world: (its time then, the box).
-    spawned: VecDeque<(f64, Aabb)>,
+    /// Where it spawned last, in the world: (its time then, the box). Kept inline, apart
+    /// from the older ones: an effect at rest reads only this one every frame.
+    latest: Option<(f64, Aabb)>,
+    /// Where it spawned before that, within its particles' longest life, oldest first.
+    earlier: VecDeque<(f64, Aabb)>,
     /// Its bounds as the last view saw them.
     pub seen_bounds: Option<Aabb>,
     /// Its bounds lay wholly outside the last view.
@@ -60,7 +63,8 @@ impl ParticleSystem {
         if let Some(city) = reach.city {
             return Some(city);
         }
-        let spawned = (self.sight.spawned.iter().map(|&(_, b)| b))
+        let spawned = (self.sight.earlier.iter().chain(&self.sight.latest))
+            .map(|&(_, b)| b)
             .chain(spawning)
             .reduce(Aabb::union)?;
         let f = &self.effect.desc().forces;
@@ -77,7 +81,7 @@ impl ParticleSystem {
     fn turned(&self) -> Option<f32> {
         let linear = |m: &glam::Mat4| glam::Mat3::from_mat4(*m);
         // (iterated again rather than collected: every effect is looked at every frame)
-        let own = || (self.emitter_transforms.iter()).map(|e| linear(&(self.transform * *e)));
+        let own = || (self.own_transforms().iter()).map(|e| linear(&(self.transform * *e)));
         let placed = || self.instances.list().iter().map(|i| linear(&i.transform));
         if own().chain(placed()).all(|m| m == glam::Mat3::IDENTITY) {
             return None;
@@ -93,7 +97,7 @@ impl ParticleSystem {
     /// Where its scheduled emitters spawn now, in the world (each instance's place too).
     fn spawn_box(&self) -> Option<Aabb> {
         let reach = self.sight.reach.as_ref()?;
-        let own = (reach.spawn.iter().zip(&self.emitter_transforms))
+        let own = (reach.spawn.iter().zip(self.own_transforms()))
             .filter_map(|(b, t)| b.map(|b| b.transformed(self.transform * *t)))
             .reduce(Aabb::union)?;
         let instances = self.instances.list();
@@ -145,15 +149,18 @@ impl ParticleSystem {
         let spawning = self.spawn_box();
         if let Some(spawned) = spawning {
             let life = self.sight.reach.as_ref().map_or(0.0, |r| r.lifetime as f64);
-            let spawns = &mut self.sight.spawned;
-            while spawns.front().is_some_and(|&(t, _)| t < now - life) {
-                spawns.pop_front();
+            let sight = &mut self.sight;
+            while sight.earlier.front().is_some_and(|&(t, _)| t < now - life) {
+                sight.earlier.pop_front();
             }
             // (one box a frame while it moves; at rest, one for all)
-            if spawns.back().is_none_or(|&(_, b)| b != spawned) {
-                spawns.push_back((now, spawned));
-            } else if let Some(last) = spawns.back_mut() {
-                last.0 = now;
+            match &mut sight.latest {
+                Some((t, b)) if *b == spawned => *t = now,
+                latest => {
+                    if let Some(before) = latest.replace((now, spawned)) {
+                        sight.earlier.push_back(before);
+                    }
+                }
             }
         }
         let was_frozen = self.lifecycle.out_of_view;
