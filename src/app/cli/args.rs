@@ -317,7 +317,7 @@ pub struct ProfileArgs {
     #[arg(long, conflicts_with = "blend")]
     pub mix: bool,
     /// `profile effects` measures update + encode as a host does: its thread's CPU time,
-    /// each call on its own, for effects that differ and for copies of one.
+    /// each call on its own, for effects that differ and for copies of one (compiled once).
     #[arg(long, conflicts_with_all = ["blend", "mix"])]
     pub host: bool,
     /// Instances of one effect (`profile instances`).

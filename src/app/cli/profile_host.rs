@@ -4,7 +4,9 @@
 //! driver's threads and the machine's other work), each call on its own, the median of
 //! `--frames` frames after ten of warm-up. Two renderers take turns frame by frame: one
 //! holds N effects that differ as a game's do (`--mix`'s), the other N copies of one
-//! alpha-blended puff. The host submits each frame and waits for it outside what is timed.
+//! alpha-blended puff, compiled once (`ParticleRenderer::compile`), added N times and each
+//! placed by its transform, as a host adds copies of one effect. The host submits each frame
+//! and waits for it outside what is timed.
 
 use serde_json::json;
 
