@@ -617,13 +617,7 @@ impl ParticleSystem {
         e.velocity = velocity;
         e.rate = rate;
         // (its stacks, parameters and attributes are as compiled: only its fields to check)
-        let problems = desc.problems();
-        if !problems.is_empty() {
-            return Err(crate::Error::EffectInvalid {
-                path: None,
-                problems,
-            });
-        }
+        desc.check_fields(None)?;
         meshes.check(&desc)?;
         self.effect = self.effect.redescribed(desc);
         Ok(())

@@ -190,6 +190,14 @@ impl EffectDesc {
     }
 
     fn check(&self, path: Option<&Path>) -> Result<()> {
+        self.check_fields(path)?;
+        self.compiled(path)?;
+        Ok(())
+    }
+
+    /// `Ok` when every field is in range (its stacks not compiled), else every problem at
+    /// once; a refusal names the file at `path`, if any.
+    pub(crate) fn check_fields(&self, path: Option<&Path>) -> Result<()> {
         let problems = self.problems();
         if !problems.is_empty() {
             return Err(Error::EffectInvalid {
@@ -197,7 +205,6 @@ impl EffectDesc {
                 problems,
             });
         }
-        self.compiled(path)?;
         Ok(())
     }
 

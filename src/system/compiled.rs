@@ -32,13 +32,7 @@ impl CompiledEffect {
     /// what its passes need, or every out-of-range field at once, or the first line that
     /// does not compile (the errors of [`EffectDesc::validate`]).
     pub(crate) fn new(desc: &EffectDesc) -> Result<Self> {
-        let problems = desc.problems();
-        if !problems.is_empty() {
-            return Err(crate::Error::EffectInvalid {
-                path: None,
-                problems,
-            });
-        }
+        desc.check_fields(None)?;
         let graph = desc.compiled(None)?;
         // (its seed and capacity choose no variant)
         let mut params = desc.effect_params(0, 1);
