@@ -970,7 +970,9 @@ impl ParticleSystem {
             graph = Some(staged);
         }
         self.graph_staged = Some(camera);
-        pages.write(&self.uniforms, &frame, graph.as_ref());
+        // (a batched emit reads its emitters from its batch's table)
+        let emit_elsewhere = self.batched.emit;
+        pages.write(&self.uniforms, (&frame, emit_elsewhere), graph.as_ref());
         self.step_clock = StepClock {
             eye: frame.eye.into(),
             dt: frame.dt,

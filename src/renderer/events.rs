@@ -27,6 +27,7 @@ impl ParticleRenderer {
         system.set_events(device, p, settings)?;
         // its simulate is its own until the batches are made again, at the next update
         system.set_batched(Default::default());
+        self.uniform_pages.emit_everywhere();
         self.merge_dirty = true;
         Ok(())
     }

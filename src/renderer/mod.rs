@@ -477,6 +477,7 @@ impl ParticleRenderer {
             e.system.set_merged(false);
             e.system.set_batched(Default::default());
         }
+        self.uniform_pages.emit_everywhere();
         self.merge_dirty = true;
         true
     }
@@ -740,6 +741,7 @@ impl ParticleRenderer {
         for e in &mut self.entries {
             e.system.set_batched(Default::default());
         }
+        self.uniform_pages.emit_everywhere();
         self.merge_dirty = true;
         Ok(())
     }

@@ -82,6 +82,7 @@ impl ParticleRenderer {
         // it records its own emit, simulate and relist (the batches are made again at the
         // next update), at its own pace
         self.entries[at].system.set_batched(Default::default());
+        self.uniform_pages.emit_everywhere();
         self.merge_dirty = true;
         self.entries[at].system.set_time_scale(1.0);
         // what happens before it is seen is not heard
@@ -100,8 +101,13 @@ impl ParticleRenderer {
             None => p.no_collision(),
         };
         let slot = self.entries[at].system.uniform_slot().clone();
-        let size = self.uniform_pages.staged_slot(&slot).len() as u64;
-        // a slot's bytes at the stride the device aligns copies to
+        let parts = self
+            .uniform_pages
+            .staged_slot(&slot)
+            .map(|(_, bytes)| bytes.len() as u64);
+        // a slot's bytes (its three parts one after another) at the stride the device
+        // aligns copies to
+        let size: u64 = parts.iter().sum();
         let stride = size.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
         let staging = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flurry.prewarm_uniforms"),
@@ -122,11 +128,19 @@ impl ParticleRenderer {
             for (k, &dt) in chunk.iter().enumerate() {
                 let system = &mut self.entries[at].system;
                 system.update(&mut self.uniform_pages, dt, view, meshes);
-                let bytes = self.uniform_pages.staged_slot(&slot);
-                let offset = stride * k as u64;
-                staged[offset as usize..][..bytes.len()].copy_from_slice(bytes);
-                let page = (&slot.frame.buffer, slot.frame.offset);
-                encoder.copy_buffer_to_buffer(&staging, offset, page.0, page.1, size);
+                let mut offset = stride * k as u64;
+                for (range, bytes) in self.uniform_pages.staged_slot(&slot) {
+                    staged[offset as usize..][..bytes.len()].copy_from_slice(bytes);
+                    let len = bytes.len() as u64;
+                    encoder.copy_buffer_to_buffer(
+                        &staging,
+                        offset,
+                        &range.buffer,
+                        range.offset,
+                        len,
+                    );
+                    offset += len;
+                }
                 let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                     label: Some("flurry.prewarm_step"),
                     timestamp_writes: None,

@@ -159,10 +159,24 @@ fn pools_batched_together_step_as_each_alone() {
         assert_eq!(batched(&together, id), (true, true, simulated), "{id:?}");
     }
     compare(&together, &ids, &alone, "after 40 frames");
-    // one goes: its range comes free and the batches are rebuilt without it (the other
-    // pool with eddies is left to simulate alone)
-    assert!(together.renderer.remove_effect(ids.remove(1)));
+    // one goes, between a frame's update and its encode: until the next update every pool
+    // emits, simulates and relists on its own (its own emit reading the uniforms its
+    // update staged); then its range comes free and the batches are rebuilt without it
+    // (the other pool with eddies is left to simulate alone)
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let r = &mut together.renderer;
+    r.update(device, queue, 1.0 / 60.0, camera, (32, 32))
+        .unwrap();
+    assert!(r.remove_effect(ids.remove(1)));
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let targets = crate::FrameTargets::new(&together.view, None);
+    r.encode(device, &mut encoder, &targets).unwrap();
+    queue.submit([encoder.finish()]);
     alone.remove(1);
+    for (host, _) in alone.iter_mut() {
+        host.frame(&gpu, 1.0 / 60.0, camera);
+    }
+    compare(&together, &ids, &alone, "a frame removed from");
     run(20, &mut together, &mut alone);
     assert_eq!(batched(&together, ids[2]), (true, true, false));
     compare(&together, &ids, &alone, "after a removal");
