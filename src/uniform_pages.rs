@@ -15,8 +15,9 @@
 //! effects.
 //!
 //! A page holds its slots' frame uniforms side by side, then their emit uniforms, then
-//! their parameters: the frame uniforms of neighbouring slots are one copy, not one each
-//! (each `copy_buffer_to_buffer` costs a host about 0.2 µs, a hundred effects' 20 µs).
+//! their parameters: the frame uniforms of neighbouring slots are one copy, not one each,
+//! and a batched emit's own uniforms are not copied at all (with both, a host's update +
+//! encode of 100 small effects went from about 316 to 291 µs on lavapipe).
 //! The renderer's own three ([`RendererUniforms`]) share one buffer, copied in with them.
 
 use std::num::NonZeroU64;
