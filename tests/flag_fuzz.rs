@@ -202,15 +202,15 @@ fn command_line(
             _ => effects[rng.below(effects.len())].clone(),
         };
         args.push(file);
-        if rng.chance(50) {
+        if rng.percent(50) {
             args.push("--wgsl".into());
         }
         return args;
     }
     // what runs: a demo, or an effect file (stats and demo), or a bad name
-    if rng.chance(10) {
+    if rng.percent(10) {
         args.push(rng.pick(&["nodemo", "", "SNOW", "nbody"]).into());
-    } else if command != "profile" && rng.chance(40) {
+    } else if command != "profile" && rng.percent(40) {
         args.push("--effect".into());
         args.push(effects[rng.below(effects.len())].clone());
     } else {

@@ -15,6 +15,7 @@ mod nbody;
 mod pipelines;
 mod pool;
 mod random_effects;
+#[path = "../../tests/common/rng.rs"]
 pub(crate) mod rng;
 mod totals;
 

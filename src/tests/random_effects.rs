@@ -33,10 +33,6 @@ impl Rng {
         let x = lo + (hi - lo) * self.unit() as f32;
         (x * 100.0).round() / 100.0
     }
-
-    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
-        from[self.below(from.len())]
-    }
 }
 
 /// A number as an expression writes an f32 (always with its point).

@@ -1,5 +1,6 @@
-//! xorshift: the seeded random numbers of the fuzz tests, the same on every run. (Mounted on
-//! its own by the tests that need nothing else of `common`.)
+//! xorshift: the seeded random numbers of the generated tests (the fuzz tests here, the
+//! random effects of the library's own tests), the same on every run. (Mounted on its own by
+//! the tests that need nothing else of `common`.)
 #![allow(dead_code)]
 
 pub struct Rng(pub u64);
@@ -22,8 +23,18 @@ impl Rng {
         items[self.below(items.len())]
     }
 
-    /// True `percent` times in a hundred.
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+    /// In [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
+    }
+
+    /// True `n` times in a hundred.
+    pub fn percent(&mut self, n: u64) -> bool {
+        self.next() % 100 < n
     }
 }
