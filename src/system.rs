@@ -31,7 +31,6 @@ use crate::view::ViewModel;
 pub use compiled::CompiledEffect;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use variants::EffectVariants;
 use wgpu::util::DeviceExt;
 
 mod budgeting;
@@ -166,8 +165,6 @@ pub(crate) struct ParticleSystem {
     /// What it records through the renderer's passes (None until their pipelines exist:
     /// an effect whose pipelines compile in the background records nothing till then).
     bound: Option<Bound>,
-    /// The variants of its passes, as added.
-    variants: EffectVariants,
     /// Its random seed (a crowd's walkers draw from it).
     seed: u32,
     /// What its simulate compiles in now (with its events, once the host listens).
@@ -345,7 +342,6 @@ impl ParticleSystem {
                 | wgpu::BufferUsages::UNIFORM
                 | wgpu::BufferUsages::COPY_SRC,
         });
-        let variants = effect.variants().clone();
         let table = graph_table(device, queue, &graph.table);
         let parameters = GraphParams {
             slots: graph.default_block().map(glam::UVec4::from_array),
@@ -362,8 +358,7 @@ impl ParticleSystem {
         Ok(ParticleSystem {
             bound: None,
             seed,
-            simulate_variant: variants.simulate,
-            variants,
+            simulate_variant: effect.variants().simulate,
             has_mesh: mesh.is_some(),
             closed_mesh: mesh.is_some_and(crate::Mesh::is_closed),
             splat_bind: std::sync::OnceLock::new(),
@@ -414,7 +409,11 @@ impl ParticleSystem {
     /// Its kind: what decides the pipelines its frames may record.
     pub fn kind(&self) -> crate::pipelines::EffectKind {
         let closed = self.has_mesh.then_some(self.closed_mesh);
-        crate::pipelines::EffectKind::of_variants(self.effect.desc(), self.variants.clone(), closed)
+        crate::pipelines::EffectKind::of_variants(
+            self.effect.desc(),
+            self.effect.variants().clone(),
+            closed,
+        )
     }
 
     /// Whether it records: its passes' bind groups are made ([`ParticleSystem::bind`]).
@@ -433,11 +432,11 @@ impl ParticleSystem {
         let (p, desc, pool) = (pipelines, self.effect.desc(), &self.pool);
         let (meshes, images) = (assets.meshes, assets.images);
         let (frame, effect) = (&self.uniforms.frame, &self.effect_buf);
-        let graph_emit = match &self.variants.init {
+        let graph_emit = match &self.effect.variants().init {
             Some(block) => Some(p.graph_emit(&desc.name, block)?),
             None => None,
         };
-        let graph_simulate = match &self.variants.update {
+        let graph_simulate = match &self.effect.variants().update {
             Some(block) => Some(p.graph_simulate(&desc.name, self.simulate_variant, block)?),
             None => None,
         };
@@ -529,7 +528,11 @@ impl ParticleSystem {
             args_bind: p.args().bind(device, pool, effect),
             sort,
             draw_bind: p
-                .draw(desc.blend, self.variants.kinds, self.variants.sprites())
+                .draw(
+                    desc.blend,
+                    self.effect.variants().kinds,
+                    self.effect.variants().sprites(),
+                )
                 .bind(device, pool, (frame, effect), image),
             graph_emit,
             graph_simulate,
@@ -731,7 +734,7 @@ impl ParticleSystem {
     pub fn batch_variant(&self) -> Option<SimulateVariant> {
         let batches = self.relists_in_batch()
             && self.simulate_variant.batches()
-            && self.variants.update.is_none();
+            && self.effect.variants().update.is_none();
         batches.then_some(self.simulate_variant)
     }
 
@@ -749,7 +752,7 @@ impl ParticleSystem {
         self.relists_in_batch()
             && self.instances.count() == 0
             && self.effect.desc().bodies.is_none()
-            && self.variants.init.is_none()
+            && self.effect.variants().init.is_none()
     }
 
     /// The spawns the last update asked of its emit (at most its capacity).
@@ -870,7 +873,7 @@ impl ParticleSystem {
             instanced: self.instances.count() > 0,
             // (a pool in the arena is relisted with others, which zero no draw counters)
             dots: !self.merged && self.pool.lease.is_none(),
-            ..self.variants.cull
+            ..self.effect.variants().cull
         }
     }
 
@@ -1197,7 +1200,7 @@ impl ParticleSystem {
         p.draw(
             self.effect.desc().blend,
             kinds,
-            DrawSprites::of(self.variants.splat),
+            DrawSprites::of(self.effect.variants().splat),
         )
         .record(pass, &b.draw_bind, args);
     }
@@ -1242,7 +1245,7 @@ impl ParticleSystem {
 
     /// What its splat compiles in.
     pub fn splat_variant(&self) -> SplatVariant {
-        self.variants.splat
+        self.effect.variants().splat
     }
 
     /// The splat's bind group over this system.

@@ -110,7 +110,7 @@ impl ParticleSystem {
             ..self.simulate_variant
         };
         // (an effect not bound yet builds its simulate with its events when it is)
-        let graph = match (&self.bound, &self.variants.update) {
+        let graph = match (&self.bound, &self.effect.variants().update) {
             (Some(_), Some(block)) => {
                 Some(p.graph_simulate(&self.effect.desc().name, variant, block)?)
             }
