@@ -459,7 +459,7 @@ fn random_hostile_stacks_never_panic_or_hang() {
 
 /// The long run of the above: `cargo test --release --test effect_fuzz -- --ignored`.
 #[test]
-#[ignore = "a long seeded run: 20,000 effects"]
+#[ignore = "a long seeded run: 20,000 effects; run in release before closing a change to effect files or their checks, the counts going to docs/measurements.md"]
 fn random_hostile_stacks_long() {
     let (accepted, refused) = hostile_stacks(20_000, 0x2545_f491_4f6c_dd1d);
     eprintln!("{accepted} accepted, {refused} refused");
