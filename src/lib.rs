@@ -8,8 +8,9 @@
 //! pulls the larger ones from the sorted visible list into a low-resolution target, both
 //! depth-tested against the host's depth, and a composite upsamples it onto the host's
 //! image. The CPU writes a few uniforms per frame and records commands; it never reads
-//! particles back in the frame loop and never blocks; it never submits a frame on the host's
-//! behalf (only the steps of a prewarm, or of an off-screen catch-up, which run at once).
+//! particles back in the frame loop and never blocks; it never submits: everything it does
+//! in a frame, an off-screen effect's catch-up included, is recorded into the host's
+//! encoder (a prewarm, asked for between frames, submits its steps at once).
 //!
 //! [`ParticleRenderer`] is the render node: the host gives its device, queue, encoder, its
 //! own view and projection ([`View`]: standard or reversed Z, finite or infinite far,

@@ -118,8 +118,9 @@ pub enum OffScreen {
     Pause,
     /// Frozen while unseen; when seen again it first runs the time it missed, at once (as
     /// a prewarm does, at most its particles' longest life: what is older is gone anyway),
-    /// so it looks as if it had never stopped. Those steps are submitted through the queue
-    /// at the update that sees it again, before the host's frame: a cost of that frame.
+    /// so it looks as if it had never stopped. Those steps are recorded into the host's
+    /// encoder before the passes of the first frame that sees it again: a cost of that
+    /// frame, submitted with it.
     CatchUp,
 }
 

@@ -389,6 +389,14 @@ fn a_host_on_webgpus_defaults_gets_every_feature_and_submits_alone() {
     p.set_transform(unseen, Mat4::from_translation(Vec3::new(0.0, 0.0, 200.0)))
         .unwrap();
     p.set_off_screen(unseen, OffScreen::Pause).unwrap();
+    // two more out there: one that goes on unseen, one frozen that catches up when the
+    // host brings it into view (its catch-up recorded into the host's frame)
+    let far = Mat4::from_translation(Vec3::new(0.0, 0.0, 200.0));
+    let went_on = p.add_effect(device, queue, &embers, 1024, 6).unwrap();
+    p.set_transform(went_on, far).unwrap();
+    let caught = p.add_effect(device, queue, &embers, 1024, 7).unwrap();
+    p.set_transform(caught, far).unwrap();
+    p.set_off_screen(caught, OffScreen::CatchUp).unwrap();
     let lod = Lod {
         near: 5.0,
         far: 40.0,
@@ -399,7 +407,7 @@ fn a_host_on_webgpus_defaults_gets_every_feature_and_submits_alone() {
 
     // the frames go on while a worker builds the effects' pipelines (the default): the
     // host shows its scene meanwhile, as at a loading screen that keeps drawing
-    let ids = [fire, ribbons, shards, fountains, unseen];
+    let ids = [fire, ribbons, shards, fountains, unseen, went_on, caught];
     let mut last = host.frame(Some(&mut p), 1.0 / 60.0);
     let mut waited = 0;
     while !ids.iter().all(|&id| p.is_ready(id).unwrap()) {
@@ -422,6 +430,11 @@ fn a_host_on_webgpus_defaults_gets_every_feature_and_submits_alone() {
         match frame {
             // the first 100 frames read nothing back: only the host submits
             40 => p.pause(ribbons).unwrap(),
+            60 => {
+                assert_eq!(p.is_on_screen(caught), Some(false));
+                let seen = Mat4::from_translation(Vec3::new(3.0, 0.0, -4.0));
+                p.set_transform(caught, seen).unwrap();
+            }
             80 => p.play(ribbons).unwrap(),
             // then the host listens to hits and stops an effect (its counts go back, to
             // tell when it is finished): at most one read-back a frame
@@ -468,6 +481,14 @@ fn a_host_on_webgpus_defaults_gets_every_feature_and_submits_alone() {
     }
     let frozen = p.time(unseen).unwrap();
     assert!(frozen < 0.1, "unseen, it ran {frozen} s of 5");
+    // (both bound at one update: one effect's pipelines)
+    let (ran, caught_up) = (p.time(went_on).unwrap(), p.time(caught).unwrap());
+    assert!(ran > 4.0, "{ran}");
+    assert!(
+        (caught_up - ran).abs() < 1e-3,
+        "caught up {caught_up} s of {ran}"
+    );
+    assert_eq!(p.is_on_screen(caught), Some(true));
 
     // particles where the effects are, nothing where none is
     let drawn = host.picture();

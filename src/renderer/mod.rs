@@ -1,7 +1,7 @@
 //! `ParticleRenderer`: the render node. The host gives its device, queue, encoder and the
 //! colour and depth views of its frame; the renderer records its passes into the encoder and
-//! never submits them (only the steps of a prewarm or an off-screen catch-up, run at once, are
-//! submitted through the queue), never blocks and never owns a window.
+//! never submits them (only a prewarm, asked for between frames, submits its steps through
+//! the queue), never blocks and never owns a window.
 //!
 //! Per frame: compute steps of every effect (emit, simulate with depth collision against
 //! the previous frame's depth, cull, sort) → the host depth downsampled to the particle
@@ -210,6 +210,8 @@ pub struct ParticleRenderer {
     /// The composite's bind group over the frame [`ParticleRenderer::prepare`] was given,
     /// for [`ParticleRenderer::render`].
     composite_bind: Option<wgpu::BindGroup>,
+    /// The host's seconds the last update stepped (a catch-up steps at least as much).
+    dt: f32,
     /// A frame was recorded since the last update (a second would step the simulation
     /// twice on one update's uniforms).
     recorded: bool,
@@ -321,6 +323,7 @@ impl ParticleRenderer {
             low: None,
             size: (0, 0),
             composite_bind: None,
+            dt: 0.0,
             recorded: false,
             uploads: Default::default(),
             queue: None,
@@ -830,8 +833,9 @@ impl ParticleRenderer {
         }
         // effects whose pipelines the worker built start now
         self.take_compiled(device, queue);
-        // (a catch-up runs its steps now, before this frame is recorded)
-        self.look(device, queue, &view, dt);
+        // (one seen again after seconds missed out of view runs them in the frame recorded
+        // next)
+        self.look(&view, dt);
         self.recorded = false;
         if let Some(timer) = &mut self.timer {
             timer.collect();
@@ -991,6 +995,7 @@ impl ParticleRenderer {
     ) -> Result<()> {
         self.check_frame(frame)?;
         self.check_once()?;
+        self.record_catch_ups(device, encoder);
         let scopes = self.begin_timing();
         self.prepare_in(device, encoder, frame, scopes);
         if composite && !self.draws_nothing() {
@@ -1073,15 +1078,19 @@ impl ParticleRenderer {
 
     /// Record one pass of the frame (profilers submit them one at a time to time each), in
     /// the order of [`ParticleRenderer::passes`]: the emit pass, first, copies in the
-    /// uniforms the update staged.
+    /// uniforms the update staged (and runs the seconds an effect seen again missed out of
+    /// view, as [`ParticleRenderer::encode`] does first).
     pub fn encode_pass(
-        &self,
+        &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameTargets,
         pass: Pass,
     ) -> Result<()> {
         self.check_frame(frame)?;
+        if pass == Pass::Emit {
+            self.record_catch_ups(device, encoder);
+        }
         self.encode_pass_in(device, encoder, frame, pass, Scopes::None);
         Ok(())
     }
@@ -1418,6 +1427,7 @@ impl ParticleRenderer {
     ) -> Result<()> {
         self.check_frame(frame)?;
         self.check_once()?;
+        self.record_catch_ups(device, encoder);
         let frame_query = profiler.begin_query("frame", encoder);
         let scopes = Scopes::Profiler {
             profiler,

@@ -66,8 +66,9 @@ impl ParticleRenderer {
         Ok(())
     }
 
-    /// Run the effect at `at` through `steps` (seconds each) now, as [`Self::prewarm`] says.
-    pub(super) fn run_ahead(
+    /// Run the effect at `at` through `steps` (seconds each) now, as [`Self::prewarm`] says:
+    /// many steps to a submission of its own.
+    fn run_ahead(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -75,20 +76,9 @@ impl ParticleRenderer {
         steps: Vec<f32>,
         view: &crate::view::ViewModel,
     ) {
-        let lifecycle = self.entries[at].system.lifecycle();
         if steps.is_empty() {
             return;
         }
-        // it records its own emit, simulate and relist (the batches are made again at the
-        // next update), at its own pace
-        self.entries[at].system.set_batched(Default::default());
-        self.uniform_pages.emit_everywhere();
-        self.merge_dirty = true;
-        self.entries[at].system.set_time_scale(1.0);
-        // what happens before it is seen is not heard
-        self.entries[at].system.set_prewarming(true);
-        let meshes = self.meshes.set();
-        let p = &self.pipelines;
         // the scene is the depth the last frame drew (the next update writes its own)
         let drawn = self.depth_recorded.load(Ordering::Relaxed);
         let has_depth = self.targets.depth_format.is_some();
@@ -96,6 +86,60 @@ impl ParticleRenderer {
             self.uniforms
                 .write_collision(queue, &super::collision_frame(view, true));
         }
+        let lifecycle = self.begin_ahead(at);
+        for chunk in steps.chunks(STEPS_PER_SUBMISSION) {
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("flurry.prewarm"),
+            });
+            self.record_ahead((device, queue), at, chunk, view, &mut encoder);
+            queue.submit([encoder.finish()]);
+        }
+        self.end_ahead(at, lifecycle);
+        // the slot holds the last step's uniforms now, not the last update's: a frame is
+        // recorded only after the next update
+        self.recorded = true;
+    }
+
+    /// Before an effect runs ahead (a prewarm, a catch-up): it records its own emit,
+    /// simulate and relist (the batches are made again at the next update), at its own
+    /// pace (its time scale is in the seconds it runs), unheard. What to give back to
+    /// [`Self::end_ahead`].
+    pub(super) fn begin_ahead(&mut self, at: usize) -> crate::playback::Lifecycle {
+        let system = &mut self.entries[at].system;
+        let lifecycle = system.lifecycle();
+        system.set_batched(Default::default());
+        system.set_time_scale(1.0);
+        // (running: a catch-up's effect is frozen for the frame it runs in)
+        system.set_out_of_view(false);
+        // what happens before it is seen is not heard
+        system.set_prewarming(true);
+        self.uniform_pages.emit_everywhere();
+        self.merge_dirty = true;
+        lifecycle
+    }
+
+    /// After an effect ran ahead: its time scale, and whether it is frozen, as before.
+    pub(super) fn end_ahead(&mut self, at: usize, lifecycle: crate::playback::Lifecycle) {
+        let system = &mut self.entries[at].system;
+        system.set_time_scale(lifecycle.time_scale);
+        system.set_out_of_view(lifecycle.out_of_view);
+        system.set_prewarming(false);
+    }
+
+    /// Record the effect at `at` through `steps` (seconds each) into `encoder`: each step's
+    /// uniforms staged side by side in a buffer of their own, written through `queue` (so
+    /// they are there at the submission's start), and copied into the effect's slot just
+    /// before the step's dispatches.
+    pub(super) fn record_ahead(
+        &mut self,
+        (device, queue): (&wgpu::Device, &wgpu::Queue),
+        at: usize,
+        steps: &[f32],
+        view: &crate::view::ViewModel,
+        encoder: &mut wgpu::CommandEncoder,
+    ) {
+        let meshes = self.meshes.set();
+        let p = &self.pipelines;
         let collision = match &self.low {
             Some(low) => low.collision_bind(self.depth_apart.load(Ordering::Relaxed)),
             None => p.no_collision(),
@@ -110,59 +154,42 @@ impl ParticleRenderer {
         let size: u64 = parts.iter().sum();
         let stride = size.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
         let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("flurry.prewarm_uniforms"),
-            size: stride * STEPS_PER_SUBMISSION as u64,
+            label: Some("flurry.ahead_uniforms"),
+            size: stride * steps.len() as u64,
             usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        for chunk in steps.chunks(STEPS_PER_SUBMISSION) {
-            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("flurry.prewarm"),
-            });
-            {
-                let mut uploads = self.uploads.lock().expect("not poisoned");
-                self.entries[at].system.copy_instances(&mut uploads);
-                uploads.record((device, queue), &mut encoder);
-            }
-            let mut staged = vec![0u8; (stride * chunk.len() as u64) as usize];
-            for (k, &dt) in chunk.iter().enumerate() {
-                let system = &mut self.entries[at].system;
-                system.update(&mut self.uniform_pages, dt, view, meshes);
-                let mut offset = stride * k as u64;
-                for (range, bytes) in self.uniform_pages.staged_slot(&slot) {
-                    staged[offset as usize..][..bytes.len()].copy_from_slice(bytes);
-                    let len = bytes.len() as u64;
-                    encoder.copy_buffer_to_buffer(
-                        &staging,
-                        offset,
-                        &range.buffer,
-                        range.offset,
-                        len,
-                    );
-                    offset += len;
-                }
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("flurry.prewarm_step"),
-                    timestamp_writes: None,
-                });
-                // what moves the particles, not what lists them for drawing (the next
-                // frame's cull does)
-                let moving = COMPUTE_STEPS.iter().take_while(|&&s| s != Pass::Shadow);
-                for step in moving.filter_map(|s| s.step()) {
-                    if system.records(step) {
-                        system.record_step(p, step, &mut pass, collision);
-                    }
-                }
-                system.record_step_without_cull(p, &mut pass);
-            }
-            queue.write_buffer(&staging, 0, &staged);
-            queue.submit([encoder.finish()]);
+        {
+            let mut uploads = self.uploads.lock().expect("not poisoned");
+            self.entries[at].system.copy_instances(&mut uploads);
+            uploads.record((device, queue), encoder);
         }
-        self.entries[at].system.set_time_scale(lifecycle.time_scale);
-        self.entries[at].system.set_prewarming(false);
-        // the slot holds the last step's uniforms now, not the last update's: a frame is
-        // recorded only after the next update
-        self.recorded = true;
+        let mut staged = vec![0u8; (stride * steps.len() as u64) as usize];
+        for (k, &dt) in steps.iter().enumerate() {
+            let system = &mut self.entries[at].system;
+            system.update(&mut self.uniform_pages, dt, view, meshes);
+            let mut offset = stride * k as u64;
+            for (range, bytes) in self.uniform_pages.staged_slot(&slot) {
+                staged[offset as usize..][..bytes.len()].copy_from_slice(bytes);
+                let len = bytes.len() as u64;
+                encoder.copy_buffer_to_buffer(&staging, offset, &range.buffer, range.offset, len);
+                offset += len;
+            }
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("flurry.ahead_step"),
+                timestamp_writes: None,
+            });
+            // what moves the particles, not what lists them for drawing (the next
+            // frame's cull does)
+            let moving = COMPUTE_STEPS.iter().take_while(|&&s| s != Pass::Shadow);
+            for step in moving.filter_map(|s| s.step()) {
+                if system.records(step) {
+                    system.record_step(p, step, &mut pass, collision);
+                }
+            }
+            system.record_step_without_cull(p, &mut pass);
+        }
+        queue.write_buffer(&staging, 0, &staged);
     }
 }
 

@@ -52,32 +52,53 @@ impl ParticleRenderer {
     }
 
     /// At an update, before the effects step `dt`: each one's bounds against `view`, frozen
-    /// or thawed by its [`OffScreen`]; one seen again after missing seconds runs them now
-    /// (the part beyond its particles' longest life only on its clock).
-    pub(super) fn look(
+    /// or thawed by its [`OffScreen`] (one seen again after missing seconds stays frozen
+    /// until the frame recorded next has run them: [`Self::record_catch_ups`]).
+    pub(super) fn look(&mut self, view: &ViewModel, dt: f32) {
+        self.dt = dt;
+        // (one still compiling has no clock running to freeze or catch up)
+        for e in self.entries.iter_mut().filter(|e| e.system.is_bound()) {
+            self.merge_dirty |= e.system.look(view, dt);
+        }
+    }
+
+    /// Into the host's `encoder`, before the frame's own passes: the seconds each effect
+    /// seen again missed out of view, run as a prewarm runs them (the part beyond its
+    /// particles' longest life only on its clock), so that the frame draws it as if it had
+    /// never stopped. A cost of that frame, submitted with it by the host.
+    pub(super) fn record_catch_ups(
         &mut self,
         device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        view: &ViewModel,
-        dt: f32,
+        encoder: &mut wgpu::CommandEncoder,
     ) {
-        let mut catch_ups = Vec::new();
-        // (one still compiling has no clock running to freeze or catch up)
-        let bound = self.entries.iter_mut().enumerate();
-        for (at, e) in bound.filter(|(_, e)| e.system.is_bound()) {
-            let looked = e.system.look(view, dt);
-            self.merge_dirty |= looked.held_changed;
-            if let Some(missed) = looked.catch_up {
-                catch_ups.push((at, missed));
-            }
+        let due = |e: &super::Entry| e.system.catch_up_due();
+        let (Some(queue), Some(view)) = (self.queue.clone(), self.prev_view) else {
+            return; // no update yet: nothing seen
+        };
+        if !self.entries.iter().any(due) {
+            return;
         }
-        for (at, missed) in catch_ups {
-            let (run, skipped) = self.entries[at].system.catch_up_split(missed);
-            self.entries[at].system.skip(skipped);
+        // the frame's collision uniforms first: the catch-up collides with the scene as the
+        // frame's own steps do
+        {
+            let mut uploads = self.uploads.lock().expect("not poisoned");
+            self.uniforms.flush(&mut uploads);
+            uploads.record((device, &queue), encoder);
+        }
+        for at in 0..self.entries.len() {
+            if !due(&self.entries[at]) {
+                continue;
+            }
+            let system = &mut self.entries[at].system;
+            let missed = system.take_catch_up();
+            let (run, skipped) = system.catch_up_split(missed);
+            system.skip(skipped);
             let (shortest, longest) = (*super::PREWARM_STEPS.start(), *super::PREWARM_STEPS.end());
-            let step = (dt.max(run as f32 / CATCH_UP_STEPS)).clamp(shortest, longest);
+            let step = (self.dt.max(run as f32 / CATCH_UP_STEPS)).clamp(shortest, longest);
             let steps = super::prewarm::steps_of(run as f32, step);
-            self.run_ahead(device, queue, at, steps, view);
+            let lifecycle = self.begin_ahead(at);
+            self.record_ahead((device, &queue), at, &steps, &view, encoder);
+            self.end_ahead(at, lifecycle);
         }
     }
 }

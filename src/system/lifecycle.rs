@@ -31,6 +31,12 @@ impl ParticleSystem {
         self.lifecycle.time_scale = scale;
     }
 
+    /// Frozen out of view or not (a catch-up runs its steps unfrozen, in a frame it stays
+    /// frozen for).
+    pub fn set_out_of_view(&mut self, out_of_view: bool) {
+        self.lifecycle.out_of_view = out_of_view;
+    }
+
     /// After a step recorded without the frame's cull (a prewarm's): the step's lists start
     /// again as the cull would have started them. A pool sized per slot has no argument
     /// pass after its simulate, and its cull clears the survivors' scratch count, which

@@ -30,15 +30,6 @@ pub(crate) struct Sight {
     missed: f64,
 }
 
-/// What one frame's look at the view changed.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Looked {
-    /// It froze or thawed (its batches must be made again).
-    pub held_changed: bool,
-    /// Seen again after seconds frozen that it must catch up.
-    pub catch_up: Option<f64>,
-}
-
 impl Sight {
     pub fn new(reach: Option<Reach>) -> Self {
         Sight {
@@ -130,6 +121,10 @@ impl ParticleSystem {
 
     pub fn set_off_screen(&mut self, off_screen: OffScreen) -> bool {
         self.sight.off_screen = off_screen;
+        if off_screen != OffScreen::CatchUp {
+            // (one that no longer catches up goes on from where it was)
+            self.sight.missed = 0.0;
+        }
         self.look_again()
     }
 
@@ -144,7 +139,8 @@ impl ParticleSystem {
 
     /// At an update, before it steps `dt` of the host's seconds: keep where it spawns, and
     /// whether its bounds meet `view`; freeze or thaw it by its [`OffScreen`].
-    pub fn look(&mut self, view: &ViewModel, dt: f32) -> Looked {
+    /// Whether it froze or thawed (its batches must be made again).
+    pub fn look(&mut self, view: &ViewModel, dt: f32) -> bool {
         let now = self.clock.time;
         let spawning = self.spawn_box();
         if let Some(spawned) = spawning {
@@ -163,37 +159,47 @@ impl ParticleSystem {
                 }
             }
         }
-        let was_frozen = self.lifecycle.out_of_view;
         self.sight.seen_bounds = self.bounds_around(spawning);
         self.sight.hidden = self
             .sight
             .seen_bounds
             .is_some_and(|b| !b.meets(&view.planes));
         let held_changed = self.look_again();
-        let mut catch_up = None;
-        if self.lifecycle.out_of_view {
-            // this frame's seconds go by unseen (a paused effect's do not go by at all)
-            let playing = self.lifecycle.playback != crate::Playback::Paused;
-            if self.sight.off_screen == OffScreen::CatchUp && playing {
-                self.sight.missed += (dt * self.lifecycle.time_scale) as f64;
-            }
-        } else {
-            let missed = std::mem::take(&mut self.sight.missed);
-            catch_up = (was_frozen && missed > 0.0).then_some(missed);
+        // this frame's seconds go by unseen while it is frozen (a paused effect's do not go
+        // by at all), also the frame it is seen again with seconds still to catch up: the
+        // catch-up runs up to the present, this frame's step in it
+        let playing = self.lifecycle.playback != crate::Playback::Paused;
+        if self.lifecycle.out_of_view && self.sight.off_screen == OffScreen::CatchUp && playing {
+            self.sight.missed += (dt * self.lifecycle.time_scale) as f64;
         }
-        Looked {
-            held_changed,
-            catch_up,
-        }
+        held_changed
     }
 
     /// Freeze or thaw it as its sight and [`OffScreen`] say; whether that changed whether
-    /// it is held.
+    /// it is held. One that catches up stays frozen when seen again until the next recorded
+    /// frame has run the seconds it missed ([`ParticleSystem::take_catch_up`]).
     fn look_again(&mut self) -> bool {
         let was = self.lifecycle.held();
+        let off_screen = self.sight.off_screen;
+        let waiting = off_screen == OffScreen::CatchUp && self.sight.missed > 0.0;
         self.lifecycle.out_of_view =
-            self.sight.hidden && self.sight.off_screen != OffScreen::Simulate;
+            off_screen != OffScreen::Simulate && (self.sight.hidden || waiting);
         was != self.lifecycle.held()
+    }
+
+    /// Seen again, frozen, with seconds missed out of view to run before it is drawn: what
+    /// the next recorded frame runs first.
+    pub fn catch_up_due(&self) -> bool {
+        self.is_bound()
+            && self.lifecycle.out_of_view
+            && !self.sight.hidden
+            && self.sight.missed > 0.0
+    }
+
+    /// The seconds it missed, taken: what a catch-up runs now. It stays frozen for the rest
+    /// of the frame (its step is in the catch-up) and thaws at the next look.
+    pub fn take_catch_up(&mut self) -> f64 {
+        std::mem::take(&mut self.sight.missed)
     }
 
     /// How much of `missed` seconds a catch-up runs (its particles' longest life: what is

@@ -434,7 +434,7 @@ impl Scene {
         gpu: &GpuContext,
         samples: &mut Samples,
         name: &str,
-        f: impl FnOnce(&Scene, &mut wgpu::CommandEncoder) -> std::result::Result<(), E>,
+        f: impl FnOnce(&mut Scene, &mut wgpu::CommandEncoder) -> std::result::Result<(), E>,
     ) -> Result<f64>
     where
         AppError: From<E>,
