@@ -50,8 +50,10 @@ impl SortBench {
             )
             .into());
         }
-        let bitonic = SortPlan::bitonic(device, capacity);
-        let naive = SortPlan::naive(device, capacity);
+        let mut uploads = crate::uploads::Uploads::default();
+        let bitonic = SortPlan::bitonic((device, &mut uploads), capacity);
+        let naive = SortPlan::naive((device, &mut uploads), capacity);
+        uploads.submit((device, &gpu.queue));
         let bytes = bitonic.len() as u64 * 8;
         let pairs = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flurry.sort_bench_pairs"),

@@ -6,7 +6,7 @@
 //! on the GPU; the CPU reads the pool only when asked ([`ParticlePool::snapshot`]), never in
 //! the frame loop.
 
-use wgpu::util::DeviceExt;
+use crate::uploads::Uploads;
 
 use crate::arena::{Lease, PoolArena};
 use crate::error::{Error, Invalid, Result};
@@ -368,9 +368,10 @@ impl ParticlePool {
     /// passes sized as `sizing` says. A pool sized per slot without ribbons or mesh
     /// particles keeps its particles, lists and counters in `arena` where there is one (so
     /// that passes over many such pools can run as one dispatch, [`crate::arena`]); its
-    /// ranges are then written afresh through `queue`.
+    /// ranges are then written afresh. What it starts with is written with `uploads` (the
+    /// next recorded frame copies it in, before its first pass).
     pub fn new(
-        (device, queue): (&wgpu::Device, &wgpu::Queue),
+        (device, uploads): (&wgpu::Device, &mut Uploads),
         capacity: u32,
         needs: PoolNeeds,
         sizing: Sizing,
@@ -412,23 +413,17 @@ impl ParticlePool {
                 ];
                 // a range another pool had: its particles' flags must not read as live
                 let [particles, dead, .., counters] = &ranges;
-                let zeros = vec![0u8; particles.size.get() as usize];
-                let write = |r: &BufferRange, bytes: &[u8]| {
-                    queue.write_buffer(&r.buffer, r.offset, bytes);
+                uploads.zero(&particles.buffer, particles.offset, particles.size.get());
+                let mut write = |r: &BufferRange, bytes: &[u8]| {
+                    uploads.write_owned(&r.buffer, r.offset, bytes.to_vec());
                 };
-                write(particles, &zeros);
                 write(dead, bytemuck::cast_slice(&dead_init));
                 write(counters, bytemuck::bytes_of(&initial));
                 ranges
             }
             None => {
-                let init = |label, contents: &[u8]| {
-                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some(label),
-                        contents,
-                        usage: storage | wgpu::BufferUsages::COPY_DST,
-                    })
-                };
+                let mut init =
+                    |label, contents: &[u8]| uploads.buffer_init(device, label, contents, storage);
                 let whole = |buffer: wgpu::Buffer| BufferRange {
                     size: std::num::NonZeroU64::new(buffer.size()).expect("not empty"),
                     buffer,
@@ -457,11 +452,12 @@ impl ParticlePool {
         let entries = visible_entries(capacity, ribbon_pieces) as u32;
         let visible = buffer("flurry.visible", sort_len(entries) as u64 * 8, storage);
         let splat = buffer("flurry.splat", n * 4, storage);
-        let args = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.indirect_args"),
-            contents: bytemuck::bytes_of(&IndirectArgs::default()),
-            usage: storage | wgpu::BufferUsages::INDIRECT,
-        });
+        let args = uploads.buffer_init(
+            device,
+            "flurry.indirect_args",
+            bytemuck::bytes_of(&IndirectArgs::default()),
+            storage | wgpu::BufferUsages::INDIRECT,
+        );
         let hit_events = buffer(
             "flurry.hit_events",
             hit_event_capacity(capacity) as u64 * std::mem::size_of::<HitEvent>() as u64,
@@ -485,9 +481,10 @@ impl ParticlePool {
             index_count: 0,
             base_vertex: 0,
         });
-        let draw_counters = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.draw_counters"),
-            contents: bytemuck::bytes_of(&Counters {
+        let draw_counters = uploads.buffer_init(
+            device,
+            "flurry.draw_counters",
+            bytemuck::bytes_of(&Counters {
                 dead: mesh_draw.index_count as i32,
                 next_alive: mesh_draw.first_index,
                 emitted: mesh_draw.base_vertex as u32,
@@ -495,8 +492,8 @@ impl ParticlePool {
                 hit_spawned: 6,
                 ..Default::default()
             }),
-            usage: storage | wgpu::BufferUsages::INDIRECT,
-        });
+            storage | wgpu::BufferUsages::INDIRECT,
+        );
         let mesh_entries = if mesh.is_some() { n } else { 1 };
         let mesh_list = buffer("flurry.mesh_list", mesh_entries * 4, storage);
         let pieces_size = ribbon_pieces_size(capacity, ribbon_pieces).max(8);
@@ -540,24 +537,20 @@ impl ParticlePool {
         }
     }
 
-    /// Every particle gone, from the next submission on: each slot free again and none
-    /// alive (no particle's flags read as live), written through `queue`. The counters'
-    /// totals (emitted, dropped, hits, requested) are kept: the cleared particles count as
-    /// killed.
-    pub fn clear(&self, queue: &wgpu::Queue) {
+    /// Every particle gone, from the next recorded frame on (written with its `uploads`):
+    /// each slot free again and none alive (no particle's flags read as live). The
+    /// counters' totals (emitted, dropped, hits, requested) are kept: the cleared particles
+    /// count as killed.
+    pub fn clear(&self, uploads: &mut Uploads) {
         let particles = &self.particles;
-        let zeros = vec![0u8; particles.size.get() as usize];
-        queue.write_buffer(&particles.buffer, particles.offset, &zeros);
+        uploads.zero(&particles.buffer, particles.offset, particles.size.get());
         let dead: Vec<u32> = (0..self.capacity).rev().collect();
-        queue.write_buffer(
-            &self.dead.buffer,
-            self.dead.offset,
-            bytemuck::cast_slice(&dead),
-        );
+        let dead = bytemuck::cast_slice(&dead).to_vec();
+        uploads.write_owned(&self.dead.buffer, self.dead.offset, dead);
         // dead, alive and next_alive: the first three words of the counters
         let counts = [self.capacity, 0, 0];
         let counters = &self.counters;
-        queue.write_buffer(
+        uploads.write_bytes(
             &counters.buffer,
             counters.offset,
             bytemuck::cast_slice(&counts),

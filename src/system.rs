@@ -31,7 +31,6 @@ use crate::view::ViewModel;
 pub use compiled::CompiledEffect;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use wgpu::util::DeviceExt;
 
 mod budgeting;
 pub(crate) mod compiled;
@@ -90,6 +89,8 @@ pub(crate) struct Assets<'a> {
     pub meshes: &'a Meshes,
     pub images: &'a Images,
     pub arena: Option<&'a crate::arena::PoolArena>,
+    /// What the next recorded frame copies in: what new buffers start with.
+    pub uploads: &'a std::sync::Mutex<crate::uploads::Uploads>,
 }
 
 /// An effect's ribbons: the sort of its ribbon list into ribbons and the piece listing's
@@ -278,7 +279,7 @@ impl ParticleSystem {
         sized: (u32, u32),
         uniforms: UniformSlot,
     ) -> Result<Self> {
-        let mut system = Self::unbound((device, queue), assets, effect, sized, uniforms)?;
+        let mut system = Self::unbound(device, assets, effect, sized, uniforms)?;
         system.bind((device, queue), pipelines, assets)?;
         Ok(system)
     }
@@ -286,7 +287,7 @@ impl ParticleSystem {
     /// As [`ParticleSystem::new`], its buffers and CPU state only: it records nothing until
     /// [`ParticleSystem::bind`] (once the pipelines it needs exist), and compiles nothing.
     pub fn unbound(
-        (device, queue): (&wgpu::Device, &wgpu::Queue),
+        device: &wgpu::Device,
         assets: Assets<'_>,
         effect: &CompiledEffect,
         (capacity, seed): (u32, u32),
@@ -297,7 +298,9 @@ impl ParticleSystem {
             meshes,
             images,
             arena,
+            uploads,
         } = assets;
+        let mut uploads = uploads.lock().expect("not poisoned");
         meshes.set().check(desc)?;
         images.check(desc)?;
         let capacity = crate::pool::check_capacity(device, "capacity", capacity as u64)?;
@@ -315,7 +318,7 @@ impl ParticleSystem {
             mesh: desc.particle_mesh().and_then(|m| meshes.set().draw(m)),
         };
         let sizing = Sizing::of(capacity, 1, spawns_after_simulate(desc));
-        let pool = ParticlePool::new((device, queue), capacity, needs, sizing, arena);
+        let pool = ParticlePool::new((device, &mut uploads), capacity, needs, sizing, arena);
         let mut params = desc.effect_params(seed, capacity);
         // what its stacks say that the built-in fields already do (a gravity and a drag,
         // looks over life): folded into them (graph/fold.rs)
@@ -327,22 +330,24 @@ impl ParticleSystem {
                 look.impostor = mesh.map_or(glam::Vec3::ZERO, crate::Mesh::impostor);
             }
         }
-        let effect_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.effect"),
-            contents: &uniform_bytes(&params),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        let effect_buf = uploads.buffer_init(
+            device,
+            "flurry.effect",
+            &uniform_bytes(&params),
+            wgpu::BufferUsages::UNIFORM,
+        );
         // massive bodies, in every slot simulate's uniform binding of them declares (2 KiB)
         let mut initial = desc.initial_bodies();
         initial.resize(crate::types::MAX_BODIES, Default::default());
-        let bodies = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.bodies"),
-            contents: bytemuck::cast_slice(&initial),
-            usage: wgpu::BufferUsages::STORAGE
+        let bodies = uploads.buffer_init(
+            device,
+            "flurry.bodies",
+            bytemuck::cast_slice(&initial),
+            wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::UNIFORM
                 | wgpu::BufferUsages::COPY_SRC,
-        });
-        let table = graph_table(device, queue, &graph.table);
+        );
+        let table = graph_table(device, &mut uploads, &graph.table);
         let parameters = GraphParams {
             slots: graph.default_block().map(glam::UVec4::from_array),
             ..Default::default()
@@ -431,6 +436,7 @@ impl ParticleSystem {
     ) -> Result<()> {
         let (p, desc, pool) = (pipelines, self.effect.desc(), &self.pool);
         let (meshes, images) = (assets.meshes, assets.images);
+        let mut uploads = assets.uploads.lock().expect("not poisoned");
         let (frame, effect) = (&self.uniforms.frame, &self.effect_buf);
         let graph_emit = match &self.effect.variants().init {
             Some(block) => Some(p.graph_emit(&desc.name, block)?),
@@ -444,12 +450,12 @@ impl ParticleSystem {
         let most_pieces = desc.ribbon_subdivisions().map_or(0, |s| s + 1);
         let entries = crate::pool::visible_entries(capacity, most_pieces) as u32;
         let sort = desc.sorts().then(|| {
-            let plan = SortPlan::bitonic(device, entries);
+            let plan = SortPlan::bitonic((device, &mut uploads), entries);
             let bind = p.sort().bind(device, &plan, &pool.visible, &pool.counters);
             (plan, bind)
         });
         let ribbon = desc.ribbon_subdivisions().map(|_| {
-            let plan = SortPlan::bitonic(device, capacity);
+            let plan = SortPlan::bitonic((device, &mut uploads), capacity);
             let sort = p
                 .sort()
                 .bind(device, &plan, &pool.ribbon_list, &pool.draw_counters);
@@ -477,11 +483,12 @@ impl ParticleSystem {
             .as_ref()
             .zip(desc.flock_params())
             .map(|(grid, params)| {
-                let buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("flurry.flock"),
-                    contents: &uniform_bytes(&params),
-                    usage: wgpu::BufferUsages::UNIFORM,
-                });
+                let buf = uploads.buffer_init(
+                    device,
+                    "flurry.flock",
+                    &uniform_bytes(&params),
+                    wgpu::BufferUsages::UNIFORM,
+                );
                 let bind = p.flock().bind(device, pool, grid, &buf, frame);
                 (bind, buf)
             });
@@ -1458,11 +1465,11 @@ impl ParticleSystem {
 const TABLE_WIDTH: usize = 1024;
 
 /// An effect's baked curves and gradients (`texels`, in order) as a float texture, row by
-/// row [`TABLE_WIDTH`] texels wide, the last row padded with zeros; one zero texel for an
-/// effect without.
+/// row [`TABLE_WIDTH`] texels wide, the last row padded with zeros (filled with the next
+/// frame's `uploads`); one zero texel for an effect without.
 fn graph_table(
     device: &wgpu::Device,
-    queue: &wgpu::Queue,
+    uploads: &mut crate::uploads::Uploads,
     texels: &[[f32; 4]],
 ) -> wgpu::TextureView {
     let width = texels.len().clamp(1, TABLE_WIDTH);
@@ -1470,5 +1477,6 @@ fn graph_table(
     let mut padded = texels.to_vec();
     padded.resize(width * rows, [0.0; 4]);
     let size = (width as u32, rows as u32);
-    crate::passes::table_texture(device, queue, "flurry.graph_table", size, &padded)
+    let texture = uploads.float_texture_init(device, "flurry.graph_table", size, &padded);
+    texture.create_view(&Default::default())
 }

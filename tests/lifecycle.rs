@@ -365,7 +365,7 @@ fn a_cleared_effect_loses_every_particle_at_once_and_a_restarted_one_bursts_agai
     }
     let before = s.snapshot(&gpu).unwrap().stats;
     assert!(before.alive >= 210, "{before:?}");
-    s.renderer.clear(&gpu.queue, s.effect).unwrap();
+    s.renderer.clear(s.effect).unwrap();
     s.frame(&gpu, 1.0 / 30.0, true);
     let snap = s.snapshot(&gpu).unwrap();
     // only this frame's two spawns (60 a second), none older than the frame
@@ -382,7 +382,7 @@ fn a_cleared_effect_loses_every_particle_at_once_and_a_restarted_one_bursts_agai
         "the clock runs on"
     );
     s.renderer.pause(s.effect).unwrap();
-    s.renderer.restart(&gpu.queue, s.effect).unwrap();
+    s.renderer.restart(s.effect).unwrap();
     assert_eq!(s.renderer.playback(s.effect), Some(Playback::Playing));
     let emitted = snap.stats.emitted_total;
     s.frame(&gpu, 1.0 / 30.0, true);
@@ -401,7 +401,7 @@ fn unknown_effects_and_time_scales_outside_0_to_100_are_refused() {
     assert!(s.renderer.remove_effect(gone));
     let e = s.renderer.pause(gone).unwrap_err().to_string();
     assert!(e.contains("id"), "{e}");
-    assert!(s.renderer.clear(&gpu.queue, gone).is_err());
+    assert!(s.renderer.clear(gone).is_err());
     assert_eq!(s.renderer.playback(gone), None);
     let (device, queue) = (&gpu.device, &gpu.queue);
     let id = s

@@ -187,3 +187,54 @@ fn the_longest_prewarm_keeps_resident_memory_bounded() {
         "a prewarm of 600 s grew resident memory by {mb:.1} MB"
     );
 }
+
+/// The gaps between the live allocations of the device's memory blocks: what every new
+/// buffer's placement searches (a frame's upload among them).
+fn holes(device: &wgpu::Device) -> usize {
+    let report = device
+        .generate_allocator_report()
+        .expect("an allocator report (Vulkan gives one: install lavapipe, mesa-vulkan-drivers)");
+    let mut holes = 0;
+    for block in &report.blocks {
+        let mut placed: Vec<_> = report.allocations[block.allocations.clone()]
+            .iter()
+            .map(|a| (a.offset, a.size))
+            .collect();
+        placed.sort();
+        let mut end = 0;
+        for (offset, size) in placed {
+            holes += (offset > end) as usize;
+            end = end.max(offset + size);
+        }
+    }
+    holes
+}
+
+/// Adding effects leaves no holes in the device's memory: what a new buffer starts with is
+/// copied in by the next frame, not staged in a buffer of its own between the ones that
+/// live on. (100 small effects once left ~600 holes, and a frame's upload, placed among
+/// them, cost the host ~45 µs of CPU a frame.)
+#[test]
+fn adding_a_hundred_effects_leaves_the_devices_memory_without_holes() {
+    let _turn = one_at_a_time();
+    let eye = glam::Vec3::new(0.0, 3.0, 12.0);
+    let count = |n: u32| {
+        let mut host = common::hosted::Hosted::new(common::settings(), (160, 120), eye);
+        // two kinds, taking turns
+        let (embers, _) = shipped("embers.ron");
+        let (fountain, _) = shipped("fountain.ron");
+        for seed in 0..n {
+            let desc = if seed % 2 == 0 { &embers } else { &fountain };
+            host.add(desc, 1024, seed);
+        }
+        for _ in 0..5 {
+            host.frame(1.0 / 60.0);
+        }
+        holes(&host.gpu.device)
+    };
+    let (one, hundred) = (count(2), count(100));
+    assert!(
+        hundred <= one + 10,
+        "100 effects left {hundred} holes, 2 left {one}"
+    );
+}

@@ -57,14 +57,15 @@ pub(crate) fn member_texels(params: &EffectParams) -> Vec<[f32; 4]> {
 /// The table of `members` in order ([`max_members`] at most), uploaded through `queue`.
 pub(crate) fn member_table(
     device: &wgpu::Device,
-    queue: &wgpu::Queue,
+    uploads: &mut crate::uploads::Uploads,
     members: &[&EffectParams],
 ) -> wgpu::TextureView {
     let mut texels: Vec<[f32; 4]> = members.iter().flat_map(|p| member_texels(p)).collect();
     let rows = (texels.len() as u32).div_ceil(MEMBER_ROW).max(1);
     texels.resize((rows * MEMBER_ROW) as usize, [0.0; 4]);
     let size = (MEMBER_ROW, rows);
-    super::table_texture(device, queue, "flurry.merged_members", size, &texels)
+    let texture = uploads.float_texture_init(device, "flurry.merged_members", size, &texels);
+    texture.create_view(&Default::default())
 }
 
 /// A table of no members, for the binding of an effect's own splat and draw, which their

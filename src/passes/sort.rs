@@ -15,7 +15,7 @@
 //! measures.
 
 use crate::compiler::Compiler;
-use wgpu::util::DeviceExt;
+use crate::uploads::Uploads;
 
 use super::{bind, compute_pipeline, layout, read_only, read_write, BufferSlot};
 use crate::shaders::Shader;
@@ -59,7 +59,13 @@ impl SortPlan {
         &self.dispatch
     }
 
-    fn new(device: &wgpu::Device, steps: Vec<SortStep>, len: u32, indirect: bool) -> Self {
+    /// (its step tables filled with the next frame's `uploads`)
+    fn new(
+        (device, uploads): (&wgpu::Device, &mut Uploads),
+        steps: Vec<SortStep>,
+        len: u32,
+        indirect: bool,
+    ) -> Self {
         let stride = device.limits().min_uniform_buffer_offset_alignment.max(16) as u64;
         let mut bytes = vec![0u8; (stride as usize) * steps.len()];
         for (i, s) in steps.iter().enumerate() {
@@ -67,16 +73,18 @@ impl SortPlan {
             bytes[at..at + 16].copy_from_slice(bytemuck::bytes_of(s));
         }
         let usage = wgpu::BufferUsages::STORAGE;
-        let uniforms = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.sort_steps_uniform"),
-            contents: &bytes,
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let table = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.sort_steps"),
-            contents: bytemuck::cast_slice(&steps),
+        let uniforms = uploads.buffer_init(
+            device,
+            "flurry.sort_steps_uniform",
+            &bytes,
+            wgpu::BufferUsages::UNIFORM,
+        );
+        let table = uploads.buffer_init(
+            device,
+            "flurry.sort_steps",
+            bytemuck::cast_slice(&steps),
             usage,
-        });
+        );
         let dispatch = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flurry.sort_dispatch"),
             size: 12 * steps.len() as u64,
@@ -108,7 +116,7 @@ impl SortPlan {
 
     /// Runs of 2^MAX_SORT_STEPS sorted in registers, then every stage in dispatches of up to
     /// MAX_SORT_STEPS steps.
-    pub fn bitonic(device: &wgpu::Device, capacity: u32) -> Self {
+    pub fn bitonic(gpu: (&wgpu::Device, &mut Uploads), capacity: u32) -> Self {
         let len = sort_len(capacity);
         let mut steps = vec![step(1 << MAX_SORT_STEPS, 0, 0, MAX_SORT_STEPS)];
         // stages k = 2^stage up to len (a power of two): bounded by its exponent, never by
@@ -123,12 +131,12 @@ impl SortPlan {
                 left -= r;
             }
         }
-        Self::new(device, steps, len, true)
+        Self::new(gpu, steps, len, true)
     }
 
     /// Every (k, j) step as its own global dispatch over all `len` pairs (padded by the
     /// caller).
-    pub fn naive(device: &wgpu::Device, capacity: u32) -> Self {
+    pub fn naive(gpu: (&wgpu::Device, &mut Uploads), capacity: u32) -> Self {
         let len = sort_len(capacity);
         let mut steps = vec![];
         for stage in 1..=len.trailing_zeros() {
@@ -136,7 +144,7 @@ impl SortPlan {
                 steps.push(step(1 << stage, 1 << j, 1, 1));
             }
         }
-        Self::new(device, steps, len, false)
+        Self::new(gpu, steps, len, false)
     }
 
     /// Pairs this plan sorts at most (a power of two).

@@ -12,8 +12,6 @@ use std::sync::Arc;
 
 use encase::ShaderType;
 
-use wgpu::util::DeviceExt;
-
 use super::Entry;
 use crate::arena::Chunk;
 use crate::passes::batch_emit::{BatchEmit, BatchEmitTables};
@@ -25,6 +23,7 @@ use crate::pool::Sizing;
 use crate::system::Batched;
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms};
 use crate::uniform_pages::UniformPages;
+use crate::uploads::Uploads;
 
 #[derive(Default)]
 pub(super) struct Batches {
@@ -120,18 +119,19 @@ pub(super) fn pool_places(entries: &[Entry], members: &[usize]) -> (Vec<BatchMem
     (table, most)
 }
 
-pub(super) fn table_buffer(device: &wgpu::Device, label: &str, contents: &[u8]) -> wgpu::Buffer {
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-    })
+/// A storage table of `contents`, filled with the next frame's `uploads`.
+pub(super) fn table_buffer(
+    (device, uploads): (&wgpu::Device, &mut Uploads),
+    label: &str,
+    contents: &[u8],
+) -> wgpu::Buffer {
+    uploads.buffer_init(device, label, contents, wgpu::BufferUsages::STORAGE)
 }
 
 /// A batch's uniform table: `rows` (at most [`BATCH_ROWS`] of `row` bytes each), then
 /// zeros up to [`BATCH_ROWS`] rows (the WGSL array's length).
 pub(super) fn uniform_table(
-    device: &wgpu::Device,
+    (device, uploads): (&wgpu::Device, &mut Uploads),
     label: &str,
     mut rows: Vec<u8>,
     row: usize,
@@ -141,11 +141,7 @@ pub(super) fn uniform_table(
         "more rows than a batch holds"
     );
     rows.resize(BATCH_ROWS * row, 0);
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents: &rows,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-    })
+    uploads.buffer_init(device, label, &rows, wgpu::BufferUsages::UNIFORM)
 }
 
 /// The constants of the effects of `members`, a row each, as their uniforms hold them (an
@@ -161,7 +157,7 @@ impl Batches {
     /// The batches of `entries`, marking their members; `surface`: the renderer's mesh
     /// triangles (the batches are made again when a mesh is added).
     pub fn new(
-        device: &wgpu::Device,
+        (device, uploads): (&wgpu::Device, &mut Uploads),
         p: &Pipelines,
         entries: &mut [Entry],
         surface: &wgpu::Buffer,
@@ -173,11 +169,19 @@ impl Batches {
         let mut emits = vec![];
         for (chunk, (), members) in groups(entries, |_, e| e.system.emit_batches().then_some(())) {
             let (table, _) = pool_places(entries, &members);
-            let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
+            let table = table_buffer(
+                (device, uploads),
+                "flurry.batch_members",
+                bytemuck::cast_slice(&table),
+            );
             let effects = effects_rows(entries, &members);
-            let effects = table_buffer(device, "flurry.batch_effects", &effects);
+            let effects = table_buffer((device, uploads), "flurry.batch_effects", &effects);
             let size = EmitUniforms::min_size().get() * members.len() as u64;
-            let uniforms = table_buffer(device, "flurry.batch_emits", &vec![0; size as usize]);
+            let uniforms = table_buffer(
+                (device, uploads),
+                "flurry.batch_emits",
+                &vec![0; size as usize],
+            );
             let tables = BatchEmitTables {
                 members: &table,
                 effects: &effects,
@@ -200,7 +204,11 @@ impl Batches {
             groups(entries, |_, e| e.system.relists_in_batch().then_some(()))
         {
             let (table, most) = pool_places(entries, &members);
-            let table = table_buffer(device, "flurry.batch_members", bytemuck::cast_slice(&table));
+            let table = table_buffer(
+                (device, uploads),
+                "flurry.batch_members",
+                bytemuck::cast_slice(&table),
+            );
             relists.push(p.batch_relist().bind(device, &chunk, &table, most));
             for i in members {
                 marks[i].relist = true;
@@ -212,13 +220,13 @@ impl Batches {
             let (table, most) = pool_places(entries, &members);
             let table = bytemuck::cast_slice(&table).to_vec();
             let row = size_of::<BatchMember>();
-            let table = uniform_table(device, "flurry.batch_members", table, row);
+            let table = uniform_table((device, uploads), "flurry.batch_members", table, row);
             let effects = effects_rows(entries, &members);
             let row = EffectParams::min_size().get() as usize;
-            let effects = uniform_table(device, "flurry.batch_effects", effects, row);
+            let effects = uniform_table((device, uploads), "flurry.batch_effects", effects, row);
             let clocks = vec![0; members.len() * size_of::<StepClock>()];
             let clocks = uniform_table(
-                device,
+                (device, uploads),
                 "flurry.batch_clocks",
                 clocks,
                 size_of::<StepClock>(),

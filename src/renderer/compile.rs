@@ -266,6 +266,7 @@ impl ParticleRenderer {
             meshes: &self.meshes,
             images: &self.images,
             arena: Some(&self.arena),
+            uploads: &self.uploads,
         };
         let system = &mut self.entries[at].system;
         if system.is_bound() {
@@ -296,6 +297,7 @@ impl ParticleRenderer {
             meshes: &self.meshes,
             images: &self.images,
             arena: Some(&self.arena),
+            uploads: &self.uploads,
         };
         let system = &mut self.entries[at].system;
         system.bind((device, queue), &self.pipelines, assets)?;

@@ -48,19 +48,29 @@ impl ParticleRenderer {
         self.system(id).map(|s| s.lifecycle().time_scale)
     }
 
-    /// Remove every particle of effect `id` at once (written through `queue`, taking effect
-    /// at the host's next submission) and drop the spawns not yet emitted; it goes on
+    /// Remove every particle of effect `id` at once (from the next frame recorded, whose
+    /// commands clear its pool first) and drop the spawns not yet emitted; it goes on
     /// playing, pausing or stopped as it was. Its totals (emitted, dropped) are kept: the
     /// cleared particles count as killed. Refuses an unknown effect.
-    pub fn clear(&mut self, queue: &wgpu::Queue, id: EffectId) -> Result<()> {
-        self.system_mut(id)?.clear(queue);
+    pub fn clear(&mut self, id: EffectId) -> Result<()> {
+        let uploads = self.uploads.get_mut().expect("not poisoned");
+        let system = match self.entries.iter_mut().find(|e| e.id == id) {
+            Some(e) => &mut e.system,
+            None => return Err(unknown(id)),
+        };
+        system.clear(uploads);
         Ok(())
     }
 
     /// Start effect `id` again: cleared as by [`ParticleRenderer::clear`], its clock back to
     /// 0 (its bursts at 0 fire again) and playing. Refuses an unknown effect.
-    pub fn restart(&mut self, queue: &wgpu::Queue, id: EffectId) -> Result<()> {
-        if self.system_mut(id)?.restart(queue) {
+    pub fn restart(&mut self, id: EffectId) -> Result<()> {
+        let uploads = self.uploads.get_mut().expect("not poisoned");
+        let system = match self.entries.iter_mut().find(|e| e.id == id) {
+            Some(e) => &mut e.system,
+            None => return Err(unknown(id)),
+        };
+        if system.restart(uploads) {
             self.merge_dirty = true;
         }
         Ok(())

@@ -15,7 +15,6 @@
 //! variant of the merged cull that no member needed before (at the update, not the encode).
 
 use encase::ShaderType;
-use wgpu::util::DeviceExt;
 
 use super::batched::{groups, in_rows, pool_places, uniform_table};
 use super::Entry;
@@ -32,6 +31,7 @@ use crate::pipelines::Pipelines;
 use crate::types::{sort_len, uniform_bytes, IndirectArgs};
 use crate::types::{MergeParams, PARTICLE_SIZE};
 use crate::uniform_pages::BufferRange;
+use crate::uploads::Uploads;
 
 /// Members whose pools share a chunk of the arena, culled in one dispatch by a variant
 /// with what any of them shows.
@@ -112,7 +112,7 @@ impl Merged {
     /// caller unmarks every entry first); None when fewer than two of them are, without
     /// ribbons.
     pub fn new(
-        (device, queue): (&wgpu::Device, &wgpu::Queue),
+        (device, uploads): (&wgpu::Device, &mut Uploads),
         (p, images): (&Pipelines, &Images),
         entries: &mut [Entry],
         sorted: bool,
@@ -157,7 +157,7 @@ impl Merged {
             .iter()
             .map(|&i| entries[i].system.params())
             .collect();
-        let table = member_table(device, queue, &params);
+        let table = member_table(device, uploads, &params);
         let list = MergedList {
             pairs: &pairs,
             splat: &splat_list,
@@ -180,11 +180,12 @@ impl Merged {
             });
             slot[..bytes.len()].copy_from_slice(&bytes);
         }
-        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("flurry.merge_members"),
-            contents: &params,
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        let params = uploads.buffer_init(
+            device,
+            "flurry.merge_members",
+            &params,
+            wgpu::BufferUsages::UNIFORM,
+        );
         for &i in &members {
             entries[i].system.set_merged(true);
         }
@@ -217,7 +218,7 @@ impl Merged {
                 })
                 .collect();
             let (rows, row) = (row_table(&rows), row_size() as usize);
-            let rows = uniform_table(device, "flurry.batch_merge_rows", rows, row);
+            let rows = uniform_table((device, uploads), "flurry.batch_merge_rows", rows, row);
             // (the view and the splat's threshold the cull reads are every member's)
             let frame: &dyn Binding = entries[group[0]].system.uniforms().0;
             p.batch_merge().cull(variant);
@@ -258,7 +259,7 @@ impl Merged {
             })
             .collect();
         let sort = sorted.then(|| {
-            let plan = SortPlan::bitonic(device, total);
+            let plan = SortPlan::bitonic((device, uploads), total);
             let bind = p.sort().bind(device, &plan, &pairs, &counters);
             (plan, bind)
         });

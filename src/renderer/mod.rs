@@ -436,13 +436,14 @@ impl ParticleRenderer {
             meshes: &self.meshes,
             images: &self.images,
             arena: Some(&self.arena),
+            uploads: &self.uploads,
         };
         let p = &self.pipelines;
         let slot = self.uniform_pages.slot(device);
         let sized = (capacity, seed);
         let made = match self.settings.background_compile {
             false => ParticleSystem::new(device, queue, p, assets, effect, sized, slot.clone()),
-            true => ParticleSystem::unbound((device, queue), assets, effect, sized, slot.clone()),
+            true => ParticleSystem::unbound(device, assets, effect, sized, slot.clone()),
         };
         let mut system = made.inspect_err(|_| self.uniform_pages.release(&slot))?;
         if !system.is_bound() {
@@ -716,6 +717,11 @@ impl ParticleRenderer {
         queue: &wgpu::Queue,
         id: EffectId,
     ) -> Result<PoolSnapshot> {
+        // (an effect added, or cleared, since the last frame starts as that frame would
+        // have started it)
+        let mut uploads = self.uploads.lock().expect("not poisoned");
+        uploads.submit((device, queue));
+        drop(uploads);
         match self.system(id) {
             Some(s) => s.snapshot(device, queue),
             None => {
@@ -858,11 +864,19 @@ impl ParticleRenderer {
             self.merged = [true, false]
                 .into_iter()
                 .filter_map(|sorted| {
-                    Merged::new((device, queue), shared, &mut self.entries, sorted)
+                    let uploads = self.uploads.get_mut().expect("not poisoned");
+                    Merged::new((device, uploads), shared, &mut self.entries, sorted)
                 })
                 .collect();
             let surface = self.meshes.surface();
-            self.batches = Batches::new(device, &self.pipelines, &mut self.entries, surface);
+            let uploads = self.uploads.get_mut().expect("not poisoned");
+            let made = Batches::new(
+                (device, uploads),
+                &self.pipelines,
+                &mut self.entries,
+                surface,
+            );
+            self.batches = made;
             self.merge_dirty = false;
         }
         // (made again for a new size, and for a larger images' array: its bind groups hold

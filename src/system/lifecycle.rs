@@ -55,17 +55,18 @@ impl ParticleSystem {
         }
     }
 
-    /// Every particle gone at the next submission, and nothing pending.
-    pub fn clear(&mut self, queue: &wgpu::Queue) {
+    /// Every particle gone from the next recorded frame on (cleared with its `uploads`),
+    /// and nothing pending.
+    pub fn clear(&mut self, uploads: &mut crate::uploads::Uploads) {
         self.take_recorded_emit();
         self.clock.drop_pending();
-        self.pool.clear(queue);
+        self.pool.clear(uploads);
     }
 
     /// Cleared, back to time 0 and playing (its bursts at 0 due again). Whether the
     /// batches must be made again.
-    pub fn restart(&mut self, queue: &wgpu::Queue) -> bool {
-        self.clear(queue);
+    pub fn restart(&mut self, uploads: &mut crate::uploads::Uploads) -> bool {
+        self.clear(uploads);
         self.clock.restart();
         self.set_playback(Playback::Playing)
     }

@@ -277,12 +277,15 @@ fn sort_plans_for_the_largest_lengths_are_bounded() {
     // plans 31 stages, where doubling k would wrap to 0 and never stop
     let gpu = super::gpu();
     for capacity in [1 << 31, u32::MAX] {
-        let bitonic = crate::passes::sort::SortPlan::bitonic(&gpu.device, capacity);
+        // (their step tables are never copied in: only their plans are looked at)
+        let mut uploads = crate::uploads::Uploads::default();
+        let plan = (&gpu.device, &mut uploads);
+        let bitonic = crate::passes::sort::SortPlan::bitonic(plan, capacity);
         assert_eq!(bitonic.len(), 1 << 31);
         // one chunk sort, then the stages 2^8 ..= 2^31 in groups of up to seven steps
         let fused: usize = (8..=31u32).map(|s| s.div_ceil(7) as usize).sum();
         assert_eq!(bitonic.dispatches(), 1 + 1 + fused);
-        let naive = crate::passes::sort::SortPlan::naive(&gpu.device, capacity);
+        let naive = crate::passes::sort::SortPlan::naive((&gpu.device, &mut uploads), capacity);
         assert_eq!(naive.dispatches(), (1..=31).sum::<usize>());
     }
 }

@@ -83,6 +83,8 @@ struct Solo {
     meshes: Meshes,
     uniform_pages: crate::uniform_pages::UniformPages,
     system: ParticleSystem,
+    /// What its first frame copies in (its buffers' start), then each frame's uniforms.
+    uploads: std::sync::Mutex<crate::uploads::Uploads>,
 }
 
 impl Solo {
@@ -109,10 +111,12 @@ impl Solo {
         let meshes = Meshes::new(&gpu.device);
         let images = crate::image::Images::new(&gpu.device);
         let (device, queue) = (&gpu.device, &gpu.queue);
+        let uploads = std::sync::Mutex::default();
         let assets = crate::system::Assets {
             meshes: &meshes,
             images: &images,
             arena: None,
+            uploads: &uploads,
         };
         let mut uniform_pages = crate::uniform_pages::UniformPages::new(device);
         let slot = uniform_pages.slot(device);
@@ -126,6 +130,7 @@ impl Solo {
             meshes,
             uniform_pages,
             system,
+            uploads,
         }
     }
 
@@ -135,14 +140,16 @@ impl Solo {
         let pages = &mut self.uniform_pages;
         self.system.update(pages, dt, &view, self.meshes.set());
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
-        let mut uploads = crate::uploads::Uploads::default();
-        pages.flush(&mut uploads);
+        let uploads = self.uploads.get_mut().expect("not poisoned");
+        pages.flush(uploads);
         uploads.record((&self.gpu.device, &self.gpu.queue), &mut encoder);
         self.system.encode_compute(&self.pipelines, &mut encoder);
         self.gpu.queue.submit([encoder.finish()]);
     }
 
     fn snapshot(&self) -> crate::PoolSnapshot {
+        let mut uploads = self.uploads.lock().expect("not poisoned");
+        uploads.submit((&self.gpu.device, &self.gpu.queue));
         self.system
             .snapshot(&self.gpu.device, &self.gpu.queue)
             .unwrap()

@@ -234,7 +234,7 @@ impl Viewport {
     /// The effect from its start again.
     pub fn restart(&mut self) -> Result<(), AppError> {
         let id = self.scene.effect;
-        self.scene.renderer.restart(&self.gpu.queue, id)?;
+        self.scene.renderer.restart(id)?;
         self.scene.time = 0.0;
         Ok(())
     }
