@@ -190,20 +190,9 @@ impl Uploads {
         size: (u32, u32),
         texels: &[[f32; 4]],
     ) -> wgpu::Texture {
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width: size.0,
-                height: size.1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba32Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
+        let format = wgpu::TextureFormat::Rgba32Float;
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        let texture = crate::gpu::texture_2d(device, label, size, format, usage);
         let row = size.0 as usize * 16;
         let bytes_per_row = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT as usize);
         let mut owned = vec![0u8; bytes_per_row * size.1 as usize];
