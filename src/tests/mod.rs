@@ -83,7 +83,7 @@ struct Solo {
     meshes: Meshes,
     uniform_pages: crate::uniform_pages::UniformPages,
     system: ParticleSystem,
-    /// What its first frame copies in (its buffers' start), then each frame's uniforms.
+    /// Each frame's uniforms, copied in.
     uploads: std::sync::Mutex<crate::uploads::Uploads>,
 }
 
@@ -124,6 +124,13 @@ impl Solo {
         let effect = crate::CompiledEffect::new(desc).unwrap();
         let system =
             ParticleSystem::new(device, queue, &pipelines, assets, &effect, sized, slot).unwrap();
+        // what its buffers start with, copied in now: the tests that drive its passes
+        // directly (without a frame) find it there
+        let mut uploads = uploads;
+        uploads
+            .get_mut()
+            .expect("not poisoned")
+            .submit((device, queue));
         Solo {
             gpu,
             pipelines,
