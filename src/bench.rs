@@ -53,7 +53,7 @@ impl SortBench {
         let mut uploads = crate::uploads::Uploads::default();
         let bitonic = SortPlan::bitonic((device, &mut uploads), capacity);
         let naive = SortPlan::naive((device, &mut uploads), capacity);
-        uploads.submit((device, &gpu.queue));
+        uploads.write_init(&gpu.queue);
         let bytes = bitonic.len() as u64 * 8;
         let pairs = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flurry.sort_bench_pairs"),

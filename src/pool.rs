@@ -413,9 +413,9 @@ impl ParticlePool {
                 ];
                 // a range another pool had: its particles' flags must not read as live
                 let [particles, dead, .., counters] = &ranges;
-                uploads.zero(&particles.buffer, particles.offset, particles.size.get());
+                uploads.init_zeros(&particles.buffer, particles.offset, particles.size.get());
                 let mut write = |r: &BufferRange, bytes: &[u8]| {
-                    uploads.write_owned(&r.buffer, r.offset, bytes.to_vec());
+                    uploads.init_bytes(&r.buffer, r.offset, bytes.to_vec());
                 };
                 write(dead, bytemuck::cast_slice(&dead_init));
                 write(counters, bytemuck::bytes_of(&initial));
@@ -537,24 +537,20 @@ impl ParticlePool {
         }
     }
 
-    /// Every particle gone, from the next recorded frame on (written with its `uploads`):
+    /// Every particle gone, from the next recorded frame on (written as it is recorded):
     /// each slot free again and none alive (no particle's flags read as live). The
     /// counters' totals (emitted, dropped, hits, requested) are kept: the cleared particles
     /// count as killed.
     pub fn clear(&self, uploads: &mut Uploads) {
         let particles = &self.particles;
-        uploads.zero(&particles.buffer, particles.offset, particles.size.get());
+        uploads.init_zeros(&particles.buffer, particles.offset, particles.size.get());
         let dead: Vec<u32> = (0..self.capacity).rev().collect();
         let dead = bytemuck::cast_slice(&dead).to_vec();
-        uploads.write_owned(&self.dead.buffer, self.dead.offset, dead);
+        uploads.init_bytes(&self.dead.buffer, self.dead.offset, dead);
         // dead, alive and next_alive: the first three words of the counters
-        let counts = [self.capacity, 0, 0];
+        let counts = bytemuck::cast_slice(&[self.capacity, 0, 0]).to_vec();
         let counters = &self.counters;
-        uploads.write_bytes(
-            &counters.buffer,
-            counters.offset,
-            bytemuck::cast_slice(&counts),
-        );
+        uploads.init_bytes(&counters.buffer, counters.offset, counts);
     }
 
     /// The counters and the draw counters (laid out as [`Counters`]) as the GPU left them.

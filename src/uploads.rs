@@ -1,9 +1,10 @@
 //! What a frame writes into buffers its passes read (the effects' uniform pages, the
-//! batches' rows, the instances), and what the buffers made since the last frame start
-//! with (a new pool's lists, an effect's constants and tables, a batch's rows): gathered
-//! on the CPU, written with one `Queue::write_buffer_with` into one of a few upload
-//! buffers, and copied into place by commands recorded into the host's encoder before the
-//! frame's first pass.
+//! batches' rows, the instances): gathered on the CPU, written with one
+//! `Queue::write_buffer` into one of a few upload buffers, and copied into place by
+//! commands recorded into the host's encoder before the frame's first pass. And what the
+//! buffers made since the last frame start with (a new pool's lists, an effect's constants
+//! and tables, a batch's rows): written through the queue as the frame is recorded
+//! ([`Uploads::buffer_init`] says why then).
 //!
 //! Why not one `write_buffer` a destination: each call stages its bytes in a buffer made
 //! for it (on lavapipe 200 writes of 2.3 KiB took 2.5-3.3 ms of CPU against 60-85 µs for
@@ -20,51 +21,25 @@
 /// that many frames recorded ahead of their submission read a later frame's bytes).
 const RING: usize = 3;
 
-/// The most bytes a ring's buffer keeps room for: a larger upload (a large pool's lists
-/// as it is added) goes through a buffer of its own, dropped once copied.
-const RING_MOST: u64 = 1 << 20;
-
-/// Where a copy's bytes come from.
-enum Source {
-    /// The frame's `bytes`, from this offset.
-    Staged(u64),
-    /// Bytes of its own: what a new buffer starts with (kept apart from the frame's
-    /// `bytes`, which would otherwise grow by every pool added before a frame, and keep
-    /// that room).
-    Owned(Vec<u8>),
-    Zeros,
-}
-
-/// Where a copy's bytes go.
-enum Copy {
-    /// `size` bytes into `buffer` at `offset`.
-    Buffer {
+/// What a new buffer (or texture) starts with, written through the queue by
+/// [`Uploads::write_init`] as the next frame is recorded.
+enum Init {
+    Bytes {
         buffer: wgpu::Buffer,
         offset: u64,
-        source: Source,
+        bytes: Vec<u8>,
+    },
+    Zeros {
+        buffer: wgpu::Buffer,
+        offset: u64,
         size: u64,
     },
-    /// A whole 2D texture of `size` texels, its rows `bytes_per_row` apart.
-    Texture {
+    Texels {
         texture: wgpu::Texture,
-        source: Source,
+        bytes: Vec<u8>,
         bytes_per_row: u32,
         size: (u32, u32),
     },
-}
-
-impl Copy {
-    fn source(&self) -> &Source {
-        match self {
-            Copy::Buffer { source, .. } | Copy::Texture { source, .. } => source,
-        }
-    }
-}
-
-/// Where the owned bytes after `at` in an upload start (a copy to a texture starts at a
-/// multiple of its texel's bytes, 16 at most).
-fn owned_start(at: u64) -> u64 {
-    at.next_multiple_of(16)
 }
 
 /// One frame's uploads, and the buffers they go through.
@@ -72,11 +47,13 @@ fn owned_start(at: u64) -> u64 {
 pub(crate) struct Uploads {
     /// The frame's bytes, each write at a copy-aligned offset.
     bytes: Vec<u8>,
-    /// What each write fills, in the order written.
-    copies: Vec<Copy>,
+    /// Where each write goes: (destination, its offset, offset in `bytes`, bytes).
+    copies: Vec<(wgpu::Buffer, u64, u64, u64)>,
     ring: [Option<wgpu::Buffer>; RING],
     /// The ring's buffer the next frame uses.
     next: usize,
+    /// What the buffers made since the last frame start with.
+    init: Vec<Init>,
 }
 
 impl Uploads {
@@ -87,12 +64,8 @@ impl Uploads {
         debug_assert!(size.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT));
         let start = self.bytes.len();
         self.bytes.resize(start + size as usize, 0);
-        self.copies.push(Copy::Buffer {
-            buffer: destination.clone(),
-            offset,
-            source: Source::Staged(start as u64),
-            size,
-        });
+        let copy = (destination.clone(), offset, start as u64, size);
+        self.copies.push(copy);
         &mut self.bytes[start..]
     }
 
@@ -107,57 +80,53 @@ impl Uploads {
         }
         let start = self.bytes.len() as u64;
         self.bytes.extend_from_slice(bytes);
-        self.copies.push(Copy::Buffer {
-            buffer: destination.clone(),
-            offset,
-            source: Source::Staged(start),
-            size: bytes.len() as u64,
-        });
+        let copy = (destination.clone(), offset, start, bytes.len() as u64);
+        self.copies.push(copy);
     }
 
-    /// `bytes` (a multiple of [`wgpu::COPY_BUFFER_ALIGNMENT`] long) for `destination` at
-    /// `offset` (as far), copied in by the next [`Uploads::record`]: what a new buffer, or
-    /// one made to start again, starts with.
-    pub fn write_owned(&mut self, destination: &wgpu::Buffer, offset: u64, bytes: Vec<u8>) {
+    /// What `destination` starts with at `offset` (both multiples of
+    /// [`wgpu::COPY_BUFFER_ALIGNMENT`] long and far): written by [`Uploads::write_init`].
+    pub fn init_bytes(&mut self, destination: &wgpu::Buffer, offset: u64, bytes: Vec<u8>) {
         debug_assert!(offset.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT));
         debug_assert!((bytes.len() as u64).is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT));
-        if bytes.is_empty() {
-            return;
+        if !bytes.is_empty() {
+            let buffer = destination.clone();
+            self.init.push(Init::Bytes {
+                buffer,
+                offset,
+                bytes,
+            });
         }
-        self.copies.push(Copy::Buffer {
-            buffer: destination.clone(),
-            offset,
-            size: bytes.len() as u64,
-            source: Source::Owned(bytes),
-        });
     }
 
     /// `size` bytes of `destination` at `offset` (both multiples of
-    /// [`wgpu::COPY_BUFFER_ALIGNMENT`]) zeroed by the next [`Uploads::record`], in turn with
-    /// the writes.
-    pub fn zero(&mut self, destination: &wgpu::Buffer, offset: u64, size: u64) {
+    /// [`wgpu::COPY_BUFFER_ALIGNMENT`]) that start as zeros: written by
+    /// [`Uploads::write_init`].
+    pub fn init_zeros(&mut self, destination: &wgpu::Buffer, offset: u64, size: u64) {
         debug_assert!(offset.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT));
         debug_assert!(size.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT));
         if size > 0 {
-            self.copies.push(Copy::Buffer {
-                buffer: destination.clone(),
+            let buffer = destination.clone();
+            self.init.push(Init::Zeros {
+                buffer,
                 offset,
-                source: Source::Zeros,
                 size,
             });
         }
     }
 
     /// A buffer of `contents` (zeros after them up to a multiple of
-    /// [`wgpu::COPY_BUFFER_ALIGNMENT`]) for `usage` (and copies into it), filled by the next
-    /// [`Uploads::record`], before anything recorded after that reads it.
+    /// [`wgpu::COPY_BUFFER_ALIGNMENT`]) for `usage` (and writes into it), filled by
+    /// [`Uploads::write_init`] before anything reads it.
     ///
     /// Why not `DeviceExt::create_buffer_init`: wgpu stages the contents of each buffer so
     /// made in a buffer of its own, freed once the copy is done, between the buffers that
     /// live on. The holes they leave in the device's memory are what every later
     /// allocation searches (a frame's upload among them): 100 effects added so left 600 to
     /// 700 holes, and placing a frame's upload among them took ~45 µs of the host's CPU a
-    /// frame (lavapipe, `perf` of `flurry profile effects --host`).
+    /// frame (lavapipe, `perf` of `flurry profile effects --host`). Written as a frame is
+    /// recorded, every buffer added since then is already placed: the staging lands after
+    /// them, and leaves no hole when freed.
     pub fn buffer_init(
         &mut self,
         device: &wgpu::Device,
@@ -174,15 +143,14 @@ impl Uploads {
             usage: usage | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let mut owned = contents.to_vec();
-        owned.resize(size as usize, 0);
-        self.write_owned(&buffer, 0, owned);
+        let mut bytes = contents.to_vec();
+        bytes.resize(size as usize, 0);
+        self.init_bytes(&buffer, 0, bytes);
         buffer
     }
 
     /// An `Rgba32Float` texture of `size` texels (a table shaders sample), `texels` row by
-    /// row, filled by the next [`Uploads::record`] (for the reason of
-    /// [`Uploads::buffer_init`]).
+    /// row, filled by [`Uploads::write_init`] (for the reason of [`Uploads::buffer_init`]).
     pub fn float_texture_init(
         &mut self,
         device: &wgpu::Device,
@@ -193,147 +161,86 @@ impl Uploads {
         let format = wgpu::TextureFormat::Rgba32Float;
         let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
         let texture = crate::gpu::texture_2d(device, label, size, format, usage);
-        let row = size.0 as usize * 16;
-        let bytes_per_row = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT as usize);
-        let mut owned = vec![0u8; bytes_per_row * size.1 as usize];
-        for (y, texels) in texels.chunks(size.0 as usize).enumerate() {
-            let at = y * bytes_per_row;
-            owned[at..at + row].copy_from_slice(bytemuck::cast_slice(texels));
-        }
-        self.copies.push(Copy::Texture {
+        let bytes = bytemuck::cast_slice(&texels[..(size.0 * size.1) as usize]).to_vec();
+        self.init.push(Init::Texels {
             texture: texture.clone(),
-            source: Source::Owned(owned),
-            bytes_per_row: bytes_per_row as u32,
+            bytes,
+            bytes_per_row: size.0 * 16,
             size,
         });
         texture
     }
 
-    /// What waits for the next frame, recorded into an encoder of its own and submitted
-    /// now (a read-back's: what it reads is then as the next frame would find it).
-    pub fn submit(&mut self, (device, queue): (&wgpu::Device, &wgpu::Queue)) {
-        if self.copies.is_empty() {
-            return;
-        }
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("flurry.uploads_before_a_read"),
-        });
-        self.record((device, queue), &mut encoder);
-        queue.submit([encoder.finish()]);
-    }
-
-    /// Write what was gathered since the last call through `queue` into an upload buffer
-    /// and record its copies into `encoder` (before the passes that read them); whether
-    /// there was anything.
-    pub fn record(
-        &mut self,
-        (device, queue): (&wgpu::Device, &wgpu::Queue),
-        encoder: &mut wgpu::CommandEncoder,
-    ) -> bool {
-        if self.copies.is_empty() {
-            return false;
-        }
-        // the frame's bytes, then each owned piece after them
-        let mut size = self.bytes.len() as u64;
-        for copy in &self.copies {
-            if let Source::Owned(bytes) = copy.source() {
-                size = owned_start(size) + bytes.len() as u64;
-            }
-        }
-        let made = |size: u64| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("flurry.uploads"),
-                size,
-                usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        };
-        let upload = match size.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT) {
-            0 => None, // zeros only
-            size if size > RING_MOST => Some(made(size)),
-            size => {
-                let slot = &mut self.ring[self.next];
-                self.next = (self.next + 1) % RING;
-                if slot.as_ref().is_none_or(|b| b.size() < size) {
-                    *slot = Some(made(size.next_power_of_two().max(1 << 12)));
+    /// Write what the buffers made since the last call start with, through `queue`: it
+    /// lands at the start of the next submission, whichever encoder that submits (a frame
+    /// recorded and dropped loses none of it).
+    pub fn write_init(&mut self, queue: &wgpu::Queue) {
+        let mut zeros = Vec::new();
+        for init in self.init.drain(..) {
+            match init {
+                Init::Bytes {
+                    buffer,
+                    offset,
+                    bytes,
+                } => queue.write_buffer(&buffer, offset, &bytes),
+                Init::Zeros {
+                    buffer,
+                    offset,
+                    size,
+                } => {
+                    zeros.resize(zeros.len().max(size as usize), 0u8);
+                    queue.write_buffer(&buffer, offset, &zeros[..size as usize]);
                 }
-                slot.clone()
-            }
-        };
-        if let Some(upload) = &upload {
-            let whole = wgpu::BufferSize::new(size.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT));
-            let whole = whole.expect("not empty");
-            if let Some(mut view) = queue.write_buffer_with(upload, 0, whole) {
-                let staged = self.bytes.len();
-                view.slice(..staged).copy_from_slice(&self.bytes);
-                let mut at = staged as u64;
-                for copy in &self.copies {
-                    if let Source::Owned(bytes) = copy.source() {
-                        let start = owned_start(at) as usize;
-                        view.slice(start..start + bytes.len())
-                            .copy_from_slice(bytes);
-                        at = (start + bytes.len()) as u64;
-                    }
-                }
-            }
-        }
-        // (the owned pieces where the first pass put them)
-        let mut at = self.bytes.len() as u64;
-        let mut from = |source: &Source| match source {
-            Source::Staged(from) => *from,
-            Source::Owned(bytes) => {
-                let start = owned_start(at);
-                at = start + bytes.len() as u64;
-                start
-            }
-            Source::Zeros => unreachable!("a clear copies nothing"),
-        };
-        for copy in self.copies.drain(..) {
-            match (copy, &upload) {
-                (
-                    Copy::Buffer {
-                        buffer,
-                        offset,
-                        source: Source::Zeros,
-                        size,
-                    },
-                    _,
-                ) => encoder.clear_buffer(&buffer, offset, Some(size)),
-                (
-                    Copy::Buffer {
-                        buffer,
-                        offset,
-                        source,
-                        size,
-                    },
-                    Some(upload),
-                ) => encoder.copy_buffer_to_buffer(upload, from(&source), &buffer, offset, size),
-                (
-                    Copy::Texture {
-                        texture,
-                        source,
-                        bytes_per_row,
-                        size,
-                    },
-                    Some(upload),
-                ) => encoder.copy_buffer_to_texture(
-                    wgpu::TexelCopyBufferInfo {
-                        buffer: upload,
-                        layout: wgpu::TexelCopyBufferLayout {
-                            offset: from(&source),
-                            bytes_per_row: Some(bytes_per_row),
-                            rows_per_image: None,
-                        },
-                    },
+                Init::Texels {
+                    texture,
+                    bytes,
+                    bytes_per_row,
+                    size,
+                } => queue.write_texture(
                     texture.as_image_copy(),
+                    &bytes,
+                    wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(bytes_per_row),
+                        rows_per_image: None,
+                    },
                     wgpu::Extent3d {
                         width: size.0,
                         height: size.1,
                         depth_or_array_layers: 1,
                     },
                 ),
-                (_, None) => unreachable!("bytes to copy are in the upload"),
             }
+        }
+    }
+
+    /// Write what was gathered since the last call through `queue` into an upload buffer
+    /// and record its copies into `encoder` (before the passes that read them), after what
+    /// new buffers start with ([`Uploads::write_init`]); whether there was anything.
+    pub fn record(
+        &mut self,
+        (device, queue): (&wgpu::Device, &wgpu::Queue),
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> bool {
+        self.write_init(queue);
+        if self.copies.is_empty() {
+            return false;
+        }
+        let size = self.bytes.len() as u64;
+        let slot = &mut self.ring[self.next];
+        self.next = (self.next + 1) % RING;
+        if slot.as_ref().is_none_or(|b| b.size() < size) {
+            *slot = Some(device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("flurry.uploads"),
+                size: size.next_power_of_two().max(1 << 12),
+                usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }));
+        }
+        let upload = slot.as_ref().expect("made above");
+        queue.write_buffer(upload, 0, &self.bytes);
+        for (destination, offset, from, size) in self.copies.drain(..) {
+            encoder.copy_buffer_to_buffer(upload, from, &destination, offset, size);
         }
         self.bytes.clear();
         true

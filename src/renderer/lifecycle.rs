@@ -48,8 +48,8 @@ impl ParticleRenderer {
         self.system(id).map(|s| s.lifecycle().time_scale)
     }
 
-    /// Remove every particle of effect `id` at once (from the next frame recorded, whose
-    /// commands clear its pool first) and drop the spawns not yet emitted; it goes on
+    /// Remove every particle of effect `id` at once (written through the queue as the next
+    /// frame is recorded, landing before it) and drop the spawns not yet emitted; it goes on
     /// playing, pausing or stopped as it was. Its totals (emitted, dropped) are kept: the
     /// cleared particles count as killed. Refuses an unknown effect.
     pub fn clear(&mut self, id: EffectId) -> Result<()> {

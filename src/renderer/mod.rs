@@ -720,7 +720,7 @@ impl ParticleRenderer {
         // (an effect added, or cleared, since the last frame starts as that frame would
         // have started it)
         let mut uploads = self.uploads.lock().expect("not poisoned");
-        uploads.submit((device, queue));
+        uploads.write_init(queue);
         drop(uploads);
         match self.system(id) {
             Some(s) => s.snapshot(device, queue),

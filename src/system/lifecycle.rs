@@ -55,8 +55,8 @@ impl ParticleSystem {
         }
     }
 
-    /// Every particle gone from the next recorded frame on (cleared with its `uploads`),
-    /// and nothing pending.
+    /// Every particle gone from the next recorded frame on (written with its `uploads`), and
+    /// nothing pending.
     pub fn clear(&mut self, uploads: &mut crate::uploads::Uploads) {
         self.take_recorded_emit();
         self.clock.drop_pending();

@@ -127,10 +127,7 @@ impl Solo {
         // what its buffers start with, copied in now: the tests that drive its passes
         // directly (without a frame) find it there
         let mut uploads = uploads;
-        uploads
-            .get_mut()
-            .expect("not poisoned")
-            .submit((device, queue));
+        uploads.get_mut().expect("not poisoned").write_init(queue);
         Solo {
             gpu,
             pipelines,
@@ -156,7 +153,7 @@ impl Solo {
 
     fn snapshot(&self) -> crate::PoolSnapshot {
         let mut uploads = self.uploads.lock().expect("not poisoned");
-        uploads.submit((&self.gpu.device, &self.gpu.queue));
+        uploads.write_init(&self.gpu.queue);
         self.system
             .snapshot(&self.gpu.device, &self.gpu.queue)
             .unwrap()
