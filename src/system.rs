@@ -630,6 +630,7 @@ impl ParticleSystem {
         desc.check_fields(None)?;
         meshes.check(&desc)?;
         self.effect = self.effect.redescribed(desc);
+        self.placed_again();
         Ok(())
     }
 
@@ -655,6 +656,7 @@ impl ParticleSystem {
             }
         }
         self.graph_staged = None;
+        self.placed_again();
         Ok(())
     }
 
@@ -826,6 +828,7 @@ impl ParticleSystem {
         }
         Instances::check(device, list, self.pool.capacity)?;
         let moved = self.instances.set(device, list);
+        self.placed_again();
         // (an effect not bound yet binds its instances when it is)
         if moved && self.bound.is_some() {
             self.rebind_meshes(device, p, meshes);

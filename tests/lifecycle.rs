@@ -648,6 +648,41 @@ fn an_effect_out_of_view_goes_on_or_catches_up_when_seen() {
     assert!((b - a).abs() <= 0.05 * a, "caught up {b}, went on {a}");
 }
 
+/// Whether an effect can be seen follows where the host places it and what it declares,
+/// frame by frame, also while it stands still between placings (its bounds are then those
+/// of the last look until its older spawns expire).
+#[test]
+fn an_effect_is_seen_where_the_host_places_it_and_declares_it() {
+    let gpu = common::gpu();
+    let mut s = scene(&gpu, &fountain(100.0, 0, 0.5));
+    let id = s.effect;
+    let seen = |s: &mut Scene| {
+        s.frame(&gpu, 1.0 / 30.0, false);
+        s.renderer.is_on_screen(id).unwrap()
+    };
+    for _ in 0..3 {
+        assert!(seen(&mut s), "at the origin, in front of the camera");
+    }
+    let behind = glam::Mat4::from_translation(Vec3::new(0.0, 0.0, 60.0));
+    s.renderer.set_transform(id, behind).unwrap();
+    // (spawned in front less than a life ago: still seen until those spawns expire)
+    let mut frames = 0;
+    while seen(&mut s) {
+        frames += 1;
+        assert!(frames < 30, "its spawns in front expire after their 0.5 s");
+    }
+    for _ in 0..5 {
+        assert!(!seen(&mut s), "standing still behind the camera");
+    }
+    let far = Aabb::new(Vec3::splat(100.0), Vec3::splat(101.0)).unwrap();
+    s.renderer.set_transform(id, glam::Mat4::IDENTITY).unwrap();
+    assert!(seen(&mut s), "back at the origin");
+    s.renderer.declare_bounds(id, Some(far)).unwrap();
+    assert!(!seen(&mut s), "declared far away");
+    s.renderer.declare_bounds(id, None).unwrap();
+    assert!(seen(&mut s), "its own bounds again");
+}
+
 /// Where the host holds an effect at frame `frame`: along x, and for the later half of
 /// the run turned and grown half as large again (its velocities with it).
 fn moved(frame: u32, x: f32) -> glam::Mat4 {

@@ -28,6 +28,14 @@ pub(crate) struct Sight {
     pub hidden: bool,
     /// Its seconds frozen out of view since it was last seen (to catch up).
     missed: f64,
+    /// How often the host placed it (its transforms, instances, emitters or declared
+    /// bounds): what it spawns in, and its bounds, change only then, or while older spawn
+    /// boxes expire.
+    placed: u64,
+    /// What `placed` was at the last look, and where it spawned then.
+    looked: Option<(u64, Option<Aabb>)>,
+    /// The last look's bounds came from its latest spawn box alone.
+    settled: bool,
 }
 
 impl Sight {
@@ -117,6 +125,13 @@ impl ParticleSystem {
     /// lives).
     pub fn declare_bounds(&mut self, bounds: Option<Aabb>) {
         self.sight.declared = bounds;
+        self.placed_again();
+    }
+
+    /// The host placed it again (a transform, its instances, an emitter): where it spawns
+    /// and its bounds are worked out afresh at the next look.
+    pub(crate) fn placed_again(&mut self) {
+        self.sight.placed += 1;
     }
 
     pub fn set_off_screen(&mut self, off_screen: OffScreen) -> bool {
@@ -142,7 +157,15 @@ impl ParticleSystem {
     /// Whether it froze or thawed (its batches must be made again).
     pub fn look(&mut self, view: &ViewModel, dt: f32) -> bool {
         let now = self.clock.time;
-        let spawning = self.spawn_box();
+        // (where it spawns is worked out again only when the host placed it again: most
+        // effects stand still, and every one is looked at every frame)
+        let placed = self.sight.placed;
+        let same_place = self.sight.looked.is_some_and(|(p, _)| p == placed);
+        let spawning = match self.sight.looked {
+            Some((p, spawned)) if p == placed => spawned,
+            _ => self.spawn_box(),
+        };
+        self.sight.looked = Some((placed, spawning));
         if let Some(spawned) = spawning {
             let life = self.sight.reach.as_ref().map_or(0.0, |r| r.lifetime as f64);
             let sight = &mut self.sight;
@@ -159,7 +182,13 @@ impl ParticleSystem {
                 }
             }
         }
-        self.sight.seen_bounds = self.bounds_around(spawning);
+        // its bounds as at the last look while it spawns in one place and nothing older is
+        // left to expire
+        let settled = self.sight.earlier.is_empty();
+        if !(same_place && settled && self.sight.settled) {
+            self.sight.seen_bounds = self.bounds_around(spawning);
+        }
+        self.sight.settled = settled;
         self.sight.hidden = self
             .sight
             .seen_bounds
