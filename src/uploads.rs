@@ -123,7 +123,7 @@ impl Uploads {
     /// made in a buffer of its own, freed once the copy is done, between the buffers that
     /// live on. The holes they leave in the device's memory are what every later
     /// allocation searches (a frame's upload among them): 100 effects added so left 600 to
-    /// 700 holes, and placing a frame's upload among them took ~45 µs of the host's CPU a
+    /// 740 holes, and placing a frame's upload among them took ~45 µs of the host's CPU a
     /// frame (lavapipe, `perf` of `flurry profile effects --host`). Written as a frame is
     /// recorded, every buffer added since then is already placed: the staging lands after
     /// them, and leaves no hole when freed.
