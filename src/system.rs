@@ -629,7 +629,12 @@ impl ParticleSystem {
         // (its stacks, parameters and attributes are as compiled: only its fields to check)
         desc.check_fields(None)?;
         meshes.check(&desc)?;
+        // where it spawns, and how far from there its particles reach, as the emitter is now
+        let reach = crate::effect::reach::reach(&desc, |m| {
+            meshes.mesh(m).map(crate::Mesh::bounding_radius)
+        });
         self.effect = self.effect.redescribed(desc);
+        self.sight.set_reach(reach);
         self.placed_again();
         Ok(())
     }

@@ -681,6 +681,23 @@ fn an_effect_is_seen_where_the_host_places_it_and_declares_it() {
     assert!(!seen(&mut s), "declared far away");
     s.renderer.declare_bounds(id, None).unwrap();
     assert!(seen(&mut s), "its own bounds again");
+    // an emitter moved behind the camera by the host: seen until what it spawned in front
+    // expires, then no longer
+    let emitter = fountain(100.0, 0, 0.5).emitters[0].clone();
+    let behind = Shape::Point([0.0, 0.0, 60.0]);
+    (s.renderer)
+        .set_emitter(id, 0, behind, emitter.velocity, emitter.rate)
+        .unwrap();
+    let mut frames = 0;
+    while seen(&mut s) {
+        frames += 1;
+        assert!(frames < 30, "an emitter behind the camera is not seen");
+    }
+    let b = s.renderer.bounds(id).unwrap();
+    assert!(
+        b.max.z >= 60.0,
+        "its bounds hold where it spawns now: {b:?}"
+    );
 }
 
 /// Where the host holds an effect at frame `frame`: along x, and for the later half of

@@ -45,6 +45,12 @@ impl Sight {
             ..Default::default()
         }
     }
+
+    /// How far its particles reach from now on (an emitter changed); where it spawned
+    /// before is kept.
+    pub fn set_reach(&mut self, reach: Option<Reach>) {
+        self.reach = reach;
+    }
 }
 
 impl ParticleSystem {
