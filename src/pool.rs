@@ -368,8 +368,8 @@ impl ParticlePool {
     /// passes sized as `sizing` says. A pool sized per slot without ribbons or mesh
     /// particles keeps its particles, lists and counters in `arena` where there is one (so
     /// that passes over many such pools can run as one dispatch, [`crate::arena`]); its
-    /// ranges are then written afresh. What it starts with is written with `uploads` (the
-    /// next recorded frame copies it in, before its first pass).
+    /// ranges are then written afresh. What it starts with goes in `uploads`, written
+    /// through the queue as the next frame is recorded ([`Uploads::buffer_init`]).
     pub fn new(
         (device, uploads): (&wgpu::Device, &mut Uploads),
         capacity: u32,

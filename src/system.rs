@@ -89,7 +89,7 @@ pub(crate) struct Assets<'a> {
     pub meshes: &'a Meshes,
     pub images: &'a Images,
     pub arena: Option<&'a crate::arena::PoolArena>,
-    /// What the next recorded frame copies in: what new buffers start with.
+    /// What new buffers start with, written as the next frame is recorded.
     pub uploads: &'a std::sync::Mutex<crate::uploads::Uploads>,
 }
 
@@ -1473,8 +1473,8 @@ impl ParticleSystem {
 const TABLE_WIDTH: usize = 1024;
 
 /// An effect's baked curves and gradients (`texels`, in order) as a float texture, row by
-/// row [`TABLE_WIDTH`] texels wide, the last row padded with zeros (filled with the next
-/// frame's `uploads`); one zero texel for an effect without.
+/// row [`TABLE_WIDTH`] texels wide, the last row padded with zeros (written as the next
+/// frame is recorded); one zero texel for an effect without.
 fn graph_table(
     device: &wgpu::Device,
     uploads: &mut crate::uploads::Uploads,

@@ -54,7 +54,8 @@ pub(crate) fn member_texels(params: &EffectParams) -> Vec<[f32; 4]> {
     std::iter::once(fades).chain(looks).collect()
 }
 
-/// The table of `members` in order ([`max_members`] at most), uploaded through `queue`.
+/// The table of `members` in order ([`max_members`] at most), written as the next frame is
+/// recorded ([`crate::uploads::Uploads::float_texture_init`]).
 pub(crate) fn member_table(
     device: &wgpu::Device,
     uploads: &mut crate::uploads::Uploads,

@@ -59,7 +59,7 @@ impl SortPlan {
         &self.dispatch
     }
 
-    /// (its step tables filled with the next frame's `uploads`)
+    /// (its step tables written as the next frame is recorded: [`Uploads::buffer_init`])
     fn new(
         (device, uploads): (&wgpu::Device, &mut Uploads),
         steps: Vec<SortStep>,

@@ -119,7 +119,8 @@ pub(super) fn pool_places(entries: &[Entry], members: &[usize]) -> (Vec<BatchMem
     (table, most)
 }
 
-/// A storage table of `contents`, filled with the next frame's `uploads`.
+/// A storage table of `contents`, written as the next frame is recorded
+/// ([`Uploads::buffer_init`]).
 pub(super) fn table_buffer(
     (device, uploads): (&wgpu::Device, &mut Uploads),
     label: &str,

@@ -4,6 +4,7 @@
 use super::{unknown, EffectId, ParticleRenderer};
 use crate::error::Result;
 use crate::playback::{check_time_scale, Playback};
+use crate::system::ParticleSystem;
 
 impl ParticleRenderer {
     /// Play effect `id` from the next update on: a paused effect goes on from where it
@@ -53,11 +54,7 @@ impl ParticleRenderer {
     /// playing, pausing or stopped as it was. Its totals (emitted, dropped) are kept: the
     /// cleared particles count as killed. Refuses an unknown effect.
     pub fn clear(&mut self, id: EffectId) -> Result<()> {
-        let uploads = self.uploads.get_mut().expect("not poisoned");
-        let system = match self.entries.iter_mut().find(|e| e.id == id) {
-            Some(e) => &mut e.system,
-            None => return Err(unknown(id)),
-        };
+        let (system, uploads) = self.system_and_uploads(id)?;
         system.clear(uploads);
         Ok(())
     }
@@ -65,15 +62,23 @@ impl ParticleRenderer {
     /// Start effect `id` again: cleared as by [`ParticleRenderer::clear`], its clock back to
     /// 0 (its bursts at 0 fire again) and playing. Refuses an unknown effect.
     pub fn restart(&mut self, id: EffectId) -> Result<()> {
-        let uploads = self.uploads.get_mut().expect("not poisoned");
-        let system = match self.entries.iter_mut().find(|e| e.id == id) {
-            Some(e) => &mut e.system,
-            None => return Err(unknown(id)),
-        };
+        let (system, uploads) = self.system_and_uploads(id)?;
         if system.restart(uploads) {
             self.merge_dirty = true;
         }
         Ok(())
+    }
+
+    /// Effect `id`'s system, and what the next frame writes (its pool cleared there).
+    fn system_and_uploads(
+        &mut self,
+        id: EffectId,
+    ) -> Result<(&mut ParticleSystem, &mut crate::uploads::Uploads)> {
+        let uploads = self.uploads.get_mut().expect("not poisoned");
+        match self.entries.iter_mut().find(|e| e.id == id) {
+            Some(e) => Ok((&mut e.system, uploads)),
+            None => Err(unknown(id)),
+        }
     }
 
     fn set_playback(&mut self, id: EffectId, playback: Playback) -> Result<()> {

@@ -870,13 +870,8 @@ impl ParticleRenderer {
                 .collect();
             let surface = self.meshes.surface();
             let uploads = self.uploads.get_mut().expect("not poisoned");
-            let made = Batches::new(
-                (device, uploads),
-                &self.pipelines,
-                &mut self.entries,
-                surface,
-            );
-            self.batches = made;
+            let p = &self.pipelines;
+            self.batches = Batches::new((device, uploads), p, &mut self.entries, surface);
             self.merge_dirty = false;
         }
         // (made again for a new size, and for a larger images' array: its bind groups hold

@@ -166,10 +166,11 @@ impl ParticleSystem {
         // (where it spawns is worked out again only when the host placed it again: most
         // effects stand still, and every one is looked at every frame)
         let placed = self.sight.placed;
-        let same_place = self.sight.looked.is_some_and(|(p, _)| p == placed);
-        let spawning = match self.sight.looked {
-            Some((p, spawned)) if p == placed => spawned,
-            _ => self.spawn_box(),
+        let kept = self.sight.looked.filter(|&(p, _)| p == placed);
+        let same_place = kept.is_some();
+        let spawning = match kept {
+            Some((_, spawned)) => spawned,
+            None => self.spawn_box(),
         };
         self.sight.looked = Some((placed, spawning));
         if let Some(spawned) = spawning {
