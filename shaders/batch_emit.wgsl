@@ -16,16 +16,47 @@
 @group(0) @binding(3) var<storage, read_write> counters: array<Counters>;
 @group(0) @binding(4) var<storage, read> members: array<BatchMember>;
 @group(0) @binding(5) var<storage, read> effects: array<EffectParams>;
-// each member's request of this frame, as its emit uniforms hold it (written every frame)
+// each member's emit uniforms (written when its emitters change: their spawns, head and
+// all, are read from `spawns`)
 @group(0) @binding(6) var<storage, read> emits: array<EmitUniforms>;
 // every mesh's triangles (the renderer's), for Mesh-shaped emitters
 @group(0) @binding(7) var<storage, read> surface: array<SurfaceTriangle>;
+
+// One emitter's spawns of the frame (src/passes/batch_emit.rs, EmitterSpawns).
+struct EmitterSpawns {
+    first: u32,
+    count: u32,
+    burst_count: u32,
+    burst_at: f32,
+}
+
+// One member's spawns of the frame: its emit uniforms' head and its emitters' spawns
+// (src/passes/batch_emit.rs, BatchSpawns), the part of them written every frame.
+struct BatchSpawns {
+    request: u32,
+    id_base: u32,
+    emitter_count: u32,
+    step: f32,
+    frame: f32,
+    instances: u32,
+    per_instance: u32,
+    time: f32,
+    emitters: array<EmitterSpawns, MAX_EMITTERS>,
+}
+
+@group(0) @binding(8) var<uniform> spawns: array<BatchSpawns, BATCH_ROWS>;
 
 // This workgroup's row of the tables.
 var<private> row: u32;
 
 fn emitter(e: u32) -> EmitterParams {
-    return emits[row].emitters[e];
+    var params = emits[row].emitters[e];
+    let s = spawns[row].emitters[e];
+    params.spawn_first = s.first;
+    params.spawn_count = s.count;
+    params.burst_count = s.burst_count;
+    params.burst_at = s.burst_at;
+    return params;
 }
 
 fn anchored(e: u32) -> bool {
@@ -63,13 +94,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     row = wid.y;
     let pool = members[row];
     let c = pool.counters * COUNTERS_PER_POOL;
-    let request = emits[row].request;
+    let request = spawns[row].request;
     spawning = Spawning(
-        emits[row].id_base,
-        emits[row].emitter_count,
-        emits[row].frame,
-        emits[row].instances,
-        emits[row].per_instance,
+        spawns[row].id_base,
+        spawns[row].emitter_count,
+        spawns[row].frame,
+        spawns[row].instances,
+        spawns[row].per_instance,
         effects[row].seed,
         effects[row].body_g,
     );

@@ -25,8 +25,8 @@ use crate::pipelines::Pipelines;
 use crate::playback::Lifecycle;
 use crate::pool::{ParticlePool, PoolSnapshot, Sizing, Stats};
 use crate::types::MAX_EMITTERS;
-use crate::types::{uniform_bytes, EffectParams, FrameUniforms, GraphParams};
-use crate::uniform_pages::{Binding, BufferRange, UniformPages, UniformSlot};
+use crate::types::{uniform_bytes, EffectParams, EmitUniforms, FrameUniforms, GraphParams};
+use crate::uniform_pages::{Binding, BufferRange, EmitStaged, UniformPages, UniformSlot};
 use crate::view::ViewModel;
 pub use compiled::CompiledEffect;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -234,6 +234,11 @@ pub(crate) struct ParticleSystem {
     /// they changed since (a parameter set, the effect or an emitter moved) or were never
     /// staged. A frame that finds the same camera stages none of their 1.6 KiB.
     graph_staged: Option<(glam::Vec3, glam::Vec3)>,
+    /// How often the host had placed it, and the camera offset its scheduled emitters
+    /// follow, when its page last got every field of its emitters, not moving; None when
+    /// moving or never written. A frame that finds the same writes only each emitter's
+    /// spawns of its 288 bytes (see [`crate::uniform_pages::EMITTER_SPAWNS`]).
+    emitters_staged: Option<(u64, glam::Vec3)>,
     /// Its curves and gradients, baked into the rows of a float texture (a zero texel for
     /// an effect without): a texture, not a storage buffer, as emit and simulate already
     /// bind as many storage buffers as WebGPU allows a stage.
@@ -401,6 +406,7 @@ impl ParticleSystem {
             ids_taken: 0,
             parameters,
             graph_staged: None,
+            emitters_staged: None,
             table,
             attributes,
             events: None,
@@ -774,8 +780,14 @@ impl ParticleSystem {
         self.request
     }
 
+    /// Its emit uniforms as the last update staged them in `pages`, where its batch's row
+    /// of them is due: its emitters changed since the last call, or `fresh` (a new row).
+    pub fn batch_row<'a>(&self, pages: &'a UniformPages, fresh: bool) -> Option<&'a [u8]> {
+        pages.batch_row(&self.uniforms, fresh)
+    }
+
     /// Its emit uniforms as the last update staged them in `pages`.
-    pub fn staged_emit<'a>(&self, pages: &'a UniformPages) -> &'a [u8] {
+    pub fn staged_emit<'a>(&self, pages: &'a UniformPages) -> &'a EmitUniforms {
         pages.staged_emit(&self.uniforms)
     }
 
@@ -934,10 +946,16 @@ impl ParticleSystem {
         let offset = self.effect.desc().camera_offset(view.eye);
         let id_base = self.ids_taken as u32;
         let motion = self.motion();
+        // its emitters' fields written again only where they may have changed: placed
+        // again, the camera it follows moved, moving (or moved in the last frame)
+        let staged = (self.sight.placed(), offset);
+        let whole = self.emitters_staged != Some(staged);
+        let still = motion[..self.emitters].iter().all(|(from, to)| from == to);
+        self.emitters_staged = still.then_some(staged);
         // (2.3 KiB with every emitter's room: filled where the page stages it)
         let emit = pages.emit(&self.uniforms);
         let spawns = (&self.clock.pending()[..], id_base, offset, &motion[..]);
-        self.effect.desc().fill_emit_uniforms(emit, spawns, meshes);
+        (self.effect.desc()).fill_emit_uniforms(emit, spawns, meshes, whole);
         emit.step = dt / self.substeps as f32;
         emit.frame = dt;
         emit.instances = self.instances.count();
@@ -989,8 +1007,9 @@ impl ParticleSystem {
         }
         self.graph_staged = Some(camera);
         // (a batched emit reads its emitters from its batch's table)
-        let emit_elsewhere = self.batched.emit;
-        pages.write(&self.uniforms, (&frame, emit_elsewhere), graph.as_ref());
+        let elsewhere = self.batched.emit;
+        let emit = EmitStaged { whole, elsewhere };
+        pages.write(&self.uniforms, (&frame, emit), graph.as_ref());
         self.step_clock = StepClock {
             eye: frame.eye.into(),
             dt: frame.dt,

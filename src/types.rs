@@ -1039,6 +1039,13 @@ mod tests {
             use crate::passes::batch_simulate::StepClock;
             check_pod!(l, BatchMember, [first => "first", counters => "counters"]);
             check_pod!(l, StepClock, [eye => "eye", dt => "dt", time => "time"]);
+            use crate::passes::batch_emit::{BatchSpawns, EmitterSpawns};
+            check_pod!(l, BatchSpawns, [request => "request", id_base => "id_base",
+                emitter_count => "emitter_count", step => "step", frame => "frame",
+                instances => "instances", per_instance => "per_instance", time => "time",
+                emitters => "emitters"]);
+            check_pod!(l, EmitterSpawns, [first => "first", count => "count",
+                burst_count => "burst_count", burst_at => "burst_at"]);
             use crate::passes::batch_merge::{row_size, CullMember};
             check_pod!(l, CullMember, [first => "first", counters => "counters",
                 member => "member", copies => "copies"]);

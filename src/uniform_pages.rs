@@ -43,6 +43,11 @@ const EMITTER: u64 = EmitterParams::METADATA.min_size().get();
 /// Bytes of the emit uniforms before their emitters.
 const EMIT_HEAD: u64 = EmitUniforms::METADATA.min_size().get() - EMITTER * MAX_EMITTERS as u64;
 
+/// Bytes at the start of an emitter's emit uniforms that change every frame (its spawns:
+/// the first, how many, the burst), with the two words among them that do not (its shape
+/// and velocity mode).
+pub(crate) const EMITTER_SPAWNS: u64 = std::mem::offset_of!(EmitterParams, p0) as u64;
+
 /// What a bind group entry binds: a whole buffer, or a range of one.
 pub(crate) trait Binding {
     fn resource(&self) -> wgpu::BindingResource<'_>;
@@ -112,16 +117,20 @@ impl Page {
     }
 }
 
-/// What the next flush copies of one slot: every frame its frame uniforms and the part of
-/// its emit uniforms its emitters use (unless a batch's table holds them); its parameters
-/// only when staged again (they hold the host's parameters, the effect's transform and the
+/// What the next flush copies of one slot: every frame its frame uniforms and what its
+/// update wrote of its emit uniforms (the head and each emitter's spawns, or all its
+/// emitters use: [`EmitStaged`]), unless a batch's table holds them; its parameters only
+/// when staged again (they hold the host's parameters, the effect's transform and the
 /// camera, most frames the same as the last); a slot just handed out, all of it.
 #[derive(Default)]
 struct Due {
     /// Its frame uniforms.
     frame: AtomicBool,
-    /// Bytes of its emit uniforms.
+    /// Bytes of its emit uniforms, from their start.
     emit: AtomicU32,
+    /// Its batch's row of its emit uniforms (all its emitters' fields changed: the batch
+    /// copies them, [`UniformPages::batch_row`]).
+    row: AtomicBool,
     /// Its parameters.
     graph: AtomicBool,
 }
@@ -131,9 +140,20 @@ impl Due {
         Due {
             frame: AtomicBool::new(true),
             emit: AtomicU32::new(emit as u32),
+            row: AtomicBool::new(true),
             graph: AtomicBool::new(true),
         }
     }
+}
+
+/// What an effect's update wrote of its emit uniforms, and where they are read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EmitStaged {
+    /// Every field of the emitters it uses; else the head and each emitter's spawns alone
+    /// (the rest as the last whole write left them).
+    pub whole: bool,
+    /// A batch's table holds them (its emit reads them there, not from the page).
+    pub elsewhere: bool,
 }
 
 /// The pages and the slots free in them.
@@ -264,27 +284,36 @@ impl UniformPages {
     }
 
     /// Stage `slot`'s uniforms for the next [`UniformPages::flush`]: its frame uniforms,
-    /// its emit uniforms as [`UniformPages::emit`] left them (not copied where
-    /// `emit_elsewhere`: a batch's table holds them, [`UniformPages::staged_emit`]), and its
-    /// parameters when they changed (`graph` None: as staged last).
+    /// what its update wrote of its emit uniforms in place ([`UniformPages::emit`], as
+    /// `emit` says: copied by its batch where a batch's table holds them,
+    /// [`UniformPages::batch_row`]), and its parameters when they changed (`graph` None: as
+    /// staged last).
     pub fn write(
         &mut self,
         slot: &UniformSlot,
-        (frame, emit_elsewhere): (&FrameUniforms, bool),
+        (frame, emit): (&FrameUniforms, EmitStaged),
         graph: Option<&GraphParams>,
     ) {
         // the emitters past its count are never read (spawn.wgsl `emitter_of`): its bytes
         // up to them
-        let emitters = self.emit(slot).emitter_count;
+        let emitters = (self.emit(slot).emitter_count as usize).min(MAX_EMITTERS) as u64;
         let p = &mut self.pages[slot.page];
         stage(p.bytes_mut(), &slot.frame, frame);
-        let used = EMIT_HEAD + EMITTER * (emitters as usize).min(MAX_EMITTERS) as u64;
+        let used = EMIT_HEAD + EMITTER * emitters;
         p.emit_used[slot.index] = used as u32;
+        // (the head and each emitter's spawns: up to the last emitter's)
+        let written = match (emit.whole, emitters) {
+            (false, 1..) => EMIT_HEAD + EMITTER * (emitters - 1) + EMITTER_SPAWNS,
+            (false, 0) => EMIT_HEAD,
+            (true, _) => used,
+        };
         let due = &mut p.due[slot.index];
         *due.frame.get_mut() = true;
-        if !emit_elsewhere {
+        if !emit.elsewhere {
             let due_emit = due.emit.get_mut();
-            *due_emit = (*due_emit).max(used as u32);
+            *due_emit = (*due_emit).max(written as u32);
+        } else if emit.whole {
+            *due.row.get_mut() = true;
         }
         if let Some(graph) = graph {
             stage(p.bytes_mut(), &slot.graph, graph);
@@ -292,11 +321,21 @@ impl UniformPages {
         }
     }
 
-    /// The emit uniforms staged for `slot` up to the emitters it uses (as its page will
-    /// hold them after the flush): the batched emit's table copies them.
-    pub fn staged_emit(&self, slot: &UniformSlot) -> &[u8] {
+    /// `slot`'s emit uniforms as staged, up to the emitters it uses, where its batch's row
+    /// of them is due: its emitters' fields were written since the last call, or `fresh`
+    /// (a row just made). The batched emit's table copies them.
+    pub fn batch_row(&self, slot: &UniformSlot, fresh: bool) -> Option<&[u8]> {
         let (page, start) = (&self.pages[slot.page], slot.emit.offset as usize);
-        &page.bytes()[start..][..page.emit_used[slot.index] as usize]
+        let written = page.due[slot.index].row.swap(false, Ordering::Relaxed);
+        let used = page.emit_used[slot.index] as usize;
+        (written || fresh).then(|| &page.bytes()[start..][..used])
+    }
+
+    /// `slot`'s emit uniforms as staged (the emitters past its count as they were left).
+    pub fn staged_emit(&self, slot: &UniformSlot) -> &EmitUniforms {
+        let start = slot.emit.offset as usize;
+        let size = std::mem::size_of::<EmitUniforms>();
+        bytemuck::from_bytes(&self.pages[slot.page].bytes()[start..][..size])
     }
 
     /// Every uniform `slot` holds as staged, each part where it lies in the page (its
@@ -463,6 +502,71 @@ mod tests {
         }
     }
 
+    /// What a frame copies of an effect's emit uniforms is what its update wrote: the head
+    /// and each emitter's spawns, and the rest of its emitters' fields only when written
+    /// whole (the page on the GPU keeps them from the last whole write meanwhile); a slot
+    /// whose emit a batch reads copies none of it, and its batch's row is due only after a
+    /// whole write.
+    #[test]
+    fn a_frame_copies_what_its_update_wrote_of_the_emitters() {
+        let gpu = crate::tests::gpu();
+        let mut pages = UniformPages::new(&gpu.device);
+        let slot = pages.slot(&gpu.device);
+        let mut uploads = crate::uploads::Uploads::default();
+        let mut stage = |pages: &mut UniformPages, (request, speed): (u32, f32), emit| {
+            let staged = pages.emit(&slot);
+            (staged.request, staged.emitter_count) = (request, 2);
+            for e in &mut staged.emitters[..2] {
+                (e.spawn_count, e.vel_mean.x) = (request, speed);
+            }
+            pages.write(&slot, (&frame(0.0), emit), None);
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            pages.flush(&mut uploads);
+            uploads.record((&gpu.device, &gpu.queue), &mut encoder);
+            gpu.queue.submit([encoder.finish()]);
+            let (buffer, offset) = (&slot.emit.buffer, slot.emit.offset);
+            let size = slot.emit.size.get();
+            let device = (&gpu.device, &gpu.queue);
+            let bytes = crate::readback::read_buffer(device.0, device.1, buffer, offset, size);
+            let on_gpu: EmitUniforms = bytemuck::pod_read_unaligned(&bytes.unwrap());
+            let e = on_gpu.emitters;
+            let spawned = [e[0].spawn_count, e[1].spawn_count];
+            (on_gpu.request, spawned, e[1].vel_mean.x)
+        };
+        let whole = |elsewhere| EmitStaged {
+            whole: true,
+            elsewhere,
+        };
+        let spawns = |elsewhere| EmitStaged {
+            whole: false,
+            elsewhere,
+        };
+        let (here, batched) = (false, true);
+        assert_eq!(stage(&mut pages, (5, 1.0), whole(here)), (5, [5, 5], 1.0));
+        // (a field past the last emitter's spawns changed on the CPU alone stays as last
+        // copied: the copy runs from the head up to them)
+        assert_eq!(stage(&mut pages, (7, 2.0), spawns(here)), (7, [7, 7], 1.0));
+        assert_eq!(stage(&mut pages, (8, 3.0), whole(here)), (8, [8, 8], 3.0));
+        // read from a batch's row: none of it copied into the page, the row due when
+        // written whole (or new)
+        assert!(pages.batch_row(&slot, false).is_some(), "a new slot's row");
+        assert_eq!(
+            stage(&mut pages, (9, 4.0), spawns(batched)),
+            (8, [8, 8], 3.0)
+        );
+        assert!(pages.batch_row(&slot, false).is_none(), "spawns alone");
+        assert!(pages.batch_row(&slot, true).is_some(), "a new row");
+        stage(&mut pages, (10, 5.0), whole(batched));
+        let row = pages
+            .batch_row(&slot, false)
+            .expect("due after a whole write");
+        let mut bytes = row.to_vec();
+        bytes.resize(size_of::<EmitUniforms>(), 0);
+        let row: EmitUniforms = bytemuck::pod_read_unaligned(&bytes);
+        assert_eq!((row.request, row.emitters[1].vel_mean.x), (10, 5.0));
+        assert!(pages.batch_row(&slot, false).is_none(), "taken");
+    }
+
     /// The emit uniforms are staged as their memory: it must be what encase (and WGSL)
     /// lay out, every field of every emitter at its place.
     #[test]
@@ -557,11 +661,21 @@ mod tests {
             "a freed slot is reused first"
         );
         for (k, s) in slots.iter().enumerate().filter(|(k, _)| *k != 3) {
-            pages.write(s, (&frame(k as f32), false), Some(&GraphParams::default()));
+            let emit = EmitStaged {
+                whole: true,
+                elsewhere: false,
+            };
+            pages.write(s, (&frame(k as f32), emit), Some(&GraphParams::default()));
         }
         pages.write(
             &again,
-            (&frame(1000.0), false),
+            (
+                &frame(1000.0),
+                EmitStaged {
+                    whole: true,
+                    elsewhere: false,
+                },
+            ),
             Some(&GraphParams::default()),
         );
         let mut uploads = crate::uploads::Uploads::default();

@@ -270,37 +270,48 @@ impl EffectDesc {
         meshes: &MeshSet,
     ) -> EmitUniforms {
         let mut u = EmitUniforms::default();
-        self.fill_emit_uniforms(&mut u, (spawns, id_base, offset, motion), meshes);
+        self.fill_emit_uniforms(&mut u, (spawns, id_base, offset, motion), meshes, true);
         u
     }
 
     /// [`EffectDesc::emit_uniforms`] written into `u` where it lies (2.3 KiB with every
     /// emitter's room, of which a frame writes and copies only the head and the emitters
-    /// in use: what lies past them is never read).
+    /// in use: what lies past them is never read). `whole`: every field of its emitters;
+    /// else only the head and each emitter's spawns of the frame (its first
+    /// [`crate::uniform_pages::EMITTER_SPAWNS`] bytes), the rest left as the last whole fill wrote it: where an
+    /// emitter is, what it spawns and how (the same while the host neither places the
+    /// effect again nor moves the camera it follows).
     pub(crate) fn fill_emit_uniforms(
         &self,
         u: &mut EmitUniforms,
         (spawns, id_base, offset, motion): (&[Spawns], u32, Vec3, &[(glam::Mat4, glam::Mat4)]),
         meshes: &MeshSet,
+        whole: bool,
     ) {
         let count = self.emitters.len().min(MAX_EMITTERS);
-        // (what it held before, up to the emitters in use, cleared: not moved about)
-        let used = std::mem::offset_of!(EmitUniforms, emitters)
-            + count * std::mem::size_of::<crate::types::EmitterParams>();
-        bytemuck::bytes_of_mut(u)[..used].fill(0);
+        if whole {
+            // (what it held before, up to the emitters in use, cleared: not moved about)
+            let used = std::mem::offset_of!(EmitUniforms, emitters)
+                + count * std::mem::size_of::<crate::types::EmitterParams>();
+            bytemuck::bytes_of_mut(u)[..used].fill(0);
+        }
         (u.emitter_count, u.id_base) = (count as u32, id_base);
         let mut first = 0u32;
         let emitters = self.emitters.iter().zip(spawns).take(MAX_EMITTERS);
         for (i, (slot, (e, s))) in u.emitters.iter_mut().zip(emitters).enumerate() {
-            *slot = emitter_params(e, first, s.total(), meshes);
-            (slot.burst_count, slot.burst_at) = (s.burst, s.burst_at);
-            (slot.start, slot.end) = motion.get(i).copied().unwrap_or_default();
-            if e.trigger == Trigger::Schedule {
-                slot.p0 += offset.extend(0.0);
-                if slot.shape == SHAPE_BOX {
-                    slot.p1 += offset.extend(0.0); // the box's max corner
+            if whole {
+                *slot = emitter_params(e, first, s.total(), meshes);
+                (slot.start, slot.end) = motion.get(i).copied().unwrap_or_default();
+                if e.trigger == Trigger::Schedule {
+                    slot.p0 += offset.extend(0.0);
+                    if slot.shape == SHAPE_BOX {
+                        slot.p1 += offset.extend(0.0); // the box's max corner
+                    }
                 }
+            } else {
+                (slot.spawn_first, slot.spawn_count) = (first, s.total());
             }
+            (slot.burst_count, slot.burst_at) = (s.burst, s.burst_at);
             first += s.total();
         }
         u.request = first;

@@ -14,7 +14,7 @@ use encase::ShaderType;
 
 use super::Entry;
 use crate::arena::Chunk;
-use crate::passes::batch_emit::{BatchEmit, BatchEmitTables};
+use crate::passes::batch_emit::{BatchEmit, BatchEmitTables, BatchSpawns};
 use crate::passes::batch_relist::{BatchMember, BatchRelist, BATCH_ROWS};
 use crate::passes::batch_simulate::{BatchSimulate, BatchTables, StepClock};
 use crate::passes::simulate::SimulateVariant;
@@ -24,6 +24,7 @@ use crate::system::Batched;
 use crate::types::{uniform_bytes, EffectParams, EmitUniforms};
 use crate::uniform_pages::UniformPages;
 use crate::uploads::Uploads;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Default)]
 pub(super) struct Batches {
@@ -36,8 +37,14 @@ pub(super) struct Batches {
 struct EmitBatch {
     /// Their entries, by row.
     members: Vec<usize>,
-    /// Their emit uniforms, by row, written every frame.
+    /// Their emit uniforms, by row, a row copied when its emitters' fields change
+    /// ([`UniformPages::batch_row`]).
     emits: wgpu::Buffer,
+    /// No frame has copied its rows of `emits` yet: the next copies every one.
+    fresh: AtomicBool,
+    /// Their spawns of the frame ([`BatchSpawns`]), by row, copied every frame in one
+    /// piece (a uniform table of [`BATCH_ROWS`] rows).
+    spawns: wgpu::Buffer,
     /// The most spawns one of them asks for this frame.
     most_request: u32,
     bind: BatchEmit,
@@ -168,7 +175,8 @@ impl Batches {
         }
         let mut marks = vec![Batched::default(); entries.len()];
         let mut emits = vec![];
-        for (chunk, (), members) in groups(entries, |_, e| e.system.emit_batches().then_some(())) {
+        let emitting = groups(entries, |_, e| e.system.emit_batches().then_some(()));
+        for (chunk, (), members) in in_rows(emitting) {
             let (table, _) = pool_places(entries, &members);
             let table = table_buffer(
                 (device, uploads),
@@ -183,10 +191,17 @@ impl Batches {
                 "flurry.batch_emits",
                 &vec![0; size as usize],
             );
+            let spawns = uniform_table(
+                (device, uploads),
+                "flurry.batch_spawns",
+                vec![],
+                size_of::<BatchSpawns>(),
+            );
             let tables = BatchEmitTables {
                 members: &table,
                 effects: &effects,
                 emits: &uniforms,
+                spawns: &spawns,
             };
             let sizes = (surface, members.len() as u32);
             let bind = p.batch_emit().bind(device, &chunk, &tables, sizes);
@@ -196,6 +211,8 @@ impl Batches {
             emits.push(EmitBatch {
                 members,
                 emits: uniforms,
+                fresh: AtomicBool::new(true),
+                spawns,
                 most_request: 0,
                 bind,
             });
@@ -282,12 +299,21 @@ impl Batches {
         pages: &UniformPages,
     ) {
         for batch in &self.emits {
-            // a row a member, its emit uniforms as staged (up to the emitters it uses: the
-            // rest of a row is never read)
+            // a row a member whose emitters changed (every row of a new batch), as far as
+            // the emitters it uses: the rest of a row is never read
             let row = EmitUniforms::min_size().get();
+            let fresh = batch.fresh.swap(false, Ordering::Relaxed);
             for (k, &i) in batch.members.iter().enumerate() {
-                let staged = entries[i].system.staged_emit(pages);
-                uploads.write_bytes(&batch.emits, row * k as u64, staged);
+                if let Some(staged) = entries[i].system.batch_row(pages, fresh) {
+                    uploads.write_bytes(&batch.emits, row * k as u64, staged);
+                }
+            }
+            // every member's spawns, one copy
+            let row = size_of::<BatchSpawns>();
+            let view = uploads.write(&batch.spawns, 0, (row * batch.members.len()) as u64);
+            for (k, &i) in batch.members.iter().enumerate() {
+                let spawns = BatchSpawns::of(entries[i].system.staged_emit(pages));
+                view[k * row..][..row].copy_from_slice(bytemuck::bytes_of(&spawns));
             }
         }
         for batch in &self.simulates {

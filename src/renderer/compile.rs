@@ -88,6 +88,10 @@ pub(super) struct Compiling {
     generation: u64,
     /// Effects whose pipelines failed (removed), by id.
     failed: Vec<(EffectId, Failure)>,
+    /// An effect may wait for its pipelines: one was added waiting, and no worker has
+    /// looked for waiting effects since (while none can be waiting, an update does not look
+    /// through every effect for one).
+    pub waiting: bool,
 }
 
 impl ParticleRenderer {
@@ -168,7 +172,8 @@ impl ParticleRenderer {
 
     /// Start the worker on the effects waiting, unless it is at work.
     pub(super) fn start_worker(&mut self) {
-        if self.compiling.job.is_some() || self.compiling.done.is_some() {
+        if !self.compiling.waiting || self.compiling.job.is_some() || self.compiling.done.is_some()
+        {
             return;
         }
         let waiting: Vec<(EffectId, WarmEffect)> = (0..self.entries.len())
@@ -182,6 +187,7 @@ impl ParticleRenderer {
             })
             .collect();
         if waiting.is_empty() {
+            self.compiling.waiting = false;
             return;
         }
         let ids = waiting.iter().map(|(id, _)| *id).collect();

@@ -461,6 +461,7 @@ impl ParticleRenderer {
         self.entries.push(Entry { id, system });
         self.merge_dirty = true;
         if waits {
+            self.compiling.waiting = true;
             self.start_worker();
         }
         Ok(id)

@@ -46,6 +46,12 @@ impl Sight {
         }
     }
 
+    /// How often the host placed it so far (its transforms, instances, emitters or
+    /// declared bounds).
+    pub fn placed(&self) -> u64 {
+        self.placed
+    }
+
     /// How far its particles reach from now on (an emitter changed); where it spawned
     /// before is kept.
     pub fn set_reach(&mut self, reach: Option<Reach>) {

@@ -459,3 +459,135 @@ fn more_pools_than_a_batch_holds_step_and_cull_as_each_alone() {
         "{drawn} drawn, {splatted} splatted"
     );
 }
+
+/// A point that spawns 10 still particles a frame (at 0.1 s a frame) at `at`; `follows`:
+/// in a region that follows the camera (its spawns moved by the camera's x and z).
+fn still_points(at: [f32; 3], follows: bool) -> EffectDesc {
+    EffectDesc {
+        forces: Forces::NONE,
+        bounds: follows.then_some(Bounds {
+            min: [-100.0; 3],
+            max: [100.0; 3],
+            on_exit: OnExit::Wrap,
+            follow_camera: true,
+        }),
+        emitters: vec![EmitterDesc {
+            shape: Shape::Point(at),
+            rate: 100.0,
+            velocity: Velocity::Linear {
+                mean: [0.0; 3],
+                variance: [0.0; 3],
+            },
+            lifetime: Range::constant(100.0),
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+/// An effect standing still writes only its spawns of its emitters' uniforms each frame
+/// (the rest is as the frame that placed it wrote it), yet spawns where it is at once when
+/// the host moves it, changes its emitter or moves the camera its region follows: in a
+/// batch (its batch's row) and alone (its own uniforms).
+#[test]
+fn a_pool_standing_still_spawns_where_it_is_placed_again() {
+    let gpu = gpu();
+    let eye = |x: f32| Camera::look_at(Vec3::new(x, 0.0, 8.0), Vec3::new(x, 0.0, 0.0), 1.0);
+    // moved by its transform, its emitter changed, following the camera
+    let descs = [
+        still_points([0.0; 3], false),
+        still_points([0.0; 3], false),
+        still_points([0.0; 3], true),
+    ];
+    let mut together = Hosted::new(&gpu);
+    let mut alone: Vec<Hosted> = descs.iter().map(|_| Hosted::new(&gpu)).collect();
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut ids = vec![];
+    for (k, desc) in descs.iter().enumerate() {
+        let seed = k as u32 + 1;
+        let together_id = together
+            .renderer
+            .add_effect(device, queue, desc, 1024, seed);
+        let alone_id = alone[k]
+            .renderer
+            .add_effect(device, queue, desc, 1024, seed);
+        ids.push((together_id.unwrap(), alone_id.unwrap()));
+    }
+    let mut hosts: Vec<(&mut Hosted, EffectId, usize)> = vec![];
+    let (first, rest) = alone.split_at_mut(1);
+    let (second, third) = rest.split_at_mut(1);
+    for (host, k) in [(&mut first[0], 0), (&mut second[0], 1), (&mut third[0], 2)] {
+        hosts.push((host, ids[k].1, k));
+    }
+    let run = |frames: u32, x: f32, together: &mut Hosted, hosts: &mut [(&mut Hosted, _, _)]| {
+        for _ in 0..frames {
+            together.frame(&gpu, 0.1, eye(x));
+            for (host, _, _) in hosts.iter_mut() {
+                host.frame(&gpu, 0.1, eye(x));
+            }
+        }
+    };
+    run(10, 0.0, &mut together, &mut hosts);
+    for &(id, _) in &ids {
+        assert!(batched(&together, id).0, "{id:?} emits in the batch");
+    }
+    // placed again: 5 m along x, its point 2 m up, the camera 3 m along x
+    let place = |renderer: &mut crate::ParticleRenderer, id, k: usize| match k {
+        0 => renderer.set_transform(id, Mat4::from_translation(Vec3::X * 5.0)),
+        1 => {
+            let shape = Shape::Point([0.0, 2.0, 0.0]);
+            let velocity = descs[1].emitters[0].velocity;
+            renderer.set_emitter(id, 0, shape, velocity, 100.0)
+        }
+        _ => Ok(()),
+    };
+    for (k, &(id, _)) in ids.iter().enumerate() {
+        place(&mut together.renderer, id, k).unwrap();
+    }
+    for (host, id, k) in hosts.iter_mut() {
+        place(&mut host.renderer, *id, *k).unwrap();
+    }
+    run(6, 3.0, &mut together, &mut hosts);
+    // 100 spawned before, 10 in the frame it was placed again (along the way where it
+    // moved), 50 after it
+    let (before, after) = (
+        [Vec3::ZERO, Vec3::ZERO, Vec3::new(0.0, 0.0, 8.0)],
+        [Vec3::X * 5.0, Vec3::Y * 2.0, Vec3::new(3.0, 0.0, 8.0)],
+    );
+    let check = |host: &Hosted, id: EffectId, k: usize, how: &str| {
+        let positions: Vec<Vec3> = alive(&gpu, host, id)
+            .iter()
+            .map(|(_, p)| Vec3::new(p[0], p[1], p[2]))
+            .collect();
+        assert_eq!(positions.len(), 160, "{how} {k}");
+        let at = |place: Vec3| {
+            positions
+                .iter()
+                .filter(|p| p.distance(place) < 1e-4)
+                .count()
+        };
+        assert!(
+            at(before[k]) >= 100,
+            "{how} {k}: {} where it was",
+            at(before[k])
+        );
+        assert!(
+            at(after[k]) >= 50,
+            "{how} {k}: {} where it is",
+            at(after[k])
+        );
+        assert_eq!(
+            positions[..100],
+            [before[k]; 100],
+            "{how} {k}: first spawns"
+        );
+        assert_eq!(positions[110..], [after[k]; 50], "{how} {k}: last spawns");
+    };
+    for (k, &(id, _)) in ids.iter().enumerate() {
+        check(&together, id, k, "batched");
+    }
+    for (host, id, k) in &hosts {
+        assert_eq!(batched(host, *id), (false, false, false));
+        check(host, *id, *k, "alone");
+    }
+}
