@@ -234,11 +234,12 @@ pub(crate) struct ParticleSystem {
     /// they changed since (a parameter set, the effect or an emitter moved) or were never
     /// staged. A frame that finds the same camera stages none of their 1.6 KiB.
     graph_staged: Option<(glam::Vec3, glam::Vec3)>,
-    /// How often the host had placed it, and the camera offset its scheduled emitters
-    /// follow, when its page last got every field of its emitters, not moving; None when
-    /// moving or never written. A frame that finds the same writes only each emitter's
-    /// spawns of its 288 bytes (see [`crate::uniform_pages::EMITTER_SPAWNS`]).
-    emitters_staged: Option<(u64, glam::Vec3)>,
+    /// What its emitters' fields were last written whole for, standing still: how often
+    /// the host had placed it, the camera offset its scheduled emitters follow, whether a
+    /// batch's table holds them; None while it moves, or never written. A frame that finds
+    /// the same writes only each emitter's spawns of its 288 bytes (see
+    /// [`crate::uniform_pages::EMITTER_SPAWNS`]).
+    emitters_staged: Option<(u64, glam::Vec3, bool)>,
     /// Its curves and gradients, baked into the rows of a float texture (a zero texel for
     /// an effect without): a texture, not a storage buffer, as emit and simulate already
     /// bind as many storage buffers as WebGPU allows a stage.
@@ -781,8 +782,8 @@ impl ParticleSystem {
     }
 
     /// Its emit uniforms as the last update staged them in `pages`, where its batch's row
-    /// of them is due: its emitters changed since the last call, or `fresh` (a new row).
-    pub fn batch_row<'a>(&self, pages: &'a UniformPages, fresh: bool) -> Option<&'a [u8]> {
+    /// of them is due, and whether to be kept ([`UniformPages::batch_row`]).
+    pub fn batch_row<'a>(&self, pages: &'a UniformPages, fresh: bool) -> Option<(&'a [u8], bool)> {
         pages.batch_row(&self.uniforms, fresh)
     }
 
@@ -947,8 +948,9 @@ impl ParticleSystem {
         let id_base = self.ids_taken as u32;
         let motion = self.motion();
         // its emitters' fields written again only where they may have changed: placed
-        // again, the camera it follows moved, moving (or moved in the last frame)
-        let staged = (self.sight.placed(), offset);
+        // again, the camera it follows moved, moving (or moved in the last frame), into a
+        // batch or out of one
+        let staged = (self.sight.placed(), offset, self.batched.emit);
         let whole = self.emitters_staged != Some(staged);
         let still = motion[..self.emitters].iter().all(|(from, to)| from == to);
         self.emitters_staged = still.then_some(staged);
@@ -1008,7 +1010,13 @@ impl ParticleSystem {
         self.graph_staged = Some(camera);
         // (a batched emit reads its emitters from its batch's table)
         let elsewhere = self.batched.emit;
-        let emit = EmitStaged { whole, elsewhere };
+        // (written whole standing still: what the frames after this one keep)
+        let kept = whole && still;
+        let emit = EmitStaged {
+            whole,
+            kept,
+            elsewhere,
+        };
         pages.write(&self.uniforms, (&frame, emit), graph.as_ref());
         self.step_clock = StepClock {
             eye: frame.eye.into(),

@@ -128,9 +128,13 @@ struct Due {
     frame: AtomicBool,
     /// Bytes of its emit uniforms, from their start.
     emit: AtomicU32,
+    /// Its emit uniforms up to the emitters it uses, written whole to be kept: written
+    /// through the queue too ([`EmitStaged::kept`]).
+    kept: AtomicBool,
     /// Its batch's row of its emit uniforms (all its emitters' fields changed: the batch
-    /// copies them, [`UniformPages::batch_row`]).
+    /// copies them, [`UniformPages::batch_row`]), and whether to be kept.
     row: AtomicBool,
+    row_kept: AtomicBool,
     /// Its parameters.
     graph: AtomicBool,
 }
@@ -140,7 +144,9 @@ impl Due {
         Due {
             frame: AtomicBool::new(true),
             emit: AtomicU32::new(emit as u32),
+            kept: AtomicBool::new(false),
             row: AtomicBool::new(true),
+            row_kept: AtomicBool::new(false),
             graph: AtomicBool::new(true),
         }
     }
@@ -152,6 +158,11 @@ pub(crate) struct EmitStaged {
     /// Every field of the emitters it uses; else the head and each emitter's spawns alone
     /// (the rest as the last whole write left them).
     pub whole: bool,
+    /// Written whole for the frames after this one to keep (it stands still: they write
+    /// its spawns alone). Besides this frame's copy it is written through the queue, as
+    /// what new buffers start with is ([`crate::uploads::Uploads::init_bytes`]): it lands
+    /// even if the host drops the frame it was recorded into.
+    pub kept: bool,
     /// A batch's table holds them (its emit reads them there, not from the page).
     pub elsewhere: bool,
 }
@@ -312,8 +323,10 @@ impl UniformPages {
         if !emit.elsewhere {
             let due_emit = due.emit.get_mut();
             *due_emit = (*due_emit).max(written as u32);
+            *due.kept.get_mut() |= emit.kept;
         } else if emit.whole {
             *due.row.get_mut() = true;
+            *due.row_kept.get_mut() |= emit.kept;
         }
         if let Some(graph) = graph {
             stage(p.bytes_mut(), &slot.graph, graph);
@@ -323,12 +336,15 @@ impl UniformPages {
 
     /// `slot`'s emit uniforms as staged, up to the emitters it uses, where its batch's row
     /// of them is due: its emitters' fields were written since the last call, or `fresh`
-    /// (a row just made). The batched emit's table copies them.
-    pub fn batch_row(&self, slot: &UniformSlot, fresh: bool) -> Option<&[u8]> {
+    /// (a row just made); and whether to be kept ([`EmitStaged::kept`], or fresh). The
+    /// batched emit's table copies them.
+    pub fn batch_row(&self, slot: &UniformSlot, fresh: bool) -> Option<(&[u8], bool)> {
         let (page, start) = (&self.pages[slot.page], slot.emit.offset as usize);
-        let written = page.due[slot.index].row.swap(false, Ordering::Relaxed);
+        let due = &page.due[slot.index];
+        let written = due.row.swap(false, Ordering::Relaxed);
+        let kept = due.row_kept.swap(false, Ordering::Relaxed) || fresh;
         let used = page.emit_used[slot.index] as usize;
-        (written || fresh).then(|| &page.bytes()[start..][..used])
+        (written || fresh).then(|| (&page.bytes()[start..][..used], kept))
     }
 
     /// `slot`'s emit uniforms as staged (the emitters past its count as they were left).
@@ -361,10 +377,19 @@ impl UniformPages {
     }
 
     /// Upload what was staged since the last flush with the frame's `uploads` (ranges at
-    /// most [`JOINED_GAP`] apart as one copy); whether there was anything.
+    /// most [`JOINED_GAP`] apart as one copy; what is kept through the queue too);
+    /// whether there was anything.
     pub fn flush(&self, uploads: &mut crate::uploads::Uploads) -> bool {
         let mut copied = false;
         for p in &self.pages {
+            for (index, due) in p.due.iter().enumerate() {
+                if due.kept.swap(false, Ordering::Relaxed) {
+                    let start = self.layout.offsets(index)[1];
+                    let used = p.emit_used[index] as usize;
+                    let bytes = p.bytes()[start as usize..][..used].to_vec();
+                    uploads.init_bytes(&p.buffer, start, bytes);
+                }
+            }
             let mut ranges: Option<(u64, u64)> = None;
             let mut copy = |range: (u64, u64), ranges: &mut Option<(u64, u64)>| match ranges {
                 Some((_, end)) if range.0 <= *end + JOINED_GAP => *end = range.1,
@@ -535,10 +560,12 @@ mod tests {
         };
         let whole = |elsewhere| EmitStaged {
             whole: true,
+            kept: false,
             elsewhere,
         };
         let spawns = |elsewhere| EmitStaged {
             whole: false,
+            kept: false,
             elsewhere,
         };
         let (here, batched) = (false, true);
@@ -557,9 +584,10 @@ mod tests {
         assert!(pages.batch_row(&slot, false).is_none(), "spawns alone");
         assert!(pages.batch_row(&slot, true).is_some(), "a new row");
         stage(&mut pages, (10, 5.0), whole(batched));
-        let row = pages
+        let (row, kept) = pages
             .batch_row(&slot, false)
             .expect("due after a whole write");
+        assert!(!kept, "written whole, not kept");
         let mut bytes = row.to_vec();
         bytes.resize(size_of::<EmitUniforms>(), 0);
         let row: EmitUniforms = bytemuck::pod_read_unaligned(&bytes);
@@ -663,6 +691,7 @@ mod tests {
         for (k, s) in slots.iter().enumerate().filter(|(k, _)| *k != 3) {
             let emit = EmitStaged {
                 whole: true,
+                kept: false,
                 elsewhere: false,
             };
             pages.write(s, (&frame(k as f32), emit), Some(&GraphParams::default()));
@@ -673,6 +702,7 @@ mod tests {
                 &frame(1000.0),
                 EmitStaged {
                     whole: true,
+                    kept: false,
                     elsewhere: false,
                 },
             ),

@@ -304,7 +304,15 @@ impl Batches {
             let row = EmitUniforms::min_size().get();
             let fresh = batch.fresh.swap(false, Ordering::Relaxed);
             for (k, &i) in batch.members.iter().enumerate() {
-                if let Some(staged) = entries[i].system.batch_row(pages, fresh) {
+                let Some((staged, kept)) = entries[i].system.batch_row(pages, fresh) else {
+                    continue;
+                };
+                // (kept: through the queue too, landing even if this frame is dropped; a
+                // new row through the queue alone, its buffer read by no earlier frame)
+                if kept {
+                    uploads.init_bytes(&batch.emits, row * k as u64, staged.to_vec());
+                }
+                if !fresh {
                     uploads.write_bytes(&batch.emits, row * k as u64, staged);
                 }
             }

@@ -488,7 +488,8 @@ fn still_points(at: [f32; 3], follows: bool) -> EffectDesc {
 /// An effect standing still writes only its spawns of its emitters' uniforms each frame
 /// (the rest is as the frame that placed it wrote it), yet spawns where it is at once when
 /// the host moves it, changes its emitter or moves the camera its region follows: in a
-/// batch (its batch's row) and alone (its own uniforms).
+/// batch (its batch's row) and alone (its own uniforms), also when the host drops the
+/// frame that placed it (recorded, never submitted: its spawns are lost, not its place).
 #[test]
 fn a_pool_standing_still_spawns_where_it_is_placed_again() {
     let gpu = gpu();
@@ -550,6 +551,7 @@ fn a_pool_standing_still_spawns_where_it_is_placed_again() {
     run(6, 3.0, &mut together, &mut hosts);
     // 100 spawned before, 10 in the frame it was placed again (along the way where it
     // moved), 50 after it
+    let spawned_then = 160;
     let (before, after) = (
         [Vec3::ZERO, Vec3::ZERO, Vec3::new(0.0, 0.0, 8.0)],
         [Vec3::X * 5.0, Vec3::Y * 2.0, Vec3::new(3.0, 0.0, 8.0)],
@@ -559,7 +561,7 @@ fn a_pool_standing_still_spawns_where_it_is_placed_again() {
             .iter()
             .map(|(_, p)| Vec3::new(p[0], p[1], p[2]))
             .collect();
-        assert_eq!(positions.len(), 160, "{how} {k}");
+        assert_eq!(positions.len(), spawned_then, "{how} {k}");
         let at = |place: Vec3| {
             positions
                 .iter()
@@ -581,7 +583,8 @@ fn a_pool_standing_still_spawns_where_it_is_placed_again() {
             [before[k]; 100],
             "{how} {k}: first spawns"
         );
-        assert_eq!(positions[110..], [after[k]; 50], "{how} {k}: last spawns");
+        let last = &positions[spawned_then - 50..];
+        assert_eq!(last, [after[k]; 50], "{how} {k}: last spawns");
     };
     for (k, &(id, _)) in ids.iter().enumerate() {
         check(&together, id, k, "batched");
@@ -589,5 +592,54 @@ fn a_pool_standing_still_spawns_where_it_is_placed_again() {
     for (host, id, k) in &hosts {
         assert_eq!(batched(host, *id), (false, false, false));
         check(host, *id, *k, "alone");
+    }
+    // placed back, in a frame the host records and drops; then 5 frames
+    let drop_frame = |host: &mut Hosted| {
+        host.renderer
+            .update(device, queue, 0.1, eye(0.0), (32, 32))
+            .unwrap();
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let targets = crate::FrameTargets::new(&host.view, None);
+        host.renderer
+            .encode(device, &mut encoder, &targets)
+            .unwrap();
+    };
+    let place_back = |renderer: &mut crate::ParticleRenderer, id, k: usize| match k {
+        0 => renderer.set_transform(id, Mat4::IDENTITY),
+        1 => {
+            let shape = Shape::Point([0.0; 3]);
+            let velocity = descs[1].emitters[0].velocity;
+            renderer.set_emitter(id, 0, shape, velocity, 100.0)
+        }
+        _ => Ok(()),
+    };
+    for (k, &(id, _)) in ids.iter().enumerate() {
+        place_back(&mut together.renderer, id, k).unwrap();
+    }
+    drop_frame(&mut together);
+    for (host, id, k) in hosts.iter_mut() {
+        place_back(&mut host.renderer, *id, *k).unwrap();
+        drop_frame(host);
+    }
+    run(5, 0.0, &mut together, &mut hosts);
+    for (k, &(id, _)) in ids.iter().enumerate() {
+        let positions = alive(&gpu, &together, id);
+        let last = &positions[positions.len() - 50..];
+        for (_, p) in last {
+            let p = Vec3::new(p[0], p[1], p[2]);
+            assert!(p.distance(before[k]) < 1e-4, "batched {k}: spawned at {p}");
+        }
+    }
+    for (host, id, k) in &hosts {
+        let positions = alive(&gpu, host, *id);
+        assert_eq!(
+            positions.len(),
+            210,
+            "alone {k}: the dropped frame's spawns lost"
+        );
+        for (_, p) in &positions[positions.len() - 50..] {
+            let p = Vec3::new(p[0], p[1], p[2]);
+            assert!(p.distance(before[*k]) < 1e-4, "alone {k}: spawned at {p}");
+        }
     }
 }
