@@ -594,16 +594,7 @@ fn a_pool_standing_still_spawns_where_it_is_placed_again() {
         check(host, *id, *k, "alone");
     }
     // placed back, in a frame the host records and drops; then 5 frames
-    let drop_frame = |host: &mut Hosted| {
-        host.renderer
-            .update(device, queue, 0.1, eye(0.0), (32, 32))
-            .unwrap();
-        let mut encoder = device.create_command_encoder(&Default::default());
-        let targets = crate::FrameTargets::new(&host.view, None);
-        host.renderer
-            .encode(device, &mut encoder, &targets)
-            .unwrap();
-    };
+    let drop_frame = |host: &mut Hosted| drop(host.record(&gpu, 0.1, eye(0.0)));
     let place_back = |renderer: &mut crate::ParticleRenderer, id, k: usize| match k {
         0 => renderer.set_transform(id, Mat4::IDENTITY),
         1 => {

@@ -56,6 +56,12 @@ impl Hosted {
 
     /// Update by `dt` seen by `camera`, encode and submit one frame.
     fn frame(&mut self, gpu: &GpuContext, dt: f32, camera: Camera) {
+        let encoder = self.record(gpu, dt, camera);
+        gpu.queue.submit([encoder.finish()]);
+    }
+
+    /// Update by `dt` seen by `camera` and encode one frame, not submitted.
+    fn record(&mut self, gpu: &GpuContext, dt: f32, camera: Camera) -> wgpu::CommandEncoder {
         let (device, queue) = (&gpu.device, &gpu.queue);
         self.renderer
             .update(device, queue, dt, camera, (32, 32))
@@ -65,7 +71,7 @@ impl Hosted {
         self.renderer
             .encode(device, &mut encoder, &targets)
             .unwrap();
-        queue.submit([encoder.finish()]);
+        encoder
     }
 }
 
