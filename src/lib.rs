@@ -109,10 +109,10 @@
 //! - **One recorded frame per `update`.** A second `encode` or `prepare` for one update is refused
 //!   (it would step twice). A frame updated but never recorded (the surface was not ready) loses
 //!   nothing: the next one emits its spawns. A frame recorded into an encoder that is then dropped
-//!   loses its spawns (never counted as requested); an effect placed again in it spawns where
-//!   it was placed all the same (unless a frame recorded before it, in which the effect moved
-//!   too, was still to be submitted), but parameters it alone carried (set, or the camera
-//!   moved, just before it) reach the GPU only when they change again.
+//!   loses its spawns (never counted as requested) and nothing else: an effect placed again
+//!   or a parameter set just before it is placed and set all the same (what the frames after
+//!   keep of them is written through the queue too), unless a frame recorded before it, in
+//!   which they changed too, was still to be submitted.
 //! - **Moving effects.** `set_transform(id, matrix)` places an effect in the world (and
 //!   `set_emitter_transform` an emitter within it); set it every frame to carry an effect with a
 //!   host's object: each spawn is born at its own time in the frame (a burst when it is due),

@@ -230,10 +230,12 @@ pub(crate) struct ParticleSystem {
     ids_taken: u64,
     /// Its parameters' values now, staged with its uniforms at an update when they changed.
     parameters: GraphParams,
-    /// The camera (eye, view direction) its parameters were last staged with; None when
-    /// they changed since (a parameter set, the effect or an emitter moved) or were never
-    /// staged. A frame that finds the same camera stages none of their 1.6 KiB.
-    graph_staged: Option<(glam::Vec3, glam::Vec3)>,
+    /// The camera (eye, view direction) its parameters were last staged with, and whether
+    /// they were staged to be kept (by the frame after they changed, which found them the
+    /// same); None when they changed since (a parameter set, the effect or an emitter moved)
+    /// or were never staged. A frame that finds the same camera, kept, stages none of their
+    /// 1.6 KiB.
+    graph_staged: Option<((glam::Vec3, glam::Vec3), bool)>,
     /// What its emitters' fields were last written whole for, standing still: how often
     /// the host had placed it, the camera offset its scheduled emitters follow, whether a
     /// batch's table holds them; None while it moves, or never written. A frame that finds
@@ -992,10 +994,13 @@ impl ParticleSystem {
             mesh_lod: self.mesh_lod(),
         };
         emit.time = frame.time;
-        // its parameters, staged again only when they or the camera changed
+        // its parameters, staged again only when they or the camera changed, and by the
+        // frame after, to be kept (written through the queue too: a frame the host drops
+        // loses none of them)
         let camera = (view.eye, view.view_depth.truncate().normalize_or_zero());
+        let same = self.graph_staged.filter(|&(c, _)| c == camera);
         let mut graph = None;
-        if self.graph_staged != Some(camera) {
+        if same.is_none_or(|(_, kept)| !kept) {
             let mut staged = self.parameters;
             (staged.transform, staged.eye, staged.view_dir) = (self.transform, camera.0, camera.1);
             for (slot, placed) in staged
@@ -1007,7 +1012,7 @@ impl ParticleSystem {
             }
             graph = Some(staged);
         }
-        self.graph_staged = Some(camera);
+        self.graph_staged = Some((camera, same.is_some()));
         // (a batched emit reads its emitters from its batch's table)
         let elsewhere = self.batched.emit;
         // (written whole standing still: what the frames after this one keep)
@@ -1017,7 +1022,8 @@ impl ParticleSystem {
             kept,
             elsewhere,
         };
-        pages.write(&self.uniforms, (&frame, emit), graph.as_ref());
+        let graph = graph.as_ref().map(|g| (g, same.is_some()));
+        pages.write(&self.uniforms, (&frame, emit), graph);
         self.step_clock = StepClock {
             eye: frame.eye.into(),
             dt: frame.dt,

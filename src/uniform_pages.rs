@@ -135,8 +135,10 @@ struct Due {
     /// copies them, [`UniformPages::batch_row`]), and whether to be kept.
     row: AtomicBool,
     row_kept: AtomicBool,
-    /// Its parameters.
+    /// Its parameters, and whether to be kept (written through the queue too, as
+    /// [`EmitStaged::kept`] says of the emitters).
     graph: AtomicBool,
+    graph_kept: AtomicBool,
 }
 
 impl Due {
@@ -148,6 +150,7 @@ impl Due {
             row: AtomicBool::new(true),
             row_kept: AtomicBool::new(false),
             graph: AtomicBool::new(true),
+            graph_kept: AtomicBool::new(false),
         }
     }
 }
@@ -298,12 +301,12 @@ impl UniformPages {
     /// what its update wrote of its emit uniforms in place ([`UniformPages::emit`], as
     /// `emit` says: copied by its batch where a batch's table holds them,
     /// [`UniformPages::batch_row`]), and its parameters when they changed (`graph` None: as
-    /// staged last).
+    /// staged last; with whether to be kept, as the frames after keep them).
     pub fn write(
         &mut self,
         slot: &UniformSlot,
         (frame, emit): (&FrameUniforms, EmitStaged),
-        graph: Option<&GraphParams>,
+        graph: Option<(&GraphParams, bool)>,
     ) {
         // the emitters past its count are never read (spawn.wgsl `emitter_of`): its bytes
         // up to them
@@ -328,9 +331,10 @@ impl UniformPages {
             *due.row.get_mut() = true;
             *due.row_kept.get_mut() |= emit.kept;
         }
-        if let Some(graph) = graph {
+        if let Some((graph, kept)) = graph {
             stage(p.bytes_mut(), &slot.graph, graph);
             *p.due[slot.index].graph.get_mut() = true;
+            *p.due[slot.index].graph_kept.get_mut() |= kept;
         }
     }
 
@@ -376,19 +380,43 @@ impl UniformPages {
         }
     }
 
+    /// Where in page `p` part `part` (1: emit uniforms, 2: parameters) is to be kept: from
+    /// the first slot whose `kept` flag is up to the end (`size`) of the last (the flags
+    /// taken down); None where none is.
+    fn kept_span(
+        &self,
+        p: &Page,
+        part: usize,
+        kept: impl Fn(&Due) -> &AtomicBool,
+        size: impl Fn(usize) -> u64,
+    ) -> Option<(u64, u64)> {
+        let mut span = None;
+        for (index, due) in p.due.iter().enumerate() {
+            if kept(due).swap(false, Ordering::Relaxed) {
+                let first = span.map_or(index, |(first, _)| first);
+                span = Some((first, index));
+            }
+        }
+        let (first, last) = span?;
+        let start = self.layout.offsets(first)[part];
+        Some((start, self.layout.offsets(last)[part] + size(last)))
+    }
+
     /// Upload what was staged since the last flush with the frame's `uploads` (ranges at
     /// most [`JOINED_GAP`] apart as one copy; what is kept through the queue too);
     /// whether there was anything.
     pub fn flush(&self, uploads: &mut crate::uploads::Uploads) -> bool {
         let mut copied = false;
         for p in &self.pages {
-            for (index, due) in p.due.iter().enumerate() {
-                if due.kept.swap(false, Ordering::Relaxed) {
-                    let start = self.layout.offsets(index)[1];
-                    let used = p.emit_used[index] as usize;
-                    let bytes = p.bytes()[start as usize..][..used].to_vec();
-                    uploads.init_bytes(&p.buffer, start, bytes);
-                }
+            // what is kept, through the queue: of each part, one write from the first slot
+            // kept to the last (what lies between is as staged, the newest: a frame that
+            // copies it copies the same)
+            let emit = self.kept_span(p, 1, |d| &d.kept, |i| p.emit_used[i] as u64);
+            let graph_size = GraphParams::min_size().get();
+            let graph = self.kept_span(p, 2, |d| &d.graph_kept, |_| graph_size);
+            for (start, end) in emit.into_iter().chain(graph) {
+                let bytes = p.bytes()[start as usize..end as usize].to_vec();
+                uploads.init_bytes(&p.buffer, start, bytes);
             }
             let mut ranges: Option<(u64, u64)> = None;
             let mut copy = |range: (u64, u64), ranges: &mut Option<(u64, u64)>| match ranges {
@@ -694,7 +722,11 @@ mod tests {
                 kept: false,
                 elsewhere: false,
             };
-            pages.write(s, (&frame(k as f32), emit), Some(&GraphParams::default()));
+            pages.write(
+                s,
+                (&frame(k as f32), emit),
+                Some((&GraphParams::default(), false)),
+            );
         }
         pages.write(
             &again,
@@ -706,7 +738,7 @@ mod tests {
                     elsewhere: false,
                 },
             ),
-            Some(&GraphParams::default()),
+            Some((&GraphParams::default(), false)),
         );
         let mut uploads = crate::uploads::Uploads::default();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());

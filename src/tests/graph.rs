@@ -876,3 +876,79 @@ fn the_bench_effects_written_with_modules_fold_into_their_built_in_twins() {
     }
     assert_eq!(pairs, 2, "the fountain and the snow");
 }
+
+/// A parameter the host sets just before a frame it records and then drops reaches the GPU
+/// all the same: the frames after spawn with it (its parameters are kept through the queue
+/// by the frame after they changed).
+#[test]
+fn a_parameter_set_before_a_dropped_frame_reaches_the_gpu() {
+    let gpu = gpu();
+    let mut desc = EffectDesc {
+        forces: Forces::NONE,
+        emitters: vec![EmitterDesc {
+            rate: 100.0,
+            lifetime: Range::constant(100.0),
+            init: lines(&["velocity = vec3(speed, 0.0, 0.0)"]),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let speed = Parameter {
+        default: Value::F32(1.0),
+        min: None,
+        max: None,
+    };
+    desc.parameters.insert("speed".into(), speed);
+    let mut host = Hosted::new(&gpu);
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let id = host
+        .renderer
+        .add_effect(device, queue, &desc, 1024, 1)
+        .unwrap();
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO, 1.0);
+    for _ in 0..3 {
+        host.frame(&gpu, 0.1, camera);
+    }
+    host.renderer
+        .set_parameter(id, "speed", Value::F32(3.0))
+        .unwrap();
+    drop(host.record(&gpu, 0.1, camera));
+    for _ in 0..3 {
+        host.frame(&gpu, 0.1, camera);
+    }
+    let snap = host.renderer.snapshot(device, queue, id).unwrap();
+    let mut born: Vec<_> = snap
+        .alive
+        .iter()
+        .map(|&i| snap.particles[i as usize])
+        .collect();
+    born.sort_by_key(|p| p.id);
+    assert_eq!(born.len(), 60, "the dropped frame's spawns lost, no others");
+    for p in &born[..30] {
+        assert_eq!(p.vel.x, 1.0, "spawned before the parameter was set");
+    }
+    for p in &born[30..] {
+        assert_eq!(p.vel.x, 3.0, "spawned after the parameter was set");
+    }
+    // set again, and the two frames after it dropped (the second keeps what it carried
+    // through the queue)
+    host.renderer
+        .set_parameter(id, "speed", Value::F32(5.0))
+        .unwrap();
+    drop(host.record(&gpu, 0.1, camera));
+    drop(host.record(&gpu, 0.1, camera));
+    for _ in 0..3 {
+        host.frame(&gpu, 0.1, camera);
+    }
+    let snap = host.renderer.snapshot(device, queue, id).unwrap();
+    let mut born: Vec<_> = snap
+        .alive
+        .iter()
+        .map(|&i| snap.particles[i as usize])
+        .collect();
+    born.sort_by_key(|p| p.id);
+    assert_eq!(born.len(), 90);
+    for p in &born[60..] {
+        assert_eq!(p.vel.x, 5.0, "spawned after it was set again");
+    }
+}
