@@ -909,46 +909,43 @@ fn a_parameter_set_before_a_dropped_frame_reaches_the_gpu() {
     for _ in 0..3 {
         host.frame(&gpu, 0.1, camera);
     }
-    host.renderer
-        .set_parameter(id, "speed", Value::F32(3.0))
-        .unwrap();
-    drop(host.record(&gpu, 0.1, camera));
-    for _ in 0..3 {
-        host.frame(&gpu, 0.1, camera);
-    }
-    let snap = host.renderer.snapshot(device, queue, id).unwrap();
-    let mut born: Vec<_> = snap
-        .alive
-        .iter()
-        .map(|&i| snap.particles[i as usize])
-        .collect();
-    born.sort_by_key(|p| p.id);
-    assert_eq!(born.len(), 60, "the dropped frame's spawns lost, no others");
-    for p in &born[..30] {
-        assert_eq!(p.vel.x, 1.0, "spawned before the parameter was set");
-    }
-    for p in &born[30..] {
-        assert_eq!(p.vel.x, 3.0, "spawned after the parameter was set");
-    }
+    // set, the host dropping `dropped` frames after, then 3 frames: each particle's speed
+    // along x, in the order they were born
+    let mut set_and_drop = |speed: f32, dropped: usize| {
+        let speed = Value::F32(speed);
+        host.renderer.set_parameter(id, "speed", speed).unwrap();
+        for _ in 0..dropped {
+            drop(host.record(&gpu, 0.1, camera));
+        }
+        for _ in 0..3 {
+            host.frame(&gpu, 0.1, camera);
+        }
+        let snap = host.renderer.snapshot(device, queue, id).unwrap();
+        let mut born: Vec<_> = (snap.alive.iter())
+            .map(|&i| snap.particles[i as usize])
+            .collect();
+        born.sort_by_key(|p| p.id);
+        born.iter().map(|p| p.vel.x).collect::<Vec<f32>>()
+    };
+    let speeds = set_and_drop(3.0, 1);
+    assert_eq!(
+        speeds.len(),
+        60,
+        "the dropped frame's spawns lost, no others"
+    );
+    assert_eq!(
+        speeds[..30],
+        [1.0; 30],
+        "spawned before the parameter was set"
+    );
+    assert_eq!(
+        speeds[30..],
+        [3.0; 30],
+        "spawned after the parameter was set"
+    );
     // set again, and the two frames after it dropped (the second keeps what it carried
     // through the queue)
-    host.renderer
-        .set_parameter(id, "speed", Value::F32(5.0))
-        .unwrap();
-    drop(host.record(&gpu, 0.1, camera));
-    drop(host.record(&gpu, 0.1, camera));
-    for _ in 0..3 {
-        host.frame(&gpu, 0.1, camera);
-    }
-    let snap = host.renderer.snapshot(device, queue, id).unwrap();
-    let mut born: Vec<_> = snap
-        .alive
-        .iter()
-        .map(|&i| snap.particles[i as usize])
-        .collect();
-    born.sort_by_key(|p| p.id);
-    assert_eq!(born.len(), 90);
-    for p in &born[60..] {
-        assert_eq!(p.vel.x, 5.0, "spawned after it was set again");
-    }
+    let speeds = set_and_drop(5.0, 2);
+    assert_eq!(speeds.len(), 90);
+    assert_eq!(speeds[60..], [5.0; 30], "spawned after it was set again");
 }
