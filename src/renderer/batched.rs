@@ -185,12 +185,13 @@ impl Batches {
             );
             let effects = effects_rows(entries, &members);
             let effects = table_buffer((device, uploads), "flurry.batch_effects", &effects);
-            let size = EmitUniforms::min_size().get() * members.len() as u64;
-            let uniforms = table_buffer(
-                (device, uploads),
-                "flurry.batch_emits",
-                &vec![0; size as usize],
-            );
+            // (its rows written whole by the first frame recorded: `fresh`)
+            let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("flurry.batch_emits"),
+                size: EmitUniforms::min_size().get() * members.len() as u64,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
             let spawns = uniform_table(
                 (device, uploads),
                 "flurry.batch_spawns",
@@ -301,20 +302,30 @@ impl Batches {
         for batch in &self.emits {
             // a row a member whose emitters changed (every row of a new batch), as far as
             // the emitters it uses: the rest of a row is never read
-            let row = EmitUniforms::min_size().get();
+            let row = EmitUniforms::min_size().get() as usize;
             let fresh = batch.fresh.swap(false, Ordering::Relaxed);
+            let mut kept: Option<(usize, usize)> = None;
             for (k, &i) in batch.members.iter().enumerate() {
-                let Some((staged, kept)) = entries[i].system.batch_row(pages, fresh) else {
+                let Some((staged, keep)) = entries[i].system.batch_row(pages, fresh) else {
                     continue;
                 };
-                // (kept: through the queue too, landing even if this frame is dropped; a
-                // new row through the queue alone, its buffer read by no earlier frame)
-                if kept {
-                    uploads.init_bytes(&batch.emits, row * k as u64, staged.to_vec());
+                if keep {
+                    kept = Some((kept.map_or(k, |(first, _)| first), k));
                 }
+                // (a new row through the queue alone, its buffer read by no earlier frame)
                 if !fresh {
-                    uploads.write_bytes(&batch.emits, row * k as u64, staged);
+                    uploads.write_bytes(&batch.emits, (row * k) as u64, staged);
                 }
+            }
+            // what is kept (every row of a new batch), through the queue too, landing even
+            // if this frame is dropped: one write from the first row kept to the last, each
+            // row as staged (the newest: a frame that copies one copies the same)
+            if let Some((first, last)) = kept {
+                let rows = batch.members[first..=last].iter().flat_map(|&i| {
+                    let staged = entries[i].system.staged_emit(pages);
+                    bytemuck::bytes_of(staged)[..row].iter().copied()
+                });
+                uploads.init_bytes(&batch.emits, (row * first) as u64, rows.collect());
             }
             // every member's spawns, one copy
             let row = size_of::<BatchSpawns>();
