@@ -233,6 +233,7 @@ mod pipeline_cache;
 mod pipelines;
 mod playback;
 mod pool;
+mod prefetch;
 mod profiler;
 mod readback;
 mod renderer;

@@ -67,6 +67,36 @@ pub(crate) enum Step {
 }
 
 impl Step {
+    /// The steps only some effects record.
+    const ALL_OPTIONAL: u16 = Step::Sort.bit()
+        | Step::Gravity.bit()
+        | Step::Grid.bit()
+        | Step::Shadow.bit()
+        | Step::Flock.bit()
+        | Step::Navigate.bit()
+        | Step::Crowd.bit();
+
+    /// Its bit in a set of steps.
+    const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+
+    /// The steps only some effects record, by what their bound passes have.
+    fn optional(b: &Bound) -> u16 {
+        let has = [
+            (Step::Sort, b.sort.is_some() || b.ribbon.is_some()),
+            (Step::Gravity, b.gravity_bind.is_some()),
+            (Step::Grid, b.grid.is_some()),
+            (Step::Shadow, b.shadow.is_some()),
+            (Step::Flock, b.flock.is_some()),
+            (Step::Navigate, b.walkers.is_some()),
+            (Step::Crowd, b.walkers.is_some()),
+        ];
+        (has.into_iter())
+            .filter(|&(_, has)| has)
+            .fold(0, |set, (step, _)| set | step.bit())
+    }
+
     #[cfg(test)]
     pub const ALL: [Step; 10] = [
         Step::Emit,
@@ -255,6 +285,10 @@ pub(crate) struct ParticleSystem {
     prewarming: bool,
     /// Its bounds and whether the last view saw them.
     sight: visibility::Sight,
+    /// Of the steps only some effects record, those its bound passes have (a bit each:
+    /// [`Step::bit`]): the renderer asks every effect for every step each frame, and this
+    /// answers most of them without reading its bind groups.
+    optional_steps: u16,
 }
 
 /// Which of a pool's passes the renderer records in a batch with other small pools.
@@ -370,6 +404,7 @@ impl ParticleSystem {
         });
         Ok(ParticleSystem {
             bound: None,
+            optional_steps: 0,
             seed,
             simulate_variant: effect.variants().simulate,
             has_mesh: mesh.is_some(),
@@ -553,6 +588,7 @@ impl ParticleSystem {
             graph_emit,
             graph_simulate,
         };
+        self.optional_steps = Step::optional(&bound);
         self.bound = Some(bound);
         Ok(())
     }
@@ -912,6 +948,26 @@ impl ParticleSystem {
         self.cull_variant().dots
     }
 
+    /// Ask the CPU's caches for what [`ParticleSystem::update`] reads first: the renderer
+    /// asks for the next effect's while it updates one ([`crate::prefetch`]).
+    pub fn prefetch(&self, pages: &UniformPages) {
+        use crate::prefetch::value;
+        value(&self.emit_recorded);
+        value(&self.pool.capacity);
+        value(&self.clock);
+        value(&self.transform);
+        value(&self.emitter_transforms[0]);
+        value(&self.placed[0]);
+        value(&self.budget);
+        value(&self.instances);
+        value(&self.lifecycle);
+        value(&self.frames);
+        value(&self.splat);
+        value(&self.emitters_staged);
+        value(&self.graph_staged);
+        pages.prefetch(&self.uniforms);
+    }
+
     /// Advance the clock by `dt` seconds and stage this frame's uniforms for `view` in
     /// `pages` (`meshes`: where the mesh emitters' triangles are); the caller flushes them.
     pub fn update(
@@ -1036,7 +1092,8 @@ impl ParticleSystem {
     /// changed nothing on the GPU, and its spawns stay pending (the particles are in alive
     /// list 0 whatever the host submitted).
     fn take_recorded_emit(&mut self) {
-        if self.emit_recorded.swap(false, Ordering::Relaxed) {
+        // (not an atomic swap: a locked instruction waits for every store before it)
+        if std::mem::take(self.emit_recorded.get_mut()) {
             self.clock.take();
             self.ids_taken += self.request as u64;
         }
@@ -1079,6 +1136,10 @@ impl ParticleSystem {
     /// are sorted with others, no gravity without self-gravity, no grid without
     /// neighbours, no steering without a flock).
     pub fn records(&self, step: Step) -> bool {
+        let optional = Step::ALL_OPTIONAL & step.bit() != 0;
+        if optional && self.optional_steps & step.bit() == 0 {
+            return false;
+        }
         // a paused effect: only its cull, sort and shadows (the camera and light may move)
         let moves = !matches!(step, Step::Cull | Step::Sort | Step::Shadow);
         if moves && self.lifecycle.held() {

@@ -345,8 +345,8 @@ impl UniformPages {
     pub fn batch_row(&self, slot: &UniformSlot, fresh: bool) -> Option<(&[u8], bool)> {
         let (page, start) = (&self.pages[slot.page], slot.emit.offset as usize);
         let due = &page.due[slot.index];
-        let written = due.row.swap(false, Ordering::Relaxed);
-        let kept = due.row_kept.swap(false, Ordering::Relaxed) || fresh;
+        let written = take(&due.row);
+        let kept = take(&due.row_kept) || fresh;
         let used = page.emit_used[slot.index] as usize;
         (written || fresh).then(|| (&page.bytes()[start..][..used], kept))
     }
@@ -392,7 +392,7 @@ impl UniformPages {
     ) -> Option<(u64, u64)> {
         let mut span = None;
         for (index, due) in p.due.iter().enumerate() {
-            if kept(due).swap(false, Ordering::Relaxed) {
+            if take(kept(due)) {
                 let first = span.map_or(index, |(first, _)| first);
                 span = Some((first, index));
             }
@@ -400,6 +400,15 @@ impl UniformPages {
         let (first, last) = span?;
         let start = self.layout.offsets(first)[part];
         Some((start, self.layout.offsets(last)[part] + size(last)))
+    }
+
+    /// Ask the CPU's caches for the lines `slot`'s update writes first.
+    pub fn prefetch(&self, slot: &UniformSlot) {
+        let bytes = self.pages[slot.page].bytes();
+        let [frame, emit, _] = self.layout.offsets(slot.index).map(|o| o as usize);
+        crate::prefetch::byte(bytes, frame);
+        crate::prefetch::byte(bytes, emit);
+        crate::prefetch::byte(bytes, emit + 64);
     }
 
     /// Upload what was staged since the last flush with the frame's `uploads` (ranges at
@@ -437,9 +446,9 @@ impl UniformPages {
             for (part, size) in sizes.into_iter().enumerate() {
                 for (index, due) in p.due.iter().enumerate() {
                     let bytes = match part {
-                        0 => due.frame.swap(false, Ordering::Relaxed) as u64 * size,
-                        1 => due.emit.swap(0, Ordering::Relaxed) as u64,
-                        _ => due.graph.swap(false, Ordering::Relaxed) as u64 * size,
+                        0 => take(&due.frame) as u64 * size,
+                        1 => take_bytes(&due.emit) as u64,
+                        _ => take(&due.graph) as u64 * size,
                     };
                     if bytes > 0 {
                         let start = self.layout.offsets(index)[part];
@@ -455,6 +464,27 @@ impl UniformPages {
         }
         copied
     }
+}
+
+/// Whether `flag` is set, cleared. Not an atomic swap: a swap is a locked instruction,
+/// which waits for every store before it, and a flush takes a few flags of every slot of a
+/// page each frame (some 800 for a page of 100 effects). An update sets them and the
+/// encode after it takes them: never two at once.
+fn take(flag: &AtomicBool) -> bool {
+    let set = flag.load(Ordering::Relaxed);
+    if set {
+        flag.store(false, Ordering::Relaxed);
+    }
+    set
+}
+
+/// [`take`] of a count of bytes.
+fn take_bytes(bytes: &AtomicU32) -> u32 {
+    let taken = bytes.load(Ordering::Relaxed);
+    if taken > 0 {
+        bytes.store(0, Ordering::Relaxed);
+    }
+    taken
 }
 
 /// The renderer's own per-frame uniforms (the depth collision's view of the previous frame,

@@ -909,7 +909,12 @@ impl ParticleRenderer {
             None => 0.0,
         };
         self.apply_budget(dt, &view);
-        for e in &mut self.entries {
+        for i in 0..self.entries.len() {
+            // (the next effect's state on its way meanwhile: crate::prefetch)
+            if let Some(next) = self.entries.get(i + 1) {
+                next.system.prefetch(&self.uniform_pages);
+            }
+            let e = &mut self.entries[i];
             e.system
                 .set_splat(pixel_scale, splat_radius, target_per_host);
             e.system.set_light(self.light);
