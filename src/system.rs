@@ -516,9 +516,9 @@ impl ParticleSystem {
             let draw = crate::passes::mesh::bind_draw(device, pool, (frame, effect), poses);
             [cull, draw]
         });
-        let grid = desc
-            .neighbours
-            .map(|radius| crate::passes::grid::NeighbourGrid::new(device, p.grid(), pool, radius));
+        let grid = desc.neighbours.map(|r| {
+            crate::passes::grid::NeighbourGrid::new((device, &mut uploads), p.grid(), pool, r)
+        });
         let shadow = desc.shadows().map(|s| {
             let bindings = (frame as &dyn Binding, effect);
             crate::passes::shadow::ShadowGrid::new(device, p.shadow(), pool, s.cells, bindings)

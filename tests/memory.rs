@@ -220,21 +220,19 @@ fn adding_a_hundred_effects_leaves_the_devices_memory_without_holes() {
     let eye = glam::Vec3::new(0.0, 3.0, 12.0);
     let count = |n: u32| {
         let mut host = common::hosted::Hosted::new(common::settings(), (160, 120), eye);
-        // two kinds, taking turns
-        let (embers, _) = shipped("embers.ron");
-        let (fountain, _) = shipped("fountain.ron");
+        // three kinds, taking turns (a flock: its neighbour grid and steering too)
+        let kinds = ["embers.ron", "fountain.ron", "flock.ron"].map(|k| shipped(k).0);
         for seed in 0..n {
-            let desc = if seed % 2 == 0 { &embers } else { &fountain };
-            host.add(desc, 1024, seed);
+            host.add(&kinds[seed as usize % kinds.len()], 1024, seed);
         }
         for _ in 0..5 {
             host.frame(1.0 / 60.0);
         }
         holes(&host.gpu.device)
     };
-    let (one, hundred) = (count(2), count(100));
+    let (one, hundred) = (count(3), count(100));
     assert!(
         hundred <= one + 10,
-        "100 effects left {hundred} holes, 2 left {one}"
+        "100 effects left {hundred} holes, 3 left {one}"
     );
 }

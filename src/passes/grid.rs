@@ -13,7 +13,7 @@ use crate::pool::ParticlePool;
 use crate::shaders::Shader;
 use crate::types::ScanParams;
 use crate::types::{uniform_bytes, Counters, GridEntry, GridParams, IndirectArgs, Particle};
-use wgpu::util::DeviceExt;
+use crate::uploads::Uploads;
 
 /// grid.wgsl's group 0, in binding order.
 pub(super) fn slots() -> [BufferSlot; 9] {
@@ -106,7 +106,13 @@ pub(crate) struct NeighbourGrid {
 
 impl NeighbourGrid {
     /// The grid of `pool`'s alive particles with neighbours within `radius` metres.
-    pub fn new(device: &wgpu::Device, p: &GridPasses, pool: &ParticlePool, radius: f32) -> Self {
+    /// (its parameters written as the next frame is recorded: [`Uploads::buffer_init`])
+    pub fn new(
+        (device, uploads): (&wgpu::Device, &mut Uploads),
+        p: &GridPasses,
+        pool: &ParticlePool,
+        radius: f32,
+    ) -> Self {
         let n = pool.capacity as u64;
         let table = table_size(pool.capacity);
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
@@ -118,12 +124,8 @@ impl NeighbourGrid {
                 mapped_at_creation: false,
             })
         };
-        let uniform_init = |label: &str, bytes: &[u8]| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents: bytes,
-                usage: wgpu::BufferUsages::UNIFORM,
-            })
+        let mut uniform_init = |label: &str, bytes: &[u8]| {
+            uploads.buffer_init(device, label, bytes, wgpu::BufferUsages::UNIFORM)
         };
         let buckets = buffer("flurry.grid_buckets", (table as u64 + 1) * 4);
         let entry_bucket = buffer("flurry.grid_entry_bucket", n * 4);

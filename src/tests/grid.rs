@@ -51,7 +51,9 @@ fn the_grid_finds_exactly_the_neighbours_a_brute_force_search_finds() {
     let (device, queue) = (&solo.gpu.device, &solo.gpu.queue);
     let pool = solo.system.pool();
     let passes = GridPasses::new(&crate::compiler::Compiler::new(device));
-    let grid = NeighbourGrid::new(device, &passes, pool, radius);
+    let mut uploads = crate::uploads::Uploads::default();
+    let grid = NeighbourGrid::new((device, &mut uploads), &passes, pool, radius);
+    uploads.write_init(queue);
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
