@@ -67,17 +67,8 @@ pub(crate) enum Step {
 }
 
 impl Step {
-    /// The steps only some effects record.
-    const ALL_OPTIONAL: u16 = Step::Sort.bit()
-        | Step::Gravity.bit()
-        | Step::Grid.bit()
-        | Step::Shadow.bit()
-        | Step::Flock.bit()
-        | Step::Navigate.bit()
-        | Step::Crowd.bit();
-
     /// Its bit in a set of steps.
-    const fn bit(self) -> u16 {
+    fn bit(self) -> u16 {
         1 << self as u16
     }
 
@@ -1136,7 +1127,8 @@ impl ParticleSystem {
     /// are sorted with others, no gravity without self-gravity, no grid without
     /// neighbours, no steering without a flock).
     pub fn records(&self, step: Step) -> bool {
-        let optional = Step::ALL_OPTIONAL & step.bit() != 0;
+        // (every effect has emit, simulate and cull; the rest, as its bound passes say)
+        let optional = !matches!(step, Step::Emit | Step::Simulate | Step::Cull);
         if optional && self.optional_steps & step.bit() == 0 {
             return false;
         }
